@@ -58,7 +58,7 @@ export const missionSchema = z
     prerequisites: z.array(idSchema).max(50).default([]),
     archived: z.boolean().default(false),
   })
-  .meta({ id: 'Mission' });
+  .meta({ id: 'MissionDefinition' });
 export type Mission = z.infer<typeof missionSchema>;
 export type MissionInput = z.input<typeof missionSchema>;
 
@@ -76,7 +76,7 @@ export const campaignSchema = z
     bannerUrl: z.string().max(2048).default(''),
     archived: z.boolean().default(false),
   })
-  .meta({ id: 'Campaign' });
+  .meta({ id: 'CampaignDefinition' });
 export type CampaignInput = z.input<typeof campaignSchema>;
 /** A stored campaign; missionIds is derived from the missions that name it. */
 export type Campaign = Omit<z.infer<typeof campaignSchema>, 'missionIds'> & { missionIds: string[] };

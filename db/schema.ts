@@ -1,0 +1,203 @@
+// The database schema: every row belongs to one app. Exactly-once writes are
+// guarded by constraints (idempotency keys, ledger grant keys, status guards).
+import { sql } from 'drizzle-orm';
+import {
+  bigint,
+  bigserial,
+  boolean,
+  check,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
+import type { MissionCriteria, MissionFilter, Reward } from '@/lib/missions/schema';
+
+const ms = (name: string) => bigint(name, { mode: 'number' });
+
+export const apps = pgTable('apps', {
+  id: text('id').primaryKey(),
+  name: text('name').notNull(),
+  /** sha256 of the (high-entropy, generated) app secret; never the secret itself. */
+  secretHash: text('secret_hash').notNull(),
+  /** HMAC key of inbound webhooks: kept as is because verifying an HMAC needs it. */
+  webhookSecret: text('webhook_secret').notNull(),
+  createdAt: ms('created_at').notNull(),
+  secretRotatedAt: ms('secret_rotated_at').notNull(),
+});
+export type AppRow = typeof apps.$inferSelect;
+
+export const missions = pgTable(
+  'missions',
+  {
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    criteria: jsonb('criteria').$type<MissionCriteria & { filter?: MissionFilter }>().notNull(),
+    reward: jsonb('reward').$type<Reward>().notNull(),
+    campaignId: text('campaign_id'),
+    expiresAt: ms('expires_at'),
+    iconUrl: text('icon_url'),
+    prerequisites: jsonb('prerequisites').$type<string[]>().notNull().default([]),
+    archived: boolean('archived').notNull().default(false),
+    createdAt: ms('created_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.id] }), index('missions_campaign_idx').on(t.appId, t.campaignId)],
+);
+export type MissionRow = typeof missions.$inferSelect;
+
+export const campaigns = pgTable(
+  'campaigns',
+  {
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    id: text('id').notNull(),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    startAt: ms('start_at').notNull(),
+    endAt: ms('end_at').notNull(),
+    theme: jsonb('theme').$type<{ primaryColor: string } & Record<string, unknown>>(),
+    bannerUrl: text('banner_url').notNull().default(''),
+    archived: boolean('archived').notNull().default(false),
+    createdAt: ms('created_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.id] }), check('campaign_bounds', sql`${t.endAt} > ${t.startAt}`)],
+);
+export type CampaignRow = typeof campaigns.$inferSelect;
+
+export const events = pgTable(
+  'events',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    name: text('name').notNull(),
+    payload: jsonb('payload').$type<Record<string, unknown>>().notNull(),
+    timestamp: ms('timestamp').notNull(),
+    idempotencyKey: text('idempotency_key'),
+    source: text('source').notNull().default('api'),
+    receivedAt: ms('received_at').notNull(),
+  },
+  (t) => [index('events_user_idx').on(t.appId, t.userId, t.timestamp)],
+);
+
+/**
+ * What idempotency needs after the 24 h cache is gone: the request's hash and the
+ * response given, under (app, user, key). The primary key makes a second write fail.
+ */
+export const idempotencyKeys = pgTable(
+  'idempotency_keys',
+  {
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    key: text('key').notNull(),
+    requestHash: text('request_hash').notNull(),
+    status: integer('status').notNull(),
+    response: jsonb('response').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.userId, t.key] })],
+);
+
+export const progress = pgTable(
+  'progress',
+  {
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    missionId: text('mission_id').notNull(),
+    status: text('status', { enum: ['active', 'completed', 'claimed'] }).notNull(),
+    currentCount: integer('current_count').notNull(),
+    targetCount: integer('target_count').notNull(),
+    windowStart: ms('window_start').notNull(),
+    cycle: integer('cycle').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.userId, t.missionId] })],
+);
+
+export const balances = pgTable(
+  'balances',
+  {
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    currency: text('currency').notNull(),
+    amount: ms('amount').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.userId, t.currency] }), check('balance_not_negative', sql`${t.amount} >= 0`)],
+);
+
+/** Append-only reward ledger: one row per grant; the grant key makes a second grant fail. */
+export const ledger = pgTable(
+  'ledger',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    grantKey: text('grant_key').notNull(),
+    kind: text('kind', { enum: ['currency', 'item', 'badge'] }).notNull(),
+    currency: text('currency'),
+    amount: ms('amount'),
+    itemId: text('item_id'),
+    quantity: integer('quantity'),
+    badgeId: text('badge_id'),
+    missionId: text('mission_id'),
+    balanceAfter: ms('balance_after'),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [uniqueIndex('ledger_grant_key_idx').on(t.appId, t.userId, t.grantKey), index('ledger_user_idx').on(t.appId, t.userId)],
+);
+
+/** Revoked token ids, kept until the token would have expired anyway. */
+export const revokedTokens = pgTable('revoked_tokens', {
+  jti: text('jti').primaryKey(),
+  appId: text('app_id').notNull(),
+  userId: text('user_id').notNull(),
+  expiresAt: ms('expires_at').notNull(),
+  revokedAt: ms('revoked_at').notNull(),
+});
+
+/** "Every token of this user issued before `before`" is revoked. */
+export const userRevocations = pgTable(
+  'user_revocations',
+  {
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    before: ms('before').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.userId] })],
+);
+
+export const analyticsPoints = pgTable(
+  'analytics_points',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    kind: text('kind').notNull(),
+    name: text('name').notNull(),
+    properties: jsonb('properties').$type<Record<string, unknown>>().notNull(),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('analytics_app_idx').on(t.appId, t.at)],
+);
+
+export const auditLog = pgTable(
+  'audit_log',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    at: ms('at').notNull(),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    appId: text('app_id'),
+    target: text('target').notNull(),
+    before: jsonb('before'),
+    after: jsonb('after'),
+  },
+  (t) => [index('audit_app_idx').on(t.appId, t.at)],
+);

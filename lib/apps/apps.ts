@@ -1,0 +1,79 @@
+// Apps (games): creation with secrets shown once, credential checks, rotation.
+import { eq } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { apps, type AppRow } from '@/db/schema';
+import { AppError } from '@/lib/errors';
+import { recordAudit } from '@/lib/audit';
+import { generateSecret, hashSecret, secretMatches, secretMatchesNothing } from './secrets';
+
+export interface PublicApp {
+  id: string;
+  name: string;
+  createdAt: number;
+  secretRotatedAt: number;
+}
+
+export function toPublicApp(row: AppRow): PublicApp {
+  return { id: row.id, name: row.name, createdAt: row.createdAt, secretRotatedAt: row.secretRotatedAt };
+}
+
+export interface CreatedApp {
+  app: PublicApp;
+  appSecret: string;
+  webhookSecret: string;
+}
+
+export async function createApp(
+  input: { id: string; name: string; appSecret?: string; webhookSecret?: string },
+  actor: string,
+  now = Date.now(),
+): Promise<CreatedApp> {
+  const appSecret = input.appSecret ?? generateSecret('qs');
+  const webhookSecret = input.webhookSecret ?? generateSecret('whs');
+  const db = await getDb();
+  return db.transaction(async (tx) => {
+    const inserted = await tx
+      .insert(apps)
+      .values({ id: input.id, name: input.name, secretHash: hashSecret(appSecret), webhookSecret, createdAt: now, secretRotatedAt: now })
+      .onConflictDoNothing()
+      .returning();
+    if (inserted.length === 0) throw new AppError('conflict', `An app with id "${input.id}" already exists`);
+    const app = toPublicApp(inserted[0]);
+    await recordAudit(tx, { actor, action: 'app.create', appId: app.id, target: `app:${app.id}`, after: app }, now);
+    return { app, appSecret, webhookSecret };
+  });
+}
+
+export async function getApp(appId: string): Promise<AppRow | null> {
+  const db = await getDb();
+  const rows = await db.select().from(apps).where(eq(apps.id, appId)).limit(1);
+  return rows[0] ?? null;
+}
+
+/** True when the secret belongs to the app; the same work either way. */
+export async function checkAppSecret(appId: string, appSecret: string): Promise<boolean> {
+  const app = await getApp(appId);
+  if (!app) return secretMatchesNothing(appSecret);
+  return secretMatches(appSecret, app.secretHash);
+}
+
+/** Issues a new app secret; the old one stops working at once. */
+export async function rotateAppSecret(appId: string, actor: string, now = Date.now()): Promise<string> {
+  const appSecret = generateSecret('qs');
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const updated = await tx
+      .update(apps)
+      .set({ secretHash: hashSecret(appSecret), secretRotatedAt: now })
+      .where(eq(apps.id, appId))
+      .returning();
+    if (updated.length === 0) throw new AppError('app_not_found', `No app "${appId}"`);
+    await recordAudit(tx, { actor, action: 'app.rotate_secret', appId, target: `app:${appId}`, after: { secretRotatedAt: now } }, now);
+  });
+  return appSecret;
+}
+
+export async function listApps(): Promise<PublicApp[]> {
+  const db = await getDb();
+  return (await db.select().from(apps).orderBy(apps.id)).map(toPublicApp);
+}

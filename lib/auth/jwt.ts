@@ -1,0 +1,69 @@
+// Access tokens: HS256 JWTs with sub (user), app, jti and a one-hour expiry.
+// Verification pins the algorithm and requires exp, jti, sub and app.
+import { randomUUID } from 'node:crypto';
+import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { getConfig } from '@/lib/config';
+import { AppError } from '@/lib/errors';
+
+export const TOKEN_TTL_SECONDS = 3600;
+
+export interface TokenClaims {
+  appId: string;
+  userId: string;
+  jti: string;
+  /** Expiry, Unix seconds. */
+  exp: number;
+  /** Issued at, Unix ms (the `iat_ms` claim), for user-wide revocation. */
+  issuedAtMs: number;
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  expiresAt: number;
+}
+
+export async function issueAccessToken(appId: string, userId: string, now = Date.now()): Promise<IssuedToken> {
+  const iat = Math.floor(now / 1000);
+  const exp = iat + TOKEN_TTL_SECONDS;
+  const accessToken = await new SignJWT({ app: appId, iat_ms: now })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setJti(randomUUID())
+    .setIssuedAt(iat)
+    .setExpirationTime(exp)
+    .sign(getConfig().jwtSecret);
+  return { accessToken, tokenType: 'Bearer', expiresIn: TOKEN_TTL_SECONDS, expiresAt: exp * 1000 };
+}
+
+/** Checks signature, algorithm and claims; throws 401 unauthorized. Does not look at the denylist. */
+export async function verifyAccessToken(token: string): Promise<TokenClaims> {
+  try {
+    const { payload } = await jwtVerify(token, getConfig().jwtSecret, {
+      algorithms: ['HS256'],
+      requiredClaims: ['exp', 'jti', 'sub', 'app'],
+    });
+    const { sub, jti, exp, app } = payload;
+    if (typeof sub !== 'string' || !sub || typeof jti !== 'string' || !jti || typeof app !== 'string' || !app || typeof exp !== 'number') {
+      throw new AppError('unauthorized', 'Token claims are malformed');
+    }
+    const iatMs = typeof payload.iat_ms === 'number' ? payload.iat_ms : (payload.iat ?? 0) * 1000;
+    return { appId: app, userId: sub, jti, exp, issuedAtMs: iatMs };
+  } catch (err) {
+    if (err instanceof AppError) throw err;
+    if (err instanceof joseErrors.JWTExpired) throw new AppError('unauthorized', 'Token expired');
+    throw new AppError('unauthorized', 'Invalid token');
+  }
+}
+
+/** Reads the bearer token from the Authorization header (or, for streams, a query parameter). */
+export function bearerToken(req: Request, allowQueryParam = false): string | null {
+  const header = req.headers.get('authorization');
+  if (header) {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+    return match ? match[1] : null;
+  }
+  if (allowQueryParam) return new URL(req.url).searchParams.get('access_token');
+  return null;
+}

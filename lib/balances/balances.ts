@@ -1,0 +1,55 @@
+// Currency balances: every change is a ledger row; the balance row is the
+// running sum, guarded never to go negative by a CHECK constraint.
+import { and, eq, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '@/db/client';
+import { balances, ledger } from '@/db/schema';
+import type { Balance } from './schema';
+
+function toBalance(row: typeof balances.$inferSelect): Balance {
+  return { userId: row.userId, currency: row.currency, amount: row.amount, updatedAt: row.updatedAt };
+}
+
+export async function listBalances(db: DbOrTx, appId: string, userId: string): Promise<Balance[]> {
+  const rows = await db
+    .select()
+    .from(balances)
+    .where(and(eq(balances.appId, appId), eq(balances.userId, userId)))
+    .orderBy(balances.currency);
+  return rows.map(toBalance);
+}
+
+export async function findBalance(db: DbOrTx, appId: string, userId: string, currency: string): Promise<Balance | null> {
+  const rows = await db
+    .select()
+    .from(balances)
+    .where(and(eq(balances.appId, appId), eq(balances.userId, userId), eq(balances.currency, currency)));
+  return rows[0] ? toBalance(rows[0]) : null;
+}
+
+/** Adds to a balance and writes its ledger row; the grant key makes a second grant fail. */
+export async function creditBalance(
+  tx: Tx,
+  input: { appId: string; userId: string; currency: string; amount: number; grantKey: string; missionId: string | null },
+  now = Date.now(),
+): Promise<Balance> {
+  const [row] = await tx
+    .insert(balances)
+    .values({ appId: input.appId, userId: input.userId, currency: input.currency, amount: input.amount, updatedAt: now })
+    .onConflictDoUpdate({
+      target: [balances.appId, balances.userId, balances.currency],
+      set: { amount: sql`${balances.amount} + ${input.amount}`, updatedAt: now },
+    })
+    .returning();
+  await tx.insert(ledger).values({
+    appId: input.appId,
+    userId: input.userId,
+    grantKey: input.grantKey,
+    kind: 'currency',
+    currency: input.currency,
+    amount: input.amount,
+    missionId: input.missionId,
+    balanceAfter: row.amount,
+    createdAt: now,
+  });
+  return toBalance(row);
+}

@@ -1,0 +1,60 @@
+// Start-up: configuration checked, database migrated, the denylist warmed,
+// and on the embedded default a demo app with a demo catalog. Runs once per
+// process, from Next.js's instrumentation hook or the plain Node server.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { getDb, getDbDriver } from '@/db/client';
+import { createApp, getApp } from '@/lib/apps/apps';
+import { generateSecret } from '@/lib/apps/secrets';
+import { warmRevocations } from '@/lib/auth/revocation';
+import { putCatalog } from '@/lib/catalog/put-catalog';
+import { getConfig } from '@/lib/config';
+import { demoCatalog } from '@/lib/demo/demo-catalog';
+import { getKv } from '@/lib/kv';
+
+export const DEMO_APP_ID = 'demo';
+
+function demoSecret(dataDir: string): string {
+  const file = path.join(dataDir, 'demo-app-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = generateSecret('qs');
+  writeFileSync(file, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+/** Creates the demo app and catalog when missing; answers its secret. */
+export async function seedDemo(): Promise<string> {
+  const config = getConfig();
+  const secret = demoSecret(config.dataDir);
+  if (!(await getApp(DEMO_APP_ID))) {
+    await createApp({ id: DEMO_APP_ID, name: 'Demo game', appSecret: secret }, 'system:seed');
+    await putCatalog(DEMO_APP_ID, demoCatalog(Date.now()), 'system:seed');
+  }
+  return secret;
+}
+
+const bootKey = Symbol.for('questline.boot');
+type GlobalWithBoot = typeof globalThis & { [bootKey]?: Promise<void> };
+
+export function boot(): Promise<void> {
+  const g = globalThis as GlobalWithBoot;
+  g[bootKey] ??= runBoot();
+  return g[bootKey];
+}
+
+async function runBoot(): Promise<void> {
+  const config = getConfig();
+  await getDb();
+  const kv = await getKv();
+  await warmRevocations();
+  const lines = [
+    `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
+  ];
+  if (config.embedded || process.env.QUESTLINE_DEMO === '1') {
+    const secret = await seedDemo();
+    lines.push(`Demo app: appId=${DEMO_APP_ID} appSecret=${secret}`);
+  }
+  if (config.adminApiKeyGenerated) lines.push(`Admin API key (generated, kept in ${config.dataDir}): ${config.adminApiKey}`);
+  if (process.env.QUESTLINE_QUIET !== '1') console.log(lines.join('\n'));
+}

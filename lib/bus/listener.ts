@@ -1,0 +1,15 @@
+import { logError } from '@/lib/log';
+
+/** One subscription; identity (not the callback) is what unsubscribe removes. */
+export interface Listener {
+  onMessage: (message: string) => void;
+}
+
+/** Calls one listener; a throwing listener must not starve the others. */
+export function deliver(listener: Listener, channel: string, message: string): void {
+  try {
+    listener.onMessage(message);
+  } catch (err) {
+    logError('bus listener failed', err, { channel });
+  }
+}

@@ -1,0 +1,63 @@
+// Redis pub/sub over TCP. Per process: one publishing connection and one
+// subscriber connection shared by every channel (a connection in subscribe
+// mode can run nothing else, hence two).
+import type { Redis as IORedis } from 'ioredis';
+import { connectIORedis } from '@/lib/kv/clients';
+import { Fanout } from './fanout';
+import type { Bus, Unsubscribe } from './types';
+
+/**
+ * Delivery is at most once: a message published while the subscriber
+ * connection is down is lost. ioredis reconnects by itself and, with
+ * autoResubscribe (its default), subscribes again to every open channel.
+ */
+export class RedisBus implements Bus {
+  readonly kind = 'redis' as const;
+  private pub?: IORedis;
+  private sub?: IORedis;
+  private closed = false;
+  private readonly fanout = new Fanout({
+    // ioredis resolves SUBSCRIBE / UNSUBSCRIBE once Redis has replied.
+    open: async (channel) => {
+      await this.subscriber().subscribe(channel);
+    },
+    shut: async (channel) => {
+      await this.subscriber().unsubscribe(channel);
+    },
+  });
+
+  constructor(private readonly url: string) {}
+
+  async publish(channel: string, message: string): Promise<void> {
+    this.assertOpen();
+    this.pub ??= connectIORedis(this.url, 'bus-pub');
+    await this.pub.publish(channel, message);
+  }
+
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<Unsubscribe> {
+    this.assertOpen();
+    return this.fanout.subscribe(channel, onMessage);
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    this.fanout.clear();
+    const connections = [this.pub, this.sub].filter((c): c is IORedis => c !== undefined);
+    this.pub = this.sub = undefined;
+    await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
+  }
+
+  private subscriber(): IORedis {
+    if (!this.sub) {
+      // Created on first subscribe: publishing-only processes never open it.
+      const sub = connectIORedis(this.url, 'bus-sub');
+      sub.on('message', (channel: string, message: string) => this.fanout.dispatch(channel, message));
+      this.sub = sub;
+    }
+    return this.sub;
+  }
+
+  private assertOpen(): void {
+    if (this.closed) throw new Error('bus is closed');
+  }
+}

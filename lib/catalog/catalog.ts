@@ -1,0 +1,101 @@
+// The in-memory catalog of each app: missions by id and by event name, and
+// campaigns. Events read it on every request, so it is never fetched per
+// event; a catalog change publishes on the bus and every instance drops its copy.
+import { eq } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { campaigns as campaignsTable, missions as missionsTable } from '@/db/schema';
+import { getBus } from '@/lib/bus';
+import { logError } from '@/lib/log';
+import type { Campaign, Mission } from '@/lib/missions/schema';
+import { campaignFromRow, missionFromRow } from './convert';
+
+export interface Catalog {
+  appId: string;
+  /** Every mission, archived included (a completed record stays claimable). */
+  missions: Map<string, Mission>;
+  /** Missions ordered by id: the stable order of GET /v1/missions. */
+  ordered: Mission[];
+  /** Non-archived missions by criteria.eventName. */
+  byEvent: Map<string, Mission[]>;
+  campaigns: Map<string, Campaign>;
+  loadedAt: number;
+}
+
+const CATALOG_CHANNEL = 'catalog:changed';
+/** A safety net should a bus message be lost (for example during a Redis reconnect). */
+const MAX_AGE_MS = 60_000;
+
+const cache = new Map<string, Promise<Catalog>>();
+let subscribed: Promise<void> | null = null;
+
+function compareIds(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export function buildCatalog(appId: string, missionList: Mission[], campaignList: Omit<Campaign, 'missionIds'>[], now = Date.now()): Catalog {
+  const ordered = [...missionList].sort((a, b) => compareIds(a.id, b.id));
+  const missions = new Map(ordered.map((m) => [m.id, m]));
+  const byEvent = new Map<string, Mission[]>();
+  for (const m of ordered) {
+    if (m.archived) continue;
+    const list = byEvent.get(m.criteria.eventName) ?? [];
+    list.push(m);
+    byEvent.set(m.criteria.eventName, list);
+  }
+  const campaigns = new Map<string, Campaign>();
+  for (const c of [...campaignList].sort((a, b) => compareIds(a.id, b.id))) {
+    campaigns.set(c.id, { ...c, missionIds: ordered.filter((m) => m.campaignId === c.id).map((m) => m.id) });
+  }
+  return { appId, missions, ordered, byEvent, campaigns, loadedAt: now };
+}
+
+async function loadCatalog(appId: string): Promise<Catalog> {
+  const db = await getDb();
+  const [missionRows, campaignRows] = await Promise.all([
+    db.select().from(missionsTable).where(eq(missionsTable.appId, appId)),
+    db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId)),
+  ]);
+  return buildCatalog(
+    appId,
+    missionRows.map(missionFromRow),
+    campaignRows.map((row) => campaignFromRow(row, [])),
+  );
+}
+
+function ensureSubscribed(): Promise<void> {
+  subscribed ??= (async () => {
+    const bus = await getBus();
+    await bus.subscribe(CATALOG_CHANNEL, (appId) => cache.delete(appId));
+  })().catch((err: unknown) => {
+    subscribed = null;
+    logError('catalog subscription failed', err);
+  });
+  return subscribed;
+}
+
+/** The app's catalog, from memory when fresh. */
+export async function getCatalog(appId: string): Promise<Catalog> {
+  await ensureSubscribed();
+  const current = cache.get(appId);
+  if (current) {
+    const catalog = await current.catch(() => null);
+    if (catalog && Date.now() - catalog.loadedAt < MAX_AGE_MS) return catalog;
+    if (cache.get(appId) === current) cache.delete(appId);
+  }
+  if (!cache.has(appId)) {
+    const pending = loadCatalog(appId);
+    cache.set(appId, pending);
+    pending.catch(() => cache.delete(appId));
+  }
+  return cache.get(appId)!;
+}
+
+/** Drops this instance's copy and tells every other instance to drop theirs. */
+export async function invalidateCatalog(appId: string): Promise<void> {
+  cache.delete(appId);
+  try {
+    await (await getBus()).publish(CATALOG_CHANNEL, appId);
+  } catch (err) {
+    logError('catalog invalidation publish failed', err, { appId });
+  }
+}

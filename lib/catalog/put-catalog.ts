@@ -1,0 +1,169 @@
+// PUT of an app's catalog: validated as a whole (one invalid item and nothing
+// is written), upserted by id in one transaction with an audit row per change.
+import { eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { getDb } from '@/db/client';
+import { campaigns as campaignsTable, missions as missionsTable } from '@/db/schema';
+import { AppError } from '@/lib/errors';
+import { recordAudit } from '@/lib/audit';
+import { getApp } from '@/lib/apps/apps';
+import { describeIssues } from '@/lib/http/validate';
+import { validateFilter } from '@/lib/missions/filter';
+import { campaignSchema, missionSchema, type Mission } from '@/lib/missions/schema';
+import { campaignFromRow, missionFromRow, publicCampaign } from './convert';
+import { invalidateCatalog } from './catalog';
+
+export const catalogInputSchema = z.object({
+  missions: z.array(z.unknown()).max(5000).default([]),
+  campaigns: z.array(z.unknown()).max(1000).default([]),
+});
+
+type CampaignIn = z.infer<typeof campaignSchema>;
+
+function invalid(where: string, message: string): never {
+  throw new AppError('validation_error', `${where}: ${message}`);
+}
+
+function parseItems<S extends z.ZodType>(schema: S, items: unknown[], kind: string): z.infer<S>[] {
+  const seen = new Set<string>();
+  return items.map((item, i) => {
+    const id = typeof item === 'object' && item && 'id' in item ? String((item as { id: unknown }).id) : '?';
+    const where = `${kind}[${i}] (id "${id}")`;
+    const result = schema.safeParse(item);
+    if (!result.success) invalid(where, describeIssues(result.error));
+    const parsed = result.data as { id: string };
+    if (seen.has(parsed.id)) invalid(where, 'duplicate id in this request');
+    seen.add(parsed.id);
+    return result.data;
+  });
+}
+
+function findCycle(missions: Map<string, Pick<Mission, 'id' | 'prerequisites'>>): string | null {
+  const state = new Map<string, 'visiting' | 'done'>();
+  const visit = (id: string): string | null => {
+    if (state.get(id) === 'done') return null;
+    if (state.get(id) === 'visiting') return id;
+    state.set(id, 'visiting');
+    for (const pre of missions.get(id)?.prerequisites ?? []) {
+      const found = visit(pre);
+      if (found) return found;
+    }
+    state.set(id, 'done');
+    return null;
+  };
+  for (const id of missions.keys()) {
+    const found = visit(id);
+    if (found) return found;
+  }
+  return null;
+}
+
+export interface CatalogExport {
+  missions: Mission[];
+  campaigns: (ReturnType<typeof publicCampaign> & { archived: boolean })[];
+}
+
+export async function exportCatalog(appId: string): Promise<CatalogExport> {
+  const db = await getDb();
+  const [missionRows, campaignRows] = await Promise.all([
+    db.select().from(missionsTable).where(eq(missionsTable.appId, appId)).orderBy(missionsTable.id),
+    db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId)).orderBy(campaignsTable.id),
+  ]);
+  const missions = missionRows.map(missionFromRow);
+  return {
+    missions,
+    campaigns: campaignRows.map((row) => {
+      const c = campaignFromRow(row, missions.filter((m) => m.campaignId === row.id).map((m) => m.id));
+      return { ...publicCampaign(c), archived: c.archived };
+    }),
+  };
+}
+
+export async function putCatalog(appId: string, input: unknown, actor: string, now = Date.now()): Promise<CatalogExport> {
+  if (!(await getApp(appId))) throw new AppError('app_not_found', `No app "${appId}"`);
+  const body = catalogInputSchema.safeParse(input);
+  if (!body.success) invalid('body', describeIssues(body.error));
+  const missions = parseItems(missionSchema, body.data.missions, 'missions');
+  const campaigns: CampaignIn[] = parseItems(campaignSchema, body.data.campaigns, 'campaigns');
+
+  missions.forEach((m, i) => {
+    if (!m.criteria.filter) return;
+    const check = validateFilter(m.criteria.filter);
+    if (!check.ok) invalid(`missions[${i}] (id "${m.id}")`, `criteria.filter: ${check.message}`);
+  });
+  campaigns.forEach((c, i) => {
+    if (c.endAt <= c.startAt) invalid(`campaigns[${i}] (id "${c.id}")`, 'endAt must be after startAt');
+  });
+
+  const db = await getDb();
+  await db.transaction(async (tx) => {
+    const existingMissions = (await tx.select().from(missionsTable).where(eq(missionsTable.appId, appId))).map(missionFromRow);
+    const existingCampaigns = await tx.select().from(campaignsTable).where(eq(campaignsTable.appId, appId));
+
+    // The catalog as it will be after this write, to check references as a whole.
+    const finalMissions = new Map(existingMissions.map((m) => [m.id, m]));
+    missions.forEach((m) => finalMissions.set(m.id, m));
+    const finalCampaignIds = new Set([...existingCampaigns.map((c) => c.id), ...campaigns.map((c) => c.id)]);
+
+    missions.forEach((m, i) => {
+      const where = `missions[${i}] (id "${m.id}")`;
+      if (m.campaignId && !finalCampaignIds.has(m.campaignId)) invalid(where, `campaignId "${m.campaignId}" is not a campaign of this app`);
+      for (const pre of m.prerequisites) {
+        if (pre === m.id) invalid(where, 'a mission cannot be its own prerequisite');
+        if (!finalMissions.has(pre)) invalid(where, `prerequisite "${pre}" is not a mission of this app`);
+      }
+    });
+    const cycle = findCycle(finalMissions);
+    if (cycle) invalid(`missions (id "${cycle}")`, 'prerequisites form a cycle');
+    campaigns.forEach((c, i) => {
+      if (!c.missionIds) return;
+      const actual = new Set([...finalMissions.values()].filter((m) => m.campaignId === c.id).map((m) => m.id));
+      for (const id of c.missionIds) {
+        if (!actual.has(id)) invalid(`campaigns[${i}] (id "${c.id}")`, `missionIds lists "${id}", whose campaignId is not "${c.id}"`);
+      }
+    });
+
+    const beforeMissions = new Map(existingMissions.map((m) => [m.id, m]));
+    const beforeCampaigns = new Map(existingCampaigns.map((c) => [c.id, c]));
+    for (const c of campaigns) {
+      const values = {
+        title: c.title,
+        description: c.description,
+        startAt: c.startAt,
+        endAt: c.endAt,
+        theme: c.theme ?? null,
+        bannerUrl: c.bannerUrl,
+        archived: c.archived,
+        updatedAt: now,
+      };
+      await tx
+        .insert(campaignsTable)
+        .values({ appId, id: c.id, ...values, createdAt: now })
+        .onConflictDoUpdate({ target: [campaignsTable.appId, campaignsTable.id], set: values });
+      const before = beforeCampaigns.get(c.id) ?? null;
+      await recordAudit(tx, { actor, action: before ? 'campaign.update' : 'campaign.create', appId, target: `campaign:${c.id}`, before, after: c }, now);
+    }
+    for (const m of missions) {
+      const values = {
+        title: m.title,
+        description: m.description,
+        criteria: m.criteria,
+        reward: m.reward,
+        campaignId: m.campaignId,
+        expiresAt: m.expiresAt,
+        iconUrl: m.iconUrl,
+        prerequisites: m.prerequisites,
+        archived: m.archived,
+        updatedAt: now,
+      };
+      await tx
+        .insert(missionsTable)
+        .values({ appId, id: m.id, ...values, createdAt: now })
+        .onConflictDoUpdate({ target: [missionsTable.appId, missionsTable.id], set: values });
+      const before = beforeMissions.get(m.id) ?? null;
+      await recordAudit(tx, { actor, action: before ? 'mission.update' : 'mission.create', appId, target: `mission:${m.id}`, before, after: m }, now);
+    }
+  });
+  await invalidateCatalog(appId);
+  return exportCatalog(appId);
+}

@@ -1,0 +1,70 @@
+// Claiming a completed mission: completed → claimed, the reward written to the
+// ledger and, for currency, the balance credited, all in one transaction.
+// The status guard and the ledger's unique grant key make it exactly-once.
+import { and, eq } from 'drizzle-orm';
+import type { Tx } from '@/db/client';
+import { ledger, progress } from '@/db/schema';
+import { creditBalance } from '@/lib/balances/balances';
+import type { Balance } from '@/lib/balances/schema';
+import { getCatalog } from '@/lib/catalog/catalog';
+import { AppError } from '@/lib/errors';
+import type { MissionProgress, Reward } from '@/lib/missions/schema';
+import { lockUser } from '@/lib/progress/records';
+import type { SdkUpdate } from '@/lib/updates/schema';
+
+export interface ClaimResult {
+  progress: MissionProgress;
+  balance: Balance | null;
+  reward: Reward;
+}
+
+export async function claimMission(
+  tx: Tx,
+  input: { appId: string; userId: string; missionId: string },
+  now = Date.now(),
+): Promise<{ result: ClaimResult; updates: SdkUpdate[] }> {
+  const { appId, userId, missionId } = input;
+  const mission = (await getCatalog(appId)).missions.get(missionId);
+  if (!mission) throw new AppError('mission_not_found', `No mission "${missionId}"`);
+
+  await lockUser(tx, appId, userId);
+  const [claimed] = await tx
+    .update(progress)
+    .set({ status: 'claimed', updatedAt: now })
+    .where(and(eq(progress.appId, appId), eq(progress.userId, userId), eq(progress.missionId, missionId), eq(progress.status, 'completed')))
+    .returning();
+  if (!claimed) throw new AppError('claim_not_ready', `Mission "${missionId}" is not completed`);
+
+  const reward = mission.reward;
+  const grantKey = `mission:${missionId}:cycle:${claimed.cycle}`;
+  let balance: Balance | null = null;
+  if (reward.kind === 'currency') {
+    balance = await creditBalance(tx, { appId, userId, currency: reward.currency, amount: reward.amount, grantKey, missionId }, now);
+  } else {
+    await tx.insert(ledger).values({
+      appId,
+      userId,
+      grantKey,
+      kind: reward.kind,
+      itemId: reward.kind === 'item' ? reward.itemId : null,
+      quantity: reward.kind === 'item' ? reward.quantity : null,
+      badgeId: reward.kind === 'badge' ? reward.badgeId : null,
+      missionId,
+      createdAt: now,
+    });
+  }
+
+  // The spec's claim answer: claimed, progress 1, currentCount equal to targetCount.
+  const progressView: MissionProgress = {
+    userId,
+    missionId,
+    status: 'claimed',
+    progress: 1,
+    currentCount: claimed.targetCount,
+    targetCount: claimed.targetCount,
+    updatedAt: now,
+  };
+  const updates: SdkUpdate[] = [{ type: 'reward.granted', data: { userId, missionId, reward } }];
+  if (balance) updates.push({ type: 'balance.changed', data: balance });
+  return { result: { progress: progressView, balance, reward }, updates };
+}

@@ -1,0 +1,136 @@
+// Reads and checks the environment once. A bad or missing required value stops
+// start-up with one clear line naming the variable (ConfigError).
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+
+export class ConfigError extends Error {
+  constructor(variable: string, problem: string) {
+    super(`Configuration error: ${variable} ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export type DbDriver = 'pglite' | 'node-postgres' | 'neon';
+
+export interface Config {
+  port: number;
+  dataDir: string;
+  databaseUrl: string | null;
+  dbDriver: DbDriver;
+  redisUrl: string | null;
+  upstash: { url: string; token: string } | null;
+  jwtSecret: Uint8Array;
+  adminApiKey: string | null;
+  /** True when the admin key was generated at start-up (embedded default): print it. */
+  adminApiKeyGenerated: boolean;
+  openaiApiKey: string | null;
+  openaiModel: string;
+  embedded: boolean;
+}
+
+type Env = Record<string, string | undefined>;
+
+function nonEmpty(env: Env, name: string): string | null {
+  const value = env[name]?.trim();
+  return value ? value : null;
+}
+
+/** Picks the database driver: PGlite without a URL; Neon's serverless driver when asked or on a Neon host. */
+export function selectDbDriver(env: Env): DbDriver {
+  const url = nonEmpty(env, 'DATABASE_URL');
+  if (!url) return 'pglite';
+  if (!/^postgres(ql)?:\/\//.test(url)) {
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  }
+  const forced = nonEmpty(env, 'DATABASE_DRIVER');
+  if (forced) {
+    if (forced !== 'node-postgres' && forced !== 'neon') {
+      throw new ConfigError('DATABASE_DRIVER', 'must be "node-postgres" or "neon"');
+    }
+    return forced;
+  }
+  // Neon's own hosts are reached over WebSockets by the serverless driver;
+  // any other URL (self-hosted PostgreSQL) uses node-postgres over TCP.
+  return /\.neon\.(tech|build)(:|\/|$)/.test(new URL(url).hostname + '/') ? 'neon' : 'node-postgres';
+}
+
+function readOrCreateSecret(dataDir: string, file: string, bytes: number): string {
+  const full = path.join(dataDir, file);
+  if (existsSync(full)) return readFileSync(full, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(bytes).toString('base64url');
+  writeFileSync(full, secret + '\n', { mode: 0o600 });
+  return secret;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const portText = nonEmpty(env, 'PORT') ?? '3000';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+    throw new ConfigError('PORT', `must be a port number (got "${portText}")`);
+  }
+  const dataDir = path.resolve(nonEmpty(env, 'QUESTLINE_DATA_DIR') ?? '.data');
+  const databaseUrl = nonEmpty(env, 'DATABASE_URL');
+  const dbDriver = selectDbDriver(env);
+  const embedded = databaseUrl === null;
+
+  const redisUrl = nonEmpty(env, 'REDIS_URL');
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
+    throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
+  }
+  const upstashUrl = nonEmpty(env, 'UPSTASH_REDIS_REST_URL');
+  const upstashToken = nonEmpty(env, 'UPSTASH_REDIS_REST_TOKEN');
+  if ((upstashUrl === null) !== (upstashToken === null)) {
+    throw new ConfigError(
+      upstashUrl ? 'UPSTASH_REDIS_REST_TOKEN' : 'UPSTASH_REDIS_REST_URL',
+      'is required when the other Upstash variable is set',
+    );
+  }
+
+  let jwtSecretText = nonEmpty(env, 'JWT_SECRET');
+  if (!jwtSecretText) {
+    if (!embedded) throw new ConfigError('JWT_SECRET', 'is required when DATABASE_URL is set');
+    jwtSecretText = readOrCreateSecret(dataDir, 'jwt-secret', 48);
+  }
+  const jwtSecret = new TextEncoder().encode(jwtSecretText);
+  if (jwtSecret.byteLength < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes');
+
+  let adminApiKey = nonEmpty(env, 'ADMIN_API_KEY');
+  let adminApiKeyGenerated = false;
+  if (!adminApiKey && embedded) {
+    adminApiKey = readOrCreateSecret(dataDir, 'admin-api-key', 24);
+    adminApiKeyGenerated = true;
+  }
+  if (adminApiKey && adminApiKey.length < 16) {
+    throw new ConfigError('ADMIN_API_KEY', 'must be at least 16 characters');
+  }
+
+  return {
+    port,
+    dataDir,
+    databaseUrl,
+    dbDriver,
+    redisUrl,
+    upstash: upstashUrl && upstashToken ? { url: upstashUrl, token: upstashToken } : null,
+    jwtSecret,
+    adminApiKey,
+    adminApiKeyGenerated,
+    openaiApiKey: nonEmpty(env, 'OPENAI_API_KEY'),
+    openaiModel: nonEmpty(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini',
+    embedded,
+  };
+}
+
+let cached: Config | null = null;
+
+/** The process-wide configuration, read on first use. */
+export function getConfig(): Config {
+  cached ??= loadConfig();
+  return cached;
+}
+
+/** Tests only: forget the cached configuration. */
+export function resetConfigForTests(): void {
+  cached = null;
+}

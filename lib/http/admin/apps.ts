@@ -1,0 +1,40 @@
+// POST /api/admin/apps – create an app; its secrets are shown this once
+// GET /api/admin/apps – list apps (never their secrets)
+// PUT|GET /api/admin/apps/:appId/catalog – missions-as-code import and export
+import { z } from 'zod';
+import { createApp, getApp, listApps } from '@/lib/apps/apps';
+import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
+import { AppError } from '@/lib/errors';
+import { idSchema } from '@/lib/missions/schema';
+import { readJsonBody } from '../body';
+import { adminRoute } from '../handler';
+import { json } from '../respond';
+import { parseWith } from '../validate';
+
+/** Catalogs are larger than events: a 1 MiB cap for this route only. */
+const CATALOG_MAX_BYTES = 1024 * 1024;
+
+export const createAppSchema = z.object({ id: idSchema, name: z.string().min(1).max(200) });
+
+export const postApp = adminRoute(async ({ req, admin }) => {
+  const { value } = await readJsonBody(req);
+  const input = parseWith(createAppSchema, value);
+  return json(await createApp(input, admin.actor), { status: 201 });
+});
+
+export const getApps = adminRoute(async () => json({ apps: await listApps() }));
+
+async function requireApp(appId: string): Promise<void> {
+  if (!(await getApp(appId))) throw new AppError('app_not_found', `No app "${appId}"`);
+}
+
+export const putAppCatalog = adminRoute(async ({ req, params, admin }) => {
+  await requireApp(params.appId);
+  const { value } = await readJsonBody(req, { maxBytes: CATALOG_MAX_BYTES });
+  return json(await putCatalog(params.appId, value, admin.actor));
+});
+
+export const getAppCatalog = adminRoute(async ({ params }) => {
+  await requireApp(params.appId);
+  return json(await exportCatalog(params.appId));
+});

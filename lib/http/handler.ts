@@ -1,0 +1,153 @@
+// The one wrapper every /v1 and admin handler goes through: request id, CORS,
+// authentication, rate limit, and errors turned into the spec's JSON body.
+// Web-standard only (no next/* import), so a plain Node server can mount it.
+import { AppError } from '@/lib/errors';
+import { bearerToken, verifyAccessToken, type TokenClaims } from '@/lib/auth/jwt';
+import { isRevoked } from '@/lib/auth/revocation';
+import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
+import { checkAdminRequest, type AdminIdentity } from '@/lib/auth/admin';
+import { withCors } from './cors';
+import { errorResponse } from './respond';
+import { requestIdOf } from './request-id';
+import { rateLimitHeaders, rateLimitedError } from './rate-limit';
+import { logError } from '@/lib/log';
+
+export type Params = Record<string, string>;
+/** The second argument Next.js passes to route handlers; the Node server passes the same. */
+export interface RouteContext {
+  params: Promise<Params>;
+}
+export type Handler = (req: Request, ctx: RouteContext) => Promise<Response>;
+
+interface BaseContext {
+  req: Request;
+  url: URL;
+  requestId: string;
+  params: Params;
+}
+export interface PublicContext extends BaseContext {
+  auth: null;
+}
+export interface UserContext extends BaseContext {
+  auth: TokenClaims;
+}
+export interface AdminContext extends BaseContext {
+  admin: AdminIdentity;
+}
+
+export interface UserRouteOptions {
+  /** Accept the token in the `access_token` query parameter (streams only). */
+  tokenInQuery?: boolean;
+  /** Sliding-window limiter keyed by the token's jti. */
+  limiter?: () => Limiter;
+}
+
+async function authenticate(req: Request, tokenInQuery: boolean): Promise<TokenClaims> {
+  const token = bearerToken(req, tokenInQuery);
+  if (!token) throw new AppError('unauthorized', 'Missing bearer token');
+  const claims = await verifyAccessToken(token);
+  if (await isRevoked(claims)) throw new AppError('unauthorized', 'Token revoked');
+  return claims;
+}
+
+/** Counts one request against the limiter and throws 429 when over. */
+export async function enforceLimit(limiter: Limiter, identifier: string): Promise<LimitResult> {
+  const result = await limiter.consume(identifier);
+  if (!result.success) throw rateLimitedError(result);
+  return result;
+}
+
+function toErrorResponse(err: unknown, requestId: string, req: Request): Response {
+  if (err instanceof AppError) return errorResponse(err);
+  if (isUnavailable(err)) {
+    logError('dependency unavailable', err, { requestId, method: req.method, url: req.url });
+    return errorResponse(new AppError('unavailable', 'A dependency of the service is unavailable; retry later'));
+  }
+  logError('unhandled error', err, { requestId, method: req.method, url: req.url });
+  return errorResponse(new AppError('internal_error', 'Unexpected error; quote the X-Request-Id when reporting it'));
+}
+
+/** Connection-level failures of PostgreSQL or Redis: answered 503, not 500. */
+function isUnavailable(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE)$/.test(code) || /^(08|57P0)/.test(code))) {
+      return true;
+    }
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && /Connection is closed|connect ECONNREFUSED|Connection terminated/.test(message)) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+function finish(res: Response, requestId: string, cors: boolean, extraHeaders: Headers | null): Response {
+  // Responses built by fetch() or streams can have immutable headers; copy when needed.
+  let out = res;
+  try {
+    out.headers.set('X-Request-Id', requestId);
+  } catch {
+    out = new Response(res.body, res);
+    out.headers.set('X-Request-Id', requestId);
+  }
+  extraHeaders?.forEach((value, name) => out.headers.set(name, value));
+  return cors ? withCors(out) : out;
+}
+
+async function run(
+  req: Request,
+  cors: boolean,
+  body: (requestId: string, extra: Headers) => Promise<Response>,
+): Promise<Response> {
+  const requestId = requestIdOf(req);
+  const extra = new Headers();
+  try {
+    return finish(await body(requestId, extra), requestId, cors, extra);
+  } catch (err) {
+    return finish(toErrorResponse(err, requestId, req), requestId, cors, extra);
+  }
+}
+
+function base(req: Request, requestId: string, params: Params): BaseContext {
+  return { req, url: new URL(req.url), requestId, params };
+}
+
+/** A public /v1 endpoint that takes no token (the token endpoint). */
+export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>): Handler {
+  return (req, routeCtx) =>
+    run(req, true, async (requestId) => fn({ ...base(req, requestId, await routeCtx.params), auth: null }));
+}
+
+/** A /v1 endpoint behind a bearer JWT. */
+export function userRoute(options: UserRouteOptions, fn: (ctx: UserContext) => Promise<Response>): Handler {
+  return (req, routeCtx) =>
+    run(req, true, async (requestId, extra) => {
+      const auth = await authenticate(req, options.tokenInQuery ?? false);
+      if (options.limiter) {
+        const result = await enforceLimit(options.limiter(), auth.jti).catch((err: unknown) => {
+          if (err instanceof AppError) Object.entries(err.headers).forEach(([k, v]) => extra.set(k, v));
+          throw err;
+        });
+        rateLimitHeaders(result).forEach((value, name) => extra.set(name, value));
+      }
+      return fn({ ...base(req, requestId, await routeCtx.params), auth });
+    });
+}
+
+/** An admin endpoint: ADMIN_API_KEY bearer or a staff session; no CORS. */
+export function adminRoute(fn: (ctx: AdminContext) => Promise<Response>): Handler {
+  return (req, routeCtx) =>
+    run(req, false, async (requestId) => {
+      const admin = await checkAdminRequest(req);
+      return fn({ ...base(req, requestId, await routeCtx.params), admin });
+    });
+}
+
+/** Answers every method with the spec's error shape (405, or 404 for unknown routes). */
+export function errorRoute(code: 'not_found' | 'method_not_allowed', cors = true, allow?: string[]): Handler {
+  return (req) =>
+    run(req, cors, async () => {
+      const message = code === 'not_found' ? `No route ${new URL(req.url).pathname}` : `Method ${req.method} is not allowed here`;
+      throw new AppError(code, message, allow ? { headers: { Allow: allow.join(', ') } } : {});
+    });
+}

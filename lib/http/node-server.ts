@@ -1,0 +1,89 @@
+// A plain Node HTTP server mounting the same web-standard handlers as the
+// Next.js route files (no Next.js per-request overhead). Used by the test
+// suite over real HTTP, the benchmark, and deployments that want the API alone.
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+import { adminRoutes, endpoint, matchRoute, notFound, v1Routes, type Method } from './routes';
+import { errorRoute } from './handler';
+import { logError } from '@/lib/log';
+
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const host = req.headers.host ?? 'localhost';
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue;
+    if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
+    else headers.set(name, value);
+  }
+  // The nearest proxy's entry goes last (see lib/http/client-ip.ts).
+  const peer = req.socket.remoteAddress ?? 'unknown';
+  headers.set('x-forwarded-for', headers.has('x-forwarded-for') ? `${headers.get('x-forwarded-for')}, ${peer}` : peer);
+  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  return new Request(`http://${host}${req.url ?? '/'}`, {
+    method: req.method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    signal,
+    // Required by undici for a streamed request body.
+    ...(hasBody ? { duplex: 'half' } : {}),
+  } as RequestInit);
+}
+
+async function writeResponse(res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, name) => {
+    headers[name] = value;
+  });
+  res.writeHead(response.status, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve));
+    }
+  } catch {
+    // The client went away mid-stream.
+  } finally {
+    res.end();
+  }
+}
+
+const routes = [...v1Routes, ...adminRoutes];
+const unknownMethod = errorRoute('method_not_allowed');
+const endpoints = new Map(routes.map((r) => [r, endpoint(r.handlers, r.path.startsWith('/v1/'))]));
+
+export async function handleNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const abort = new AbortController();
+  res.on('close', () => abort.abort());
+  try {
+    const request = toRequest(req, abort.signal);
+    const pathname = new URL(request.url).pathname;
+    const match = matchRoute(routes, pathname);
+    const ctx = { params: Promise.resolve(match?.params ?? {}) };
+    let response: Response;
+    if (!match) response = await notFound(request, ctx);
+    else {
+      const handlers = endpoints.get(match.entry)!;
+      const method = (req.method ?? 'GET').toUpperCase();
+      const handler = method === 'HEAD' ? handlers.GET : handlers[method as Method | 'OPTIONS'];
+      response = await (handler ?? unknownMethod)(request, ctx);
+    }
+    await writeResponse(res, response, abort.signal);
+  } catch (err) {
+    logError('node server failure', err);
+    if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
+    res.end(JSON.stringify({ error: 'internal_error' }));
+  }
+}
+
+export function createNodeServer(): Server {
+  const server = createServer((req, res) => void handleNodeRequest(req, res));
+  server.keepAliveTimeout = 65_000;
+  return server;
+}

@@ -1,0 +1,20 @@
+// Small Response builders shared by every handler.
+import { AppError, ERROR_STATUS, type ErrorCode } from '@/lib/errors';
+
+export function json(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
+  const headers = new Headers(init.headers);
+  headers.set('Content-Type', 'application/json; charset=utf-8');
+  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+}
+
+/** The spec's error body: `{ error, message? }` plus any extra fields (retryAfterMs). */
+export function errorResponse(error: AppError): Response {
+  const body: Record<string, unknown> = { error: error.code };
+  if (error.hasMessage) body.message = error.message;
+  Object.assign(body, error.extra);
+  return json(body, { status: error.status, headers: error.headers });
+}
+
+export function errorBody(code: ErrorCode, message?: string): { status: number; body: Record<string, unknown> } {
+  return { status: ERROR_STATUS[code], body: message ? { error: code, message } : { error: code } };
+}

@@ -1,0 +1,87 @@
+// Every public route in one table: the Next.js route files export from it and
+// the plain Node server (server/node-server.ts) matches against it, so both
+// serve the same handlers. A test checks each entry has its route file.
+import { errorRoute, type Handler, type RouteContext } from './handler';
+import { isPreflight, preflightResponse } from './cors';
+import { requestIdOf } from './request-id';
+import { issueToken, revokeCurrentToken } from './v1/auth';
+import { postEvent } from './v1/events';
+import { getMission, listMissions, postClaim } from './v1/missions';
+import { getBalance } from './v1/balance';
+import { getCampaign, listCampaigns } from './v1/campaigns';
+import { openApiDocument } from './v1/openapi';
+import { streamUpdates } from './v1/sse';
+import { getAppCatalog, getApps, postApp, putAppCatalog } from './admin/apps';
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+export type MethodHandlers = Partial<Record<Method, Handler>>;
+
+export interface RouteEntry {
+  /** Path pattern with `:name` segments, e.g. /v1/missions/:id. */
+  path: string;
+  handlers: MethodHandlers;
+}
+
+export const v1Routes: RouteEntry[] = [
+  { path: '/v1/auth/token', handlers: { POST: issueToken } },
+  { path: '/v1/auth/revoke', handlers: { POST: revokeCurrentToken } },
+  { path: '/v1/events', handlers: { POST: postEvent } },
+  { path: '/v1/missions', handlers: { GET: listMissions } },
+  { path: '/v1/missions/:id', handlers: { GET: getMission } },
+  { path: '/v1/missions/:id/claim', handlers: { POST: postClaim } },
+  { path: '/v1/balance', handlers: { GET: getBalance } },
+  { path: '/v1/campaigns', handlers: { GET: listCampaigns } },
+  { path: '/v1/campaigns/:id', handlers: { GET: getCampaign } },
+  { path: '/v1/sse/updates', handlers: { GET: streamUpdates } },
+  { path: '/v1/openapi.json', handlers: { GET: openApiDocument } },
+];
+
+export const adminRoutes: RouteEntry[] = [
+  { path: '/api/admin/apps', handlers: { POST: postApp, GET: getApps } },
+  { path: '/api/admin/apps/:appId/catalog', handlers: { PUT: putAppCatalog, GET: getAppCatalog } },
+];
+
+const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+export const notFound: Handler = errorRoute('not_found');
+
+/** The exports of one route file: its handlers, 405 for the other methods, CORS preflight. */
+export function endpoint(handlers: MethodHandlers, cors = true): Record<Method | 'OPTIONS', Handler> {
+  const allow = Object.keys(handlers) as Method[];
+  const notAllowed = errorRoute('method_not_allowed', cors, [...allow, 'OPTIONS']);
+  const out = {} as Record<Method | 'OPTIONS', Handler>;
+  for (const method of ALL_METHODS) out[method] = handlers[method] ?? notAllowed;
+  out.OPTIONS = async (req: Request, ctx: RouteContext) =>
+    cors && isPreflight(req) ? preflightResponse(requestIdOf(req)) : notAllowed(req, ctx);
+  return out;
+}
+
+/** The route file exports for a path of the tables above (admin routes get no CORS). */
+export function routeEndpoint(path: string): Record<Method | 'OPTIONS', Handler> {
+  const entry = [...v1Routes, ...adminRoutes].find((r) => r.path === path);
+  if (!entry) throw new Error(`No route ${path} in lib/http/routes.ts`);
+  return endpoint(entry.handlers, path.startsWith('/v1/'));
+}
+
+/** Matches a path against the table; params are URI-decoded. */
+export function matchRoute(routes: RouteEntry[], pathname: string): { entry: RouteEntry; params: Record<string, string> } | null {
+  const parts = pathname.replace(/\/+$/, '').split('/');
+  for (const entry of routes) {
+    const pattern = entry.path.split('/');
+    if (pattern.length !== parts.length) continue;
+    const params: Record<string, string> = {};
+    let ok = true;
+    for (let i = 0; i < pattern.length && ok; i++) {
+      if (pattern[i].startsWith(':')) {
+        try {
+          params[pattern[i].slice(1)] = decodeURIComponent(parts[i]);
+        } catch {
+          ok = false;
+        }
+        ok = ok && parts[i].length > 0;
+      } else ok = pattern[i] === parts[i];
+    }
+    if (ok) return { entry, params };
+  }
+  return null;
+}

@@ -1,0 +1,53 @@
+// POST /v1/auth/token – exchange an app secret for a JWT
+// POST /v1/auth/revoke – put the presented token on the denylist
+import { z } from 'zod';
+import { checkAppSecret } from '@/lib/apps/apps';
+import { issueAccessToken } from '@/lib/auth/jwt';
+import { revokeToken } from '@/lib/auth/revocation';
+import { AppError } from '@/lib/errors';
+import { tokenFailuresLimiter } from '@/lib/ratelimit/policies';
+import { readJsonBody } from '../body';
+import { clientIp } from '../client-ip';
+import { publicRoute, userRoute } from '../handler';
+import { rateLimitedError } from '../rate-limit';
+import { json } from '../respond';
+import { parseWith } from '../validate';
+
+export const tokenRequestSchema = z
+  .object({
+    appId: z.string().min(1).max(64),
+    appSecret: z.string().min(1).max(512),
+    userId: z.string().min(1).max(256),
+  })
+  .meta({ id: 'TokenRequest' });
+
+export const tokenResponseSchema = z
+  .object({
+    accessToken: z.string(),
+    tokenType: z.literal('Bearer'),
+    expiresIn: z.literal(3600),
+    expiresAt: z.number(),
+  })
+  .meta({ id: 'TokenResponse' });
+
+export const revokeResponseSchema = z.object({ revoked: z.literal(true) }).meta({ id: 'RevokeResponse' });
+
+export const issueToken = publicRoute(async ({ req }) => {
+  const { value } = await readJsonBody(req);
+  const input = parseWith(tokenRequestSchema, value);
+  // Brute-force guard: only failures count, and past the cap even a right secret is refused.
+  const limiter = tokenFailuresLimiter();
+  const failureKey = `${input.appId}:${clientIp(req)}`;
+  const state = await limiter.peek(failureKey);
+  if (state.remaining <= 0) throw rateLimitedError({ ...state, success: false });
+  if (!(await checkAppSecret(input.appId, input.appSecret))) {
+    await limiter.consume(failureKey);
+    throw new AppError('invalid_credentials', 'Unknown app or wrong secret');
+  }
+  return json(await issueAccessToken(input.appId, input.userId));
+});
+
+export const revokeCurrentToken = userRoute({}, async ({ auth }) => {
+  await revokeToken(auth);
+  return json({ revoked: true });
+});

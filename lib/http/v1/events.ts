@@ -1,0 +1,63 @@
+// POST /v1/events – ingest one event and answer which missions it advanced
+import { z } from 'zod';
+import { recordDataPoint } from '@/lib/analytics/record-data-point';
+import { AppError } from '@/lib/errors';
+import { ingestEvent } from '@/lib/events/ingest-event';
+import { checkKey, hashRequest, runIdempotent } from '@/lib/idempotency/run-idempotent';
+import { eventsLimiter } from '@/lib/ratelimit/policies';
+import { publishUpdates } from '@/lib/updates/publish';
+import { readJsonBody } from '../body';
+import { userRoute } from '../handler';
+import { json } from '../respond';
+import { parseWith } from '../validate';
+
+export const eventSchema = z
+  .object({
+    userId: z.string().min(1).max(256),
+    name: z.string().min(1).max(128),
+    payload: z.record(z.string(), z.unknown()),
+    timestamp: z.number().int().nonnegative().max(8_640_000_000_000_000),
+    idempotencyKey: z.string().min(1).max(255).optional(),
+  })
+  .meta({ id: 'Event' });
+
+export const eventResponseSchema = z
+  .object({
+    accepted: z.literal(true),
+    eventId: z.string(),
+    missionsUpdated: z.array(z.string()),
+  })
+  .meta({ id: 'EventResponse' });
+export type EventResponse = z.infer<typeof eventResponseSchema>;
+
+export const postEvent = userRoute({ limiter: eventsLimiter }, async ({ req, auth }) => {
+  const { value } = await readJsonBody(req, { invalidCode: 'invalid_event' });
+  const body = parseWith(eventSchema, value, { code: 'invalid_event' });
+  if (body.userId !== auth.userId) throw new AppError('user_mismatch', 'Body userId differs from the token subject');
+  const key = checkKey(req.headers.get('idempotency-key') ?? body.idempotencyKey, 'invalid_event');
+  const { idempotencyKey: _bodyKey, ...request } = body;
+  const event = { userId: body.userId, name: body.name, payload: body.payload, timestamp: body.timestamp };
+
+  const outcome = await runIdempotent<EventResponse>(
+    { appId: auth.appId, userId: auth.userId, key, requestHash: hashRequest(request) },
+    async (tx) => {
+      const result = await ingestEvent(tx, { appId: auth.appId, event, idempotencyKey: key, source: 'api' });
+      return {
+        status: 200,
+        body: { accepted: true, eventId: result.eventId, missionsUpdated: result.missionsUpdated },
+        afterCommit: async () => {
+          await publishUpdates(auth.appId, auth.userId, result.updates);
+          await recordDataPoint({
+            appId: auth.appId,
+            userId: auth.userId,
+            kind: 'event',
+            name: event.name,
+            properties: { eventId: result.eventId, missionsUpdated: result.missionsUpdated },
+          });
+        },
+      };
+    },
+  );
+  const headers: Record<string, string> = outcome.replay ? { 'X-Idempotent-Replay': outcome.replay } : {};
+  return json(outcome.body, { status: outcome.status, headers });
+});

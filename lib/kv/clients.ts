@@ -1,0 +1,76 @@
+// Builds the @upstash/redis clients used by KV and rate limiting, over HTTP
+// (Upstash REST) or over TCP (plain Redis through TcpRequester).
+import { Redis as IORedis } from 'ioredis';
+import { Redis, type Requester } from '@upstash/redis';
+import { TcpRequester } from './tcp-requester';
+
+/**
+ * ioredis connection with fail-fast settings: a web request should get an
+ * error within a few seconds rather than wait through 20 silent retries.
+ * Errors are logged (once per distinct message) because an unhandled ioredis
+ * 'error' event is noisy and would otherwise hide the reason.
+ */
+export function connectIORedis(url: string, role: string): IORedis {
+  const redis = new IORedis(url, {
+    connectionName: `questline:${role}`,
+    maxRetriesPerRequest: 2,
+    connectTimeout: 5_000,
+  });
+  let lastError = '';
+  redis.on('error', (err: Error) => {
+    if (err.message === lastError) return;
+    lastError = err.message;
+    console.error(`[redis:${role}] ${err.message}`);
+  });
+  redis.on('ready', () => {
+    lastError = '';
+  });
+  return redis;
+}
+
+/**
+ * `new Redis(requester)` from @upstash/redis ignores client options (see
+ * platforms/nodejs.ts), so automatic JSON deserialisation would stay on and
+ * a stored '{"a":1}' or '42' would come back as an object or a number.
+ * `opts` is protected, so a subclass may set it; commands read it per call.
+ */
+class RawRedis extends Redis {
+  constructor(requester: Requester) {
+    super(requester);
+    this.opts = { automaticDeserialization: false };
+  }
+}
+
+/** An @upstash/redis client on any requester, without JSON deserialisation. */
+export function createRawRedis(requester: Requester): Redis {
+  return new RawRedis(requester);
+}
+
+export interface RedisClientHandle {
+  client: Redis;
+  close(): Promise<void>;
+}
+
+export function createTcpRedisClient(url: string): RedisClientHandle {
+  const connection = connectIORedis(url, 'kv');
+  return {
+    client: createRawRedis(new TcpRequester(connection)),
+    close: async () => {
+      await connection.quit().catch(() => connection.disconnect());
+    },
+  };
+}
+
+export function createHttpRedisClient(url: string, token: string): RedisClientHandle {
+  const client = new Redis({
+    url,
+    token,
+    // KV values are opaque strings; never JSON.parse them.
+    automaticDeserialization: false,
+    // Off so HTTP sends one request per command, exactly the shapes the TCP
+    // requester is tested with; batching can be turned on once measured.
+    enableAutoPipelining: false,
+  });
+  // fetch keeps no connection we own, so there is nothing to close.
+  return { client, close: async () => {} };
+}

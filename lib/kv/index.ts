@@ -1,0 +1,49 @@
+import { backendFromEnv, type Env } from './config';
+import { createHttpRedisClient, createTcpRedisClient } from './clients';
+import { MemoryKv } from './memory';
+import type { KV } from './types';
+import { UpstashKv } from './upstash';
+
+export type { KV, SetOptions } from './types';
+export { backendFromEnv, type BackendConfig, type Env } from './config';
+export { UpstashKv } from './upstash';
+export { MemoryKv } from './memory';
+
+/**
+ * A new KV for the backend the environment selects (see backendFromEnv).
+ * The caller owns it and must close() it; most code wants getKv().
+ */
+export function createKv(env: Env = process.env): KV {
+  const backend = backendFromEnv(env);
+  switch (backend.kind) {
+    case 'redis': {
+      const { client, close } = createTcpRedisClient(backend.url);
+      return new UpstashKv(client, 'redis', close);
+    }
+    case 'upstash': {
+      const { client, close } = createHttpRedisClient(backend.url, backend.token);
+      return new UpstashKv(client, 'upstash', close);
+    }
+    case 'memory':
+      return new MemoryKv();
+  }
+}
+
+// Kept on globalThis so Next.js dev reloads reuse the connection instead of
+// opening a new one per edit (module state is reset on reload, globals not).
+const SLOT = Symbol.for('questline.kv');
+type Slot = { [SLOT]?: KV };
+const slot = globalThis as typeof globalThis & Slot;
+
+/** The process-wide KV, created on first use (not at import, so builds never connect). */
+export function getKv(): KV {
+  slot[SLOT] ??= createKv();
+  return slot[SLOT];
+}
+
+/** Closes the process-wide KV; the next getKv() starts a fresh one. For tests and shutdown. */
+export async function closeKv(): Promise<void> {
+  const kv = slot[SLOT];
+  slot[SLOT] = undefined;
+  await kv?.close();
+}

@@ -1,0 +1,49 @@
+// Reading and writing progress records, and the per-user lock that serializes
+// every change to one user's progress and balances (events, claims).
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '@/db/client';
+import { progress } from '@/db/schema';
+import type { ProgressRecord } from '@/lib/missions/schema';
+
+/** Transaction-scoped lock on (app, user): concurrent writers of one user queue up. */
+export async function lockUser(tx: Tx, appId: string, userId: string): Promise<void> {
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${appId}\u0000${userId}`}, 0))`);
+}
+
+function toRecord(row: typeof progress.$inferSelect): ProgressRecord {
+  return {
+    userId: row.userId,
+    missionId: row.missionId,
+    status: row.status,
+    currentCount: row.currentCount,
+    targetCount: row.targetCount,
+    windowStart: row.windowStart,
+    cycle: row.cycle,
+    updatedAt: row.updatedAt,
+  };
+}
+
+/** The user's records, all of them or those of the given missions. */
+export async function readRecords(db: DbOrTx, appId: string, userId: string, missionIds?: string[]): Promise<Map<string, ProgressRecord>> {
+  if (missionIds && missionIds.length === 0) return new Map();
+  const where = missionIds
+    ? and(eq(progress.appId, appId), eq(progress.userId, userId), inArray(progress.missionId, missionIds))
+    : and(eq(progress.appId, appId), eq(progress.userId, userId));
+  const rows = await db.select().from(progress).where(where);
+  return new Map(rows.map((r) => [r.missionId, toRecord(r)]));
+}
+
+export async function saveRecord(tx: Tx, appId: string, record: ProgressRecord): Promise<void> {
+  const values = {
+    status: record.status,
+    currentCount: record.currentCount,
+    targetCount: record.targetCount,
+    windowStart: record.windowStart,
+    cycle: record.cycle,
+    updatedAt: record.updatedAt,
+  };
+  await tx
+    .insert(progress)
+    .values({ appId, userId: record.userId, missionId: record.missionId, ...values })
+    .onConflictDoUpdate({ target: [progress.appId, progress.userId, progress.missionId], set: values });
+}

@@ -1,0 +1,11 @@
+// The service's rate limits (spec and decisions.md), one limiter each, created once.
+import { createLimiter } from './index';
+import type { Limiter } from './types';
+
+const MINUTE = 60_000;
+
+export const eventsLimiter = (): Limiter => createLimiter({ name: 'events', limit: 100, windowMs: MINUTE });
+export const claimsLimiter = (): Limiter => createLimiter({ name: 'claims', limit: 30, windowMs: MINUTE });
+export const tokenFailuresLimiter = (): Limiter => createLimiter({ name: 'token-failures', limit: 10, windowMs: MINUTE });
+export const recommendationsLimiter = (): Limiter => createLimiter({ name: 'recommendations', limit: 20, windowMs: MINUTE });
+export const webhookLimiter = (): Limiter => createLimiter({ name: 'webhook', limit: 1000, windowMs: MINUTE });
