@@ -6,7 +6,7 @@ import type { Tx } from '@/db/client';
 import { ledger, progress } from '@/db/schema';
 import { creditBalance } from '@/lib/balances/balances';
 import type { Balance } from '@/lib/balances/schema';
-import { getCatalog } from '@/lib/catalog/catalog';
+import type { Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
 import type { MissionProgress, Reward } from '@/lib/missions/schema';
 import { lockUser } from '@/lib/progress/records';
@@ -20,11 +20,11 @@ export interface ClaimResult {
 
 export async function claimMission(
   tx: Tx,
-  input: { appId: string; userId: string; missionId: string },
+  input: { appId: string; userId: string; missionId: string; catalog: Catalog },
   now = Date.now(),
 ): Promise<{ result: ClaimResult; updates: SdkUpdate[] }> {
   const { appId, userId, missionId } = input;
-  const mission = (await getCatalog(appId)).missions.get(missionId);
+  const mission = input.catalog.missions.get(missionId);
   if (!mission) throw new AppError('mission_not_found', `No mission "${missionId}"`);
 
   await lockUser(tx, appId, userId);

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '@/db/client';
 import { events } from '@/db/schema';
-import { getCatalog } from '@/lib/catalog/catalog';
+import type { Catalog } from '@/lib/catalog/catalog';
 import { claimedMissionIds, evaluateEvent, isMissionLocked, toMissionProgress } from '@/lib/missions/engine';
 import type { EngineEvent } from '@/lib/missions/schema';
 import { lockUser, readRecords, saveRecord } from '@/lib/progress/records';
@@ -12,6 +12,8 @@ import type { SdkUpdate } from '@/lib/updates/schema';
 
 export interface IngestInput {
   appId: string;
+  /** Read before the transaction: the embedded database has one connection. */
+  catalog: Catalog;
   event: EngineEvent;
   idempotencyKey: string | null;
   source: 'api' | 'webhook';
@@ -24,7 +26,7 @@ export interface IngestResult {
 }
 
 export async function ingestEvent(tx: Tx, input: IngestInput, now = Date.now()): Promise<IngestResult> {
-  const { appId, event } = input;
+  const { appId, event, catalog } = input;
   await lockUser(tx, appId, event.userId);
   const eventId = `evt_${randomUUID()}`;
   await tx.insert(events).values({
@@ -39,7 +41,6 @@ export async function ingestEvent(tx: Tx, input: IngestInput, now = Date.now()):
     receivedAt: now,
   });
 
-  const catalog = await getCatalog(appId);
   const candidates = catalog.byEvent.get(event.name) ?? [];
   if (candidates.length === 0) return { eventId, missionsUpdated: [], updates: [] };
 

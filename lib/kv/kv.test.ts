@@ -72,6 +72,12 @@ describe('backend selection', () => {
     });
   });
 
+  it('builds an Upstash HTTP KV without touching the network', async () => {
+    const kv = createKv({ UPSTASH_REDIS_REST_URL: 'https://example.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't' });
+    expect(kv.kind).toBe('upstash');
+    await kv.close();
+  });
+
   it('prefers REDIS_URL when both are set', () => {
     const env = { REDIS_URL: 'rediss://h:6380', UPSTASH_REDIS_REST_URL: 'https://x', UPSTASH_REDIS_REST_TOKEN: 't' };
     expect(backendFromEnv(env).kind).toBe('redis');

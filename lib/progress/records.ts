@@ -5,9 +5,9 @@ import type { DbOrTx, Tx } from '@/db/client';
 import { progress } from '@/db/schema';
 import type { ProgressRecord } from '@/lib/missions/schema';
 
-/** Transaction-scoped lock on (app, user): concurrent writers of one user queue up. */
+/** Transaction-scoped lock on (app, user): concurrent writers of one user queue up. App ids cannot contain "/", so the key is unambiguous. */
 export async function lockUser(tx: Tx, appId: string, userId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${appId}\u0000${userId}`}, 0))`);
+  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${appId}/${userId}`}, 0))`);
 }
 
 function toRecord(row: typeof progress.$inferSelect): ProgressRecord {

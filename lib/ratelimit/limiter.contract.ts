@@ -78,6 +78,9 @@ export function limiterContract(setup: () => Promise<LimiterHarness>): void {
     // 70% in: floor(0.3 * 5) = 1 plus the 2 taken in this window.
     vi.setSystemTime((base + 21) * WINDOW + 700);
     expect(await limiter.peek(user)).toMatchObject({ success: true, remaining: 2 });
+    // Capacity freed inside the window that refused us: a limiter that
+    // caches "blocked until window end" would wrongly refuse here.
+    expect(await limiter.consume(user)).toMatchObject({ success: true, remaining: 1 });
   });
 
   it('peek answers without counting', async () => {

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { recordDataPoint } from '@/lib/analytics/record-data-point';
 import { AppError } from '@/lib/errors';
 import { ingestEvent } from '@/lib/events/ingest-event';
+import { getCatalog } from '@/lib/catalog/catalog';
 import { checkKey, hashRequest, runIdempotent } from '@/lib/idempotency/run-idempotent';
 import { eventsLimiter } from '@/lib/ratelimit/policies';
 import { publishUpdates } from '@/lib/updates/publish';
@@ -38,10 +39,11 @@ export const postEvent = userRoute({ limiter: eventsLimiter }, async ({ req, aut
   const { idempotencyKey: _bodyKey, ...request } = body;
   const event = { userId: body.userId, name: body.name, payload: body.payload, timestamp: body.timestamp };
 
+  const catalog = await getCatalog(auth.appId);
   const outcome = await runIdempotent<EventResponse>(
     { appId: auth.appId, userId: auth.userId, key, requestHash: hashRequest(request) },
     async (tx) => {
-      const result = await ingestEvent(tx, { appId: auth.appId, event, idempotencyKey: key, source: 'api' });
+      const result = await ingestEvent(tx, { appId: auth.appId, catalog, event, idempotencyKey: key, source: 'api' });
       return {
         status: 200,
         body: { accepted: true, eventId: result.eventId, missionsUpdated: result.missionsUpdated },

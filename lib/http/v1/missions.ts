@@ -97,10 +97,11 @@ export const getMission = userRoute({}, async ({ auth, params }) => {
 
 export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, auth, params }) => {
   const key = checkKey(req.headers.get('idempotency-key'));
+  const catalog = await getCatalog(auth.appId);
   const outcome = await runIdempotent<ClaimResult>(
     { appId: auth.appId, userId: auth.userId, key: key === null ? null : `claim:${key}`, requestHash: `claim:${params.id}` },
     async (tx) => {
-      const { result, updates } = await claimMission(tx, { appId: auth.appId, userId: auth.userId, missionId: params.id });
+      const { result, updates } = await claimMission(tx, { appId: auth.appId, userId: auth.userId, missionId: params.id, catalog });
       return {
         status: 200,
         body: result,
