@@ -70,7 +70,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new ConfigError('PORT', `must be a port number (got "${portText}")`);
   }
-  const dataDir = path.resolve(nonEmpty(env, 'QUESTLINE_DATA_DIR') ?? '.data');
+  const dataDir = path.resolve(/* turbopackIgnore: true */ nonEmpty(env, 'QUESTLINE_DATA_DIR') ?? '.data');
   const databaseUrl = nonEmpty(env, 'DATABASE_URL');
   const dbDriver = selectDbDriver(env);
   const embedded = databaseUrl === null;

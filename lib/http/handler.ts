@@ -11,6 +11,7 @@ import { errorResponse } from './respond';
 import { requestIdOf } from './request-id';
 import { rateLimitHeaders, rateLimitedError } from './rate-limit';
 import { logError } from '@/lib/log';
+import { boot } from '@/lib/boot';
 
 export type Params = Record<string, string>;
 /** The second argument Next.js passes to route handlers; the Node server passes the same. */
@@ -102,6 +103,8 @@ async function run(
   const requestId = requestIdOf(req);
   const extra = new Headers();
   try {
+    // Migrations and the denylist warm-up finish before any request is served.
+    await boot();
     return finish(await body(requestId, extra), requestId, cors, extra);
   } catch (err) {
     return finish(toErrorResponse(err, requestId, req), requestId, cors, extra);

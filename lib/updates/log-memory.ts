@@ -1,0 +1,131 @@
+// In-process update log for the embedded default (one instance): a ring per
+// user, bounded three ways so memory cannot grow without limit:
+// - per user: the newest `maxLen` messages, none older than `maxAgeMs`;
+// - users: at most `maxUsers` logs; idle ones (nothing newer than maxAgeMs)
+//   are dropped as new appends come in, and the least recently written log
+//   goes first when the count is over;
+// - total messages across users: at most `maxTotal` (least recently written
+//   users' logs are dropped first).
+import type { Bus } from '@/lib/bus';
+import type { LogEntry, UpdateLog } from './log';
+import { encodeBusMessage, parseLogId } from './log-ids';
+
+interface Stored extends LogEntry {
+  ms: number;
+  seq: number;
+}
+
+interface UserLog {
+  entries: Stored[];
+  lastWriteMs: number;
+}
+
+export interface MemoryLogLimits {
+  maxLen: number;
+  maxAgeMs: number;
+  maxUsers?: number;
+  maxTotal?: number;
+}
+
+export class MemoryUpdateLog implements UpdateLog {
+  readonly kind = 'memory' as const;
+  /** Insertion order = least recently written first (re-inserted on write). */
+  private readonly logs = new Map<string, UserLog>();
+  private total = 0;
+  private lastMs = 0;
+  private lastSeq = 0;
+  private readonly maxUsers: number;
+  private readonly maxTotal: number;
+
+  constructor(
+    private readonly bus: () => Bus,
+    private readonly limits: MemoryLogLimits,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.maxUsers = limits.maxUsers ?? 10_000;
+    this.maxTotal = limits.maxTotal ?? 100_000;
+  }
+
+  async appendAndPublish(logKey: string, channel: string, updates: string[]): Promise<string[]> {
+    const bus = this.bus();
+    const ids: string[] = [];
+    // No await between append and publish: MemoryBus.publish queues the
+    // delivery synchronously, so publish order is id order.
+    const publishing: Promise<void>[] = [];
+    for (const update of updates) {
+      const entry = this.append(logKey, update);
+      ids.push(entry.id);
+      publishing.push(bus.publish(channel, encodeBusMessage(entry.id, update)));
+    }
+    await Promise.all(publishing);
+    return ids;
+  }
+
+  async readAfter(logKey: string, afterId: string | null): Promise<LogEntry[]> {
+    const log = this.logs.get(logKey);
+    if (!log) return [];
+    this.expire(log, this.now());
+    const after = afterId === null ? null : parseLogId(afterId);
+    const out: LogEntry[] = [];
+    for (const e of log.entries) {
+      if (after && (e.ms < after[0] || (e.ms === after[0] && e.seq <= after[1]))) continue;
+      out.push({ id: e.id, update: e.update });
+    }
+    return out;
+  }
+
+  /** For tests and the soak script. */
+  stats(): { users: number; messages: number } {
+    return { users: this.logs.size, messages: this.total };
+  }
+
+  private append(logKey: string, update: string): Stored {
+    const now = this.now();
+    // Process-wide monotonic (ms, seq), so ids never go back even when the
+    // clock does or a dropped user's log is started again.
+    if (now > this.lastMs) {
+      this.lastMs = now;
+      this.lastSeq = 0;
+    } else {
+      this.lastSeq += 1;
+    }
+    const entry: Stored = { id: `${this.lastMs}-${this.lastSeq}`, update, ms: this.lastMs, seq: this.lastSeq };
+    let log = this.logs.get(logKey);
+    if (log) this.logs.delete(logKey);
+    else log = { entries: [], lastWriteMs: now };
+    log.entries.push(entry);
+    log.lastWriteMs = now;
+    this.total += 1;
+    this.logs.set(logKey, log);
+    if (log.entries.length > this.limits.maxLen) {
+      const dropped = log.entries.length - this.limits.maxLen;
+      log.entries.splice(0, dropped);
+      this.total -= dropped;
+    }
+    this.expire(log, now);
+    this.evict(now, log);
+    return entry;
+  }
+
+  private expire(log: UserLog, now: number): void {
+    const cutoff = now - this.limits.maxAgeMs;
+    let n = 0;
+    while (n < log.entries.length && log.entries[n].ms < cutoff) n++;
+    if (n > 0) {
+      log.entries.splice(0, n);
+      this.total -= n;
+    }
+  }
+
+  /** Drops idle logs, then the least recently written ones while over a bound. */
+  private evict(now: number, keep: UserLog): void {
+    const idleBefore = now - this.limits.maxAgeMs;
+    for (const [key, log] of this.logs) {
+      if (log === keep) break;
+      const over = this.logs.size > this.maxUsers || this.total > this.maxTotal;
+      if (!over && log.lastWriteMs >= idleBefore) break;
+      this.logs.delete(key);
+      this.total -= log.entries.length;
+    }
+  }
+}
