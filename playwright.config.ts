@@ -1,4 +1,6 @@
 import { defineConfig } from '@playwright/test';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 
 // The browser suite runs Debian's Chromium (Playwright downloads no browser
 // here) against the real Next.js server built and started by `npm start`.
@@ -24,7 +26,7 @@ export default defineConfig({
     stdout: 'pipe',
     env: {
       PORT: String(port),
-      QUESTLINE_DATA_DIR: process.env.E2E_DATA_DIR ?? `.data-e2e-${Date.now()}`,
+      QUESTLINE_DATA_DIR: process.env.E2E_DATA_DIR ?? path.join(tmpdir(), `questline-e2e-${Date.now()}`),
       ADMIN_API_KEY: 'e2e-admin-key-0123456789abcdef',
       JWT_SECRET: process.env.JWT_SECRET ?? 'e2e-jwt-secret-0123456789abcdef0123456789',
       QUESTLINE_DEMO: '1',

@@ -1,6 +1,7 @@
 // The database adapter: embedded PGlite in the data directory by default,
 // node-postgres for a self-hosted postgres:// URL, Neon's serverless driver
 // (WebSocket pool, interactive transactions) for Neon. Chosen once per process.
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
@@ -29,6 +30,8 @@ async function openPglite(config: Config): Promise<Handle> {
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
+  // PGlite creates its own directory but not the parents.
+  mkdirSync(config.dataDir, { recursive: true });
   const client = new PGlite(path.join(config.dataDir, 'pg'));
   const db = drizzle({ client, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
