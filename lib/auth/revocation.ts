@@ -2,7 +2,8 @@
 // hot-path check; the database keeps every revocation so a restart of an
 // in-process store (or a flushed Redis) is re-warmed at start-up.
 import { gt } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import { getDb, type DbOrTx } from '@/db/client';
+import { recordAudit } from '@/lib/audit';
 import { revokedTokens, userRevocations } from '@/db/schema';
 import { getKv } from '@/lib/kv';
 import { TOKEN_TTL_SECONDS, type TokenClaims } from './jwt';
@@ -11,30 +12,67 @@ const denyKey = (jti: string) => `deny:${jti}`;
 const userKey = (appId: string, userId: string) => `revoked-before:${appId}:${userId}`;
 const TOKEN_TTL_MS = TOKEN_TTL_SECONDS * 1000;
 
-export async function revokeToken(claims: TokenClaims, now = Date.now()): Promise<void> {
-  const expiresAt = claims.exp * 1000;
-  const db = await getDb();
+type Revocable = Pick<TokenClaims, 'jti' | 'appId' | 'userId' | 'exp'>;
+
+async function storeTokenRevocation(db: DbOrTx, claims: Revocable, now: number): Promise<void> {
   await db
     .insert(revokedTokens)
-    .values({ jti: claims.jti, appId: claims.appId, userId: claims.userId, expiresAt, revokedAt: now })
+    .values({ jti: claims.jti, appId: claims.appId, userId: claims.userId, expiresAt: claims.exp * 1000, revokedAt: now })
     .onConflictDoNothing();
-  const ttlMs = expiresAt - now;
-  if (ttlMs > 0) await (await getKv()).set(denyKey(claims.jti), '1', { ttlMs });
 }
 
-/** Revokes every token of the user issued before `now`. */
-export async function revokeUserTokens(appId: string, userId: string, now = Date.now()): Promise<void> {
-  const db = await getDb();
+async function cacheTokenRevocation(claims: Revocable, now: number): Promise<void> {
+  const ttlMs = claims.exp * 1000 - now;
+  if (ttlMs > 0) await getKv().set(denyKey(claims.jti), '1', { ttlMs });
+}
+
+async function storeUserRevocation(db: DbOrTx, appId: string, userId: string, now: number): Promise<void> {
   await db
     .insert(userRevocations)
     .values({ appId, userId, before: now })
     .onConflictDoUpdate({ target: [userRevocations.appId, userRevocations.userId], set: { before: now } });
+}
+
+async function cacheUserRevocation(appId: string, userId: string, now: number): Promise<void> {
   // A token issued before `now` lives at most one TTL longer.
-  await (await getKv()).set(userKey(appId, userId), String(now), { ttlMs: TOKEN_TTL_MS });
+  await getKv().set(userKey(appId, userId), String(now), { ttlMs: TOKEN_TTL_MS });
+}
+
+/** The holder of a token revokes it (POST /v1/auth/revoke). */
+export async function revokeToken(claims: TokenClaims, now = Date.now()): Promise<void> {
+  await storeTokenRevocation(await getDb(), claims, now);
+  await cacheTokenRevocation(claims, now);
+}
+
+/**
+ * Staff revoke one token by jti, or every token of a user issued before now,
+ * with an audit row. A jti alone does not tell its expiry: it is kept for a
+ * full token lifetime, which covers any token still valid.
+ */
+export async function revokeByStaff(
+  input: { appId: string; jti: string } | { appId: string; userId: string },
+  actor: string,
+  now = Date.now(),
+): Promise<void> {
+  const db = await getDb();
+  if ('jti' in input) {
+    const claims: Revocable = { jti: input.jti, appId: input.appId, userId: '', exp: Math.ceil(now / 1000) + TOKEN_TTL_SECONDS };
+    await db.transaction(async (tx) => {
+      await storeTokenRevocation(tx, claims, now);
+      await recordAudit(tx, { actor, action: 'token.revoke', appId: input.appId, target: `jti:${input.jti}`, after: { revokedAt: now } }, now);
+    });
+    await cacheTokenRevocation(claims, now);
+  } else {
+    await db.transaction(async (tx) => {
+      await storeUserRevocation(tx, input.appId, input.userId, now);
+      await recordAudit(tx, { actor, action: 'user.revoke_tokens', appId: input.appId, target: `user:${input.userId}`, after: { before: now } }, now);
+    });
+    await cacheUserRevocation(input.appId, input.userId, now);
+  }
 }
 
 export async function isRevoked(claims: TokenClaims): Promise<boolean> {
-  const kv = await getKv();
+  const kv = getKv();
   const [denied, before] = await Promise.all([kv.get(denyKey(claims.jti)), kv.get(userKey(claims.appId, claims.userId))]);
   if (denied !== null) return true;
   return before !== null && claims.issuedAtMs < Number(before);

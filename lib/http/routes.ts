@@ -11,7 +11,7 @@ import { getBalance } from './v1/balance';
 import { getCampaign, listCampaigns } from './v1/campaigns';
 import { openApiDocument } from './v1/openapi';
 import { streamUpdates } from './v1/sse';
-import { getAppCatalog, getApps, postApp, putAppCatalog } from './admin/apps';
+import { getAppCatalog, getApps, postApp, postRevocation, postRotateSecret, putAppCatalog } from './admin/apps';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -39,6 +39,8 @@ export const v1Routes: RouteEntry[] = [
 export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps', handlers: { POST: postApp, GET: getApps } },
   { path: '/api/admin/apps/:appId/catalog', handlers: { PUT: putAppCatalog, GET: getAppCatalog } },
+  { path: '/api/admin/apps/:appId/rotate-secret', handlers: { POST: postRotateSecret } },
+  { path: '/api/admin/apps/:appId/revocations', handlers: { POST: postRevocation } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

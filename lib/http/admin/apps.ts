@@ -1,8 +1,10 @@
 // POST /api/admin/apps – create an app; its secrets are shown this once
 // GET /api/admin/apps – list apps (never their secrets)
 // PUT|GET /api/admin/apps/:appId/catalog – missions-as-code import and export
+// POST /api/admin/apps/:appId/rotate-secret, POST /api/admin/apps/:appId/revocations (below)
 import { z } from 'zod';
-import { createApp, getApp, listApps } from '@/lib/apps/apps';
+import { createApp, getApp, listApps, rotateAppSecret } from '@/lib/apps/apps';
+import { revokeByStaff } from '@/lib/auth/revocation';
 import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
 import { AppError } from '@/lib/errors';
 import { idSchema } from '@/lib/missions/schema';
@@ -37,4 +39,24 @@ export const putAppCatalog = adminRoute(async ({ req, params, admin }) => {
 export const getAppCatalog = adminRoute(async ({ params }) => {
   await requireApp(params.appId);
   return json(await exportCatalog(params.appId));
+});
+
+// POST /api/admin/apps/:appId/rotate-secret – a new app secret; the old one stops working at once
+export const postRotateSecret = adminRoute(async ({ params, admin }) => {
+  const appSecret = await rotateAppSecret(params.appId, admin.actor);
+  return json({ appId: params.appId, appSecret });
+});
+
+export const revocationSchema = z.union([
+  z.object({ jti: z.string().min(1).max(128) }).strict(),
+  z.object({ userId: z.string().min(1).max(256) }).strict(),
+]);
+
+// POST /api/admin/apps/:appId/revocations – revoke one token ({jti}) or all of a user's tokens so far ({userId})
+export const postRevocation = adminRoute(async ({ req, params, admin }) => {
+  await requireApp(params.appId);
+  const { value } = await readJsonBody(req);
+  const input = parseWith(revocationSchema, value);
+  await revokeByStaff({ appId: params.appId, ...input }, admin.actor);
+  return json({ revoked: true, ...input });
 });

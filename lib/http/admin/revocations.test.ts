@@ -1,0 +1,89 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import { createTestApp, issueToken, startTestServer, userClient, type TestServer } from '@/lib/testing/test-server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => server?.close());
+
+const admin = (route: string, body: unknown) =>
+  fetch(server.url + route, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${server.adminKey}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+
+const jtiOf = (token: string) => JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString()).jti as string;
+
+async function auditActions(appId: string): Promise<string[]> {
+  const [{ getDb }, { auditLog }] = await Promise.all([import('@/db/client'), import('@/db/schema')]);
+  const rows = await (await getDb()).select().from(auditLog).where(and(eq(auditLog.appId, appId)));
+  return rows.map((r) => r.action);
+}
+
+describe('admin token revocation and secret rotation', () => {
+  it('revoking one jti rejects that token at once and leaves the user’s other tokens working', async () => {
+    const app = await createTestApp(server);
+    const revoked = await issueToken(server, app, 'u1');
+    const kept = await issueToken(server, app, 'u1');
+    const res = await admin(`/api/admin/apps/${app.appId}/revocations`, { jti: jtiOf(revoked) });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ revoked: true, jti: jtiOf(revoked) });
+    const refused = await userClient(server, revoked).get('/v1/balance');
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: 'unauthorized', message: 'Token revoked' });
+    expect((await userClient(server, kept).get('/v1/balance')).status).toBe(200);
+    expect(await auditActions(app.appId)).toContain('token.revoke');
+  });
+
+  it('revoking a user rejects every token issued before, not those issued after, nor other users’', async () => {
+    const app = await createTestApp(server);
+    const before = await issueToken(server, app, 'u2');
+    const other = await issueToken(server, app, 'u3');
+    expect((await admin(`/api/admin/apps/${app.appId}/revocations`, { userId: 'u2' })).status).toBe(200);
+    expect((await userClient(server, before).get('/v1/balance')).status).toBe(401);
+    expect((await userClient(server, other).get('/v1/balance')).status).toBe(200);
+    const after = await issueToken(server, app, 'u2');
+    expect((await userClient(server, after).get('/v1/balance')).status).toBe(200);
+    expect(await auditActions(app.appId)).toContain('user.revoke_tokens');
+  });
+
+  it('a revocation survives the loss of the key-value store (re-warmed from the database at start-up)', async () => {
+    const app = await createTestApp(server);
+    const token = await issueToken(server, app, 'u4');
+    expect((await userClient(server, token).post('/v1/auth/revoke')).status).toBe(200);
+    const [{ getKv }, { warmRevocations }] = await Promise.all([import('@/lib/kv'), import('@/lib/auth/revocation')]);
+    await getKv().del(`deny:${jtiOf(token)}`);
+    await warmRevocations();
+    expect((await userClient(server, token).get('/v1/balance')).status).toBe(401);
+  });
+
+  it('a revocation body must name exactly one of jti or userId', async () => {
+    const app = await createTestApp(server);
+    for (const body of [{}, { jti: '' }, { jti: 'a', userId: 'b' }]) {
+      const res = await admin(`/api/admin/apps/${app.appId}/revocations`, body);
+      expect(res.status).toBe(400);
+      expect((await res.json()).error).toBe('validation_error');
+    }
+    expect((await admin('/api/admin/apps/no-such-app/revocations', { jti: 'x' })).status).toBe(404);
+  });
+
+  it('rotating the app secret stops the old secret at once and the new one works', async () => {
+    const app = await createTestApp(server);
+    const res = await admin(`/api/admin/apps/${app.appId}/rotate-secret`, {});
+    expect(res.status).toBe(200);
+    const { appSecret } = (await res.json()) as { appSecret: string };
+    expect(appSecret).not.toBe(app.appSecret);
+    const old = await fetch(`${server.url}/v1/auth/token`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ appId: app.appId, appSecret: app.appSecret, userId: 'u5' }),
+    });
+    expect(old.status).toBe(401);
+    expect((await old.json()).error).toBe('invalid_credentials');
+    expect(await issueToken(server, { ...app, appSecret }, 'u5')).toMatch(/^ey/);
+    expect(await auditActions(app.appId)).toContain('app.rotate_secret');
+  });
+});
