@@ -1,0 +1,131 @@
+// Typed errors: one class per error code of the contract, built from the
+// `{ error, message?, retryAfterMs? }` body, the status and X-Request-Id.
+export interface QuestlineErrorInit {
+  status: number;
+  code: string;
+  message?: string;
+  requestId?: string | null;
+  cause?: unknown;
+}
+
+/** Base of every error the SDK throws for an HTTP or network failure. */
+export class QuestlineError extends Error {
+  /** HTTP status; 0 for a network failure (no response). */
+  readonly status: number;
+  /** The `error` field of the body (e.g. `claim_not_ready`), or `network_error` / `http_<status>`. */
+  readonly code: string;
+  /** X-Request-Id of the response, to quote when reporting a problem. */
+  readonly requestId: string | null;
+
+  constructor(init: QuestlineErrorInit) {
+    super(init.message ?? init.code, init.cause === undefined ? undefined : { cause: init.cause });
+    this.name = new.target.name;
+    this.status = init.status;
+    this.code = init.code;
+    this.requestId = init.requestId ?? null;
+  }
+}
+
+export class NetworkError extends QuestlineError {}
+/** 400 `validation_error` (and the parent of InvalidEventError). */
+export class ValidationError extends QuestlineError {}
+/** 400 `invalid_event`: POST /v1/events body failed validation. */
+export class InvalidEventError extends ValidationError {}
+/** 401 `invalid_credentials`: unknown app or wrong secret. */
+export class InvalidCredentialsError extends QuestlineError {}
+/** 401 `unauthorized`: missing, invalid, expired or revoked token. */
+export class UnauthorizedError extends QuestlineError {}
+export class InvalidSignatureError extends QuestlineError {}
+/** 403 `user_mismatch`: event userId differs from the token subject. */
+export class UserMismatchError extends QuestlineError {}
+export class ForbiddenError extends QuestlineError {}
+/** 404 `not_found` (and the parent of the resource-specific 404s). */
+export class NotFoundError extends QuestlineError {}
+export class MissionNotFoundError extends NotFoundError {}
+export class BalanceNotFoundError extends NotFoundError {}
+export class CampaignNotFoundError extends NotFoundError {}
+export class AppNotFoundError extends NotFoundError {}
+export class MethodNotAllowedError extends QuestlineError {}
+export class ConflictError extends QuestlineError {}
+/** 409 `claim_not_ready`: no progress record, or status is not `completed`. */
+export class ClaimNotReadyError extends ConflictError {}
+/** 413 `payload_too_large`: body over 64 KiB. */
+export class PayloadTooLargeError extends QuestlineError {}
+/** 422 `idempotency_key_reused`: same key, different body. */
+export class IdempotencyKeyReusedError extends QuestlineError {}
+/** 429 `rate_limited`; wait `retryAfterMs` before retrying. */
+export class RateLimitedError extends QuestlineError {
+  readonly retryAfterMs: number;
+  constructor(init: QuestlineErrorInit & { retryAfterMs: number }) {
+    super(init);
+    this.retryAfterMs = init.retryAfterMs;
+  }
+}
+/** 500 `internal_error`. */
+export class InternalServerError extends QuestlineError {}
+/** 503 `unavailable`: a dependency of the service is down; retry later. */
+export class ServiceUnavailableError extends QuestlineError {}
+
+type Ctor = new (init: QuestlineErrorInit) => QuestlineError;
+const BY_CODE: Record<string, Ctor> = {
+  validation_error: ValidationError,
+  invalid_event: InvalidEventError,
+  invalid_credentials: InvalidCredentialsError,
+  unauthorized: UnauthorizedError,
+  invalid_signature: InvalidSignatureError,
+  user_mismatch: UserMismatchError,
+  forbidden: ForbiddenError,
+  not_found: NotFoundError,
+  mission_not_found: MissionNotFoundError,
+  balance_not_found: BalanceNotFoundError,
+  campaign_not_found: CampaignNotFoundError,
+  app_not_found: AppNotFoundError,
+  method_not_allowed: MethodNotAllowedError,
+  conflict: ConflictError,
+  claim_not_ready: ClaimNotReadyError,
+  payload_too_large: PayloadTooLargeError,
+  idempotency_key_reused: IdempotencyKeyReusedError,
+  internal_error: InternalServerError,
+  unavailable: ServiceUnavailableError,
+};
+/** Used when the body has no known code. */
+const BY_STATUS: Record<number, Ctor> = {
+  400: ValidationError,
+  401: UnauthorizedError,
+  403: ForbiddenError,
+  404: NotFoundError,
+  405: MethodNotAllowedError,
+  409: ConflictError,
+  413: PayloadTooLargeError,
+  422: IdempotencyKeyReusedError,
+  500: InternalServerError,
+  502: ServiceUnavailableError,
+  503: ServiceUnavailableError,
+  504: ServiceUnavailableError,
+};
+
+/** Builds the typed error of a non-2xx response (reads its body). */
+export async function errorFromResponse(res: Response): Promise<QuestlineError> {
+  let body: Record<string, unknown> = {};
+  try {
+    const parsed: unknown = JSON.parse(await res.text());
+    if (parsed && typeof parsed === 'object') body = parsed as Record<string, unknown>;
+  } catch {
+    // not JSON (proxy page, empty body): fall back on the status
+  }
+  const code = typeof body.error === 'string' ? body.error : `http_${res.status}`;
+  const init: QuestlineErrorInit = {
+    status: res.status,
+    code,
+    message: typeof body.message === 'string' ? body.message : undefined,
+    requestId: res.headers.get('x-request-id'),
+  };
+  if (code === 'rate_limited' || res.status === 429) {
+    const header = Number(res.headers.get('retry-after'));
+    const retryAfterMs =
+      typeof body.retryAfterMs === 'number' ? body.retryAfterMs : Number.isFinite(header) && header > 0 ? header * 1000 : 1000;
+    return new RateLimitedError({ ...init, retryAfterMs });
+  }
+  const Cls = BY_CODE[code] ?? BY_STATUS[res.status] ?? QuestlineError;
+  return new Cls(init);
+}

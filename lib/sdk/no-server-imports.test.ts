@@ -1,0 +1,32 @@
+// The SDK must run in browsers: no runtime import of server code, next/* or node:*.
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const dir = __dirname;
+const sources = readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'));
+
+describe('SDK bundle hygiene', () => {
+  it.each(sources)('%s imports only SDK modules at runtime', (file) => {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    const runtime = [...text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
+    for (const spec of runtime) expect(spec, `${file} imports ${spec}`).toMatch(/^\.\/[\w-]+$/);
+    expect(text).not.toMatch(/\brequire\(|\bimport\(|\bBuffer\b|\bprocess\./);
+  });
+
+  it('bundles for the browser with nothing but the SDK', async () => {
+    const { build } = await import('esbuild');
+    const result = await build({
+      entryPoints: [path.join(dir, 'index.ts')],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      metafile: true,
+      logLevel: 'silent',
+    });
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.every((f) => f.startsWith('lib/sdk/'))).toBe(true);
+    expect(result.outputFiles[0].text.length).toBeLessThan(60_000);
+  });
+});

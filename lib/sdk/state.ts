@@ -1,0 +1,120 @@
+// What the subscriber has been told, per mission and per currency, so that a
+// stream replay after polling (or a poll after a replay) never repeats an
+// update, and the polling fallback can synthesize updates from differences.
+import type { Balance, Mission, MissionProgress, SdkUpdate } from './types';
+
+interface KnownProgress {
+  status: MissionProgress['status'];
+  currentCount: number;
+  updatedAt: number;
+}
+
+export interface Snapshot {
+  missions: Mission[];
+  progress: Record<string, MissionProgress>;
+  balances: Balance[];
+}
+
+const RANK: Record<MissionProgress['status'], number> = { locked: 0, active: 1, completed: 2, claimed: 3 };
+/** Already told: older, or of the same instant and not further along. */
+const sameOrOlder = (k: KnownProgress | undefined, p: MissionProgress) =>
+  k !== undefined &&
+  (p.updatedAt < k.updatedAt || (p.updatedAt === k.updatedAt && RANK[p.status] <= RANK[k.status] && p.currentCount <= k.currentCount));
+
+export class DeliveredState {
+  private progress = new Map<string, KnownProgress>();
+  private balances = new Map<string, { amount: number; updatedAt: number }>();
+  /** Silent state from the first poll of an outage: the base for missions never delivered. */
+  private baseline: Snapshot | null = null;
+  /** reward.granted synthesized by polling, to drop when the stream replays the real one. */
+  private pendingGrants = new Map<string, number>();
+
+  /** Records an update about to be delivered; false when it is stale or already told. */
+  accept(update: SdkUpdate, fromStream: boolean): boolean {
+    switch (update.type) {
+      case 'mission.progress':
+      case 'mission.completed': {
+        const d = update.data;
+        if (sameOrOlder(this.progress.get(d.missionId), d)) return false;
+        this.progress.set(d.missionId, { status: d.status, currentCount: d.currentCount, updatedAt: d.updatedAt });
+        return true;
+      }
+      case 'balance.changed': {
+        const d = update.data;
+        const k = this.balances.get(d.currency);
+        if (k && (d.updatedAt < k.updatedAt || (d.updatedAt === k.updatedAt && d.amount === k.amount))) return false;
+        this.balances.set(d.currency, { amount: d.amount, updatedAt: d.updatedAt });
+        return true;
+      }
+      case 'reward.granted': {
+        const id = update.data.missionId;
+        const pending = this.pendingGrants.get(id) ?? 0;
+        if (fromStream && pending > 0) {
+          if (pending === 1) this.pendingGrants.delete(id);
+          else this.pendingGrants.set(id, pending - 1);
+          return false;
+        }
+        if (!fromStream) this.pendingGrants.set(id, pending + 1);
+        const k = this.progress.get(id);
+        this.progress.set(id, { status: 'claimed', currentCount: k?.currentCount ?? -1, updatedAt: k?.updatedAt ?? 0 });
+        return true;
+      }
+      default:
+        return true;
+    }
+  }
+
+  /** Forgets the synthesized grants (once a resumed stream had time to replay). */
+  clearPendingGrants(): void {
+    this.pendingGrants.clear();
+  }
+
+  /** After a poll was delivered: the polled records are what the subscriber now knows. */
+  absorb(now: Snapshot): void {
+    for (const p of Object.values(now.progress)) {
+      const k = this.progress.get(p.missionId);
+      if (k && p.updatedAt >= k.updatedAt) this.progress.set(p.missionId, { status: p.status, currentCount: p.currentCount, updatedAt: p.updatedAt });
+    }
+  }
+
+  hasBaseline(): boolean {
+    return this.baseline !== null;
+  }
+
+  setBaseline(s: Snapshot): void {
+    this.baseline = s;
+  }
+
+
+  /** The updates that turn what was told (or the baseline) into `now`. */
+  diff(now: Snapshot): SdkUpdate[] {
+    const out: SdkUpdate[] = [];
+    const rewards = new Map(now.missions.map((m) => [m.id, m.reward]));
+    for (const m of this.baseline?.missions ?? []) if (!rewards.has(m.id)) rewards.set(m.id, m.reward);
+    for (const cur of Object.values(now.progress)) {
+      const base = this.baselineProgress(cur.missionId);
+      if (!base || cur.updatedAt < base.updatedAt) continue;
+      if (cur.status === base.status && cur.currentCount === base.currentCount) continue;
+      if (cur.status === 'claimed') {
+        const reward = rewards.get(cur.missionId);
+        if (base.status !== 'claimed' && reward) out.push({ type: 'reward.granted', data: { userId: cur.userId, missionId: cur.missionId, reward } });
+      } else if (cur.status === 'completed') {
+        if (base.status !== 'completed') out.push({ type: 'mission.completed', data: cur });
+      } else if (cur.status === 'active') {
+        out.push({ type: 'mission.progress', data: cur });
+      }
+    }
+    for (const cur of now.balances) {
+      const known = this.balances.get(cur.currency) ?? this.baseline?.balances.find((b) => b.currency === cur.currency) ?? { amount: 0, updatedAt: 0 };
+      if (cur.amount !== known.amount && cur.updatedAt >= known.updatedAt) out.push({ type: 'balance.changed', data: cur });
+    }
+    return out;
+  }
+
+  private baselineProgress(missionId: string): KnownProgress {
+    const told = this.progress.get(missionId);
+    if (told) return told;
+    const p = this.baseline?.progress[missionId];
+    return p ? { status: p.status, currentCount: p.currentCount, updatedAt: p.updatedAt } : { status: 'active', currentCount: 0, updatedAt: 0 };
+  }
+}
