@@ -98,6 +98,7 @@ export const idempotencyKeys = pgTable(
     key: text('key').notNull(),
     requestHash: text('request_hash').notNull(),
     status: integer('status').notNull(),
+    /** The response body as a JSON string (jsonb would reorder its keys; a replay is byte for byte). */
     response: jsonb('response').notNull(),
     createdAt: ms('created_at').notNull(),
   },

@@ -62,6 +62,14 @@ function mismatch(): AppError {
   return new AppError('idempotency_key_reused', 'This idempotency key was used with a different request');
 }
 
+/**
+ * The response is kept as a JSON string inside the jsonb column: jsonb reorders
+ * object keys, and a replay must answer the original payload byte for byte.
+ */
+function storedBody<T>(response: unknown): T {
+  return (typeof response === 'string' ? JSON.parse(response) : response) as T;
+}
+
 export async function runIdempotent<T>(scope: Scope, apply: (tx: Tx) => Promise<Applied<T>>): Promise<Outcome<T>> {
   const kv = await getKv();
   if (scope.key !== null) {
@@ -89,7 +97,7 @@ export async function runIdempotent<T>(scope: Scope, apply: (tx: Tx) => Promise<
           .from(idempotencyKeys)
           .where(and(eq(idempotencyKeys.appId, scope.appId), eq(idempotencyKeys.userId, scope.userId), eq(idempotencyKeys.key, scope.key)));
         if (existing.requestHash !== scope.requestHash) throw mismatch();
-        return { status: existing.status, body: existing.response as T, replay: 'db-hit' };
+        return { status: existing.status, body: storedBody<T>(existing.response), replay: 'db-hit' };
       }
     }
     const applied = await apply(tx);
@@ -97,7 +105,7 @@ export async function runIdempotent<T>(scope: Scope, apply: (tx: Tx) => Promise<
     if (scope.key !== null) {
       await tx
         .update(idempotencyKeys)
-        .set({ status: applied.status, response: applied.body })
+        .set({ status: applied.status, response: JSON.stringify(applied.body) })
         .where(and(eq(idempotencyKeys.appId, scope.appId), eq(idempotencyKeys.userId, scope.userId), eq(idempotencyKeys.key, scope.key)));
     }
     return { status: applied.status, body: applied.body, replay: null };

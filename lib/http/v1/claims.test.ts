@@ -4,6 +4,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
+import { getKv } from '@/lib/kv';
 import { balances, ledger, progress } from '@/db/schema';
 import { createTestApp, issueToken, startTestServer, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { mission, newUser, type TestUser } from '@/lib/testing/fixtures';
@@ -154,6 +155,21 @@ describe('idempotent claims', () => {
     expect((await balanceRows(app, user.userId))[0].amount).toBe(10);
   });
 
+  it('after the response cache is gone, a replay answers the same bytes from the database with X-Idempotent-Replay: db-hit', async () => {
+    const app = await createTestApp(server, { missions: [mission('m')] });
+    const user = await newUser(server, app);
+    await user.event('play');
+    const first = await user.claim('m', 'key-db');
+    expect(first.status).toBe(200);
+    const firstText = await first.text();
+    await (await getKv()).del(`idem:${app.appId}:${user.userId}:claim:key-db`);
+    const replay = await user.claim('m', 'key-db');
+    expect(replay.status).toBe(200);
+    expect(replay.headers.get('X-Idempotent-Replay')).toBe('db-hit');
+    expect(await replay.text()).toBe(firstText);
+    expect(await ledgerRows(app, user.userId)).toHaveLength(1);
+  });
+
   it('the same key used for another mission answers 422 idempotency_key_reused and changes nothing', async () => {
     const app = await createTestApp(server, { missions: [mission('a'), mission('b')] });
     const user = await newUser(server, app);
@@ -206,6 +222,7 @@ describe('exactly once under concurrency', () => {
       Array.from({ length: 50 }, (_, i) => clients[i % 5].post('/v1/missions/m/claim', undefined, { 'Idempotency-Key': 'race' })),
     );
     expect(responses.map((r) => r.status)).toEqual(Array(50).fill(200));
+    // Byte for byte, whether replayed from the cache (hit) or from the database (db-hit).
     const bodies = await Promise.all(responses.map((r) => r.text()));
     expect(new Set(bodies).size).toBe(1);
     const replays = responses.map((r) => r.headers.get('X-Idempotent-Replay'));

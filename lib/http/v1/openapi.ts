@@ -33,11 +33,17 @@ const limited = { '429': error('rate_limited, with Retry-After and RateLimit-* h
 
 function buildDocument() {
   void registered;
-  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+  const generated = z.toJSONSchema(z.globalRegistry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: 'any',
   });
+  // zod gives each schema `$schema` and a fragment-only `$id`; JSON Schema 2020-12
+  // forbids a fragment in `$id`, and a component is not a schema resource of its
+  // own: the document's dialect (OpenAPI 3.1: 2020-12) applies and refs point into it.
+  const schemas = Object.fromEntries(
+    Object.entries(generated.schemas).map(([name, { $id: _id, $schema: _schema, ...schema }]) => [name, schema]),
+  );
   return {
     openapi: '3.1.0',
     info: { title: 'Questline API', version: '0.1.0', description: 'Missions, campaigns and rewards. See README.md and docs/api.md.' },
@@ -137,6 +143,12 @@ function buildDocument() {
           security: bearer,
           parameters: [idParam, q('include', { type: 'string', enum: ['missions'] }, 'Add the campaign’s missions')],
           responses: { '200': { description: 'Campaign', ...body('CampaignDetail') }, '404': error('campaign_not_found'), ...common },
+        },
+      },
+      '/v1/openapi.json': {
+        get: {
+          summary: 'This OpenAPI 3.1 document (no token needed)',
+          responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } }, '500': error('internal_error') },
         },
       },
       '/v1/sse/updates': {

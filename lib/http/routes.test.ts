@@ -1,0 +1,58 @@
+// The route table and the Next.js route files agree: every table entry has its
+// route file at the matching path (`:id` → `[id]`) serving that very entry, and
+// every route file is a table entry or the /v1 catch-all.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { adminRoutes, matchRoute, v1Routes } from './routes';
+
+const APP_DIR = path.resolve(__dirname, '../../app');
+const CATCH_ALL = 'v1/[...path]/route.ts';
+
+function routeFiles(dir = APP_DIR): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const full = path.join(dir, name);
+    if (statSync(full).isDirectory()) return routeFiles(full);
+    return name === 'route.ts' ? [path.relative(APP_DIR, full).split(path.sep).join('/')] : [];
+  });
+}
+
+const fileFor = (routePath: string) => `${routePath.slice(1).replace(/:([A-Za-z]+)/g, '[$1]')}/route.ts`;
+const allRoutes = [...v1Routes, ...adminRoutes];
+
+describe('route table ↔ app/ route files', () => {
+  it.each(allRoutes.map((r) => [r.path]))('%s has a route file that serves that table entry', (routePath) => {
+    const file = fileFor(routePath);
+    expect(routeFiles()).toContain(file);
+    const source = readFileSync(path.join(APP_DIR, file), 'utf8');
+    expect(source).toContain(`routeEndpoint('${routePath}')`);
+    expect(source).toMatch(/export const \{ GET, POST, PUT, PATCH, DELETE, OPTIONS \} = routeEndpoint/);
+    expect(source).toContain("export const dynamic = 'force-dynamic'");
+  });
+
+  it('every app/**/route.ts is a table entry or the /v1 catch-all', () => {
+    const expected = new Set([...allRoutes.map((r) => fileFor(r.path)), CATCH_ALL]);
+    const files = routeFiles();
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(expected.has(file), file).toBe(true);
+  });
+
+  it('the /v1 catch-all answers not_found for every method', () => {
+    const source = readFileSync(path.join(APP_DIR, CATCH_ALL), 'utf8');
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) expect(source).toContain(`notFound as ${method}`);
+  });
+
+  it('table paths are unique, /v1 entries under /v1/ and admin entries under /api/admin/', () => {
+    expect(new Set(allRoutes.map((r) => r.path)).size).toBe(allRoutes.length);
+    for (const r of v1Routes) expect(r.path.startsWith('/v1/')).toBe(true);
+    for (const r of adminRoutes) expect(r.path.startsWith('/api/admin/')).toBe(true);
+  });
+
+  it('matchRoute finds each entry with its params, and nothing for an unknown path', () => {
+    expect(matchRoute(v1Routes, '/v1/missions/abc%20d/claim')).toMatchObject({ entry: { path: '/v1/missions/:id/claim' }, params: { id: 'abc d' } });
+    expect(matchRoute(v1Routes, '/v1/missions/')).toMatchObject({ entry: { path: '/v1/missions' } });
+    expect(matchRoute(adminRoutes, '/api/admin/apps/g1/catalog')?.params).toEqual({ appId: 'g1' });
+    expect(matchRoute(v1Routes, '/v1/missions/a/b')).toBeNull();
+    expect(matchRoute(v1Routes, '/v1/missions//claim')).toBeNull();
+  });
+});
