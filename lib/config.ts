@@ -27,6 +27,8 @@ export interface Config {
   openaiApiKey: string | null;
   openaiModel: string;
   embedded: boolean;
+  /** Interval of the stream's `: keep-alive` comment (SSE_KEEPALIVE_MS, default and maximum 15 s). */
+  sseKeepAliveMs: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -106,6 +108,12 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('ADMIN_API_KEY', 'must be at least 16 characters');
   }
 
+  const keepAliveText = nonEmpty(env, 'SSE_KEEPALIVE_MS') ?? '15000';
+  const sseKeepAliveMs = Number(keepAliveText);
+  if (!Number.isInteger(sseKeepAliveMs) || sseKeepAliveMs < 10 || sseKeepAliveMs > 15_000) {
+    throw new ConfigError('SSE_KEEPALIVE_MS', `must be an integer from 10 to 15000 (got "${keepAliveText}")`);
+  }
+
   return {
     port,
     dataDir,
@@ -119,6 +127,7 @@ export function loadConfig(env: Env = process.env): Config {
     openaiApiKey: nonEmpty(env, 'OPENAI_API_KEY'),
     openaiModel: nonEmpty(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini',
     embedded,
+    sseKeepAliveMs,
   };
 }
 

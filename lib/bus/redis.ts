@@ -19,7 +19,9 @@ export class RedisBus implements Bus {
   private readonly fanout = new Fanout({
     // ioredis resolves SUBSCRIBE / UNSUBSCRIBE once Redis has replied.
     open: async (channel) => {
-      await this.subscriber().subscribe(channel);
+      const sub = this.subscriber();
+      await handshakeDone(sub);
+      await sub.subscribe(channel);
     },
     shut: async (channel) => {
       await this.subscriber().unsubscribe(channel);
@@ -60,4 +62,27 @@ export class RedisBus implements Bus {
   private assertOpen(): void {
     if (this.closed) throw new Error('bus is closed');
   }
+}
+
+/**
+ * ioredis writes SUBSCRIBE straight away while the connection is in its
+ * handshake ('connect': CLIENT SETNAME/SETINFO, then INFO for the ready
+ * check), because SUBSCRIBE is allowed while Redis is loading. Its reply puts
+ * the connection in subscriber mode, the ready check's INFO is then refused
+ * ("Connection in subscriber mode...") and every queued SUBSCRIBE fails with
+ * it: seen with many streams opening at once on a fresh process. Waiting for
+ * the end of the handshake (ready, or closed: then the command is queued and
+ * sent on the next ready) avoids it.
+ */
+function handshakeDone(redis: IORedis): Promise<void> {
+  if (redis.status !== 'connect') return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      redis.off('ready', done);
+      redis.off('close', done);
+      resolve();
+    };
+    redis.once('ready', done);
+    redis.once('close', done);
+  });
 }

@@ -29,11 +29,15 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   } as RequestInit);
 }
 
-async function writeResponse(res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {
+async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     headers[name] = value;
   });
+  // A request body left unread (413, or refused before it was read) would stall
+  // the keep-alive connection: the next request on it would never be parsed.
+  // Close the connection after this response instead of draining an unbounded body.
+  if (!req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
@@ -45,13 +49,28 @@ async function writeResponse(res: ServerResponse, response: Response, signal: Ab
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve));
+      if (!res.write(value)) await drainedOrClosed(res, signal);
+      if (signal.aborted) break;
     }
   } catch {
     // The client went away mid-stream.
   } finally {
     res.end();
   }
+}
+
+/** Waits for 'drain', or for the client to go away (a closed socket never drains). */
+function drainedOrClosed(res: ServerResponse, signal: AbortSignal): Promise<void> {
+  if (signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    res.once('drain', done);
+    signal.addEventListener('abort', done, { once: true });
+  });
 }
 
 const routes = [...v1Routes, ...adminRoutes];
@@ -74,7 +93,7 @@ export async function handleNodeRequest(req: IncomingMessage, res: ServerRespons
       const handler = method === 'HEAD' ? handlers.GET : handlers[method as Method | 'OPTIONS'];
       response = await (handler ?? unknownMethod)(request, ctx);
     }
-    await writeResponse(res, response, abort.signal);
+    await writeResponse(req, res, response, abort.signal);
   } catch (err) {
     logError('node server failure', err);
     if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });

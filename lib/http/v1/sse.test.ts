@@ -1,0 +1,360 @@
+// GET /v1/sse/updates over real HTTP (the plain Node server, in this process):
+// wire format, auth, fan-out, replays, resume and clean-up. Runs on the
+// embedded default, or on PostgreSQL + Redis when DATABASE_URL/REDIS_URL are set.
+//
+// The `recommendation` message type is not produced yet (there is no
+// recommendations endpoint), so it has no wire test here.
+import { SignJWT } from 'jose';
+import { Redis as IORedis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  createTestApp,
+  issueToken,
+  startTestServer,
+  uniqueId,
+  userClient,
+  type TestApp,
+  type TestServer,
+} from '@/lib/testing/test-server';
+import { openSse, type SseStream } from '@/lib/testing/sse-client';
+import type { CatalogInput } from '@/lib/testing/types';
+
+const KEEPALIVE_MS = 150;
+const catalog: CatalogInput = {
+  missions: [
+    { id: 'win-two', title: 'Win two', criteria: { eventName: 'match_won', count: 2 }, reward: { kind: 'currency', currency: 'gems', amount: 25 } },
+    { id: 'play-many', title: 'Play many', criteria: { eventName: 'match_played', count: 1000 }, reward: { kind: 'currency', currency: 'gems', amount: 1 } },
+  ],
+};
+
+let server: TestServer;
+let app: TestApp;
+let redis: IORedis | null = null;
+const streams: SseStream[] = [];
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+beforeAll(async () => {
+  process.env.SSE_KEEPALIVE_MS = String(KEEPALIVE_MS);
+  server = await startTestServer();
+  app = await createTestApp(server, catalog);
+  if (process.env.REDIS_URL) redis = new IORedis(process.env.REDIS_URL);
+});
+
+afterAll(async () => {
+  await Promise.all(streams.map((s) => s.close()));
+  redis?.disconnect();
+  await server?.close();
+});
+
+async function newUser(prefix = 'u') {
+  const userId = uniqueId(prefix);
+  const token = await issueToken(server, app, userId);
+  return { userId, token, api: userClient(server, token) };
+}
+
+async function open(token: string | null, opts: { query?: boolean; lastEventId?: string; lastEventIdQuery?: string } = {}): Promise<SseStream> {
+  const params = new URLSearchParams();
+  if (token && opts.query) params.set('access_token', token);
+  if (opts.lastEventIdQuery !== undefined) params.set('lastEventId', opts.lastEventIdQuery);
+  const headers: Record<string, string> = {};
+  if (token && !opts.query) headers.Authorization = `Bearer ${token}`;
+  if (opts.lastEventId !== undefined) headers['Last-Event-ID'] = opts.lastEventId;
+  const qs = params.toString();
+  const s = await openSse(`${server.url}/v1/sse/updates${qs ? `?${qs}` : ''}`, headers);
+  streams.push(s);
+  if (s.response.status === 200) await s.waitFor((x) => x.raw.startsWith(': connected\n\n'), 'the connected comment');
+  return s;
+}
+
+async function postEvent(
+  user: { userId: string; api: ReturnType<typeof userClient> },
+  name = 'match_won',
+  headers: Record<string, string> = {},
+  timestamp = Date.now(),
+) {
+  const res = await user.api.post('/v1/events', { userId: user.userId, name, payload: {}, timestamp }, headers);
+  expect(res.status).toBe(200);
+  return res;
+}
+
+/** Every message frame must be exactly `id: <id>\ndata: <json>` (no event: line). */
+function expectWellFormed(s: SseStream) {
+  for (const m of s.messages) expect(m.raw).toMatch(/^id: \d+-\d+\ndata: \{[^\n]*\}$/);
+  for (const f of s.frames) if (f.data === undefined) expect(f.raw).toMatch(/^: (connected|keep-alive)$/);
+  expect(s.raw).not.toMatch(/^event:/m);
+}
+
+async function subscriberCount(channel: string): Promise<number> {
+  if (redis) {
+    const [, n] = (await redis.pubsub('NUMSUB', channel)) as [string, number];
+    return Number(n);
+  }
+  const { getBus } = await import('@/lib/bus');
+  const bus = getBus() as unknown as { channels?: Map<string, Set<unknown>> };
+  return bus.channels?.get(channel)?.size ?? 0;
+}
+
+describe('GET /v1/sse/updates', () => {
+  it('answers the SSE headers and a connected comment', async () => {
+    const u = await newUser();
+    const s = await open(u.token);
+    expect(s.response.status).toBe(200);
+    expect(s.response.headers.get('content-type')).toBe('text/event-stream');
+    expect(s.response.headers.get('cache-control')).toMatch(/^no-cache(, no-transform)?$/);
+    expect(s.response.headers.get('connection')).toBe('keep-alive');
+    expect(s.response.headers.get('x-accel-buffering')).toBe('no');
+    expect(s.response.headers.get('x-request-id')).toBeTruthy();
+    expect(s.response.headers.get('access-control-allow-origin')).toBe('*');
+    await s.close();
+  });
+
+  it('puts each message type produced today on the wire as exactly `id: <id>\\ndata: <json>\\n\\n`', async () => {
+    const u = await newUser();
+    const s = await open(u.token);
+
+    await postEvent(u); // 1 of 2: mission.progress
+    await s.waitForMessages(1);
+    await postEvent(u); // 2 of 2: mission.completed
+    await s.waitForMessages(2);
+    const claim = await u.api.post('/v1/missions/win-two/claim');
+    expect(claim.status).toBe(200);
+    await s.waitForMessages(4);
+
+    const [p, c, r, b] = s.updates;
+    const progress = { type: 'mission.progress', data: { userId: u.userId, missionId: 'win-two', status: 'active', progress: 0.5, currentCount: 1, targetCount: 2, updatedAt: p.data.updatedAt } };
+    const completed = { type: 'mission.completed', data: { userId: u.userId, missionId: 'win-two', status: 'completed', progress: 1, currentCount: 2, targetCount: 2, updatedAt: c.data.updatedAt } };
+    const reward = { type: 'reward.granted', data: { userId: u.userId, missionId: 'win-two', reward: { kind: 'currency', currency: 'gems', amount: 25 } } };
+    const balance = { type: 'balance.changed', data: { userId: u.userId, currency: 'gems', amount: 25, updatedAt: b.data.updatedAt } };
+    expect(typeof p.data.updatedAt).toBe('number');
+    expect(typeof b.data.updatedAt).toBe('number');
+    // Parsed content: the spec's {type, data} (key order inside data is not part of the contract).
+    expect(s.messages.map((m) => JSON.parse(m.data))).toEqual([progress, completed, reward, balance]);
+    // The exact bytes: `id: <id>\ndata: <one-line JSON>\n\n` per message, in order, nothing but comments in between.
+    for (const m of s.messages) expect(m.data).toMatch(/^\{"type":"[a-z.]+","data":\{[^\n]*\}\}$/);
+    const withoutComments = s.raw.replace(/^: [a-z-]+\n\n/gm, '');
+    expect(withoutComments).toBe(s.messages.map((m) => `id: ${m.id}\ndata: ${m.data}\n\n`).join(''));
+    expectWellFormed(s);
+    const ids = s.messages.map((m) => m.id);
+    expect(new Set(ids).size).toBe(4);
+    await s.close();
+  });
+
+  it('sends `: keep-alive` comment frames on the configured interval', async () => {
+    const u = await newUser();
+    const s = await open(u.token);
+    await s.waitFor((x) => x.frames.filter((f) => f.comment === 'keep-alive').length >= 2, 'two keep-alive frames', 3_000);
+    expect(s.raw).toContain(': keep-alive\n\n');
+    expectWellFormed(s);
+    await s.close();
+  });
+
+  it('accepts the token in the access_token query parameter as well as the Authorization header', async () => {
+    const u = await newUser();
+    const viaHeader = await open(u.token);
+    const viaQuery = await open(u.token, { query: true });
+    expect(viaQuery.response.status).toBe(200);
+    await postEvent(u);
+    await Promise.all([viaHeader.waitForMessages(1), viaQuery.waitForMessages(1)]);
+    expect(viaQuery.messages[0].raw).toBe(viaHeader.messages[0].raw);
+    await Promise.all([viaHeader.close(), viaQuery.close()]);
+  });
+
+  describe('401 in the error shape', () => {
+    async function expect401(s: SseStream) {
+      expect(s.response.status).toBe(401);
+      expect(s.response.headers.get('content-type')).toMatch(/application\/json/);
+      const body = (await s.response.json()) as { error: string; message?: string };
+      expect(body.error).toBe('unauthorized');
+      expect(Object.keys(body).every((k) => k === 'error' || k === 'message')).toBe(true);
+    }
+
+    it('without a token', async () => {
+      await expect401(await open(null));
+    });
+
+    it('with a malformed or wrongly signed token (header or query)', async () => {
+      await expect401(await open('not-a-jwt'));
+      await expect401(await open('not-a-jwt', { query: true }));
+      const forged = await new SignJWT({ app: app.appId })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject('someone')
+        .setJti('x')
+        .setExpirationTime('1h')
+        .sign(new TextEncoder().encode('another-secret-that-is-long-enough-0123456789'));
+      await expect401(await open(forged));
+    });
+
+    it('with an expired token', async () => {
+      const expired = await new SignJWT({ app: app.appId, iat_ms: Date.now() - 7_200_000 })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setSubject('someone')
+        .setJti(crypto.randomUUID())
+        .setIssuedAt(Math.floor(Date.now() / 1000) - 7_200)
+        .setExpirationTime(Math.floor(Date.now() / 1000) - 3_600)
+        .sign(new TextEncoder().encode(process.env.JWT_SECRET!));
+      await expect401(await open(expired));
+      await expect401(await open(expired, { query: true }));
+    });
+
+    it('with a revoked token', async () => {
+      const u = await newUser();
+      const revoke = await u.api.post('/v1/auth/revoke');
+      expect(revoke.status).toBe(200);
+      await expect401(await open(u.token));
+      await expect401(await open(u.token, { query: true }));
+    });
+  });
+
+  it("delivers an update exactly once to each of a user's streams, and never to another user's", async () => {
+    const a = await newUser('a');
+    const b = await newUser('b');
+    const a1 = await open(a.token);
+    const a2 = await open(a.token, { query: true });
+    const other = await open(b.token);
+    await postEvent(a, 'match_played');
+    await Promise.all([a1.waitForMessages(1), a2.waitForMessages(1)]);
+    await sleep(300);
+    expect(a1.messages).toHaveLength(1);
+    expect(a2.messages).toHaveLength(1);
+    expect(a1.messages[0].raw).toBe(a2.messages[0].raw);
+    expect(a1.updates[0]).toMatchObject({ type: 'mission.progress', data: { userId: a.userId, missionId: 'play-many', currentCount: 1 } });
+    expect(other.messages).toHaveLength(0);
+    await Promise.all([a1.close(), a2.close(), other.close()]);
+  });
+
+  it('publishes nothing for a replayed event (same Idempotency-Key)', async () => {
+    const u = await newUser();
+    const s = await open(u.token);
+    const key = uniqueId('key');
+    const sentAt = Date.now();
+    const first = await postEvent(u, 'match_played', { 'Idempotency-Key': key }, sentAt);
+    expect(first.headers.get('x-idempotent-replay')).toBeNull();
+    await s.waitForMessages(1);
+    const replay = await postEvent(u, 'match_played', { 'Idempotency-Key': key }, sentAt);
+    expect(replay.headers.get('x-idempotent-replay')).toBe('hit');
+    expect(await replay.json()).toEqual(await first.json());
+    // A later, different event arrives; the replay produced nothing before it.
+    await postEvent(u, 'match_played');
+    await s.waitForMessages(2);
+    await sleep(200);
+    expect(s.updates.map((m) => m.data.currentCount)).toEqual([1, 2]);
+    await s.close();
+  });
+
+  describe('resume', () => {
+    async function userWithHistory(n: number) {
+      const u = await newUser();
+      const s = await open(u.token);
+      for (let i = 0; i < n; i++) await postEvent(u, 'match_played');
+      await s.waitForMessages(n);
+      await s.close();
+      return { u, seen: s.messages };
+    }
+
+    it('with the Last-Event-ID header: exactly the missed messages, in order, then live', async () => {
+      const { u, seen } = await userWithHistory(5);
+      const s = await open(u.token, { lastEventId: seen[1].id });
+      await s.waitForMessages(3);
+      expect(s.messages.map((m) => m.raw)).toEqual(seen.slice(2).map((m) => m.raw));
+      await postEvent(u, 'match_played');
+      await s.waitForMessages(4);
+      await sleep(200);
+      expect(s.updates.map((m) => m.data.currentCount)).toEqual([3, 4, 5, 6]);
+      expectWellFormed(s);
+      await s.close();
+    });
+
+    it('with the lastEventId query parameter (and the token in the query, as EventSource would)', async () => {
+      const { u, seen } = await userWithHistory(3);
+      const s = await open(u.token, { query: true, lastEventIdQuery: seen[0].id });
+      await s.waitForMessages(2);
+      await sleep(200);
+      expect(s.messages.map((m) => m.raw)).toEqual(seen.slice(1).map((m) => m.raw));
+      await s.close();
+    });
+
+    it('from the newest id: nothing replayed, live messages follow', async () => {
+      const { u, seen } = await userWithHistory(2);
+      const s = await open(u.token, { lastEventId: seen[1].id });
+      await sleep(200);
+      expect(s.messages).toHaveLength(0);
+      await postEvent(u, 'match_played');
+      await s.waitForMessages(1);
+      expect(s.updates[0].data.currentCount).toBe(3);
+      await s.close();
+    });
+
+    it('an unknown id (malformed, or from the future) replays everything the log still holds', async () => {
+      const { u, seen } = await userWithHistory(3);
+      for (const id of ['garbage', `${Date.now() + 3_600_000}-0`, '0-0']) {
+        const s = await open(u.token, { lastEventId: id });
+        await s.waitForMessages(3);
+        await sleep(100);
+        expect(s.messages.map((m) => m.raw)).toEqual(seen.map((m) => m.raw));
+        await s.close();
+      }
+    });
+
+    it('without Last-Event-ID nothing is replayed', async () => {
+      const { u } = await userWithHistory(2);
+      const s = await open(u.token);
+      await sleep(200);
+      expect(s.messages).toHaveLength(0);
+      await s.close();
+    });
+
+    it('no duplicate and no gap across the replay/live boundary while events keep coming', async () => {
+      const u = await newUser();
+      const witness = await open(u.token);
+      const total = 40;
+      let posted = 0;
+      const poster = (async () => {
+        // Three requests in flight at a time.
+        const lanes = Array.from({ length: 3 }, async () => {
+          while (posted < total) {
+            posted += 1;
+            await postEvent(u, 'match_played');
+          }
+        });
+        await Promise.all(lanes);
+      })();
+      await witness.waitForMessages(5);
+      const resumeAfter = witness.messages[4].id;
+      const resumed: SseStream[] = [];
+      // Reconnect several times while events are being written.
+      for (let i = 0; i < 4; i++) resumed.push(await open(u.token, { lastEventId: resumeAfter }));
+      await poster;
+      await witness.waitForMessages(total);
+      const expected = witness.messages.slice(5).map((m) => m.raw);
+      for (const s of resumed) {
+        await s.waitForMessages(total - 5);
+        await sleep(100);
+        expect(s.messages.map((m) => m.raw)).toEqual(expected);
+      }
+      // Ids increase strictly and counts run 1..total without a hole.
+      expect(witness.updates.map((m) => m.data.currentCount)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+      await Promise.all([witness.close(), ...resumed.map((s) => s.close())]);
+    });
+  });
+
+  it('releases the bus subscription and the stream when the client disconnects', async () => {
+    const { openStreamCount } = await import('./sse');
+    const u = await newUser();
+    const channel = `updates:${app.appId}:${u.userId}`;
+    const before = openStreamCount();
+    const s1 = await open(u.token);
+    const s2 = await open(u.token, { query: true });
+    expect(await subscriberCount(channel)).toBe(redis ? 1 : 2); // Redis: one broker subscription shared by both; memory: two listeners
+    expect(openStreamCount()).toBe(before + 2);
+    await s1.close();
+    await s2.close();
+    const deadline = Date.now() + 3_000;
+    while ((await subscriberCount(channel)) > 0 || openStreamCount() > before) {
+      if (Date.now() > deadline) break;
+      await sleep(10);
+    }
+    expect(await subscriberCount(channel)).toBe(0);
+    expect(openStreamCount()).toBe(before);
+  });
+});
