@@ -33,9 +33,49 @@ export async function readJsonBody(
 ): Promise<{ raw: string; value: unknown }> {
   const raw = await readRawBody(req, options.maxBytes);
   if (raw.trim() === '') throw new AppError(options.invalidCode ?? 'validation_error', 'Request body must be a JSON object');
+  let value: unknown;
   try {
-    return { raw, value: JSON.parse(raw) as unknown };
+    value = JSON.parse(raw) as unknown;
   } catch {
     throw new AppError(options.invalidCode ?? 'validation_error', 'Request body is not valid JSON');
   }
+  const bad = unstorablePart(value);
+  if (bad !== null) throw new AppError(options.invalidCode ?? 'validation_error', `${bad.path || 'body'}: ${bad.problem}`);
+  return { raw, value };
+}
+
+/** NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one. */
+const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Deeper bodies are refused: request hashing and storage walk them recursively. */
+export const MAX_JSON_DEPTH = 32;
+const BAD_TEXT = 'text must not contain NUL characters (\\u0000) or unpaired surrogates';
+
+/**
+ * The first part of a body PostgreSQL cannot store, or that nests deeper than
+ * MAX_JSON_DEPTH: a string (value or key) with U+0000 or a lone UTF-16
+ * surrogate. Valid JSON can carry both, so without this check they reach the
+ * database and fail there as a 500.
+ */
+function unstorablePart(root: unknown): { path: string; problem: string } | null {
+  // Iterative: a 64 KiB body can nest deeper than the call stack allows.
+  const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: '', depth: 0 }];
+  const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+  for (let item = stack.pop(); item; item = stack.pop()) {
+    const { value, path, depth } = item;
+    if (typeof value === 'string') {
+      if (UNSTORABLE_TEXT.test(value)) return { path, problem: BAD_TEXT };
+      continue;
+    }
+    if (value === null || typeof value !== 'object') continue;
+    if (depth >= MAX_JSON_DEPTH) return { path, problem: `nests deeper than ${MAX_JSON_DEPTH} levels` };
+    if (Array.isArray(value)) {
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: join(path, String(i)), depth: depth + 1 });
+    } else {
+      const entries = Object.entries(value);
+      for (const [key] of entries) if (UNSTORABLE_TEXT.test(key)) return { path, problem: BAD_TEXT };
+      for (let i = entries.length - 1; i >= 0; i--) stack.push({ value: entries[i][1], path: join(path, entries[i][0]), depth: depth + 1 });
+    }
+  }
+  return null;
 }

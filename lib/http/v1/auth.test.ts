@@ -97,6 +97,8 @@ describe('POST /v1/auth/token', () => {
     ['userId', { appId: 'a', appSecret: 'x' }],
     ['userId', { appId: 'a', appSecret: 'x', userId: 42 }],
     ['appId', { appId: '', appSecret: 'x', userId: 'u' }],
+    ['appId', { appId: 'a\u0000', appSecret: 'x', userId: 'u' }],
+    ['userId', { appId: 'a', appSecret: 'x', userId: 'u\ud800' }],
   ])('answers 400 validation_error naming the field %s for a bad body shape', async (field, body) => {
     const res = await postToken(body);
     expect(res.status).toBe(400);

@@ -1,0 +1,473 @@
+// HTTP contract of POST /v1/events over real HTTP: response shape, validation,
+// user binding, body size cap, idempotency (cache, database, concurrency,
+// broadcasts) and the per-JWT rate limit.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Agent, request as httpRequest } from 'node:http';
+import { and, count, eq } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { events } from '@/db/schema';
+import { getBus } from '@/lib/bus';
+import { getKv } from '@/lib/kv';
+import {
+  createTestApp,
+  issueToken,
+  startTestServer,
+  uniqueId,
+  userClient,
+  type TestApp,
+  type TestServer,
+} from '@/lib/testing/test-server';
+
+let server: TestServer;
+let app: TestApp;
+const STEPS = { id: 'm-steps', title: 'Walk', criteria: { eventName: 'step', count: 1000 }, reward: { kind: 'currency' as const, currency: 'gold', amount: 1 } };
+
+beforeAll(async () => {
+  server = await startTestServer();
+  app = await createTestApp(server, { missions: [STEPS] });
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+async function newUser(): Promise<{ userId: string; token: string; client: ReturnType<typeof userClient> }> {
+  const userId = uniqueId('user');
+  const token = await issueToken(server, app, userId);
+  return { userId, token, client: userClient(server, token) };
+}
+
+const eventOf = (userId: string, extra: Record<string, unknown> = {}) => ({
+  userId,
+  name: 'step',
+  payload: { level: 1 },
+  timestamp: 1_700_000_000_000,
+  ...extra,
+});
+
+async function storedEvents(userId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: count() }).from(events).where(and(eq(events.appId, app.appId), eq(events.userId, userId)));
+  return Number(row.n);
+}
+
+async function progressOf(client: ReturnType<typeof userClient>): Promise<number | null> {
+  const res = await client.get(`/v1/missions/${STEPS.id}`);
+  expect(res.status).toBe(200);
+  const body = (await res.json()) as { progress: { currentCount: number } | null };
+  return body.progress?.currentCount ?? null;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function awayFromWindowEdge(neededMs: number, windowMs = 60_000): Promise<void> {
+  const left = windowMs - (Date.now() % windowMs);
+  if (left < neededMs) await sleep(left + 50);
+}
+
+/** A raw request through node:http, so the test controls Content-Length / chunked encoding. */
+function rawPost(token: string, chunks: Buffer[], contentLength: number | null, agent?: Agent): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const url = new URL(`${server.url}/v1/events`);
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' };
+    if (contentLength !== null) headers['Content-Length'] = String(contentLength);
+    const req = httpRequest({ agent, hostname: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers }, (res) => {
+      const parts: Buffer[] = [];
+      res.on('data', (c: Buffer) => parts.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(parts).toString('utf8') }));
+      res.on('error', reject);
+    });
+    // The server may answer (413) and close before the whole body is sent.
+    req.on('error', (err) => reject(err));
+    for (const c of chunks) req.write(c);
+    req.end();
+  });
+}
+
+/** A valid event body of exactly `size` bytes. */
+function eventBodyOfSize(userId: string, size: number): Buffer {
+  const base = JSON.stringify(eventOf(userId, { payload: { pad: '' } }));
+  const text = JSON.stringify(eventOf(userId, { payload: { pad: 'x'.repeat(size - Buffer.byteLength(base)) } }));
+  expect(Buffer.byteLength(text)).toBe(size);
+  return Buffer.from(text);
+}
+
+describe('POST /v1/events: success', () => {
+  it('answers 200 {accepted: true, eventId, missionsUpdated} and stores the event', async () => {
+    const { userId, client } = await newUser();
+    const res = await client.post('/v1/events', eventOf(userId));
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-idempotent-replay')).toBeNull();
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(['accepted', 'eventId', 'missionsUpdated']);
+    expect(body.accepted).toBe(true);
+    expect(typeof body.eventId).toBe('string');
+    expect(body.missionsUpdated).toEqual([STEPS.id]);
+    expect(await storedEvents(userId)).toBe(1);
+    expect(await progressOf(client)).toBe(1);
+  });
+
+  it('answers missionsUpdated [] for an event no mission names, and still stores it', async () => {
+    const { userId, client } = await newUser();
+    const res = await client.post('/v1/events', eventOf(userId, { name: 'unrelated' }));
+    expect(res.status).toBe(200);
+    expect(((await res.json()) as { missionsUpdated: string[] }).missionsUpdated).toEqual([]);
+    expect(await storedEvents(userId)).toBe(1);
+  });
+
+  it('gives every stored event its own eventId', async () => {
+    const { userId, client } = await newUser();
+    const a = (await (await client.post('/v1/events', eventOf(userId))).json()) as { eventId: string };
+    const b = (await (await client.post('/v1/events', eventOf(userId))).json()) as { eventId: string };
+    expect(a.eventId).not.toBe(b.eventId);
+    expect(await storedEvents(userId)).toBe(2);
+  });
+});
+
+describe('POST /v1/events: 400 invalid_event', () => {
+  const cases: [string, (userId: string) => unknown][] = [
+    ['userId is missing', (u) => ({ ...eventOf(u), userId: undefined })],
+    ['name is missing', (u) => ({ ...eventOf(u), name: undefined })],
+    ['payload is missing', (u) => ({ ...eventOf(u), payload: undefined })],
+    ['timestamp is missing', (u) => ({ ...eventOf(u), timestamp: undefined })],
+    ['userId is a number', (u) => ({ ...eventOf(u), userId: 7 })],
+    ['name is a number', (u) => ({ ...eventOf(u), name: 7 })],
+    ['name is empty', (u) => ({ ...eventOf(u), name: '' })],
+    ['timestamp is a string', (u) => ({ ...eventOf(u), timestamp: '1700000000000' })],
+    ['timestamp is negative', (u) => ({ ...eventOf(u), timestamp: -1 })],
+    ['timestamp is not an integer', (u) => ({ ...eventOf(u), timestamp: 1.5 })],
+    ['payload is a string', (u) => ({ ...eventOf(u), payload: 'level=1' })],
+    ['payload is an array', (u) => ({ ...eventOf(u), payload: [1, 2] })],
+    ['payload is null', (u) => ({ ...eventOf(u), payload: null })],
+    ['payload is a number', (u) => ({ ...eventOf(u), payload: 3 })],
+    ['idempotencyKey is a number', (u) => ({ ...eventOf(u), idempotencyKey: 5 })],
+    ['idempotencyKey is empty', (u) => ({ ...eventOf(u), idempotencyKey: '' })],
+    ['the body is a JSON array', () => []],
+    ['the body is JSON null', () => null],
+    ['the body is a JSON string', () => 'step'],
+  ];
+  it.each(cases)('rejects an event whose %s, storing nothing', async (_name, build) => {
+    const { userId, client } = await newUser();
+    const res = await client.post('/v1/events', JSON.stringify(build(userId)), { 'Content-Type': 'application/json' });
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body.error).toBe('invalid_event');
+    expect(typeof body.message).toBe('string');
+    expect(Object.keys(body).sort()).toEqual(['error', 'message']);
+    expect(await storedEvents(userId)).toBe(0);
+  });
+
+  it.each([
+    ['userId', { name: 'step', payload: {}, timestamp: 1 }],
+    ['name', { userId: 'x', payload: {}, timestamp: 1 }],
+    ['payload', { userId: 'x', name: 'step', timestamp: 1 }],
+    ['timestamp', { userId: 'x', name: 'step', payload: {} }],
+  ])('names the failing field (%s) in the message', async (field, body) => {
+    const { client } = await newUser();
+    const res = await client.post('/v1/events', body);
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { message: string }).message).toContain(field);
+  });
+
+  it.each([
+    ['malformed JSON', '{"userId": "a", '],
+    ['an empty body', ''],
+    ['a whitespace-only body', '   '],
+    ['text that is not JSON', 'hello'],
+  ])('rejects %s with 400 invalid_event', async (_name, raw) => {
+    const { userId, client } = await newUser();
+    const res = await client.call('POST', '/v1/events', raw, { 'Content-Type': 'application/json' });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_event');
+    expect(await storedEvents(userId)).toBe(0);
+  });
+
+  it.each([
+    ['name', (u: string) => eventOf(u, { name: 'st\u0000ep' })],
+    ['payload.note', (u: string) => eventOf(u, { payload: { note: 'a\u0000b' } })],
+    ['payload.tags.1', (u: string) => eventOf(u, { payload: { tags: ['ok', '\ud800'] } })],
+    ['payload', (u: string) => eventOf(u, { payload: { ['k\u0000']: 1 } })],
+    ['idempotencyKey', (u: string) => eventOf(u, { idempotencyKey: 'k\u0000' })],
+  ])('rejects text PostgreSQL cannot store (NUL, lone surrogate) with 400 invalid_event naming %s, not a 500', async (field, build) => {
+    const { userId, client } = await newUser();
+    const res = await client.post('/v1/events', build(userId));
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; message: string };
+    expect(body.error).toBe('invalid_event');
+    expect(body.message.startsWith(`${field}:`)).toBe(true);
+    expect(await storedEvents(userId)).toBe(0);
+  });
+
+  it('accepts well-formed non-ASCII text (surrogate pairs, accents) in name and payload', async () => {
+    const { userId, client } = await newUser();
+    const res = await client.post('/v1/events', eventOf(userId, { name: 'étape-🎮', payload: { note: 'héllo 👋', [`clé`]: '日本' } }));
+    expect(res.status).toBe(200);
+    expect(await storedEvents(userId)).toBe(1);
+  });
+
+  it('rejects a payload nested deeper than 32 levels with 400 invalid_event (not a stack overflow), and accepts 30', async () => {
+    const { userId, client } = await newUser();
+    const nest = (levels: number) => {
+      let value: Record<string, unknown> = { leaf: true };
+      for (let i = 1; i < levels; i++) value = { n: value };
+      return value;
+    };
+    // Built as text: JSON.stringify itself cannot serialize a value this deep.
+    const levels = 5000;
+    const deepPayload = '{"n":'.repeat(levels - 1) + '{"leaf":true}' + '}'.repeat(levels - 1);
+    const deepBody = JSON.stringify(eventOf(userId, { payload: '__PAYLOAD__' })).replace('"__PAYLOAD__"', deepPayload);
+    const deep = await client.post('/v1/events', deepBody);
+    expect(deep.status).toBe(400);
+    const body = (await deep.json()) as { error: string; message: string };
+    expect(body.error).toBe('invalid_event');
+    expect(body.message).toMatch(/^payload(\.n)+: nests deeper than 32 levels$/);
+    expect(await storedEvents(userId)).toBe(0);
+    expect((await client.post('/v1/events', eventOf(userId, { payload: nest(30) }))).status).toBe(200);
+  });
+
+  it('rejects an Idempotency-Key header longer than 255 characters with 400 invalid_event', async () => {
+    const { userId, client } = await newUser();
+    const res = await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k'.repeat(256) });
+    expect(res.status).toBe(400);
+    expect(((await res.json()) as { error: string }).error).toBe('invalid_event');
+    expect(await storedEvents(userId)).toBe(0);
+  });
+});
+
+describe('POST /v1/events: 403 user_mismatch', () => {
+  it('refuses a body userId different from the token sub, storing nothing for either user', async () => {
+    const me = await newUser();
+    const victim = uniqueId('victim');
+    const res = await me.client.post('/v1/events', eventOf(victim));
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as Record<string, unknown>;
+    expect(body.error).toBe('user_mismatch');
+    expect(Object.keys(body).every((k) => k === 'error' || k === 'message')).toBe(true);
+    expect(await storedEvents(victim)).toBe(0);
+    expect(await storedEvents(me.userId)).toBe(0);
+  });
+});
+
+describe('POST /v1/events: 413 payload_too_large over 64 KiB', () => {
+  it('accepts a body of exactly 64 KiB', async () => {
+    const { userId, token } = await newUser();
+    const body = eventBodyOfSize(userId, 64 * 1024);
+    const res = await rawPost(token, [body], body.byteLength);
+    expect(res.status).toBe(200);
+    expect(await storedEvents(userId)).toBe(1);
+  });
+
+  it('refuses a body of 64 KiB + 1 byte sent with Content-Length', async () => {
+    const { userId, token } = await newUser();
+    const body = eventBodyOfSize(userId, 64 * 1024 + 1);
+    const res = await rawPost(token, [body], body.byteLength);
+    expect(res.status).toBe(413);
+    expect(JSON.parse(res.body)).toMatchObject({ error: 'payload_too_large' });
+    expect(await storedEvents(userId)).toBe(0);
+  });
+
+  it('refuses an oversized body sent chunked, without Content-Length', async () => {
+    const { userId, token } = await newUser();
+    const body = eventBodyOfSize(userId, 200 * 1024);
+    const chunks: Buffer[] = [];
+    for (let i = 0; i < body.byteLength; i += 8 * 1024) chunks.push(body.subarray(i, i + 8 * 1024));
+    const res = await rawPost(token, chunks, null);
+    expect(res.status).toBe(413);
+    const json = JSON.parse(res.body) as Record<string, unknown>;
+    expect(json.error).toBe('payload_too_large');
+    expect(Object.keys(json).every((k) => k === 'error' || k === 'message')).toBe(true);
+    expect(await storedEvents(userId)).toBe(0);
+  });
+
+  it.each([
+    ['chunked', false],
+    ['with Content-Length', true],
+  ])('keeps serving the keep-alive connection after a 413 (%s): the next request on it is answered', async (_name, withLength) => {
+    const { userId, token } = await newUser();
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const big = eventBodyOfSize(userId, 200 * 1024);
+      const chunks: Buffer[] = [];
+      for (let i = 0; i < big.byteLength; i += 8 * 1024) chunks.push(big.subarray(i, i + 8 * 1024));
+      expect((await rawPost(token, chunks, withLength ? big.byteLength : null, agent)).status).toBe(413);
+      const small = Buffer.from(JSON.stringify(eventOf(userId)));
+      const next = await Promise.race([
+        rawPost(token, [small], small.byteLength, agent),
+        sleep(5_000).then(() => ({ status: -1, body: 'no answer within 5 s' })),
+      ]);
+      expect(next.status).toBe(200);
+      expect(await storedEvents(userId)).toBe(1);
+    } finally {
+      agent.destroy();
+    }
+  });
+
+  it('accepts a small body sent chunked (the cap counts bytes, not the header)', async () => {
+    const { userId, token } = await newUser();
+    const body = Buffer.from(JSON.stringify(eventOf(userId)));
+    const res = await rawPost(token, [body.subarray(0, 10), body.subarray(10)], null);
+    expect(res.status).toBe(200);
+    expect(await storedEvents(userId)).toBe(1);
+  });
+});
+
+describe('POST /v1/events: idempotency', () => {
+  it('replays a repeated Idempotency-Key header: same body, X-Idempotent-Replay: hit, one stored event', async () => {
+    const { userId, client } = await newUser();
+    const first = await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-header' });
+    expect(first.status).toBe(200);
+    expect(first.headers.get('x-idempotent-replay')).toBeNull();
+    const firstBody = await first.json();
+    const again = await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-header' });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-idempotent-replay')).toBe('hit');
+    expect(await again.json()).toEqual(firstBody);
+    expect(await storedEvents(userId)).toBe(1);
+    expect(await progressOf(client)).toBe(1);
+  });
+
+  it('replays a repeated body idempotencyKey the same way', async () => {
+    const { userId, client } = await newUser();
+    const first = await client.post('/v1/events', eventOf(userId, { idempotencyKey: 'k-body' }));
+    const firstBody = await first.json();
+    const again = await client.post('/v1/events', eventOf(userId, { idempotencyKey: 'k-body' }));
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-idempotent-replay')).toBe('hit');
+    expect(await again.json()).toEqual(firstBody);
+    expect(await storedEvents(userId)).toBe(1);
+  });
+
+  it('takes the header key over the body key when both are given', async () => {
+    const { userId, client } = await newUser();
+    const first = await client.post('/v1/events', eventOf(userId, { idempotencyKey: 'body-key' }), { 'Idempotency-Key': 'header-key' });
+    const firstBody = await first.json();
+    // The header key was recorded: a request with only that key in the body replays.
+    const viaBody = await client.post('/v1/events', eventOf(userId, { idempotencyKey: 'header-key' }));
+    expect(viaBody.headers.get('x-idempotent-replay')).toBe('hit');
+    expect(await viaBody.json()).toEqual(firstBody);
+    expect(await storedEvents(userId)).toBe(1);
+    // The body key was ignored: using it is a new request.
+    const fresh = await client.post('/v1/events', eventOf(userId, { idempotencyKey: 'body-key' }));
+    expect(fresh.status).toBe(200);
+    expect(fresh.headers.get('x-idempotent-replay')).toBeNull();
+    expect(await storedEvents(userId)).toBe(2);
+  });
+
+  it('answers X-Idempotent-Replay: db-hit with the original body after the cache entry is gone, without a second write', async () => {
+    const { userId, client } = await newUser();
+    const first = await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-db' });
+    const firstBody = await first.json();
+    await getKv().del(`idem:${app.appId}:${userId}:k-db`);
+    const again = await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-db' });
+    expect(again.status).toBe(200);
+    expect(again.headers.get('x-idempotent-replay')).toBe('db-hit');
+    expect(await again.json()).toEqual(firstBody);
+    expect(await storedEvents(userId)).toBe(1);
+    expect(await progressOf(client)).toBe(1);
+  });
+
+  it('refuses the same key with a different body with 422 idempotency_key_reused and changes nothing (cache and database paths)', async () => {
+    const { userId, client } = await newUser();
+    const first = await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-reuse' });
+    const firstBody = await first.json();
+    for (const changed of [eventOf(userId, { name: 'other' }), eventOf(userId, { payload: { level: 2 } }), eventOf(userId, { timestamp: 5 })]) {
+      const res = await client.post('/v1/events', changed, { 'Idempotency-Key': 'k-reuse' });
+      expect(res.status).toBe(422);
+      expect(((await res.json()) as { error: string }).error).toBe('idempotency_key_reused');
+    }
+    await getKv().del(`idem:${app.appId}:${userId}:k-reuse`);
+    const viaDb = await client.post('/v1/events', eventOf(userId, { name: 'other' }), { 'Idempotency-Key': 'k-reuse' });
+    expect(viaDb.status).toBe(422);
+    expect(((await viaDb.json()) as { error: string }).error).toBe('idempotency_key_reused');
+    expect(await storedEvents(userId)).toBe(1);
+    expect(await progressOf(client)).toBe(1);
+    // The original request still replays its original answer.
+    const replay = await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-reuse' });
+    expect(replay.status).toBe(200);
+    expect(await replay.json()).toEqual(firstBody);
+  });
+
+  it('keeps keys per user: the same key from two users stores two events', async () => {
+    const a = await newUser();
+    const b = await newUser();
+    expect((await a.client.post('/v1/events', eventOf(a.userId), { 'Idempotency-Key': 'shared' })).headers.get('x-idempotent-replay')).toBeNull();
+    expect((await b.client.post('/v1/events', eventOf(b.userId), { 'Idempotency-Key': 'shared' })).headers.get('x-idempotent-replay')).toBeNull();
+    expect(await storedEvents(a.userId)).toBe(1);
+    expect(await storedEvents(b.userId)).toBe(1);
+  });
+
+  it('applies exactly one of 50 concurrent identical requests; all 50 answer the same body and 49 carry a replay header', async () => {
+    const { userId, client } = await newUser();
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () => client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-race' })),
+    );
+    expect(responses.map((r) => r.status)).toEqual(Array(50).fill(200));
+    const bodies = await Promise.all(responses.map((r) => r.json()));
+    for (const b of bodies) expect(b).toEqual(bodies[0]);
+    const replays = responses.map((r) => r.headers.get('x-idempotent-replay'));
+    expect(replays.filter((r) => r === null)).toHaveLength(1);
+    expect(replays.filter((r) => r === 'hit' || r === 'db-hit')).toHaveLength(49);
+    expect(await storedEvents(userId)).toBe(1);
+    expect(await progressOf(client)).toBe(1);
+  });
+
+  it('does not publish again on a replay (hit or db-hit)', async () => {
+    const { userId, client } = await newUser();
+    const messages: string[] = [];
+    const unsubscribe = await getBus().subscribe(`updates:${app.appId}:${userId}`, (m) => messages.push(m));
+    try {
+      await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-pub' });
+      for (let i = 0; i < 100 && messages.length === 0; i++) await sleep(20);
+      expect(messages).toHaveLength(1);
+      expect((await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-pub' })).headers.get('x-idempotent-replay')).toBe('hit');
+      await getKv().del(`idem:${app.appId}:${userId}:k-pub`);
+      expect((await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-pub' })).headers.get('x-idempotent-replay')).toBe('db-hit');
+      // A fresh event afterwards is published: once it arrives, anything sent before it has arrived too.
+      await client.post('/v1/events', eventOf(userId));
+      for (let i = 0; i < 100 && messages.length < 2; i++) await sleep(20);
+      await sleep(200);
+      expect(messages).toHaveLength(2);
+    } finally {
+      await unsubscribe();
+    }
+  });
+});
+
+describe('POST /v1/events: rate limit 100 per 60 s per JWT', () => {
+  it('refuses request 101 of one JWT with 429, Retry-After = ceil(retryAfterMs/1000) and RateLimit-* headers; another JWT of the user is unaffected', async () => {
+    const { userId, client } = await newUser();
+    await awayFromWindowEdge(20_000);
+    const remaining: number[] = [];
+    for (let batch = 0; batch < 10; batch++) {
+      const responses = await Promise.all(Array.from({ length: 10 }, () => client.post('/v1/events', eventOf(userId))));
+      for (const r of responses) {
+        expect(r.status).toBe(200);
+        expect(r.headers.get('ratelimit-limit')).toBe('100');
+        const reset = Number(r.headers.get('ratelimit-reset'));
+        expect(Number.isInteger(reset) && reset >= 0 && reset <= 60).toBe(true);
+        remaining.push(Number(r.headers.get('ratelimit-remaining')));
+      }
+    }
+    expect([...remaining].sort((a, b) => b - a)).toEqual(Array.from({ length: 100 }, (_, i) => 99 - i));
+
+    const refused = await client.post('/v1/events', eventOf(userId));
+    expect(refused.status).toBe(429);
+    const body = (await refused.json()) as Record<string, unknown>;
+    expect(body.error).toBe('rate_limited');
+    expect(Object.keys(body).every((k) => ['error', 'message', 'retryAfterMs'].includes(k))).toBe(true);
+    const retryAfterMs = body.retryAfterMs as number;
+    expect(Number.isInteger(retryAfterMs) && retryAfterMs > 0 && retryAfterMs <= 60_000).toBe(true);
+    const retryAfter = refused.headers.get('retry-after')!;
+    expect(retryAfter).toMatch(/^\d+$/);
+    expect(Number(retryAfter)).toBe(Math.ceil(retryAfterMs / 1000));
+    expect(refused.headers.get('ratelimit-limit')).toBe('100');
+    expect(refused.headers.get('ratelimit-remaining')).toBe('0');
+    expect(refused.headers.get('ratelimit-reset')).toMatch(/^\d+$/);
+    expect(await storedEvents(userId)).toBe(100);
+
+    const other = userClient(server, await issueToken(server, app, userId));
+    const ok = await other.post('/v1/events', eventOf(userId));
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get('ratelimit-remaining')).toBe('99');
+    expect(await storedEvents(userId)).toBe(101);
+  });
+});
