@@ -358,3 +358,27 @@ describe('GET /v1/sse/updates', () => {
     expect(openStreamCount()).toBe(before);
   });
 });
+
+describe('GET /v1/sse/updates: keep-alive tick', () => {
+  it('delivers a message the pub/sub lost, from the log, within one keep-alive interval, and only once', async () => {
+    const user = await newUser();
+    const s = await open(user.token);
+    await postEvent(user, 'match_played');
+    await s.waitForMessages(1);
+    // Appended to the user's log but published where no stream listens: a lost pub/sub message.
+    const { getUpdateLog, userLogKey } = await import('@/lib/updates/log');
+    const lost = JSON.stringify({ type: 'balance.changed', data: { userId: user.userId, currency: 'gems', amount: 7, updatedAt: Date.now() } });
+    const [id] = await getUpdateLog().appendAndPublish(userLogKey(app.appId, user.userId), 'updates:nobody-listens', [lost]);
+    await s.waitForMessages(2, 3_000);
+    expect(s.messages[1]).toMatchObject({ id, data: lost });
+    await sleep(KEEPALIVE_MS * 4);
+    expect(s.messages).toHaveLength(2);
+  });
+
+  it('closes an open stream once its token is revoked', async () => {
+    const user = await newUser();
+    const s = await open(user.token);
+    expect((await user.api.post('/v1/auth/revoke')).status).toBe(200);
+    await s.waitFor((x) => x.ended, 'the stream to end', 3_000);
+  });
+});

@@ -13,14 +13,20 @@
 // log no longer knows (too old, malformed, from the future) replays
 // everything the log still holds (15 min / 1,000 messages per user).
 //
-// Clean-up: request abort, stream cancel, a failed write, a slow reader or
-// the token's expiry all end in close(), which runs once: the keep-alive
-// timer is cleared and the bus subscription released at once.
+// Every keep-alive tick also re-reads the log after the last id sent, so a
+// message the pub/sub lost (a Redis reconnect drops what is published
+// meanwhile) still arrives, in order, within one interval; and it checks the
+// token, so a revoked or expired token's stream is closed.
+//
+// Clean-up: request abort, stream cancel, a failed write, a slow reader,
+// the token's expiry or revocation all end in close(), which runs once: the
+// keep-alive timer is cleared and the bus subscription released at once.
 import { getBus } from '@/lib/bus';
 import { getConfig } from '@/lib/config';
 import { logError } from '@/lib/log';
 import { compareLogIds, decodeBusMessage, getUpdateLog, resumableId, userLogKey, type LogEntry } from '@/lib/updates/log';
 import { userChannel } from '@/lib/updates/publish';
+import { isRevoked } from '@/lib/auth/revocation';
 import { userRoute } from '../handler';
 
 const encoder = new TextEncoder();
@@ -86,6 +92,36 @@ export const streamUpdates = userRoute({ tokenInQuery: true }, async ({ req, url
     }
   };
 
+  const flushBuffer = (): void => {
+    buffering = false;
+    for (const entry of buffer.splice(0)) send(entry);
+  };
+
+  /** Sends what the log holds after the last id sent (messages the pub/sub lost). */
+  let catchingUp = false;
+  const catchUp = async (): Promise<void> => {
+    if (catchingUp || closed || lastSent === null) return;
+    catchingUp = true;
+    buffering = true;
+    try {
+      const missed = await getUpdateLog().readAfter(userLogKey(auth.appId, auth.userId), lastSent);
+      for (const entry of missed) send(entry);
+    } catch (err) {
+      logError('stream catch-up failed', err, { channel });
+    } finally {
+      catchingUp = false;
+      flushBuffer();
+    }
+  };
+
+  const tick = async (): Promise<void> => {
+    // The client reconnects with a fresh token.
+    if (Date.now() >= expiresAtMs) return close();
+    if (await isRevoked(auth).catch(() => false)) return close();
+    await catchUp();
+    write(': keep-alive\n\n');
+  };
+
   const send = (entry: LogEntry): void => {
     if (lastSent !== null && compareLogIds(entry.id, lastSent) <= 0) return; // already sent
     lastSent = entry.id;
@@ -125,12 +161,8 @@ export const streamUpdates = userRoute({ tokenInQuery: true }, async ({ req, url
             head += frame(entry);
           }
           write(head);
-          buffering = false;
-          for (const entry of buffer.splice(0)) send(entry);
-          timer = setInterval(() => {
-            if (Date.now() >= expiresAtMs) return close(); // the client reconnects with a fresh token
-            write(': keep-alive\n\n');
-          }, keepAliveMs);
+          flushBuffer();
+          timer = setInterval(() => void tick(), keepAliveMs);
           timer.unref?.();
           req.signal.addEventListener('abort', close, { once: true });
           if (req.signal.aborted) close();
