@@ -6,10 +6,11 @@ import { getDb, type DbOrTx } from '@/db/client';
 import { recordAudit } from '@/lib/audit';
 import { revokedTokens, userRevocations } from '@/db/schema';
 import { getKv } from '@/lib/kv';
+import { kvKey } from '@/lib/kv/keys';
 import { TOKEN_TTL_SECONDS, type TokenClaims } from './jwt';
 
-const denyKey = (jti: string) => `deny:${jti}`;
-const userKey = (appId: string, userId: string) => `revoked-before:${appId}:${userId}`;
+export const denyKey = (jti: string) => kvKey('deny', jti);
+const userKey = (appId: string, userId: string) => kvKey('revoked-before', appId, userId);
 const TOKEN_TTL_MS = TOKEN_TTL_SECONDS * 1000;
 
 type Revocable = Pick<TokenClaims, 'jti' | 'appId' | 'userId' | 'exp'>;

@@ -178,3 +178,47 @@ describe('app isolation', () => {
     expect((await inB.client.get('/v1/missions')).status).toBe(200);
   });
 });
+
+describe('tenancy: ids containing the key separator', () => {
+  // App "X" with user "steam:1" and app "X:steam" with user "1" once shared
+  // every key-value key (idempotency cache, revocations, update channel).
+  async function appWithId(id: string): Promise<TestApp> {
+    const headers = { Authorization: `Bearer ${server.adminKey}`, 'Content-Type': 'application/json' };
+    const created = await fetch(`${server.url}/api/admin/apps`, { method: 'POST', headers, body: JSON.stringify({ id, name: id }) });
+    expect(created.status).toBe(201);
+    const { appSecret, webhookSecret } = (await created.json()) as { appSecret: string; webhookSecret: string };
+    const put = await fetch(`${server.url}/api/admin/apps/${encodeURIComponent(id)}/catalog`, {
+      method: 'PUT',
+      headers,
+      body: JSON.stringify({ missions: [ONE] }),
+    });
+    expect(put.status).toBe(200);
+    return { appId: id, appSecret, webhookSecret };
+  }
+
+  it('a claim replay of one app never answers another app’s user with the same joined key', async () => {
+    const base = uniqueId('X');
+    const first = await appWithId(base);
+    const second = await appWithId(`${base}:steam`);
+    const a = userClient(server, await issueToken(server, first, 'steam:1'));
+    const b = userClient(server, await issueToken(server, second, '1'));
+    for (const [client, userId] of [[a, 'steam:1'], [b, '1']] as const) {
+      const res = await client.post('/v1/events', { userId, name: 'win', payload: {}, timestamp: Date.now() });
+      expect(res.status).toBe(200);
+    }
+    const claimA = await a.post('/v1/missions/m-one/claim', undefined, { 'Idempotency-Key': 'k' });
+    expect(claimA.status).toBe(200);
+    const claimB = await b.post('/v1/missions/m-one/claim', undefined, { 'Idempotency-Key': 'k' });
+    expect(claimB.status).toBe(200);
+    expect(claimB.headers.get('x-idempotent-replay')).toBeNull();
+    expect(((await claimB.json()) as { progress: { userId: string } }).progress.userId).toBe('1');
+  });
+
+  it('an event key "claim:x" and a claim key "x" of one user are different keys', async () => {
+    const { userId, client } = await user(appA);
+    expect((await client.post('/v1/events', { userId, name: 'win', payload: {}, timestamp: Date.now() }, { 'Idempotency-Key': 'claim:x' })).status).toBe(200);
+    const claim = await client.post('/v1/missions/m-one/claim', undefined, { 'Idempotency-Key': 'x' });
+    expect(claim.status).toBe(200);
+    expect(claim.headers.get('x-idempotent-replay')).toBeNull();
+  });
+});

@@ -10,6 +10,7 @@ import { getDb, type Tx } from '@/db/client';
 import { idempotencyKeys } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { getKv } from '@/lib/kv';
+import { kvKey } from '@/lib/kv/keys';
 import { logError } from '@/lib/log';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -36,7 +37,9 @@ interface Scope {
   requestHash: string;
 }
 
-const cacheKey = (s: Scope) => `idem:${s.appId}:${s.userId}:${s.key}`;
+/** The 24 h response cache entry of (app, user, key). */
+export const idempotencyCacheKey = (appId: string, userId: string, key: string) => kvKey('idem', appId, userId, key);
+const cacheKey = (s: Scope) => idempotencyCacheKey(s.appId, s.userId, s.key ?? '');
 
 /** A stable hash of a JSON value (object keys sorted). */
 export function hashRequest(value: unknown): string {

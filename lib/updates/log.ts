@@ -13,6 +13,7 @@
 // (XADD then PUBLISH) on Redis, one synchronous section in process.
 import { getBus } from '@/lib/bus';
 import { getKv, type UpstashKv } from '@/lib/kv';
+import { kvKey } from '@/lib/kv/keys';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
 
@@ -43,7 +44,7 @@ export interface UpdateLog {
   readAfter(logKey: string, afterId: string | null): Promise<LogEntry[]>;
 }
 
-export const userLogKey = (appId: string, userId: string) => `updlog:${appId}:${userId}`;
+export const userLogKey = (appId: string, userId: string) => kvKey('updlog', appId, userId);
 
 export function createUpdateLog(): UpdateLog {
   const kind = getKv().kind;

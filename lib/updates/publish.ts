@@ -3,10 +3,11 @@
 // `{id, update}` on the user's bus channel; the stream endpoint fans them out
 // to every open stream and replays them on resume (Last-Event-ID).
 import { logError } from '@/lib/log';
+import { kvKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey } from './log';
 import type { SdkUpdate } from './schema';
 
-export const userChannel = (appId: string, userId: string) => `updates:${appId}:${userId}`;
+export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 
 export async function publishUpdates(appId: string, userId: string, updates: SdkUpdate[]): Promise<void> {
   if (updates.length === 0) return;

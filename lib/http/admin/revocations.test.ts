@@ -54,8 +54,8 @@ describe('admin token revocation and secret rotation', () => {
     const app = await createTestApp(server);
     const token = await issueToken(server, app, 'u4');
     expect((await userClient(server, token).post('/v1/auth/revoke')).status).toBe(200);
-    const [{ getKv }, { warmRevocations }] = await Promise.all([import('@/lib/kv'), import('@/lib/auth/revocation')]);
-    await getKv().del(`deny:${jtiOf(token)}`);
+    const [{ getKv }, { warmRevocations, denyKey }] = await Promise.all([import('@/lib/kv'), import('@/lib/auth/revocation')]);
+    await getKv().del(denyKey(jtiOf(token)));
     await warmRevocations();
     expect((await userClient(server, token).get('/v1/balance')).status).toBe(401);
   });

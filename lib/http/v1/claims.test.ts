@@ -5,6 +5,7 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { getKv } from '@/lib/kv';
+import { idempotencyCacheKey } from '@/lib/idempotency/run-idempotent';
 import { balances, ledger, progress } from '@/db/schema';
 import { createTestApp, issueToken, startTestServer, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { mission, newUser, type TestUser } from '@/lib/testing/fixtures';
@@ -162,7 +163,7 @@ describe('idempotent claims', () => {
     const first = await user.claim('m', 'key-db');
     expect(first.status).toBe(200);
     const firstText = await first.text();
-    await (await getKv()).del(`idem:${app.appId}:${user.userId}:claim:key-db`);
+    await getKv().del(idempotencyCacheKey(app.appId, user.userId, 'claim:key-db'));
     const replay = await user.claim('m', 'key-db');
     expect(replay.status).toBe(200);
     expect(replay.headers.get('X-Idempotent-Replay')).toBe('db-hit');

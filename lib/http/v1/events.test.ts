@@ -7,7 +7,9 @@ import { and, count, eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { events } from '@/db/schema';
 import { getBus } from '@/lib/bus';
+import { userChannel } from '@/lib/updates/publish';
 import { getKv } from '@/lib/kv';
+import { idempotencyCacheKey } from '@/lib/idempotency/run-idempotent';
 import {
   createTestApp,
   issueToken,
@@ -356,7 +358,7 @@ describe('POST /v1/events: idempotency', () => {
     const { userId, client } = await newUser();
     const first = await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-db' });
     const firstBody = await first.json();
-    await getKv().del(`idem:${app.appId}:${userId}:k-db`);
+    await getKv().del(idempotencyCacheKey(app.appId, userId, 'event:k-db'));
     const again = await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-db' });
     expect(again.status).toBe(200);
     expect(again.headers.get('x-idempotent-replay')).toBe('db-hit');
@@ -374,7 +376,7 @@ describe('POST /v1/events: idempotency', () => {
       expect(res.status).toBe(422);
       expect(((await res.json()) as { error: string }).error).toBe('idempotency_key_reused');
     }
-    await getKv().del(`idem:${app.appId}:${userId}:k-reuse`);
+    await getKv().del(idempotencyCacheKey(app.appId, userId, 'event:k-reuse'));
     const viaDb = await client.post('/v1/events', eventOf(userId, { name: 'other' }), { 'Idempotency-Key': 'k-reuse' });
     expect(viaDb.status).toBe(422);
     expect(((await viaDb.json()) as { error: string }).error).toBe('idempotency_key_reused');
@@ -413,13 +415,13 @@ describe('POST /v1/events: idempotency', () => {
   it('does not publish again on a replay (hit or db-hit)', async () => {
     const { userId, client } = await newUser();
     const messages: string[] = [];
-    const unsubscribe = await getBus().subscribe(`updates:${app.appId}:${userId}`, (m) => messages.push(m));
+    const unsubscribe = await getBus().subscribe(userChannel(app.appId, userId), (m) => messages.push(m));
     try {
       await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-pub' });
       for (let i = 0; i < 100 && messages.length === 0; i++) await sleep(20);
       expect(messages).toHaveLength(1);
       expect((await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-pub' })).headers.get('x-idempotent-replay')).toBe('hit');
-      await getKv().del(`idem:${app.appId}:${userId}:k-pub`);
+      await getKv().del(idempotencyCacheKey(app.appId, userId, 'event:k-pub'));
       expect((await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-pub' })).headers.get('x-idempotent-replay')).toBe('db-hit');
       // A fresh event afterwards is published: once it arrives, anything sent before it has arrived too.
       await client.post('/v1/events', eventOf(userId));

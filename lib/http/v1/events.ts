@@ -41,7 +41,8 @@ export const postEvent = userRoute({ limiter: eventsLimiter }, async ({ req, aut
 
   const catalog = await getCatalog(auth.appId);
   const outcome = await runIdempotent<EventResponse>(
-    { appId: auth.appId, userId: auth.userId, key, requestHash: hashRequest(request) },
+    // Namespaced so that an event key can never collide with a claim's `claim:` key.
+    { appId: auth.appId, userId: auth.userId, key: key === null ? null : `event:${key}`, requestHash: hashRequest(request) },
     async (tx) => {
       const result = await ingestEvent(tx, { appId: auth.appId, catalog, event, idempotencyKey: key, source: 'api' });
       return {

@@ -18,6 +18,7 @@ import {
 } from '@/lib/testing/test-server';
 import { openSse, type SseStream } from '@/lib/testing/sse-client';
 import type { CatalogInput } from '@/lib/testing/types';
+import { userChannel } from '@/lib/updates/publish';
 
 const KEEPALIVE_MS = 150;
 const catalog: CatalogInput = {
@@ -341,7 +342,7 @@ describe('GET /v1/sse/updates', () => {
   it('releases the bus subscription and the stream when the client disconnects', async () => {
     const { openStreamCount } = await import('./sse');
     const u = await newUser();
-    const channel = `updates:${app.appId}:${u.userId}`;
+    const channel = userChannel(app.appId, u.userId);
     const before = openStreamCount();
     const s1 = await open(u.token);
     const s2 = await open(u.token, { query: true });
