@@ -6,6 +6,7 @@ import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { getConfig, type Config } from '@/lib/config';
+import { logError } from '@/lib/log';
 import * as schema from './schema';
 
 export type Schema = typeof schema;
@@ -45,6 +46,8 @@ async function openNodePostgres(config: Config): Promise<Handle> {
     import('drizzle-orm/node-postgres/migrator'),
   ]);
   const pool = new pg.Pool({ connectionString: config.databaseUrl!, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
+  // An idle pooled connection that dies (server restart, failover) emits 'error'; unhandled, it would stop the process.
+  pool.on('error', (err) => logError('database: idle connection lost', err));
   const conn = await pool.connect();
   try {
     await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -67,6 +70,7 @@ async function openNeon(config: Config): Promise<Handle> {
   // Node 20 has no global WebSocket; Node 22+ does, but ws works on all.
   neon.neonConfig.webSocketConstructor = ws;
   const pool = new neon.Pool({ connectionString: config.databaseUrl! });
+  pool.on('error', (err: Error) => logError('database: idle connection lost', err));
   const db = drizzle({ client: pool, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
   return { db: db as unknown as Db, driver: 'neon', close: () => pool.end() };

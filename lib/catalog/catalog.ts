@@ -44,7 +44,8 @@ export function buildCatalog(appId: string, missionList: Mission[], campaignList
   }
   const campaigns = new Map<string, Campaign>();
   for (const c of [...campaignList].sort((a, b) => compareIds(a.id, b.id))) {
-    campaigns.set(c.id, { ...c, missionIds: ordered.filter((m) => m.campaignId === c.id).map((m) => m.id) });
+    // Archived missions are not resolvable by clients, so they are not listed here either.
+    campaigns.set(c.id, { ...c, missionIds: ordered.filter((m) => m.campaignId === c.id && !m.archived).map((m) => m.id) });
   }
   return { appId, missions, ordered, byEvent, campaigns, loadedAt: now };
 }

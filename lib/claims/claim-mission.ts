@@ -9,7 +9,7 @@ import type { Balance } from '@/lib/balances/schema';
 import type { Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
 import type { MissionProgress, Reward } from '@/lib/missions/schema';
-import { lockUser } from '@/lib/progress/records';
+import { lockUser, readRecords } from '@/lib/progress/records';
 import type { SdkUpdate } from '@/lib/updates/schema';
 
 export interface ClaimResult {
@@ -33,7 +33,13 @@ export async function claimMission(
     .set({ status: 'claimed', updatedAt: now })
     .where(and(eq(progress.appId, appId), eq(progress.userId, userId), eq(progress.missionId, missionId), eq(progress.status, 'completed')))
     .returning();
-  if (!claimed) throw new AppError('claim_not_ready', `Mission "${missionId}" is not completed`);
+  if (!claimed) {
+    // An archived mission exists only for users who have a record of it (as in GET /v1/missions/:id).
+    if (mission.archived && (await readRecords(tx, appId, userId, [missionId])).size === 0) {
+      throw new AppError('mission_not_found', `No mission "${missionId}"`);
+    }
+    throw new AppError('claim_not_ready', `Mission "${missionId}" is not completed`);
+  }
 
   const reward = mission.reward;
   const grantKey = `mission:${missionId}:cycle:${claimed.cycle}`;

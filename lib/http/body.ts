@@ -45,11 +45,11 @@ export async function readJsonBody(
 }
 
 /** NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one. */
-const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+export const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Deeper bodies are refused: request hashing and storage walk them recursively. */
 export const MAX_JSON_DEPTH = 32;
-const BAD_TEXT = 'text must not contain NUL characters (\\u0000) or unpaired surrogates';
+export const BAD_TEXT = 'text must not contain NUL characters (\\u0000) or unpaired surrogates';
 
 /**
  * The first part of a body PostgreSQL cannot store, or that nests deeper than

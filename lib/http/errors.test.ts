@@ -236,3 +236,17 @@ describe('errors never leak internals', () => {
     expect(body.message).not.toMatch(/ZodError|\bat |\.ts:/);
   });
 });
+
+describe('text PostgreSQL cannot store, in a path or query', () => {
+  it.each([
+    ['a query value', () => fetch(`${server.url}/v1/balance?currency=%00`, { headers: bearer() }), 'currency:'],
+    ['a path parameter with an idempotency key', () => fetch(`${server.url}/v1/missions/%00/claim`, { method: 'POST', headers: { ...bearer(), 'Idempotency-Key': 'nul-1' } }), 'path parameter id:'],
+    ['an admin path parameter', () => fetch(`${server.url}/api/admin/apps/%00/catalog`, { headers: admin() }), 'path parameter appId:'],
+  ] as const)('answers 400 validation_error for NUL in %s, not a 500', async (_what, send, prefix) => {
+    const res = await send();
+    const body = (await res.json()) as { error: string; message: string };
+    expect(res.status).toBe(400);
+    expect(body.error).toBe('validation_error');
+    expect(body.message.startsWith(prefix)).toBe(true);
+  });
+});

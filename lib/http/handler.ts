@@ -6,6 +6,7 @@ import { bearerToken, verifyAccessToken, type TokenClaims } from '@/lib/auth/jwt
 import { isRevoked } from '@/lib/auth/revocation';
 import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
 import { checkAdminRequest, type AdminIdentity } from '@/lib/auth/admin';
+import { BAD_TEXT, UNSTORABLE_TEXT } from './body';
 import { withCors } from './cors';
 import { errorResponse } from './respond';
 import { requestIdOf } from './request-id';
@@ -111,8 +112,20 @@ async function run(
   }
 }
 
+/** Path parameters and query values reach the database: refuse what PostgreSQL cannot store (400, not a 500). */
+function checkStorable(url: URL, params: Params): void {
+  for (const [name, value] of Object.entries(params)) {
+    if (UNSTORABLE_TEXT.test(value)) throw new AppError('validation_error', `path parameter ${name}: ${BAD_TEXT}`);
+  }
+  for (const [name, value] of url.searchParams) {
+    if (UNSTORABLE_TEXT.test(value)) throw new AppError('validation_error', `${name}: ${BAD_TEXT}`);
+  }
+}
+
 function base(req: Request, requestId: string, params: Params): BaseContext {
-  return { req, url: new URL(req.url), requestId, params };
+  const url = new URL(req.url);
+  checkStorable(url, params);
+  return { req, url, requestId, params };
 }
 
 /** A public /v1 endpoint that takes no token (the token endpoint). */

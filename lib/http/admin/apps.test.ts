@@ -232,3 +232,21 @@ describe('the event path sees catalog changes at once', () => {
   });
 });
 
+
+describe('PUT /api/admin/apps/:appId/catalog: body size', () => {
+  it('refuses a catalog body over 64 KiB with 413 payload_too_large and writes nothing', async () => {
+    const app = await createTestApp(server);
+    const missions = Array.from({ length: 400 }, (_, i) => ({
+      id: `big-${i}`,
+      title: `Mission ${i}`,
+      description: 'x'.repeat(150),
+      criteria: { eventName: 'play', count: 1 },
+      reward: { kind: 'currency', currency: 'gold', amount: 1 },
+    }));
+    expect(JSON.stringify({ missions }).length).toBeGreaterThan(64 * 1024);
+    const res = await admin('PUT', `/api/admin/apps/${app.appId}/catalog`, { missions });
+    expect(res.status).toBe(413);
+    expect(((await res.json()) as { error: string }).error).toBe('payload_too_large');
+    expect(await exportOf(app.appId)).toEqual({ missions: [], campaigns: [] });
+  });
+});

@@ -13,9 +13,6 @@ import { adminRoute } from '../handler';
 import { json } from '../respond';
 import { parseWith } from '../validate';
 
-/** Catalogs are larger than events: a 1 MiB cap for this route only. */
-const CATALOG_MAX_BYTES = 1024 * 1024;
-
 export const createAppSchema = z.object({ id: idSchema, name: z.string().min(1).max(200) });
 
 export const postApp = adminRoute(async ({ req, admin }) => {
@@ -32,7 +29,8 @@ async function requireApp(appId: string): Promise<void> {
 
 export const putAppCatalog = adminRoute(async ({ req, params, admin }) => {
   await requireApp(params.appId);
-  const { value } = await readJsonBody(req, { maxBytes: CATALOG_MAX_BYTES });
+  // 64 KiB like every body (decisions.md); a larger catalog goes in several PUTs (upsert by id).
+  const { value } = await readJsonBody(req);
   return json(await putCatalog(params.appId, value, admin.actor));
 });
 

@@ -101,6 +101,20 @@ describe('GET /v1/campaigns/:id', () => {
     ]);
   });
 
+  it('leaves archived missions out of missionIds, as include=missions does', async () => {
+    const now = Date.now();
+    const app = await createTestApp(server, {
+      campaigns: [campaign('running', { startAt: now - DAY, endAt: now + DAY })],
+      missions: [mission('r1', { campaignId: 'running' }), mission('r2', { campaignId: 'running', archived: true })],
+    });
+    const user = await newUser(server, app);
+    const detail = await user.getJson<{ campaign: CampaignBody; missions: { id: string }[] }>('/v1/campaigns/running?include=missions');
+    expect(detail.body.campaign.missionIds).toEqual(['r1']);
+    expect(detail.body.missions.map((m) => m.id)).toEqual(['r1']);
+    const list = await user.getJson<{ campaigns: CampaignBody[] }>('/v1/campaigns');
+    expect(list.body.campaigns[0].missionIds).toEqual(['r1']);
+  });
+
   it('answers an ended campaign by id', async () => {
     const app = await createTestApp(server, catalogAt(Date.now()));
     const user = await newUser(server, app);

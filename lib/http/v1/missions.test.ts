@@ -200,6 +200,10 @@ describe('GET /v1/missions: missions that can no longer progress', () => {
     // A user without a record does not see the archived mission at all.
     const other = await newUser(server, app);
     expect((await other.getJson<{ error: string }>('/v1/missions/retire')).body.error).toBe('mission_not_found');
+    // …and claiming it is 404 like reading it, not 409.
+    const otherClaim = await other.claim('retire');
+    expect(otherClaim.status).toBe(404);
+    expect(((await otherClaim.json()) as { error: string }).error).toBe('mission_not_found');
   });
 });
 
