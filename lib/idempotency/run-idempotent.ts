@@ -22,7 +22,13 @@ export interface StoredResponse<T = unknown> {
 }
 
 export interface Applied<T> extends StoredResponse<T> {
-  /** Runs after commit, only for the first application (broadcasts, analytics). */
+  /**
+   * Runs last inside the transaction, only for the first application, while
+   * the writer's locks are held (broadcasts: so one user's updates are
+   * published in commit order). Failures are logged, never fatal.
+   */
+  beforeCommit?: () => Promise<void>;
+  /** Runs after commit, only for the first application (analytics). */
   afterCommit?: () => Promise<void>;
 }
 
@@ -110,6 +116,13 @@ export async function runIdempotent<T>(scope: Scope, apply: (tx: Tx) => Promise<
         .update(idempotencyKeys)
         .set({ status: applied.status, response: JSON.stringify(applied.body) })
         .where(and(eq(idempotencyKeys.appId, scope.appId), eq(idempotencyKeys.userId, scope.userId), eq(idempotencyKeys.key, scope.key)));
+    }
+    if (applied.beforeCommit) {
+      try {
+        await applied.beforeCommit();
+      } catch (err) {
+        logError('before-commit step failed', err, { appId: scope.appId, userId: scope.userId });
+      }
     }
     return { status: applied.status, body: applied.body, replay: null };
   });

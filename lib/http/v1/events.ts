@@ -48,8 +48,9 @@ export const postEvent = userRoute({ limiter: eventsLimiter }, async ({ req, aut
       return {
         status: 200,
         body: { accepted: true, eventId: result.eventId, missionsUpdated: result.missionsUpdated },
+        // Under the user's lock, so this user's updates are published in commit order.
+        beforeCommit: () => publishUpdates(auth.appId, auth.userId, result.updates),
         afterCommit: async () => {
-          await publishUpdates(auth.appId, auth.userId, result.updates);
           await recordDataPoint({
             appId: auth.appId,
             userId: auth.userId,

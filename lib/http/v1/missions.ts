@@ -105,8 +105,9 @@ export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, aut
       return {
         status: 200,
         body: result,
+        // Under the user's lock, so this user's updates are published in commit order.
+        beforeCommit: () => publishUpdates(auth.appId, auth.userId, updates),
         afterCommit: async () => {
-          await publishUpdates(auth.appId, auth.userId, updates);
           await recordDataPoint({
             appId: auth.appId,
             userId: auth.userId,
