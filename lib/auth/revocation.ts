@@ -72,9 +72,25 @@ export async function revokeByStaff(
   }
 }
 
+/**
+ * Set (without expiry) once the store holds every revocation. A store that
+ * lost it (Redis flushed or restarted empty, or evicting) is re-warmed from
+ * the database before the answer is trusted, so a revoked token never comes
+ * back to life.
+ */
+export const WARM_MARKER = 'revocations:warm';
+let warming: Promise<unknown> | null = null;
+
 export async function isRevoked(claims: TokenClaims): Promise<boolean> {
   const kv = getKv();
-  const [denied, before] = await Promise.all([kv.get(denyKey(claims.jti)), kv.get(userKey(claims.appId, claims.userId))]);
+  const read = () =>
+    Promise.all([kv.get(denyKey(claims.jti)), kv.get(userKey(claims.appId, claims.userId)), kv.get(WARM_MARKER)]);
+  let [denied, before, warm] = await read();
+  if (warm === null) {
+    warming ??= warmRevocations().finally(() => (warming = null));
+    await warming;
+    [denied, before, warm] = await read();
+  }
   if (denied !== null) return true;
   return before !== null && claims.issuedAtMs < Number(before);
 }
@@ -89,5 +105,6 @@ export async function warmRevocations(now = Date.now()): Promise<number> {
     ...tokens.map((t) => kv.set(denyKey(t.jti), '1', { ttlMs: t.expiresAt - now })),
     ...users.map((u) => kv.set(userKey(u.appId, u.userId), String(u.before), { ttlMs: u.before + TOKEN_TTL_MS - now })),
   ]);
+  await kv.set(WARM_MARKER, String(now));
   return tokens.length + users.length;
 }

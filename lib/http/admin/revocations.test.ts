@@ -60,6 +60,18 @@ describe('admin token revocation and secret rotation', () => {
     expect((await userClient(server, token).get('/v1/balance')).status).toBe(401);
   });
 
+  it('a revocation survives a flushed key-value store without a restart (re-warmed on first use)', async () => {
+    const app = await createTestApp(server);
+    const token = await issueToken(server, app, 'u6');
+    expect((await userClient(server, token).post('/v1/auth/revoke')).status).toBe(200);
+    const [{ getKv }, { denyKey, WARM_MARKER }] = await Promise.all([import('@/lib/kv'), import('@/lib/auth/revocation')]);
+    // What a FLUSHALL does to the two keys that matter here.
+    await getKv().del(denyKey(jtiOf(token)));
+    await getKv().del(WARM_MARKER);
+    expect((await userClient(server, token).get('/v1/balance')).status).toBe(401);
+    expect(await getKv().get(WARM_MARKER)).not.toBeNull();
+  });
+
   it('a revocation body must name exactly one of jti or userId', async () => {
     const app = await createTestApp(server);
     for (const body of [{}, { jti: '' }, { jti: 'a', userId: 'b' }]) {

@@ -154,6 +154,16 @@ describe('POST /v1/auth/token', () => {
     expect((await postToken({ appId: other.appId, appSecret: 'wrong-secret', userId: 'u' })).status).toBe(401);
   });
 
+  it('holds the cap of 10 under 15 concurrent wrong secrets: exactly 10 answer 401, 5 answer 429', async () => {
+    const target = await createTestApp(server);
+    await awayFromWindowEdge(8_000);
+    const statuses = await Promise.all(
+      Array.from({ length: 15 }, () => postToken({ appId: target.appId, appSecret: 'wrong-secret', userId: 'u' }).then((r) => r.status)),
+    );
+    expect(statuses.filter((s) => s === 401)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+  });
+
   it('counts failures for an unknown appId too (10 then 429)', async () => {
     const appId = uniqueId('ghost-app');
     await awayFromWindowEdge(8_000);

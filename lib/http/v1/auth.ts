@@ -36,14 +36,17 @@ export const issueToken = publicRoute(async ({ req }) => {
   const { value } = await readJsonBody(req);
   const input = parseWith(tokenRequestSchema, value);
   // Brute-force guard: only failures count, and past the cap even a right secret is refused.
+  // A failure is counted by consume() itself (atomic in the store), so concurrent
+  // wrong guesses cannot overshoot the cap between a check and a count.
   const limiter = tokenFailuresLimiter();
   const failureKey = `${input.appId}:${clientIp(req)}`;
-  const state = await limiter.peek(failureKey);
-  if (state.remaining <= 0) throw rateLimitedError({ ...state, success: false });
   if (!(await checkAppSecret(input.appId, input.appSecret))) {
-    await limiter.consume(failureKey);
+    const counted = await limiter.consume(failureKey);
+    if (!counted.success) throw rateLimitedError(counted);
     throw new AppError('invalid_credentials', 'Unknown app or wrong secret');
   }
+  const state = await limiter.peek(failureKey);
+  if (state.remaining <= 0) throw rateLimitedError({ ...state, success: false });
   return json(await issueAccessToken(input.appId, input.userId));
 });
 
