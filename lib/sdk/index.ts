@@ -4,5 +4,5 @@ export * from './errors';
 export { backoffDelay, backoffCeiling, type BackoffOptions, type Jitter } from './backoff';
 export { createSseParser, type SseMessage, type SseParser } from './sse-parser';
 export type { Subscription, SubscriptionState, SubscribeOptions, UpdateMeta, Timers } from './subscription';
-export type { StreamTransport, StreamHandlers, StreamRequest } from './transports';
+export type { OpenInfo, StreamTransport, StreamHandlers, StreamRequest } from './transports';
 export type * from './types';

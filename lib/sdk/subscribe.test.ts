@@ -111,6 +111,52 @@ describe('subscribe (fetch streaming)', () => {
     expect(errors.map((e) => e.name)).toEqual(['UnauthorizedError']);
     sub.close();
   });
+
+  // Rule (review #1): after a 401, one immediate retry per fresh token; a second consecutive 401 (even with yet
+  // another new token) is fatal, like a fixed token's: no tight reconnect loop (it used to reach ~600 requests/s).
+  it('a 401 with a new (but refused) token on every call: one immediate retry, then fatal', async () => {
+    const spy = spyFetch();
+    let n = 0;
+    const client = createQuestlineClient({ baseUrl: server.url, getToken: () => `refused-${n++}`, fetch: spy.fetch });
+    const rec = recorder();
+    const sub = client.subscribe(rec.onUpdate, { ...fast, onError: (e) => rec.errors.push(e), onStateChange: (s) => rec.states.push(s) });
+    try {
+      await waitFor(() => sub.state === 'closed', 5000, 'closed');
+      await sleep(300);
+      expect(spy.streamRequests.map((h) => h.get('authorization'))).toEqual(['Bearer refused-0', 'Bearer refused-1']);
+      expect(rec.errors.map((e) => e.name)).toEqual(['UnauthorizedError', 'UnauthorizedError']);
+      expect(rec.states.at(-1)).toBe('closed');
+      // reconnect() restarts it, with the same single immediate retry.
+      sub.reconnect();
+      await waitFor(() => sub.state === 'closed', 5000, 'closed again');
+      await sleep(300);
+      expect(spy.streamRequests).toHaveLength(4);
+    } finally {
+      sub.close();
+    }
+  });
+
+  // Rule (review #4): an empty or blank lastEventId is no id: no empty Last-Event-ID header (which the server
+  // reads as an unknown id and answers with a replay of the whole log).
+  it('an empty or blank lastEventId sends no Last-Event-ID and replays nothing', async () => {
+    const { token } = await player();
+    const spy = spyFetch();
+    const client = createQuestlineClient({ baseUrl: server.url, token, fetch: spy.fetch });
+    await client.sendEvent({ name: 'login' }); // in the user's update log before any subscription
+    for (const lastEventId of ['', '  ']) {
+      const rec = recorder();
+      const sub = client.subscribe(rec.onUpdate, { ...fast, lastEventId });
+      try {
+        await waitFor(() => sub.state === 'open', 5000, 'open');
+        await sleep(300);
+        expect(spy.streamRequests.at(-1)!.has('last-event-id')).toBe(false);
+        expect(sub.lastEventId).toBeNull();
+        expect(rec.types()).toEqual([]);
+      } finally {
+        sub.close();
+      }
+    }
+  });
 });
 
 describe('polling fallback', () => {

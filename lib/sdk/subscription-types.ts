@@ -21,16 +21,16 @@ export interface SubscribeOptions {
   onError?(error: Error): void;
   /** `auto` (default): fetch streaming, else EventSource. A function replaces the transport (tests). */
   transport?: 'auto' | 'fetch' | 'eventsource' | StreamTransport;
-  /** Resume after this id (e.g. kept from an earlier session). */
+  /** Resume after this id (e.g. kept from an earlier session); empty or blank means none. */
   lastEventId?: string;
   backoff?: BackoffOptions;
   /** Consecutive failures before polling starts (default 5). */
   failuresBeforePolling?: number;
   /** Polling period, ms (default 10000). */
   pollIntervalMs?: number;
-  /** No byte (keep-alives included) for this long means a dead connection (default 45000). */
+  /** No byte (keep-alives included) for this long means a dead connection (default 45000). Not for EventSource, which never surfaces keep-alives. */
   idleTimeoutMs?: number;
-  /** How long after a reconnection a replayed reward.granted is matched against polled ones (default 15000). */
+  /** How long after the stream is back from polling its replay is matched against what polling told (default 15000). */
   replayWindowMs?: number;
   timers?: Timers;
 }

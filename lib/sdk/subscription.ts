@@ -21,6 +21,9 @@ export type { Subscription, SubscribeOptions, SubscriptionState, Timers, UpdateM
 
 const SEEN_MAX = 2000;
 
+/** An empty or blank id is no id (an empty Last-Event-ID header would ask the server for an unknown id). */
+const eventId = (id: string | null | undefined): string | null => (id == null || id.trim() === '' ? null : id);
+
 export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta) => void, options: SubscribeOptions = {}): Subscription {
   const timers: Timers = options.timers ?? {
     setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
@@ -33,8 +36,10 @@ export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta)
 
   let state: SubscriptionState = 'connecting';
   let userClosed = false;
-  let lastEventId: string | null = options.lastEventId ?? null;
+  let lastEventId: string | null = eventId(options.lastEventId);
   let failures = 0;
+  /** The immediate retry after a 401 was used and no connection opened since (a second 401 is fatal). */
+  let authRetried = false;
   let everOpened = false;
   let generation = 0;
   let abort: AbortController | null = null;
@@ -43,6 +48,8 @@ export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta)
   let pollTimer: unknown = null;
   let replayTimer: unknown = null;
   let polling = false;
+  /** Polling told things since the stream was last open: its next open starts a replay window. */
+  let reconcile = false;
   let pollGeneration = 0;
   const seen = new Set<string>();
   const delivered = new DeliveredState();
@@ -68,7 +75,8 @@ export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta)
     }
   };
 
-  const onMessage = (id: string | null, data: string) => {
+  const onMessage = (rawId: string | null, data: string) => {
+    const id = eventId(rawId);
     if (id !== null) {
       if (seen.has(id)) return;
       seen.add(id);
@@ -94,14 +102,17 @@ export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta)
     }, idleMs);
   };
 
-  async function connect(): Promise<void> {
+  /** `freshToken`: the token unauthorized() just got (not asked for again). */
+  async function connect(freshToken?: string): Promise<void> {
     const gen = ++generation;
     abort?.abort();
     const ac = new AbortController();
     abort = ac;
+    // Off for a transport that cannot see keep-alive comments (EventSource): it relies on its own error event.
+    let watchdog = true;
     let token: string;
     try {
-      token = await core.token();
+      token = freshToken ?? (await core.token());
     } catch (err) {
       if (gen === generation) failed(err as Error);
       return;
@@ -113,26 +124,30 @@ export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta)
       lastEventId,
       signal: ac.signal,
       handlers: {
-        onOpen: () => {
+        onOpen: (info) => {
           if (gen !== generation) return;
           failures = 0;
+          authRetried = false;
           everOpened = true;
-          const wasPolling = polling;
+          watchdog = info?.keepAlives !== false;
           stopPolling();
           setState('open');
-          armIdle(gen);
-          if (wasPolling) {
+          if (watchdog) armIdle(gen);
+          // Also after polling ended by a fatal 401 and reconnect(): what polling told is still to reconcile.
+          if (reconcile) {
+            reconcile = false;
             // The stream replays what it can; one last poll covers what it cannot.
+            delivered.beginReplayWindow();
             void pollOnce(pollGeneration);
             replayTimer = clear(replayTimer);
             replayTimer = timers.setTimeout(() => {
               replayTimer = null;
-              delivered.clearPendingGrants();
+              delivered.endReplayWindow();
             }, options.replayWindowMs ?? 15_000);
           }
         },
         onActivity: () => {
-          if (gen === generation) armIdle(gen);
+          if (gen === generation && watchdog) armIdle(gen);
         },
         onMessage: (id, data) => {
           if (gen === generation) onMessage(id, data);
@@ -151,23 +166,32 @@ export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta)
     });
   }
 
+  /**
+   * A 401 changes nothing by waiting: one immediate retry when getToken answers a new token, and only
+   * once until a connection opens; a second consecutive 401 (even with yet another token) is fatal.
+   */
   async function unauthorized(used: string, err: QuestlineError): Promise<void> {
     const gen = generation;
     let fresh: string | null = null;
-    try {
-      fresh = await core.token();
-    } catch {
-      // no new token
+    if (!authRetried) {
+      try {
+        fresh = await core.token();
+      } catch {
+        // no new token
+      }
     }
     if (gen !== generation || userClosed) return;
-    if (fresh !== null && fresh !== used) return failed(err, 0);
+    if (fresh !== null && fresh !== used) {
+      authRetried = true;
+      return failed(err, 0, fresh);
+    }
     // Fatal: no reconnect until reconnect() is called (with a token source that now answers a valid token).
     stopAll();
     setState('closed');
     reportError(err instanceof UnauthorizedError ? err : new UnauthorizedError({ status: 401, code: 'unauthorized', message: err.message, requestId: err.requestId }));
   }
 
-  function failed(err: Error, delayOverride?: number): void {
+  function failed(err: Error, delayOverride?: number, freshToken?: string): void {
     if (userClosed) return;
     abort?.abort();
     failures += 1;
@@ -179,7 +203,7 @@ export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta)
     retryTimer = clear(retryTimer);
     retryTimer = timers.setTimeout(() => {
       retryTimer = null;
-      void connect();
+      void connect(freshToken);
     }, delay);
   }
 
@@ -208,6 +232,10 @@ export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta)
 
   function startPolling(): void {
     polling = true;
+    reconcile = true;
+    // A replay window still running belongs to the previous return of the stream: the next one starts its own
+    // (its timer must not forget the grants synthesized by this round of polling).
+    replayTimer = clear(replayTimer);
     const pgen = ++pollGeneration;
     const tick = async () => {
       pollTimer = null;
@@ -247,6 +275,7 @@ export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta)
       const wasPolling = polling;
       retryTimer = clear(retryTimer);
       idleTimer = clear(idleTimer);
+      authRetried = false;
       setState(wasPolling ? 'polling' : everOpened ? 'reconnecting' : 'connecting');
       void connect();
     },

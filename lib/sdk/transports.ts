@@ -4,9 +4,17 @@ import { errorFromResponse, NetworkError, type QuestlineError } from './errors';
 import type { Core } from './http';
 import { createSseParser } from './sse-parser';
 
+export interface OpenInfo {
+  /**
+   * false when the transport never sees the server's `: keep-alive` comments (EventSource): the
+   * subscription then runs no idle watchdog on it. Default true (onActivity reports every chunk).
+   */
+  keepAlives?: boolean;
+}
+
 export interface StreamHandlers {
   /** The server accepted the stream (200 text/event-stream). */
-  onOpen(): void;
+  onOpen(info?: OpenInfo): void;
   onMessage(id: string | null, data: string): void;
   /** Any bytes, comments (keep-alives) included. */
   onActivity(): void;
@@ -41,7 +49,7 @@ export class StreamUnsupportedError extends Error {}
 export const fetchTransport: StreamTransport = ({ core, token, lastEventId, signal, handlers }) => {
   // Only headers the service's CORS preflight allows (Authorization, Last-Event-ID) or safelisted ones (Accept).
   const headers: Record<string, string> = { Authorization: `Bearer ${token}`, Accept: 'text/event-stream' };
-  if (lastEventId !== null) headers['Last-Event-ID'] = lastEventId;
+  if (lastEventId !== null && lastEventId.trim() !== '') headers['Last-Event-ID'] = lastEventId;
   let finished = false;
   const finish = (err: QuestlineError | Error | null) => {
     if (finished || signal.aborted) return;
@@ -98,7 +106,7 @@ export function eventSourceTransport(Ctor?: EventSourceCtor): StreamTransport {
   return ({ core, token, lastEventId, signal, handlers }) => {
     const ES = Ctor ?? (globalThis as unknown as { EventSource: EventSourceCtor }).EventSource;
     const query: Record<string, string> = { access_token: token };
-    if (lastEventId !== null) query.lastEventId = lastEventId;
+    if (lastEventId !== null && lastEventId.trim() !== '') query.lastEventId = lastEventId;
     const es = new ES(core.url(STREAM_PATH, query));
     let opened = false;
     let finished = false;
@@ -111,7 +119,8 @@ export function eventSourceTransport(Ctor?: EventSourceCtor): StreamTransport {
     signal.addEventListener('abort', () => es.close(), { once: true });
     es.onopen = () => {
       opened = true;
-      handlers.onOpen();
+      // EventSource never surfaces comments: no keep-alive to watch; a broken connection fires onerror.
+      handlers.onOpen({ keepAlives: false });
     };
     es.onmessage = (e) => {
       handlers.onActivity();
