@@ -39,24 +39,32 @@ async function writeResponse(req: IncomingMessage, res: ServerResponse, response
   // Close the connection after this response instead of draining an unbounded body.
   if (!req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
-  if (!response.body) {
+  if (!response.body || req.method === 'HEAD') {
+    // HEAD: status and headers only. Cancelling the body runs its cancel
+    // (the stream's clean-up: subscription and timer released).
+    await response.body?.cancel().catch(() => undefined);
     res.end();
     return;
   }
   const reader = response.body.getReader();
+  // Rejects when the body is errored (a stream dropping a slow reader); never resolves otherwise.
+  const failed = new Promise<void>((_, reject) => void reader.closed.then(() => undefined, reject));
+  failed.catch(() => undefined);
   signal.addEventListener('abort', () => void reader.cancel().catch(() => undefined), { once: true });
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await drainedOrClosed(res, signal);
+      if (!res.write(value)) await Promise.race([drainedOrClosed(res, signal), failed]);
       if (signal.aborted) break;
     }
   } catch {
-    // The client went away mid-stream.
-  } finally {
-    res.end();
+    // The body failed (or the client went away): a cut-off response must not
+    // look complete, and a client that stopped reading must not keep the socket.
+    res.destroy();
+    return;
   }
+  res.end();
 }
 
 /** Waits for 'drain', or for the client to go away (a closed socket never drains). */

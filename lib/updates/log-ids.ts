@@ -17,6 +17,9 @@ export function decodeBusMessage(message: string): LogEntry | null {
   }
 }
 
+/** Below every id either adapter makes: "everything after" it is the whole log. */
+export const MIN_LOG_ID = '0-0';
+
 const ID = /^(\d{1,16})-(\d{1,16})$/;
 
 /** (ms, seq) of a well-formed id; null otherwise. */

@@ -74,6 +74,13 @@ export class MemoryUpdateLog implements UpdateLog {
     return out;
   }
 
+  async lastId(logKey: string): Promise<string | null> {
+    const log = this.logs.get(logKey);
+    if (!log) return null;
+    this.expire(log, this.now());
+    return log.entries.at(-1)?.id ?? null;
+  }
+
   /** For tests and the soak script. */
   stats(): { users: number; messages: number } {
     return { users: this.logs.size, messages: this.total };

@@ -73,4 +73,12 @@ export class RedisUpdateLog implements UpdateLog {
     }
     return out;
   }
+
+  async lastId(logKey: string): Promise<string | null> {
+    // Raw reply [[id, fields]] (newest first), or [] for a missing key.
+    const raw = (await this.client().xrevrange(logKey, '+', '-', 1)) as unknown;
+    if (!Array.isArray(raw) || raw.length === 0) return null;
+    const newest = raw[0] as unknown;
+    return Array.isArray(newest) && newest.length > 0 ? String(newest[0]) : null;
+  }
 }

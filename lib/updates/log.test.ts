@@ -7,7 +7,7 @@ import { createTcpRedisClient, type RedisClientHandle } from '@/lib/kv/clients';
 import { describeWithRedis, redisReachable, runPrefix, testRedisUrl, waitFor, deleteKeysWithPrefix } from '@/lib/kv/testing';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
-import { compareLogIds, decodeBusMessage, resumableId, type UpdateLog } from './log';
+import { compareLogIds, decodeBusMessage, MIN_LOG_ID, resumableId, type UpdateLog } from './log';
 
 const upd = (n: number) => JSON.stringify({ type: 'mission.progress', data: { n } });
 
@@ -50,6 +50,20 @@ function logContract(make: () => { log: UpdateLog; bus: Bus; prefix: string }) {
     expect(await log.readAfter(key, '0-0')).toEqual(all);
     expect(await log.readAfter(`${prefix}log:nobody`, null)).toEqual([]);
     await unsubscribe();
+  });
+
+  it('answers the newest id (null for an empty log); MIN_LOG_ID reads everything', async () => {
+    const { log, prefix } = make();
+    const key = `${prefix}log:last`;
+    expect(await log.lastId(key)).toBeNull();
+    expect(await log.readAfter(key, MIN_LOG_ID)).toEqual([]);
+    const ids = await log.appendAndPublish(key, `${prefix}chan:last`, [upd(1), upd(2), upd(3)]);
+    expect(await log.lastId(key)).toBe(ids[2]);
+    expect((await log.readAfter(key, MIN_LOG_ID)).map((e) => e.id)).toEqual(ids);
+    expect(compareLogIds(MIN_LOG_ID, ids[0])).toBeLessThan(0);
+    const [next] = await log.appendAndPublish(key, `${prefix}chan:last`, [upd(4)]);
+    expect(await log.readAfter(key, ids[2])).toEqual([{ id: next, update: upd(4) }]);
+    expect(await log.lastId(key)).toBe(next);
   });
 
   it('keeps at least the last 1,000 messages of a user', async () => {

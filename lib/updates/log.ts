@@ -17,7 +17,7 @@ import { kvKey } from '@/lib/kv/keys';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
 
-export { compareLogIds, decodeBusMessage, encodeBusMessage, parseLogId, resumableId } from './log-ids';
+export { compareLogIds, decodeBusMessage, encodeBusMessage, MIN_LOG_ID, parseLogId, resumableId } from './log-ids';
 
 /** Retention: at least this long or this many messages per user (decisions.md). */
 export const LOG_MAX_AGE_MS = 15 * 60 * 1000;
@@ -42,6 +42,8 @@ export interface UpdateLog {
    * id, or one older than everything retained, answers everything retained.
    */
   readAfter(logKey: string, afterId: string | null): Promise<LogEntry[]>;
+  /** The id of the newest message the log holds for the user; null when it holds none. */
+  lastId(logKey: string): Promise<string | null>;
 }
 
 export const userLogKey = (appId: string, userId: string) => kvKey('updlog', appId, userId);

@@ -4,6 +4,8 @@
 //
 // The `recommendation` message type is not produced yet (there is no
 // recommendations endpoint), so it has no wire test here.
+import { once } from 'node:events';
+import { connect, type AddressInfo, type Socket } from 'node:net';
 import { SignJWT } from 'jose';
 import { Redis as IORedis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,7 +20,9 @@ import {
 } from '@/lib/testing/test-server';
 import { openSse, type SseStream } from '@/lib/testing/sse-client';
 import type { CatalogInput } from '@/lib/testing/types';
+import { getUpdateLog, userLogKey, type UpdateLog } from '@/lib/updates/log';
 import { userChannel } from '@/lib/updates/publish';
+import { openStreamCount, sseLimits } from './sse';
 
 const KEEPALIVE_MS = 150;
 const catalog: CatalogInput = {
@@ -94,6 +98,30 @@ async function subscriberCount(channel: string): Promise<number> {
   const { getBus } = await import('@/lib/bus');
   const bus = getBus() as unknown as { channels?: Map<string, Set<unknown>> };
   return bus.channels?.get(channel)?.size ?? 0;
+}
+
+async function waitUntil(check: () => boolean | Promise<boolean>, what: string, timeoutMs = 3_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+const keepAlives = (s: SseStream) => s.frames.filter((f) => f.comment === 'keep-alive').length;
+
+/** Makes the shared update log's reads of one key slow or never settle, until the returned restore is called. */
+function stallReads(key: string, delayMs: number | 'forever'): () => void {
+  const log = getUpdateLog();
+  const original = log.readAfter;
+  log.readAfter = function (this: UpdateLog, k, after) {
+    if (k !== key) return original.call(this, k, after);
+    if (delayMs === 'forever') return new Promise(() => undefined);
+    return sleep(delayMs).then(() => original.call(this, k, after));
+  };
+  return () => {
+    log.readAfter = original;
+  };
 }
 
 describe('GET /v1/sse/updates', () => {
@@ -305,6 +333,17 @@ describe('GET /v1/sse/updates', () => {
       await s.close();
     });
 
+    it('an empty Last-Event-ID header counts as absent: nothing replayed, or the lastEventId query parameter applies', async () => {
+      const { u, seen } = await userWithHistory(3);
+      const empty = await open(u.token, { lastEventId: '' });
+      const emptyWithQuery = await open(u.token, { lastEventId: '', lastEventIdQuery: seen[0].id });
+      await emptyWithQuery.waitForMessages(2);
+      await sleep(200);
+      expect(emptyWithQuery.messages.map((m) => m.raw)).toEqual(seen.slice(1).map((m) => m.raw));
+      expect(empty.messages).toHaveLength(0);
+      await Promise.all([empty.close(), emptyWithQuery.close()]);
+    });
+
     it('no duplicate and no gap across the replay/live boundary while events keep coming', async () => {
       const u = await newUser();
       const witness = await open(u.token);
@@ -367,7 +406,6 @@ describe('GET /v1/sse/updates: keep-alive tick', () => {
     await postEvent(user, 'match_played');
     await s.waitForMessages(1);
     // Appended to the user's log but published where no stream listens: a lost pub/sub message.
-    const { getUpdateLog, userLogKey } = await import('@/lib/updates/log');
     const lost = JSON.stringify({ type: 'balance.changed', data: { userId: user.userId, currency: 'gems', amount: 7, updatedAt: Date.now() } });
     const [id] = await getUpdateLog().appendAndPublish(userLogKey(app.appId, user.userId), 'updates:nobody-listens', [lost]);
     await s.waitForMessages(2, 3_000);
@@ -381,5 +419,135 @@ describe('GET /v1/sse/updates: keep-alive tick', () => {
     const s = await open(user.token);
     expect((await user.api.post('/v1/auth/revoke')).status).toBe(200);
     await s.waitFor((x) => x.ended, 'the stream to end', 3_000);
+  });
+
+  it('catches up a stream that has sent nothing yet (no Last-Event-ID), without replaying older history', async () => {
+    const user = await newUser();
+    const first = await open(user.token);
+    await postEvent(user, 'match_played');
+    await first.waitForMessages(1);
+    await first.close();
+    const s = await open(user.token);
+    await sleep(KEEPALIVE_MS * 2);
+    expect(s.messages).toHaveLength(0);
+    const lost = JSON.stringify({ type: 'balance.changed', data: { userId: user.userId, currency: 'gems', amount: 3, updatedAt: Date.now() } });
+    const [id] = await getUpdateLog().appendAndPublish(userLogKey(app.appId, user.userId), 'updates:nobody', [lost]);
+    // One interval, plus the read and scheduling slack.
+    await s.waitForMessages(1, KEEPALIVE_MS + 250);
+    await sleep(KEEPALIVE_MS * 3);
+    expect(s.messages.map((m) => ({ id: m.id, data: m.data }))).toEqual([{ id, data: lost }]);
+    await s.close();
+  });
+
+  it('keeps sending keep-alives while a catch-up log read hangs', async () => {
+    const user = await newUser();
+    const s = await open(user.token);
+    await postEvent(user, 'match_played');
+    await s.waitForMessages(1);
+    const restore = stallReads(userLogKey(app.appId, user.userId), 'forever');
+    try {
+      const seen = keepAlives(s);
+      // The next tick's catch-up read hangs (until its 5 s timeout); keep-alives must go on meanwhile.
+      await s.waitFor((x) => keepAlives(x) >= seen + 3, 'keep-alives while a log read hangs', 3_000);
+      await s.close();
+    } finally {
+      restore();
+    }
+  });
+
+  it('a log read that never settles times out: held-back live messages are released, keep-alives continue', async () => {
+    const user = await newUser();
+    const s = await open(user.token);
+    await postEvent(user, 'match_played');
+    await s.waitForMessages(1);
+    const savedTimeout = sseLimits.logReadTimeoutMs;
+    sseLimits.logReadTimeoutMs = 300;
+    const restore = stallReads(userLogKey(app.appId, user.userId), 'forever');
+    try {
+      await sleep(KEEPALIVE_MS * 2); // a catch-up read is now hanging, live messages are held back
+      const seenKeepAlives = keepAlives(s);
+      await postEvent(user, 'match_played');
+      await s.waitForMessages(2, 300 + KEEPALIVE_MS * 2 + 500);
+      expect(s.updates[1].data.currentCount).toBe(2);
+      await s.waitFor((x) => keepAlives(x) >= seenKeepAlives + 2, 'keep-alives while reads hang', KEEPALIVE_MS * 6);
+      await s.close();
+    } finally {
+      restore();
+      sseLimits.logReadTimeoutMs = savedTimeout;
+    }
+  });
+});
+
+describe('GET /v1/sse/updates: connections', () => {
+  /** A raw HTTP/1.1 client on its own socket (fetch hides what the connection does). */
+  async function rawConnect(port: number): Promise<Socket> {
+    const sock = connect(port, '127.0.0.1');
+    await once(sock, 'connect');
+    return sock;
+  }
+
+  it('HEAD answers the SSE headers and ends at once, leaving no subscription and a usable connection', async () => {
+    const u = await newUser();
+    const before = openStreamCount();
+    const res = await fetch(`${server.url}/v1/sse/updates`, { method: 'HEAD', headers: { Authorization: `Bearer ${u.token}` }, signal: AbortSignal.timeout(3_000) });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toBe('text/event-stream');
+    expect(res.headers.get('cache-control')).toMatch(/^no-cache/);
+    expect(await res.text()).toBe('');
+    await waitUntil(async () => (await subscriberCount(userChannel(app.appId, u.userId))) === 0 && openStreamCount() === before, 'the stream to be released');
+
+    // The same connection answers the next request (it was left waiting for a body that never ended).
+    const port = Number(new URL(server.url).port);
+    const sock = await rawConnect(port);
+    let received = '';
+    sock.on('data', (d: Buffer) => (received += d.toString('latin1')));
+    const host = `127.0.0.1:${port}`;
+    sock.write(`HEAD /v1/sse/updates HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${u.token}\r\n\r\n`);
+    sock.write(`GET /v1/no-such-route HTTP/1.1\r\nHost: ${host}\r\n\r\n`);
+    try {
+      await waitUntil(() => (received.match(/^HTTP\/1\.1 \d{3}/gm) ?? []).length >= 2, 'two responses on one connection');
+      expect(received).toMatch(/^HTTP\/1\.1 200/);
+      expect(received).toMatch(/\r\nHTTP\/1\.1 404/);
+    } finally {
+      sock.destroy();
+    }
+    await waitUntil(() => openStreamCount() === before, 'no stream left open');
+  });
+
+  it('errors the stream of a client that stops reading and frees its socket', async () => {
+    const { createNodeServer } = await import('@/lib/http/node-server');
+    const srv = createNodeServer();
+    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+    const { port } = srv.address() as AddressInfo;
+    const connections = () => new Promise<number>((resolve, reject) => srv.getConnections((err, n) => (err ? reject(err) : resolve(n))));
+    const savedMax = sseLimits.maxQueuedChunks;
+    sseLimits.maxQueuedChunks = 4;
+    const user = await newUser();
+    const key = userLogKey(app.appId, user.userId);
+    const channel = userChannel(app.appId, user.userId);
+    const before = openStreamCount();
+    const sock = await rawConnect(port);
+    try {
+      // Never read: no 'data' listener, so the socket stops reading once its buffer is full.
+      sock.pause();
+      sock.write(`GET /v1/sse/updates HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nAuthorization: Bearer ${user.token}\r\n\r\n`);
+      await waitUntil(() => openStreamCount() === before + 1, 'the stream to open');
+      expect(await connections()).toBe(1);
+      // Large messages until the kernel buffers are full and chunks queue up behind them.
+      const big = JSON.stringify({ type: 'balance.changed', data: { userId: user.userId, currency: 'gems', amount: 1, updatedAt: Date.now(), pad: 'x'.repeat(256 * 1024) } });
+      for (let i = 0; i < 40 && (await connections()) > 0; i++) {
+        await getUpdateLog().appendAndPublish(key, channel, [big, big, big, big]);
+        await sleep(30);
+      }
+      await waitUntil(async () => (await connections()) === 0, 'the server to drop the connection', 5_000);
+      expect(openStreamCount()).toBe(before);
+      await waitUntil(async () => (await subscriberCount(channel)) === 0, 'the subscription to be released');
+    } finally {
+      sseLimits.maxQueuedChunks = savedMax;
+      sock.destroy();
+      srv.closeAllConnections();
+      await new Promise<void>((resolve) => srv.close(() => resolve()));
+      await redis?.del(key);
+    }
   });
 });

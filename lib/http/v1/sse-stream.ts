@@ -1,0 +1,198 @@
+// One open update stream (GET /v1/sse/updates): what it has sent, the live
+// messages it holds back while it reads the log, the keep-alive tick and the
+// clean-up. lib/http/v1/sse.ts opens it; the ordering rules are described there.
+import { isRevoked } from '@/lib/auth/revocation';
+import type { TokenClaims } from '@/lib/auth/jwt';
+import type { Unsubscribe } from '@/lib/bus';
+import { logError } from '@/lib/log';
+import { compareLogIds, decodeBusMessage, getUpdateLog, type LogEntry } from '@/lib/updates/log';
+
+/** Tunables, exported so tests can make them small. */
+export const sseLimits = {
+  /** Chunks queued for a reader that does not keep up; beyond this the stream is errored (the client resumes). */
+  maxQueuedChunks: 1_000,
+  /** Bound on every log read (Upstash REST has no timeout of its own). */
+  logReadTimeoutMs: 5_000,
+};
+
+const encoder = new TextEncoder();
+
+export const frame = (entry: LogEntry): string => `id: ${entry.id}\ndata: ${entry.update}\n\n`;
+
+/** Rejects after `ms` with an ETIMEDOUT error (answered 503 `unavailable` if it escapes a handler). */
+export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`${what} timed out after ${ms} ms`), { code: 'ETIMEDOUT' })), ms);
+    timer.unref?.();
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}
+
+let openStreams = 0;
+/** Streams currently open in this process (tests, soak script, metrics). */
+export function openStreamCount(): number {
+  return openStreams;
+}
+
+export interface UpdateStreamOptions {
+  auth: TokenClaims;
+  logKey: string;
+  channel: string;
+  keepAliveMs: number;
+  signal: AbortSignal;
+  /** The id counted as already sent: live and logged messages up to it are skipped. */
+  lastSent: string;
+}
+
+export class UpdateStream {
+  private closed = false;
+  /** While true, live messages wait in `buffer` (a log read is in progress). */
+  private buffering = true;
+  private readonly buffer: LogEntry[] = [];
+  private lastSent: string;
+  private catchingUp = false;
+  private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
+  private timer: ReturnType<typeof setInterval> | undefined;
+  private unsubscribe: Unsubscribe | null = null;
+
+  constructor(private readonly opts: UpdateStreamOptions) {
+    this.lastSent = opts.lastSent;
+    openStreams += 1;
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
+  }
+
+  /** The bus subscription's release, owned from now on (released by close()). */
+  adopt(unsubscribe: Unsubscribe): void {
+    if (this.closed) void this.release(unsubscribe);
+    else this.unsubscribe = unsubscribe;
+  }
+
+  /** The bus listener: live messages, held back while the log is being read. */
+  readonly onMessage = (message: string): void => {
+    if (this.closed) return;
+    const entry = decodeBusMessage(message);
+    if (!entry) return logError('stream: malformed bus message', null, { channel: this.opts.channel });
+    if (this.buffering) this.buffer.push(entry);
+    else this.send(entry);
+  };
+
+  /** What the log holds after `lastSent`; on failure (logged) nothing, and the next tick tries again. */
+  async readLog(): Promise<LogEntry[]> {
+    const { logKey, channel } = this.opts;
+    try {
+      return await withTimeout(getUpdateLog().readAfter(logKey, this.lastSent), sseLimits.logReadTimeoutMs, 'update log read');
+    } catch (err) {
+      logError('stream: update log read failed', err, { channel });
+      return [];
+    }
+  }
+
+  /** A ReadableStream that opens with `: connected` and the replay, then goes live. */
+  toReadable(replay: LogEntry[]): ReadableStream<Uint8Array> {
+    return new ReadableStream<Uint8Array>(
+      {
+        start: (c) => {
+          this.controller = c;
+          if (this.closed) return c.close();
+          let head = ': connected\n\n';
+          for (const entry of replay) head += this.take(entry) ?? '';
+          this.write(head);
+          this.flushBuffer();
+          this.timer = setInterval(() => void this.tick(), this.opts.keepAliveMs);
+          this.timer.unref?.();
+          this.opts.signal.addEventListener('abort', this.onAbort, { once: true });
+          if (this.opts.signal.aborted) this.close();
+        },
+        cancel: () => this.close(),
+      },
+      // No read-ahead: desiredSize goes negative as soon as a chunk waits.
+      { highWaterMark: 0 },
+    );
+  }
+
+  /**
+   * Ends the stream once: clears the timer, releases the bus subscription.
+   * `error` errors the stream instead of closing it, which drops the queued
+   * chunks and makes the HTTP writer give up the socket (slow readers).
+   */
+  readonly close = (error?: Error): void => {
+    if (this.closed) return;
+    this.closed = true;
+    openStreams -= 1;
+    if (this.timer !== undefined) clearInterval(this.timer);
+    this.timer = undefined;
+    this.opts.signal.removeEventListener('abort', this.onAbort);
+    this.buffer.length = 0;
+    const release = this.unsubscribe;
+    this.unsubscribe = null;
+    if (release) void this.release(release);
+    try {
+      if (error) this.controller?.error(error);
+      else this.controller?.close();
+    } catch {
+      // Already closed or errored by the runtime.
+    }
+    this.controller = null;
+  };
+
+  private readonly onAbort = (): void => this.close();
+
+  private async release(unsubscribe: Unsubscribe): Promise<void> {
+    await unsubscribe().catch((err: unknown) => logError('stream unsubscribe failed', err, { channel: this.opts.channel }));
+  }
+
+  private async tick(): Promise<void> {
+    // The client reconnects with a fresh token.
+    if (Date.now() >= this.opts.auth.exp * 1000) return this.close();
+    // First, so a slow check below never delays it past the interval.
+    this.write(': keep-alive\n\n');
+    if (await isRevoked(this.opts.auth).catch(() => false)) return this.close();
+    await this.catchUp();
+  }
+
+  /** Sends what the log holds after the last id sent (messages the pub/sub lost). */
+  private async catchUp(): Promise<void> {
+    if (this.catchingUp || this.closed) return;
+    this.catchingUp = true;
+    this.buffering = true;
+    try {
+      const missed = await this.readLog();
+      for (const entry of missed) this.send(entry);
+    } finally {
+      this.catchingUp = false;
+      this.flushBuffer();
+    }
+  }
+
+  private flushBuffer(): void {
+    this.buffering = false;
+    for (const entry of this.buffer.splice(0)) this.send(entry);
+  }
+
+  private send(entry: LogEntry): void {
+    const text = this.take(entry);
+    if (text) this.write(text);
+  }
+
+  /** The entry's frame, counted as sent; null when an id up to the last one sent was already covered. */
+  private take(entry: LogEntry): string | null {
+    if (compareLogIds(entry.id, this.lastSent) <= 0) return null;
+    this.lastSent = entry.id;
+    return frame(entry);
+  }
+
+  private write(text: string): void {
+    const c = this.controller;
+    if (this.closed || !c) return;
+    if ((c.desiredSize ?? 0) < -sseLimits.maxQueuedChunks) return this.close(new Error('stream reader too slow'));
+    try {
+      c.enqueue(encoder.encode(text));
+    } catch {
+      this.close();
+    }
+  }
+}
