@@ -20,7 +20,7 @@ export default defineConfig({
   },
   webServer: {
     command: 'node scripts/start.mjs',
-    url: `http://127.0.0.1:${port}/v1/openapi.json`,
+    url: `http://127.0.0.1:${port}/`,
     timeout: 300_000,
     reuseExistingServer: false,
     stdout: 'pipe',

@@ -47,6 +47,16 @@ test('the walkthrough works through the Next.js routes: token, event, missions, 
   expect(balance.balance).toMatchObject({ userId: 'player-1', currency: 'gems', amount: 25 });
 });
 
+test('the OpenAPI document served by Next.js carries its component schemas', async ({ request }) => {
+  const res = await request.get('/v1/openapi.json');
+  expect(res.status()).toBe(200);
+  const doc = await res.json();
+  expect(doc.openapi).toBe('3.1.0');
+  for (const name of ['Mission', 'MissionProgress', 'Campaign', 'Balance', 'SDKUpdate', 'Error', 'EventResponse']) {
+    expect(doc.components.schemas[name], name).toBeTruthy();
+  }
+});
+
 test('unknown /v1 routes and wrong methods answer in the error shape', async ({ request }) => {
   const unknown = await request.get('/v1/nope');
   expect(unknown.status()).toBe(404);

@@ -122,6 +122,11 @@ function checkStorable(url: URL, params: Params): void {
   }
 }
 
+/** Next.js passes no params (undefined) to routes without dynamic segments. */
+async function paramsOf(ctx: RouteContext | undefined): Promise<Params> {
+  return (await ctx?.params) ?? {};
+}
+
 function base(req: Request, requestId: string, params: Params): BaseContext {
   const url = new URL(req.url);
   checkStorable(url, params);
@@ -131,7 +136,7 @@ function base(req: Request, requestId: string, params: Params): BaseContext {
 /** A public /v1 endpoint that takes no token (the token endpoint). */
 export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>): Handler {
   return (req, routeCtx) =>
-    run(req, true, async (requestId) => fn({ ...base(req, requestId, await routeCtx.params), auth: null }));
+    run(req, true, async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx)), auth: null }));
 }
 
 /** A /v1 endpoint behind a bearer JWT. */
@@ -146,7 +151,7 @@ export function userRoute(options: UserRouteOptions, fn: (ctx: UserContext) => P
         });
         rateLimitHeaders(result).forEach((value, name) => extra.set(name, value));
       }
-      return fn({ ...base(req, requestId, await routeCtx.params), auth });
+      return fn({ ...base(req, requestId, await paramsOf(routeCtx)), auth });
     });
 }
 
@@ -155,7 +160,7 @@ export function adminRoute(fn: (ctx: AdminContext) => Promise<Response>): Handle
   return (req, routeCtx) =>
     run(req, false, async (requestId) => {
       const admin = await checkAdminRequest(req);
-      return fn({ ...base(req, requestId, await routeCtx.params), admin });
+      return fn({ ...base(req, requestId, await paramsOf(routeCtx)), admin });
     });
 }
 

@@ -6,19 +6,22 @@ import { publicRoute } from '../handler';
 import { json } from '../respond';
 import { revokeResponseSchema, tokenRequestSchema, tokenResponseSchema } from './auth';
 import { eventResponseSchema, eventSchema } from './events';
-import { claimResponseSchema, missionDetailSchema, missionListSchema } from './missions';
+import { claimResponseSchema, missionDetailSchema, missionListSchema, publicMissionSchema } from './missions';
 import { balanceListSchema, singleBalanceSchema } from './balance';
-import { campaignDetailSchema, campaignListSchema } from './campaigns';
+import { campaignDetailSchema, campaignListSchema, publicCampaignSchema } from './campaigns';
+import { missionProgressSchema, rewardSchema } from '@/lib/missions/schema';
+import { balanceSchema } from '@/lib/balances/schema';
 
 export const errorSchema = z
   .object({ error: z.string(), message: z.string().optional(), retryAfterMs: z.number().optional() })
   .meta({ id: 'Error' });
 
-// Referenced so that every schema with an id is registered before generation.
-const registered = [
+/** Every schema the document names (its `.meta({ id })` gives the component name). */
+const named = [
   sdkUpdateSchema, tokenRequestSchema, tokenResponseSchema, revokeResponseSchema, eventSchema,
   eventResponseSchema, claimResponseSchema, missionDetailSchema, missionListSchema, balanceListSchema,
-  singleBalanceSchema, campaignDetailSchema, campaignListSchema, errorSchema,
+  singleBalanceSchema, campaignDetailSchema, campaignListSchema, errorSchema, publicMissionSchema,
+  publicCampaignSchema, missionProgressSchema, rewardSchema, balanceSchema,
 ];
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -32,8 +35,17 @@ const common = { '401': error('Missing, invalid, expired or revoked token (unaut
 const limited = { '429': error('rate_limited, with Retry-After and RateLimit-* headers') };
 
 function buildDocument() {
-  void registered;
-  const generated = z.toJSONSchema(z.globalRegistry, {
+  // Not z.globalRegistry: zod keeps it on globalThis, shared by every copy of
+  // zod in the process, and the Next.js server bundle holds two (route and
+  // instrumentation chunks), so it can hold schema objects of both copies. A
+  // registry of exactly the schemas imported here is the same in any bundle.
+  const registry = z.registry<{ id: string }>();
+  for (const schema of named) {
+    const id = z.globalRegistry.get(schema)?.id;
+    if (typeof id !== 'string') throw new Error('an OpenAPI schema has no .meta({ id })');
+    registry.add(schema, { id });
+  }
+  const generated = z.toJSONSchema(registry, {
     target: 'draft-2020-12',
     uri: (id) => `#/components/schemas/${id}`,
     unrepresentable: 'any',
