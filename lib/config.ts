@@ -138,8 +138,3 @@ export function getConfig(): Config {
   cached ??= loadConfig();
   return cached;
 }
-
-/** Tests only: forget the cached configuration. */
-export function resetConfigForTests(): void {
-  cached = null;
-}

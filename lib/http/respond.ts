@@ -1,5 +1,5 @@
 // Small Response builders shared by every handler.
-import { AppError, ERROR_STATUS, type ErrorCode } from '@/lib/errors';
+import type { AppError } from '@/lib/errors';
 
 export function json(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
   const headers = new Headers(init.headers);
@@ -13,8 +13,4 @@ export function errorResponse(error: AppError): Response {
   if (error.hasMessage) body.message = error.message;
   Object.assign(body, error.extra);
   return json(body, { status: error.status, headers: error.headers });
-}
-
-export function errorBody(code: ErrorCode, message?: string): { status: number; body: Record<string, unknown> } {
-  return { status: ERROR_STATUS[code], body: message ? { error: code, message } : { error: code } };
 }
