@@ -17,7 +17,8 @@ import { boot } from '@/lib/boot';
 export type Params = Record<string, string>;
 /** The second argument Next.js passes to route handlers; the Node server passes the same. */
 export interface RouteContext {
-  params: Promise<Params>;
+  /** Resolves to undefined for routes without dynamic segments (as Next.js passes it). */
+  params: Promise<Params | undefined>;
 }
 export type Handler = (req: Request, ctx: RouteContext) => Promise<Response>;
 

@@ -92,7 +92,8 @@ export async function handleNodeRequest(req: IncomingMessage, res: ServerRespons
     const request = toRequest(req, abort.signal);
     const pathname = new URL(request.url).pathname;
     const match = matchRoute(routes, pathname);
-    const ctx = { params: Promise.resolve(match?.params ?? {}) };
+    // Like Next.js: no params object at all for a route without dynamic segments.
+    const ctx = { params: Promise.resolve(match && Object.keys(match.params).length > 0 ? match.params : undefined) };
     let response: Response;
     if (!match) response = await notFound(request, ctx);
     else {
