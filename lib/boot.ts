@@ -1,32 +1,22 @@
 // Start-up: configuration checked, database migrated, the denylist warmed,
 // and on the embedded default a demo app with a demo catalog. Runs once per
 // process, from Next.js's instrumentation hook or the plain Node server.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { getDb, getDbDriver } from '@/db/client';
 import { createApp, getApp } from '@/lib/apps/apps';
 import { generateSecret } from '@/lib/apps/secrets';
 import { warmRevocations } from '@/lib/auth/revocation';
 import { putCatalog } from '@/lib/catalog/put-catalog';
-import { getConfig } from '@/lib/config';
+import { getConfig, readOrCreateSecret } from '@/lib/config';
 import { demoCatalog } from '@/lib/demo/demo-catalog';
 import { getKv } from '@/lib/kv';
 
 export const DEMO_APP_ID = 'demo';
 
-function demoSecret(dataDir: string): string {
-  const file = path.join(dataDir, 'demo-app-secret');
-  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
-  const secret = generateSecret('qs');
-  writeFileSync(file, secret + '\n', { mode: 0o600 });
-  return secret;
-}
-
 /** Creates the demo app and catalog when missing; answers its secret. */
 export async function seedDemo(): Promise<string> {
   const config = getConfig();
-  const secret = demoSecret(config.dataDir);
+  const secret = readOrCreateSecret(config.dataDir, 'demo-app-secret', () => generateSecret('qs'));
   if (!(await getApp(DEMO_APP_ID))) {
     await createApp({ id: DEMO_APP_ID, name: 'Demo game', appSecret: secret }, 'system:seed');
     await putCatalog(DEMO_APP_ID, demoCatalog(Date.now()), 'system:seed');

@@ -57,14 +57,17 @@ export function selectDbDriver(env: Env): DbDriver {
   return /\.neon\.(tech|build)(:|\/|$)/.test(new URL(url).hostname + '/') ? 'neon' : 'node-postgres';
 }
 
-function readOrCreateSecret(dataDir: string, file: string, bytes: number): string {
+/** A secret kept in the data directory: read when present, else made once and written (owner-only). */
+export function readOrCreateSecret(dataDir: string, file: string, make: () => string): string {
   const full = path.join(dataDir, file);
   if (existsSync(full)) return readFileSync(full, 'utf8').trim();
   mkdirSync(dataDir, { recursive: true });
-  const secret = randomBytes(bytes).toString('base64url');
+  const secret = make();
   writeFileSync(full, secret + '\n', { mode: 0o600 });
   return secret;
 }
+
+const randomSecret = (bytes: number) => () => randomBytes(bytes).toString('base64url');
 
 export function loadConfig(env: Env = process.env): Config {
   const portText = nonEmpty(env, 'PORT') ?? '3000';
@@ -93,7 +96,7 @@ export function loadConfig(env: Env = process.env): Config {
   let jwtSecretText = nonEmpty(env, 'JWT_SECRET');
   if (!jwtSecretText) {
     if (!embedded) throw new ConfigError('JWT_SECRET', 'is required when DATABASE_URL is set');
-    jwtSecretText = readOrCreateSecret(dataDir, 'jwt-secret', 48);
+    jwtSecretText = readOrCreateSecret(dataDir, 'jwt-secret', randomSecret(48));
   }
   const jwtSecret = new TextEncoder().encode(jwtSecretText);
   if (jwtSecret.byteLength < 32) throw new ConfigError('JWT_SECRET', 'must be at least 32 bytes');
@@ -101,7 +104,7 @@ export function loadConfig(env: Env = process.env): Config {
   let adminApiKey = nonEmpty(env, 'ADMIN_API_KEY');
   let adminApiKeyGenerated = false;
   if (!adminApiKey && embedded) {
-    adminApiKey = readOrCreateSecret(dataDir, 'admin-api-key', 24);
+    adminApiKey = readOrCreateSecret(dataDir, 'admin-api-key', randomSecret(24));
     adminApiKeyGenerated = true;
   }
   if (adminApiKey && adminApiKey.length < 16) {

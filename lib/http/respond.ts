@@ -7,6 +7,11 @@ export function json(body: unknown, init: { status?: number; headers?: HeadersIn
   return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
 }
 
+/** The answer of an idempotent write: a replay carries X-Idempotent-Replay (`hit` or `db-hit`). */
+export function idempotentJson(outcome: { status: number; body: unknown; replay: 'hit' | 'db-hit' | null }): Response {
+  return json(outcome.body, { status: outcome.status, headers: outcome.replay ? { 'X-Idempotent-Replay': outcome.replay } : {} });
+}
+
 /** The spec's error body: `{ error, message? }` plus any extra fields (retryAfterMs). */
 export function errorResponse(error: AppError): Response {
   const body: Record<string, unknown> = { error: error.code };

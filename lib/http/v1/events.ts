@@ -9,7 +9,7 @@ import { eventsLimiter } from '@/lib/ratelimit/policies';
 import { publishUpdates } from '@/lib/updates/publish';
 import { readJsonBody } from '../body';
 import { userRoute } from '../handler';
-import { json } from '../respond';
+import { idempotentJson } from '../respond';
 import { parseWith } from '../validate';
 
 export const eventSchema = z
@@ -62,6 +62,5 @@ export const postEvent = userRoute({ limiter: eventsLimiter }, async ({ req, aut
       };
     },
   );
-  const headers: Record<string, string> = outcome.replay ? { 'X-Idempotent-Replay': outcome.replay } : {};
-  return json(outcome.body, { status: outcome.status, headers });
+  return idempotentJson(outcome);
 });

@@ -16,7 +16,7 @@ import { readRecords } from '@/lib/progress/records';
 import { claimsLimiter } from '@/lib/ratelimit/policies';
 import { publishUpdates } from '@/lib/updates/publish';
 import { userRoute } from '../handler';
-import { json } from '../respond';
+import { idempotentJson, json } from '../respond';
 import { parseWith, queryOf } from '../validate';
 
 export const publicMissionSchema = z
@@ -119,6 +119,5 @@ export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, aut
       };
     },
   );
-  const headers: Record<string, string> = outcome.replay ? { 'X-Idempotent-Replay': outcome.replay } : {};
-  return json(outcome.body, { status: outcome.status, headers });
+  return idempotentJson(outcome);
 });
