@@ -12,9 +12,11 @@ import {
   pgTable,
   primaryKey,
   text,
+  timestamp,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { MissionCriteria, MissionFilter, Reward } from '@/lib/missions/schema';
+import { STAFF_ROLES } from '@/lib/auth/roles';
 
 const ms = (name: string) => bigint(name, { mode: 'number' });
 
@@ -201,4 +203,76 @@ export const auditLog = pgTable(
     after: jsonb('after'),
   },
   (t) => [index('audit_app_idx').on(t.appId, t.at)],
+);
+
+// Staff accounts of the console, in the shape Better Auth's drizzle adapter
+// expects (its user, session, account and verification models, renamed).
+// Dates are timestamps here because Better Auth reads and writes Date objects.
+const at = (name: string) => timestamp(name, { withTimezone: true, mode: 'date' });
+
+export const staff = pgTable(
+  'staff',
+  {
+    id: text('id').primaryKey(),
+    name: text('name').notNull(),
+    /** Stored lower-cased (Better Auth normalises e-mail addresses at sign-in). */
+    email: text('email').notNull().unique(),
+    emailVerified: boolean('email_verified').notNull().default(false),
+    image: text('image'),
+    role: text('role', { enum: STAFF_ROLES }).notNull().default('support'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [check('staff_role_known', sql`${t.role} in (${sql.raw(STAFF_ROLES.map((r) => `'${r}'`).join(', '))})`)],
+);
+export type StaffRow = typeof staff.$inferSelect;
+
+export const staffSession = pgTable(
+  'staff_session',
+  {
+    id: text('id').primaryKey(),
+    /** Better Auth keeps the session token itself; the cookie carries it signed. */
+    token: text('token').notNull().unique(),
+    userId: text('user_id').notNull().references(() => staff.id, { onDelete: 'cascade' }),
+    expiresAt: at('expires_at').notNull(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('staff_session_user_idx').on(t.userId)],
+);
+
+export const staffAccount = pgTable(
+  'staff_account',
+  {
+    id: text('id').primaryKey(),
+    accountId: text('account_id').notNull(),
+    /** `credential` for e-mail and password; the password column holds its scrypt hash. */
+    providerId: text('provider_id').notNull(),
+    userId: text('user_id').notNull().references(() => staff.id, { onDelete: 'cascade' }),
+    accessToken: text('access_token'),
+    refreshToken: text('refresh_token'),
+    idToken: text('id_token'),
+    accessTokenExpiresAt: at('access_token_expires_at'),
+    refreshTokenExpiresAt: at('refresh_token_expires_at'),
+    scope: text('scope'),
+    password: text('password'),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('staff_account_user_idx').on(t.userId)],
+);
+
+export const staffVerification = pgTable(
+  'staff_verification',
+  {
+    id: text('id').primaryKey(),
+    identifier: text('identifier').notNull(),
+    value: text('value').notNull(),
+    expiresAt: at('expires_at').notNull(),
+    createdAt: at('created_at').notNull().defaultNow(),
+    updatedAt: at('updated_at').notNull().defaultNow(),
+  },
+  (t) => [index('staff_verification_identifier_idx').on(t.identifier)],
 );

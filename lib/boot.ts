@@ -10,6 +10,7 @@ import { putCatalog } from '@/lib/catalog/put-catalog';
 import { getConfig, readOrCreateSecret } from '@/lib/config';
 import { demoCatalog } from '@/lib/demo/demo-catalog';
 import { getKv } from '@/lib/kv';
+import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
 
 export const DEMO_APP_ID = 'demo';
 
@@ -46,5 +47,7 @@ async function runBoot(): Promise<void> {
     lines.push(`Demo app: appId=${DEMO_APP_ID} appSecret=${secret}`);
   }
   if (config.adminApiKeyGenerated) lines.push(`Admin API key (generated, kept in ${config.dataDir}): ${config.adminApiKey}`);
+  const firstAdmin = await ensureFirstAdmin(config);
+  if (firstAdmin) lines.push(firstAdmin);
   if (process.env.QUESTLINE_QUIET !== '1') console.log(lines.join('\n'));
 }

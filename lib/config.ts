@@ -1,8 +1,9 @@
 // Reads and checks the environment once. A bad or missing required value stops
 // start-up with one clear line naming the variable (ConfigError).
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { STAFF_PASSWORD_MAX, STAFF_PASSWORD_MIN } from '@/lib/staff/schema';
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
@@ -29,6 +30,14 @@ export interface Config {
   embedded: boolean;
   /** Interval of the stream's `: keep-alive` comment (SSE_KEEPALIVE_MS, default and maximum 15 s). */
   sseKeepAliveMs: number;
+  /** The console's first admin (ADMIN_EMAIL + ADMIN_PASSWORD), created when no staff account exists. */
+  firstAdmin: { email: string; password: string } | null;
+  /** Signs the staff session cookies: BETTER_AUTH_SECRET, else derived from the JWT secret. */
+  staffAuthSecret: string;
+  /** The console's public origin (BETTER_AUTH_URL); null: taken from each request's Host. */
+  publicUrl: string | null;
+  /** Extra origins allowed to send cookie-authenticated writes (BETTER_AUTH_TRUSTED_ORIGINS). */
+  trustedOrigins: string[];
 }
 
 type Env = Record<string, string | undefined>;
@@ -117,6 +126,31 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SSE_KEEPALIVE_MS', `must be an integer from 10 to 15000 (got "${keepAliveText}")`);
   }
 
+  const adminEmail = nonEmpty(env, 'ADMIN_EMAIL');
+  const adminPassword = env.ADMIN_PASSWORD ? env.ADMIN_PASSWORD : null;
+  if ((adminEmail === null) !== (adminPassword === null)) {
+    throw new ConfigError(adminEmail ? 'ADMIN_PASSWORD' : 'ADMIN_EMAIL', 'is required when the other of ADMIN_EMAIL and ADMIN_PASSWORD is set');
+  }
+  if (adminEmail && !/^[^\s@]+@[^\s@]+$/.test(adminEmail)) throw new ConfigError('ADMIN_EMAIL', 'must be an e-mail address');
+  if (adminPassword && (adminPassword.length < STAFF_PASSWORD_MIN || adminPassword.length > STAFF_PASSWORD_MAX)) {
+    throw new ConfigError('ADMIN_PASSWORD', `must be ${STAFF_PASSWORD_MIN} to ${STAFF_PASSWORD_MAX} characters`);
+  }
+
+  let staffAuthSecret = nonEmpty(env, 'BETTER_AUTH_SECRET');
+  if (staffAuthSecret && staffAuthSecret.length < 32) throw new ConfigError('BETTER_AUTH_SECRET', 'must be at least 32 characters');
+  // Derived rather than required: every instance already shares JWT_SECRET, and a
+  // separate key per purpose keeps a leaked cookie key from signing API tokens.
+  staffAuthSecret ??= createHmac('sha256', jwtSecret).update('questline staff sessions').digest('base64url');
+
+  const publicUrl = nonEmpty(env, 'BETTER_AUTH_URL');
+  if (publicUrl && !/^https?:\/\/[^/]+\/?$/.test(publicUrl)) {
+    throw new ConfigError('BETTER_AUTH_URL', `must be an origin such as https://console.example.com (got "${publicUrl}")`);
+  }
+  const trustedOrigins = (nonEmpty(env, 'BETTER_AUTH_TRUSTED_ORIGINS') ?? '')
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean);
+
   return {
     port,
     dataDir,
@@ -131,6 +165,10 @@ export function loadConfig(env: Env = process.env): Config {
     openaiModel: nonEmpty(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini',
     embedded,
     sseKeepAliveMs,
+    firstAdmin: adminEmail && adminPassword ? { email: adminEmail.toLowerCase(), password: adminPassword } : null,
+    staffAuthSecret,
+    publicUrl: publicUrl ? publicUrl.replace(/\/$/, '') : null,
+    trustedOrigins,
   };
 }
 

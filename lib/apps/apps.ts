@@ -4,14 +4,10 @@ import { getDb } from '@/db/client';
 import { apps, type AppRow } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
+import type { PublicApp } from './schema';
 import { generateSecret, hashSecret, secretMatches, secretMatchesNothing } from './secrets';
 
-export interface PublicApp {
-  id: string;
-  name: string;
-  createdAt: number;
-  secretRotatedAt: number;
-}
+export type { PublicApp } from './schema';
 
 export function toPublicApp(row: AppRow): PublicApp {
   return { id: row.id, name: row.name, createdAt: row.createdAt, secretRotatedAt: row.secretRotatedAt };

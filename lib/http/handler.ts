@@ -5,7 +5,8 @@ import { AppError } from '@/lib/errors';
 import { bearerToken, verifyAccessToken, type TokenClaims } from '@/lib/auth/jwt';
 import { isRevoked } from '@/lib/auth/revocation';
 import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
-import { checkAdminRequest, type AdminIdentity } from '@/lib/auth/admin';
+import { checkAdminRequest, identifyAdmin, type AdminIdentity } from '@/lib/auth/admin';
+import type { Capability } from '@/lib/auth/roles';
 import { BAD_TEXT, UNSTORABLE_TEXT } from './body';
 import { withCors } from './cors';
 import { errorResponse } from './respond';
@@ -21,6 +22,8 @@ export interface RouteContext {
   params: Promise<Params | undefined>;
 }
 export type Handler = (req: Request, ctx: RouteContext) => Promise<Response>;
+/** An admin handler, carrying the capability it requires. */
+export type AdminHandler = Handler & { capability: Capability | 'authenticated' };
 
 interface BaseContext {
   req: Request;
@@ -134,10 +137,10 @@ function base(req: Request, requestId: string, params: Params): BaseContext {
   return { req, url, requestId, params };
 }
 
-/** A public /v1 endpoint that takes no token (the token endpoint). */
-export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>): Handler {
+/** An endpoint that takes no token (the token endpoint, the OpenAPI documents); `cors: false` under /api/admin. */
+export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>, options: { cors?: boolean } = {}): Handler {
   return (req, routeCtx) =>
-    run(req, true, async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx)), auth: null }));
+    run(req, options.cors ?? true, async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx)), auth: null }));
 }
 
 /** A /v1 endpoint behind a bearer JWT. */
@@ -156,13 +159,20 @@ export function userRoute(options: UserRouteOptions, fn: (ctx: UserContext) => P
     });
 }
 
-/** An admin endpoint: ADMIN_API_KEY bearer or a staff session; no CORS. */
-export function adminRoute(fn: (ctx: AdminContext) => Promise<Response>): Handler {
-  return (req, routeCtx) =>
+/**
+ * An admin endpoint: ADMIN_API_KEY bearer (admin rights) or a staff session
+ * whose role has `capability` (lib/auth/roles.ts); 401 signed out, 403 when
+ * the role falls short or a cookie write comes from another origin. No CORS.
+ * `authenticated`: any signed-in staff member (for "who am I").
+ */
+export function adminRoute(capability: Capability | 'authenticated', fn: (ctx: AdminContext) => Promise<Response>): AdminHandler {
+  const handler: Handler = (req, routeCtx) =>
     run(req, false, async (requestId) => {
-      const admin = await checkAdminRequest(req);
+      const admin = capability === 'authenticated' ? await identifyAdmin(req) : await checkAdminRequest(req, capability);
       return fn({ ...base(req, requestId, await paramsOf(routeCtx)), admin });
     });
+  // Tagged so a test can check every admin route against the role map.
+  return Object.assign(handler, { capability });
 }
 
 /** Answers every method with the spec's error shape (405, or 404 for unknown routes). */

@@ -8,6 +8,8 @@ import { adminRoutes, matchRoute, v1Routes } from './routes';
 
 const APP_DIR = path.resolve(__dirname, '../../app');
 const CATCH_ALL = 'v1/[...path]/route.ts';
+/** Route files outside the table, served by Next.js only: Better Auth's routes and the Scalar page. */
+const NEXT_ONLY = { 'api/auth/[...all]/route.ts': 'handleStaffAuth', 'docs/route.ts': 'ApiReference' };
 
 function routeFiles(dir = APP_DIR): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -30,11 +32,15 @@ describe('route table ↔ app/ route files', () => {
     expect(source).toContain("export const dynamic = 'force-dynamic'");
   });
 
-  it('every app/**/route.ts is a table entry or the /v1 catch-all', () => {
-    const expected = new Set([...allRoutes.map((r) => fileFor(r.path)), CATCH_ALL]);
+  it('every app/**/route.ts is a table entry, the /v1 catch-all, or a Next.js-only route', () => {
+    const expected = new Set([...allRoutes.map((r) => fileFor(r.path)), CATCH_ALL, ...Object.keys(NEXT_ONLY)]);
     const files = routeFiles();
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(expected.has(file), file).toBe(true);
+  });
+
+  it('the Next.js-only route files mount what they are meant to', () => {
+    for (const [file, mounted] of Object.entries(NEXT_ONLY)) expect(readFileSync(path.join(APP_DIR, file), 'utf8'), file).toContain(mounted);
   });
 
   it('the /v1 catch-all answers not_found for every method', () => {

@@ -12,6 +12,8 @@ import { getCampaign, listCampaigns } from './v1/campaigns';
 import { openApiDocument } from './v1/openapi';
 import { streamUpdates } from './v1/sse';
 import { getAppCatalog, getApps, postApp, postRevocation, postRotateSecret, putAppCatalog } from './admin/apps';
+import { deleteStaff, getMe, getStaff, patchStaff, postStaff } from './admin/staff';
+import { adminOpenApiDocument } from './admin/openapi';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -41,6 +43,10 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/catalog', handlers: { PUT: putAppCatalog, GET: getAppCatalog } },
   { path: '/api/admin/apps/:appId/rotate-secret', handlers: { POST: postRotateSecret } },
   { path: '/api/admin/apps/:appId/revocations', handlers: { POST: postRevocation } },
+  { path: '/api/admin/me', handlers: { GET: getMe } },
+  { path: '/api/admin/staff', handlers: { GET: getStaff, POST: postStaff } },
+  { path: '/api/admin/staff/:staffId', handlers: { PATCH: patchStaff, DELETE: deleteStaff } },
+  { path: '/api/admin/openapi.json', handlers: { GET: adminOpenApiDocument } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -9,3 +9,9 @@ export const claimsLimiter = (): Limiter => createLimiter({ name: 'claims', limi
 export const tokenFailuresLimiter = (): Limiter => createLimiter({ name: 'token-failures', limit: 10, windowMs: MINUTE });
 export const recommendationsLimiter = (): Limiter => createLimiter({ name: 'recommendations', limit: 20, windowMs: MINUTE });
 export const webhookLimiter = (): Limiter => createLimiter({ name: 'webhook', limit: 1000, windowMs: MINUTE });
+
+const FIFTEEN_MINUTES = 15 * 60_000;
+/** Failed staff sign-ins per e-mail address: a person mistyping gets ten tries per quarter hour. */
+export const signInFailuresPerEmail = (): Limiter => createLimiter({ name: 'staff-signin-email', limit: 10, windowMs: FIFTEEN_MINUTES });
+/** Failed staff sign-ins per client across addresses (password spraying). */
+export const signInFailuresPerClient = (): Limiter => createLimiter({ name: 'staff-signin-ip', limit: 30, windowMs: FIFTEEN_MINUTES });

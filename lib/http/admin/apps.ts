@@ -7,40 +7,40 @@ import { createApp, getApp, listApps, rotateAppSecret } from '@/lib/apps/apps';
 import { revokeByStaff } from '@/lib/auth/revocation';
 import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
 import { AppError } from '@/lib/errors';
-import { idSchema } from '@/lib/missions/schema';
+import { createAppSchema } from '@/lib/apps/schema';
 import { readJsonBody } from '../body';
 import { adminRoute } from '../handler';
 import { json } from '../respond';
 import { parseWith } from '../validate';
 
-export const createAppSchema = z.object({ id: idSchema, name: z.string().min(1).max(200) });
+export { createAppSchema } from '@/lib/apps/schema';
 
-export const postApp = adminRoute(async ({ req, admin }) => {
+export const postApp = adminRoute('apps.manage', async ({ req, admin }) => {
   const { value } = await readJsonBody(req);
   const input = parseWith(createAppSchema, value);
   return json(await createApp(input, admin.actor), { status: 201 });
 });
 
-export const getApps = adminRoute(async () => json({ apps: await listApps() }));
+export const getApps = adminRoute('apps.read', async () => json({ apps: await listApps() }));
 
 async function requireApp(appId: string): Promise<void> {
   if (!(await getApp(appId))) throw new AppError('app_not_found', `No app "${appId}"`);
 }
 
-export const putAppCatalog = adminRoute(async ({ req, params, admin }) => {
+export const putAppCatalog = adminRoute('catalog.write', async ({ req, params, admin }) => {
   await requireApp(params.appId);
   // 64 KiB like every body (decisions.md); a larger catalog goes in several PUTs (upsert by id).
   const { value } = await readJsonBody(req);
   return json(await putCatalog(params.appId, value, admin.actor));
 });
 
-export const getAppCatalog = adminRoute(async ({ params }) => {
+export const getAppCatalog = adminRoute('catalog.read', async ({ params }) => {
   await requireApp(params.appId);
   return json(await exportCatalog(params.appId));
 });
 
 // POST /api/admin/apps/:appId/rotate-secret – a new app secret; the old one stops working at once
-export const postRotateSecret = adminRoute(async ({ params, admin }) => {
+export const postRotateSecret = adminRoute('apps.manage', async ({ params, admin }) => {
   const appSecret = await rotateAppSecret(params.appId, admin.actor);
   return json({ appId: params.appId, appSecret });
 });
@@ -51,7 +51,7 @@ export const revocationSchema = z.union([
 ]);
 
 // POST /api/admin/apps/:appId/revocations – revoke one token ({jti}) or all of a user's tokens so far ({userId})
-export const postRevocation = adminRoute(async ({ req, params, admin }) => {
+export const postRevocation = adminRoute('players.revoke', async ({ req, params, admin }) => {
   await requireApp(params.appId);
   const { value } = await readJsonBody(req);
   const input = parseWith(revocationSchema, value);

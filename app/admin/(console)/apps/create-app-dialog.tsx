@@ -1,0 +1,105 @@
+'use client';
+
+import * as React from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { PlusIcon } from 'lucide-react';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
+import { createAppSchema, type CreateAppInput, type PublicApp } from '@/lib/apps/schema';
+
+export interface CreatedApp {
+  app: PublicApp;
+  appSecret: string;
+  webhookSecret: string;
+}
+
+/** "New app": id and name, validated with the API's own schema; answers the secrets once. */
+export function CreateAppDialog({ onCreated }: { onCreated(created: CreatedApp): void }) {
+  const [open, setOpen] = React.useState(false);
+  const queryClient = useQueryClient();
+  const form = useForm<CreateAppInput>({ resolver: zodResolver(createAppSchema), defaultValues: { id: '', name: '' } });
+  const create = useMutation({
+    mutationFn: (input: CreateAppInput) => adminFetch<CreatedApp>('/api/admin/apps', { method: 'POST', body: input }),
+    onSuccess: (created) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.apps });
+      setOpen(false);
+      form.reset();
+      onCreated(created);
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.code === 'conflict') form.setError('id', { message: 'An app with this id exists already' });
+      else form.setError('root', { message: errorMessage(err) });
+    },
+  });
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) form.reset();
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button>
+          <PlusIcon aria-hidden />
+          New app
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>New app</DialogTitle>
+          <DialogDescription>An app is one game: its own players, missions, campaigns and secrets.</DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form onSubmit={form.handleSubmit((v) => create.mutate(v))} className="grid gap-4" noValidate>
+            <FormField
+              control={form.control}
+              name="name"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Name</FormLabel>
+                  <FormControl>
+                    <Input placeholder="Star Raiders" autoComplete="off" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="id"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>App ID</FormLabel>
+                  <FormControl>
+                    <Input placeholder="star-raiders" autoComplete="off" spellCheck={false} className="font-mono" {...field} />
+                  </FormControl>
+                  <FormDescription>Used by your backend to get tokens. Letters, digits and _ . : - only; it cannot change later.</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            {form.formState.errors.root && (
+              <p role="alert" className="text-sm text-destructive">
+                {form.formState.errors.root.message}
+              </p>
+            )}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={create.isPending}>
+                Create app
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

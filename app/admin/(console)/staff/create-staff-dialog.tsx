@@ -1,0 +1,134 @@
+'use client';
+
+import * as React from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { UserPlusIcon } from 'lucide-react';
+import { z } from 'zod';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
+import { createStaffSchema, STAFF_PASSWORD_MIN, type CreatedStaff } from '@/lib/staff/schema';
+import { ROLE_DESCRIPTIONS } from '@/lib/auth/roles';
+import { RoleSelect } from './role-select';
+
+// The API's schema, with an empty password field meaning "generate one".
+const formSchema = createStaffSchema.extend({ password: z.union([z.literal(''), createStaffSchema.shape.password.unwrap()]) });
+type FormInput = z.input<typeof formSchema>;
+type FormValues = z.output<typeof formSchema>;
+
+export function CreateStaffDialog({ onCreated }: { onCreated(created: CreatedStaff): void }) {
+  const [open, setOpen] = React.useState(false);
+  const queryClient = useQueryClient();
+  const form = useForm<FormInput, unknown, FormValues>({ resolver: zodResolver(formSchema), defaultValues: { email: '', name: '', role: 'editor', password: '' } });
+  const create = useMutation({
+    mutationFn: ({ password, ...rest }: FormValues) => adminFetch<CreatedStaff>('/api/admin/staff', { method: 'POST', body: password ? { ...rest, password } : rest }),
+    onSuccess: (created) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.staff });
+      setOpen(false);
+      form.reset();
+      onCreated(created);
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.code === 'conflict') form.setError('email', { message: 'This address has an account already' });
+      else form.setError('root', { message: errorMessage(err) });
+    },
+  });
+  const role = form.watch('role');
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (!next) form.reset();
+      }}
+    >
+      <DialogTrigger asChild>
+        <Button>
+          <UserPlusIcon aria-hidden />
+          Add staff
+        </Button>
+      </DialogTrigger>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Add a staff member</DialogTitle>
+          <DialogDescription>They sign in at /admin with this e-mail address and password.</DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form onSubmit={form.handleSubmit((v) => create.mutate(v))} className="grid gap-4" noValidate>
+            <FormField
+              control={form.control}
+              name="name"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Name</FormLabel>
+                  <FormControl>
+                    <Input autoComplete="off" placeholder="Sam Rivera" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="email"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Email</FormLabel>
+                  <FormControl>
+                    <Input type="email" autoComplete="off" placeholder="sam@studio.com" {...field} />
+                  </FormControl>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="role"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Role</FormLabel>
+                  <FormControl>
+                    <RoleSelect value={field.value} onChange={field.onChange} />
+                  </FormControl>
+                  <FormDescription>{ROLE_DESCRIPTIONS[role]}</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            <FormField
+              control={form.control}
+              name="password"
+              render={({ field }) => (
+                <FormItem>
+                  <FormLabel>Password</FormLabel>
+                  <FormControl>
+                    <Input type="password" autoComplete="new-password" {...field} />
+                  </FormControl>
+                  <FormDescription>At least {STAFF_PASSWORD_MIN} characters. Leave empty to generate one, shown once.</FormDescription>
+                  <FormMessage />
+                </FormItem>
+              )}
+            />
+            {form.formState.errors.root && (
+              <p role="alert" className="text-sm text-destructive">
+                {form.formState.errors.root.message}
+              </p>
+            )}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => setOpen(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={create.isPending}>
+                Add staff member
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,230 @@
+'use client';
+
+import * as React from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { ColumnDef } from '@tanstack/react-table';
+import { MoreHorizontalIcon, ShieldIcon, Trash2Icon, UsersIcon } from 'lucide-react';
+import { toast } from 'sonner';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { DataTable } from '@/components/ui/data-table';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Label } from '@/components/ui/label';
+import { PageHeader } from '@/components/ui/page-header';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
+import { formatDate } from '@/components/console/format';
+import { SecretDialog } from '@/components/console/secret-dialog';
+import { useStaff } from '@/components/console/staff-context';
+import { ROLE_LABELS, STAFF_ROLES, type StaffRole } from '@/lib/auth/roles';
+import type { CreatedStaff, StaffMember } from '@/lib/staff/schema';
+import { CreateStaffDialog } from './create-staff-dialog';
+import { RoleDescription, RoleSelect } from './role-select';
+
+const ROLE_BADGE: Record<StaffRole, 'default' | 'success' | 'secondary'> = { admin: 'default', editor: 'success', support: 'secondary' };
+
+function columns(selfId: string, onRole: (m: StaffMember) => void, onRemove: (m: StaffMember) => void): ColumnDef<StaffMember, unknown>[] {
+  return [
+    {
+      id: 'member',
+      accessorFn: (m) => `${m.name} ${m.email}`,
+      header: 'Member',
+      sortingFn: (a, b) => a.original.name.localeCompare(b.original.name),
+      cell: ({ row }) => (
+        <div className="min-w-0">
+          <p className="font-medium">
+            {row.original.name}
+            {row.original.id === selfId && <span className="ml-2 text-xs font-normal text-muted-foreground">(you)</span>}
+          </p>
+          <p className="text-xs text-muted-foreground">{row.original.email}</p>
+        </div>
+      ),
+    },
+    {
+      accessorKey: 'role',
+      header: 'Role',
+      filterFn: 'equals',
+      cell: ({ row }) => <Badge variant={ROLE_BADGE[row.original.role]}>{ROLE_LABELS[row.original.role]}</Badge>,
+    },
+    {
+      accessorKey: 'createdAt',
+      header: 'Added',
+      cell: ({ row }) => <span className="tabular-nums text-muted-foreground">{formatDate(row.original.createdAt)}</span>,
+    },
+    {
+      id: 'actions',
+      header: () => <span className="sr-only">Actions</span>,
+      size: 56,
+      enableSorting: false,
+      cell: ({ row }) => (
+        <div className="flex justify-end">
+          <DropdownMenu>
+            <DropdownMenuTrigger asChild>
+              <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${row.original.email}`}>
+                <MoreHorizontalIcon aria-hidden />
+              </Button>
+            </DropdownMenuTrigger>
+            <DropdownMenuContent align="end">
+              <DropdownMenuItem onSelect={() => onRole(row.original)}>
+                <ShieldIcon aria-hidden />
+                Change role
+              </DropdownMenuItem>
+              <DropdownMenuSeparator />
+              <DropdownMenuItem destructive disabled={row.original.id === selfId} onSelect={() => onRemove(row.original)}>
+                <Trash2Icon aria-hidden />
+                Remove
+              </DropdownMenuItem>
+            </DropdownMenuContent>
+          </DropdownMenu>
+        </div>
+      ),
+    },
+  ];
+}
+
+function ChangeRoleDialog({ member, onClose }: { member: StaffMember | null; onClose(): void }) {
+  const queryClient = useQueryClient();
+  const [role, setRole] = React.useState<StaffRole>('editor');
+  React.useEffect(() => {
+    if (member) setRole(member.role);
+  }, [member]);
+  const save = useMutation({
+    mutationFn: () => adminFetch<{ staff: StaffMember }>(`/api/admin/staff/${encodeURIComponent(member!.id)}`, { method: 'PATCH', body: { role } }),
+    onSuccess: ({ staff }) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.staff });
+      toast.success(`${staff.name} is now ${ROLE_LABELS[staff.role]}`);
+      onClose();
+    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+  return (
+    <Dialog open={member !== null} onOpenChange={(open) => !open && onClose()}>
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Change the role of {member?.name}</DialogTitle>
+          <DialogDescription>It applies from their next click; no need to sign in again.</DialogDescription>
+        </DialogHeader>
+        <form
+          className="grid gap-4"
+          onSubmit={(e) => {
+            e.preventDefault();
+            save.mutate();
+          }}
+        >
+          <div className="grid gap-2">
+            <Label htmlFor="staff-role">Role</Label>
+            <RoleSelect id="staff-role" value={role} onChange={setRole} aria-describedby="staff-role-description" />
+            <div id="staff-role-description">
+              <RoleDescription role={role} />
+            </div>
+          </div>
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" disabled={save.isPending || role === member?.role}>
+              Save role
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
+export function StaffScreen() {
+  const { staff: self } = useStaff();
+  const queryClient = useQueryClient();
+  const { data, isLoading, error } = useQuery({ queryKey: queryKeys.staff, queryFn: () => adminFetch<{ staff: StaffMember[] }>('/api/admin/staff').then((r) => r.staff) });
+  const [changing, setChanging] = React.useState<StaffMember | null>(null);
+  const [removing, setRemoving] = React.useState<StaffMember | null>(null);
+  const [created, setCreated] = React.useState<CreatedStaff | null>(null);
+
+  const remove = useMutation({
+    mutationFn: (m: StaffMember) => adminFetch<void>(`/api/admin/staff/${encodeURIComponent(m.id)}`, { method: 'DELETE' }),
+    onSuccess: (_, m) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.staff });
+      toast.success(`${m.name} was removed and signed out`);
+    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+
+  const cols = React.useMemo(() => columns(self.id, setChanging, setRemoving), [self.id]);
+
+  return (
+    <>
+      <PageHeader
+        title="Staff"
+        description="Who can sign in to the console, and what their role lets them do."
+        breadcrumbs={[{ label: 'Console', href: '/admin' }, { label: 'Settings' }, { label: 'Staff' }]}
+        actions={<CreateStaffDialog onCreated={(c) => (c.password ? setCreated(c) : toast.success(`${c.staff.name} can sign in now`))} />}
+      />
+      {error ? (
+        <p role="alert" className="text-sm text-destructive">
+          Could not load the staff: {errorMessage(error)}
+        </p>
+      ) : (
+        <DataTable
+          label="Staff"
+          columns={cols}
+          data={data}
+          isLoading={isLoading}
+          searchPlaceholder="Search by name or e-mail"
+          getRowId={(m) => m.id}
+          initialSorting={[{ id: 'member', desc: false }]}
+          toolbar={(table) => (
+            <Select value={(table.getColumn('role')?.getFilterValue() as string | undefined) ?? 'all'} onValueChange={(v) => table.getColumn('role')?.setFilterValue(v === 'all' ? undefined : v)}>
+              <SelectTrigger aria-label="Filter by role" className="w-40">
+                <SelectValue />
+              </SelectTrigger>
+              <SelectContent>
+                <SelectItem value="all">All roles</SelectItem>
+                {STAFF_ROLES.map((r) => (
+                  <SelectItem key={r} value={r}>
+                    {ROLE_LABELS[r]}
+                  </SelectItem>
+                ))}
+              </SelectContent>
+            </Select>
+          )}
+          empty={<EmptyState icon={UsersIcon} title="No staff yet" />}
+        />
+      )}
+      <ChangeRoleDialog member={changing} onClose={() => setChanging(null)} />
+      <AlertDialog open={removing !== null} onOpenChange={(open) => !open && setRemoving(null)}>
+        <AlertDialogContent>
+          <AlertDialogHeader>
+            <AlertDialogTitle>Remove {removing?.name}?</AlertDialogTitle>
+            <AlertDialogDescription>
+              {removing?.email} can no longer sign in, and their open sessions end at once. Their past changes stay in the audit log.
+            </AlertDialogDescription>
+          </AlertDialogHeader>
+          <AlertDialogFooter>
+            <AlertDialogCancel>Cancel</AlertDialogCancel>
+            <AlertDialogAction destructive onClick={() => removing && remove.mutate(removing)}>
+              Remove
+            </AlertDialogAction>
+          </AlertDialogFooter>
+        </AlertDialogContent>
+      </AlertDialog>
+      <SecretDialog
+        title={`${created?.staff.name ?? ''} can sign in`}
+        description={`Give ${created?.staff.email ?? ''} this password over a safe channel; they can change it from their account menu.`}
+        secrets={created?.password ? [{ label: 'Password', value: created.password }] : null}
+        onClose={() => setCreated(null)}
+      />
+    </>
+  );
+}

@@ -1,0 +1,52 @@
+// The console's client for /api/admin: same-origin fetch with the session
+// cookie, JSON in and out, errors as ApiError carrying the API's code and
+// message. React Query calls these; no console component reaches the database.
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+export async function adminFetch<T>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+  const res = await fetch(path, {
+    method: init.method ?? 'GET',
+    credentials: 'same-origin',
+    headers: init.body === undefined ? { Accept: 'application/json' } : { Accept: 'application/json', 'Content-Type': 'application/json' },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    cache: 'no-store',
+  });
+  if (res.status === 204) return undefined as T;
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    // A proxy's HTML error page, say: reported below by status.
+  }
+  if (!res.ok) {
+    const { error, message } = (body ?? {}) as { error?: string; message?: string };
+    throw new ApiError(res.status, error ?? 'http_error', message ?? `The server answered ${res.status}`);
+  }
+  return body as T;
+}
+
+/** A message for a toast or an inline alert. */
+export function errorMessage(err: unknown): string {
+  if (err instanceof ApiError) return err.message;
+  if (err instanceof Error) return err.message;
+  return 'Something went wrong';
+}
+
+/** React Query keys of the admin API, in one place so screens invalidate each other's data. */
+export const queryKeys = {
+  me: ['admin', 'me'] as const,
+  apps: ['admin', 'apps'] as const,
+  staff: ['admin', 'staff'] as const,
+  catalog: (appId: string) => ['admin', 'apps', appId, 'catalog'] as const,
+};

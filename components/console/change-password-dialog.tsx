@@ -1,0 +1,83 @@
+'use client';
+
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { authClient } from '@/lib/console/auth-client';
+import { staffPasswordSchema, STAFF_PASSWORD_MIN } from '@/lib/staff/schema';
+
+const schema = z
+  .object({ currentPassword: z.string().min(1, { error: 'Enter your current password' }), newPassword: staffPasswordSchema, confirm: z.string() })
+  .refine((v) => v.newPassword === v.confirm, { path: ['confirm'], error: 'The two new passwords differ' });
+type Values = z.infer<typeof schema>;
+
+export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; onOpenChange(open: boolean): void }) {
+  const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { currentPassword: '', newPassword: '', confirm: '' } });
+  const submit = form.handleSubmit(async ({ currentPassword, newPassword }) => {
+    const { error } = await authClient.changePassword({ currentPassword, newPassword, revokeOtherSessions: true });
+    if (error) {
+      form.setError(error.status === 400 ? 'currentPassword' : 'root', { message: error.message ?? 'Could not change the password' });
+      return;
+    }
+    toast.success('Password changed; your other sessions were signed out');
+    form.reset();
+    onOpenChange(false);
+  });
+  return (
+    <Dialog
+      open={open}
+      onOpenChange={(next) => {
+        if (!next) form.reset();
+        onOpenChange(next);
+      }}
+    >
+      <DialogContent>
+        <DialogHeader>
+          <DialogTitle>Change password</DialogTitle>
+          <DialogDescription>Your other sessions are signed out.</DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form onSubmit={submit} className="grid gap-4" noValidate>
+            {(
+              [
+                ['currentPassword', 'Current password', 'current-password', undefined],
+                ['newPassword', 'New password', 'new-password', `At least ${STAFF_PASSWORD_MIN} characters.`],
+                ['confirm', 'Repeat the new password', 'new-password', undefined],
+              ] as const
+            ).map(([name, label, autoComplete, hint]) => (
+              <FormField
+                key={name}
+                control={form.control}
+                name={name}
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>{label}</FormLabel>
+                    <FormControl>
+                      <Input type="password" autoComplete={autoComplete} {...field} />
+                    </FormControl>
+                    {hint && <FormDescription>{hint}</FormDescription>}
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+            ))}
+            {form.formState.errors.root && <p role="alert" className="text-sm text-destructive">{form.formState.errors.root.message}</p>}
+            <DialogFooter>
+              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={form.formState.isSubmitting}>
+                Change password
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

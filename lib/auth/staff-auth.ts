@@ -1,0 +1,118 @@
+// Staff accounts and sessions: Better Auth (e-mail and password) on the
+// service's own database through its drizzle adapter, PGlite included.
+// Sessions live in the database (no cookie cache), so a role change or a
+// removal takes effect on the very next request.
+import { betterAuth } from 'better-auth';
+import { drizzleAdapter } from 'better-auth/adapters/drizzle';
+import { getDb } from '@/db/client';
+import { staff, staffAccount, staffSession, staffVerification } from '@/db/schema';
+import { getConfig } from '@/lib/config';
+import { logError, logInfo } from '@/lib/log';
+import { STAFF_ROLES } from '@/lib/auth/roles';
+import { STAFF_PASSWORD_MAX, STAFF_PASSWORD_MIN } from '@/lib/staff/schema';
+import { requestHost } from './same-origin';
+
+/** Better Auth's routes are mounted here (app/api/auth/[...all]/route.ts). */
+export const STAFF_AUTH_PATH = '/api/auth';
+const COOKIE_PREFIX = 'questline';
+
+async function createStaffAuth(secureCookies: boolean) {
+  const config = getConfig();
+  const db = await getDb();
+  return betterAuth({
+    appName: 'Questline',
+    // Unset: each request's own origin (Host header), so the embedded default
+    // works on any address without configuration.
+    baseURL: config.publicUrl ?? undefined,
+    basePath: STAFF_AUTH_PATH,
+    secret: config.staffAuthSecret,
+    database: drizzleAdapter(db, { provider: 'pg', schema: { staff, staffSession, staffAccount, staffVerification } }),
+    user: {
+      modelName: 'staff',
+      additionalFields: {
+        // input: false: no Better Auth endpoint can set it; only the admin API does.
+        role: { type: [...STAFF_ROLES], required: true, defaultValue: 'support', input: false },
+      },
+    },
+    session: { modelName: 'staffSession' },
+    account: { modelName: 'staffAccount' },
+    verification: { modelName: 'staffVerification' },
+    emailAndPassword: {
+      enabled: true,
+      // Admins create staff accounts (POST /api/admin/staff); nobody signs themselves up.
+      disableSignUp: true,
+      minPasswordLength: STAFF_PASSWORD_MIN,
+      maxPasswordLength: STAFF_PASSWORD_MAX,
+    },
+    // Endpoints the console does not use: no e-mail is ever sent, accounts are
+    // removed by an admin, and an address changes only through an admin.
+    disabledPaths: [
+      '/sign-up/email',
+      '/delete-user',
+      '/change-email',
+      '/update-user',
+      '/request-password-reset',
+      '/reset-password',
+      '/send-verification-email',
+      '/verify-email',
+    ],
+    // Failed sign-ins are limited per address and per client by our own limiter
+    // (lib/http/staff-auth-handler.ts), shared across instances through Redis.
+    rateLimit: { enabled: false },
+    // Writes carrying a session cookie must come from a page of this very host
+    // (or a configured origin); Better Auth refuses the others (CSRF).
+    trustedOrigins: (request?: Request) => sameHostOrigins(request, config.trustedOrigins),
+    advanced: { useSecureCookies: secureCookies, cookiePrefix: COOKIE_PREFIX },
+    telemetry: { enabled: false },
+    logger: { level: 'warn', log: logBetterAuth },
+  });
+}
+
+/** Better Auth's warnings and errors as our one-line JSON logs, minus the expected "Base URL is not set". */
+function logBetterAuth(level: 'debug' | 'info' | 'warn' | 'error', message: string, ...args: unknown[]): void {
+  if (level === 'debug' || level === 'info' || /Base URL is not set/.test(message)) return;
+  if (level === 'error') logError(`staff auth: ${message}`, args[0] ?? message);
+  else logInfo(`staff auth: ${message}`, { level });
+}
+
+export type StaffAuth = Awaited<ReturnType<typeof createStaffAuth>>;
+
+function sameHostOrigins(request: Request | undefined, extra: string[]): string[] {
+  const host = request ? requestHost(request.headers) : null;
+  return host ? [`https://${host}`, `http://${host}`, ...extra] : extra;
+}
+
+/**
+ * Cookies are `Secure` when the browser reached us over HTTPS: BETTER_AUTH_URL
+ * says https, or the request (or the TLS-terminating proxy's
+ * X-Forwarded-Proto) does. Plain HTTP on a LAN address still signs in.
+ */
+export function wantsSecureCookies(headers: Headers, url?: string): boolean {
+  const configured = getConfig().publicUrl;
+  if (configured) return configured.startsWith('https://');
+  if (url?.startsWith('https://')) return true;
+  return headers.get('x-forwarded-proto')?.split(',')[0]?.trim() === 'https';
+}
+
+// One instance per cookie flavour (the `__Secure-` prefix changes the cookie's
+// name), kept on globalThis: Next.js bundles route handlers and pages into
+// separate chunks that would otherwise build their own.
+const SLOT = Symbol.for('questline.staffAuth');
+type Slot = { [SLOT]?: Map<boolean, Promise<StaffAuth>> };
+
+export function getStaffAuth(secureCookies: boolean): Promise<StaffAuth> {
+  const g = globalThis as typeof globalThis & Slot;
+  g[SLOT] ??= new Map();
+  let auth = g[SLOT].get(secureCookies);
+  if (!auth) {
+    auth = createStaffAuth(secureCookies);
+    auth.catch(() => g[SLOT]?.delete(secureCookies));
+    g[SLOT].set(secureCookies, auth);
+  }
+  return auth;
+}
+
+/** Forgets the instances (tests that reopen the database). */
+export function resetStaffAuth(): void {
+  delete (globalThis as typeof globalThis & Slot)[SLOT];
+}

@@ -1,0 +1,112 @@
+// GET /api/admin/openapi.json – the admin API's own OpenAPI 3.1 document (public, like
+// /v1/openapi.json: it names paths and shapes, never data). Schemas come from the
+// zod schemas that validate the requests; each operation says which capability it needs.
+import { z } from 'zod';
+import { CAPABILITIES, type Capability } from '@/lib/auth/roles';
+import { campaignSchema, missionSchema } from '@/lib/missions/schema';
+import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/staff/schema';
+import { publicRoute } from '../handler';
+import { json } from '../respond';
+import { createAppSchema, publicAppSchema } from '@/lib/apps/schema';
+import { revocationSchema } from './apps';
+import { meSchema } from './staff';
+
+const appListSchema = z.object({ apps: z.array(publicAppSchema) }).meta({ id: 'AppList' });
+const createdAppSchema = z
+  .object({ app: publicAppSchema, appSecret: z.string(), webhookSecret: z.string() })
+  .meta({ id: 'CreatedApp', description: 'The secrets are shown this once.' });
+const rotatedSecretSchema = z.object({ appId: z.string(), appSecret: z.string() }).meta({ id: 'RotatedAppSecret' });
+const catalogSchema = z
+  .object({ missions: z.array(missionSchema), campaigns: z.array(campaignSchema) })
+  .meta({ id: 'Catalog', description: 'Upserted by id, validated as a whole: one invalid item and nothing is written.' });
+const adminErrorSchema = z.object({ error: z.string(), message: z.string().optional() }).meta({ id: 'AdminError' });
+
+const named = [
+  publicAppSchema, appListSchema, createdAppSchema, rotatedSecretSchema, catalogSchema, adminErrorSchema,
+  createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
+  staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
+];
+
+function components(): Record<string, unknown> {
+  // An explicit registry, not z.globalRegistry (see lib/http/v1/openapi.ts for why).
+  const registry = z.registry<{ id: string }>();
+  for (const schema of named) {
+    const id = z.globalRegistry.get(schema)?.id;
+    if (typeof id !== 'string') throw new Error('an admin OpenAPI schema has no .meta({ id })');
+    registry.add(schema, { id });
+  }
+  const generated = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any', io: 'input' });
+  return Object.fromEntries(Object.entries(generated.schemas).map(([name, { $id: _id, $schema: _schema, ...schema }]) => [name, schema]));
+}
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const body = (id: string) => ({ content: { 'application/json': { schema: ref(id) } } });
+const error = (description: string) => ({ description, ...body('AdminError') });
+const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+const common = {
+  '401': error('unauthorized: no admin key and no staff session'),
+  '403': error('forbidden: the role lacks the capability, or a cookie write came from another origin'),
+};
+
+/** One operation: its summary, the capability it needs and its documented answers. */
+function op(capability: Capability | 'authenticated', summary: string, responses: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+  const who = capability === 'authenticated' ? 'any signed-in staff member' : `${capability} (${CAPABILITIES[capability].join(', ')})`;
+  return { summary, description: `Needs: ${who}.`, security: [{ adminKey: [] }, { staffSession: [] }], ...extra, responses: { ...responses, ...common } };
+}
+
+function buildDocument() {
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Questline admin API',
+      version: '0.1.0',
+      description:
+        'Apps, catalog, staff and support actions, for the console and for automation. Authenticate with `Authorization: Bearer <ADMIN_API_KEY>` (admin rights) or a console session cookie; cookie writes must come from the console’s own origin. No CORS.',
+    },
+    servers: [{ url: '/' }],
+    components: {
+      securitySchemes: {
+        adminKey: { type: 'http', scheme: 'bearer', description: 'ADMIN_API_KEY' },
+        staffSession: { type: 'apiKey', in: 'cookie', name: 'questline.session_token', description: 'Console sign-in (POST /api/auth/sign-in/email)' },
+      },
+      schemas: components(),
+    },
+    paths: {
+      '/api/admin/me': { get: op('authenticated', 'Who is calling: staff member or admin key, role and capabilities', { '200': { description: 'Caller', ...body('Me') } }) },
+      '/api/admin/apps': {
+        get: op('apps.read', 'List apps (never their secrets)', { '200': { description: 'Apps', ...body('AppList') } }),
+        post: op('apps.manage', 'Create an app; its secrets are answered this once', { '201': { description: 'Created', ...body('CreatedApp') }, '400': error('validation_error'), '409': error('conflict: the id exists') }, { requestBody: { required: true, ...body('CreateApp') } }),
+      },
+      '/api/admin/apps/{appId}/rotate-secret': {
+        post: op('apps.manage', 'New app secret; the old one and every token issued before stop working', { '200': { description: 'Rotated', ...body('RotatedAppSecret') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
+      },
+      '/api/admin/apps/{appId}/catalog': {
+        get: op('catalog.read', 'Export the catalog (missions as code)', { '200': { description: 'Catalog', ...body('Catalog') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
+        put: op('catalog.write', 'Import the catalog: upsert by id, all or nothing', { '200': { description: 'The catalog after the import', ...body('Catalog') }, '400': error('validation_error naming the item'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('Catalog') } }),
+      },
+      '/api/admin/apps/{appId}/revocations': {
+        post: op('players.revoke', 'Revoke one token ({jti}) or every token of a user so far ({userId})', { '200': { description: 'Revoked' }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('Revocation') } }),
+      },
+      '/api/admin/staff': {
+        get: op('staff.manage', 'List staff accounts', { '200': { description: 'Staff', ...body('StaffList') } }),
+        post: op('staff.manage', 'Create a staff account; without a password one is generated and answered this once', { '201': { description: 'Created', ...body('CreatedStaff') }, '400': error('validation_error'), '409': error('conflict: the address has an account') }, { requestBody: { required: true, ...body('CreateStaff') } }),
+      },
+      '/api/admin/staff/{staffId}': {
+        patch: op('staff.manage', 'Change a role (takes effect on the member’s next request)', { '200': { description: 'Updated', content: { 'application/json': { schema: { type: 'object', properties: { staff: ref('StaffMember') }, required: ['staff'] } } } }, '400': error('validation_error'), '404': error('not_found'), '409': error('conflict: the last admin') }, { parameters: [pathParam('staffId')], requestBody: { required: true, ...body('UpdateStaff') } }),
+        delete: op('staff.manage', 'Remove an account and end its sessions', { '204': { description: 'Removed' }, '404': error('not_found'), '409': error('conflict: the last admin, or yourself') }, { parameters: [pathParam('staffId')] }),
+      },
+      '/api/admin/openapi.json': {
+        get: { summary: 'This document (no authentication)', responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } } } },
+      },
+    },
+  };
+}
+
+let cached: ReturnType<typeof buildDocument> | null = null;
+
+export function getAdminOpenApiDocument() {
+  cached ??= buildDocument();
+  return cached;
+}
+
+export const adminOpenApiDocument = publicRoute(async () => json(getAdminOpenApiDocument()), { cors: false });

@@ -1,0 +1,51 @@
+// GET /api/admin/me – who is calling: the staff member (or the admin key), role and capabilities
+// GET|POST /api/admin/staff – list staff; create a staff account (a generated password is shown once)
+// PATCH|DELETE /api/admin/staff/:staffId – change a role; remove an account
+import { z } from 'zod';
+import { capabilitiesOf, STAFF_ROLES } from '@/lib/auth/roles';
+import { createStaffSchema, updateStaffSchema } from '@/lib/staff/schema';
+import { createStaff, listStaff, removeStaff, setStaffRole, type StaffVerbContext } from '@/lib/staff/staff';
+import { readJsonBody } from '../body';
+import { adminRoute, type AdminContext } from '../handler';
+import { json } from '../respond';
+import { parseWith } from '../validate';
+
+export const meSchema = z
+  .object({
+    kind: z.enum(['staff', 'admin-api-key']),
+    staff: z.object({ id: z.string(), email: z.string(), name: z.string() }).nullable(),
+    role: z.enum(STAFF_ROLES),
+    capabilities: z.array(z.string()),
+  })
+  .meta({ id: 'Me' });
+
+export const getMe = adminRoute('authenticated', async ({ admin: identity }) => {
+  const { staff } = identity;
+  return json({
+    kind: staff ? 'staff' : 'admin-api-key',
+    staff: staff ? { id: staff.id, email: staff.email, name: staff.name } : null,
+    role: identity.role,
+    capabilities: capabilitiesOf(identity.role),
+  } satisfies z.infer<typeof meSchema>);
+});
+
+const verbContext = ({ admin }: AdminContext): StaffVerbContext => ({ actor: admin.actor, actorId: admin.staff?.id ?? null });
+
+export const getStaff = adminRoute('staff.manage', async () => json({ staff: await listStaff() }));
+
+export const postStaff = adminRoute('staff.manage', async (ctx) => {
+  const { value } = await readJsonBody(ctx.req);
+  const input = parseWith(createStaffSchema, value);
+  return json(await createStaff({ ctx: verbContext(ctx), input }), { status: 201 });
+});
+
+export const patchStaff = adminRoute('staff.manage', async (ctx) => {
+  const { value } = await readJsonBody(ctx.req);
+  const input = parseWith(updateStaffSchema, value);
+  return json({ staff: await setStaffRole({ ctx: verbContext(ctx), input: { ...input, id: ctx.params.staffId } }) });
+});
+
+export const deleteStaff = adminRoute('staff.manage', async (ctx) => {
+  await removeStaff({ ctx: verbContext(ctx), input: { id: ctx.params.staffId } });
+  return new Response(null, { status: 204 });
+});

@@ -1,0 +1,72 @@
+// /api/auth/* – Better Auth's own routes (sign in, sign out, session, change
+// password), web-standard, behind a limit on failed sign-ins: per e-mail
+// address and per client, counted in the shared store so every instance sees
+// them. Past either cap a sign-in is refused (429) even with the right password.
+import { boot } from '@/lib/boot';
+import { getStaffAuth, wantsSecureCookies, type StaffAuth } from '@/lib/auth/staff-auth';
+import { AppError } from '@/lib/errors';
+import { toStoredEmail } from '@/lib/staff/email';
+import { logError } from '@/lib/log';
+import { signInFailuresPerClient, signInFailuresPerEmail } from '@/lib/ratelimit/policies';
+import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
+import { readRawBody } from './body';
+import { clientIp } from './client-ip';
+import { rateLimitedError } from './rate-limit';
+import { requestIdOf } from './request-id';
+import { errorResponse } from './respond';
+
+/** The body's address as stored (`…@localhost` → lib/staff/email.ts), and the body to forward. */
+function parseSignIn(raw: string): { email: string | null; body: string } {
+  try {
+    const body = JSON.parse(raw) as { email?: unknown };
+    if (typeof body.email !== 'string') return { email: null, body: raw };
+    const email = toStoredEmail(body.email);
+    return { email, body: email === body.email ? raw : JSON.stringify({ ...body, email }) };
+  } catch {
+    return { email: null, body: raw };
+  }
+}
+
+function refused(results: LimitResult[]): LimitResult | null {
+  return results.find((r) => r.remaining <= 0) ?? null;
+}
+
+async function signInWithLimit(req: Request, auth: StaffAuth): Promise<Response> {
+  const { email, body } = parseSignIn(await readRawBody(req));
+  // Better Auth answers a malformed body itself; only a named account is counted.
+  const keys: [Limiter, string][] = [[signInFailuresPerClient(), clientIp(req)]];
+  if (email) keys.push([signInFailuresPerEmail(), email]);
+  const over = refused(await Promise.all(keys.map(([limiter, key]) => limiter.peek(key))));
+  if (over) throw rateLimitedError({ ...over, success: false });
+
+  const headers = new Headers(req.headers);
+  headers.delete('content-length'); // the body may have been rewritten
+  const res = await auth.handler(new Request(req.url, { method: 'POST', headers, body, signal: req.signal }));
+  if (res.status === 401) {
+    // Counted after the check, atomically in the store: concurrent guesses cannot overshoot.
+    await Promise.all(keys.map(([limiter, key]) => limiter.consume(key)));
+  }
+  return res;
+}
+
+function isEmailSignIn(req: Request): boolean {
+  return req.method === 'POST' && new URL(req.url).pathname.replace(/\/+$/, '').endsWith('/sign-in/email');
+}
+
+export async function handleStaffAuth(req: Request): Promise<Response> {
+  const requestId = requestIdOf(req);
+  try {
+    await boot();
+    const auth = await getStaffAuth(wantsSecureCookies(req.headers, req.url));
+    const res = isEmailSignIn(req) ? await signInWithLimit(req, auth) : await auth.handler(req);
+    const out = new Response(res.body, res);
+    out.headers.set('X-Request-Id', requestId);
+    out.headers.set('Cache-Control', 'no-store');
+    return out;
+  } catch (err) {
+    if (!(err instanceof AppError)) logError('staff auth failure', err, { requestId, method: req.method, url: req.url });
+    const res = errorResponse(err instanceof AppError ? err : new AppError('internal_error', 'Unexpected error; quote the X-Request-Id when reporting it'));
+    res.headers.set('X-Request-Id', requestId);
+    return res;
+  }
+}
