@@ -40,7 +40,7 @@ export default function WalkthroughPage() {
         </p>
         {blocks.map((block, i) =>
           block.kind === 'code' ? (
-            <pre key={i} className="overflow-x-auto rounded-lg border bg-muted/50 p-4 font-mono text-[13px] leading-relaxed">
+            <pre key={i} tabIndex={0} className="overflow-x-auto rounded-lg border bg-muted/50 p-4 font-mono text-[13px] leading-relaxed">
               {block.text}
             </pre>
           ) : block.kind === 'heading' ? (

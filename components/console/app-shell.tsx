@@ -79,10 +79,29 @@ function Brand() {
   );
 }
 
+/** The API reference and the theme, beside the brand. */
+function Utilities() {
+  return (
+    <div className="flex items-center">
+      <Tooltip content="API reference">
+        <Button variant="ghost" size="icon-sm" asChild>
+          <a href="/docs" aria-label="API reference">
+            <BookOpenIcon aria-hidden />
+          </a>
+        </Button>
+      </Tooltip>
+      <ThemeToggle />
+    </div>
+  );
+}
+
 function SidebarBody({ onNavigate }: { onNavigate?: () => void }) {
   return (
     <div className="flex h-full flex-col gap-6 p-4">
-      <Brand />
+      <div className="flex items-center justify-between gap-2">
+        <Brand />
+        <Utilities />
+      </div>
       <div className="space-y-1.5">
         <p className="px-1 text-[11px] font-semibold uppercase tracking-wider text-muted-foreground">App</p>
         <AppSwitcher />
@@ -129,23 +148,9 @@ export function AppShell({ children }: { children: React.ReactNode }) {
         <SidebarBody />
       </aside>
       <div className="flex min-w-0 flex-1 flex-col">
-        <header className="sticky top-0 z-30 flex h-14 items-center justify-between gap-3 border-b bg-background/85 px-4 backdrop-blur md:px-8">
-          <div className="flex items-center gap-2">
-            <MobileSidebar />
-            <span className="md:hidden">
-              <Brand />
-            </span>
-          </div>
-          <div className="flex items-center gap-1">
-            <Tooltip content="API reference">
-              <Button variant="ghost" size="icon-sm" asChild>
-                <a href="/docs" aria-label="API reference">
-                  <BookOpenIcon aria-hidden />
-                </a>
-              </Button>
-            </Tooltip>
-            <ThemeToggle />
-          </div>
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b bg-background/85 px-4 backdrop-blur md:hidden">
+          <MobileSidebar />
+          <Brand />
         </header>
         <main id="main" tabIndex={-1} className="mx-auto w-full max-w-7xl flex-1 px-4 py-8 outline-none md:px-8 lg:py-10">
           {children}

@@ -32,8 +32,8 @@ export function UserMenu() {
       <DropdownMenu>
         <DropdownMenuTrigger
           className={cn('flex w-full items-center gap-3 rounded-lg p-2 text-left transition-colors hover:bg-sidebar-accent', focusRing)}
-          aria-label={`Account: ${staff.email}`}
         >
+          <span className="sr-only">Account:</span>
           <span className="flex size-8 shrink-0 items-center justify-center rounded-full bg-primary/15 text-xs font-semibold text-primary" aria-hidden>
             {initials(staff.name, staff.email)}
           </span>

@@ -2,7 +2,7 @@
 
 import Link from 'next/link';
 import { useQuery } from '@tanstack/react-query';
-import { AppWindowIcon, BookOpenIcon, CalendarRangeIcon, KeyRoundIcon, TargetIcon, UsersIcon, type LucideIcon } from 'lucide-react';
+import { AppWindowIcon, BookOpenIcon, CalendarRangeIcon, RepeatIcon, TargetIcon, UsersIcon, type LucideIcon } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
@@ -14,7 +14,6 @@ import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/auth/roles';
 import type { CatalogExport } from '@/lib/catalog/put-catalog';
-import { formatDate } from '@/components/console/format';
 
 function Stat({ icon: Icon, label, value, detail, loading }: { icon: LucideIcon; label: string; value: number | string; detail?: string; loading: boolean }) {
   return (
@@ -50,6 +49,7 @@ export function Overview() {
   const loading = appsLoading || catalog.isLoading;
   const missions = catalog.data?.missions ?? [];
   const liveMissions = missions.filter((m) => !m.archived).length;
+  const recurring = missions.filter((m) => !m.archived && m.criteria.window !== 'lifetime').length;
   const phases = campaignPhases(catalog.data?.campaigns ?? [], Date.now());
 
   if (!appsLoading && apps?.length === 0) {
@@ -84,7 +84,7 @@ export function Overview() {
       <section aria-label="Catalog at a glance" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <Stat icon={TargetIcon} label="Missions" value={liveMissions} detail={`${missions.length - liveMissions} archived`} loading={loading} />
         <Stat icon={CalendarRangeIcon} label="Live campaigns" value={phases.live} detail={`${phases.upcoming} upcoming`} loading={loading} />
-        <Stat icon={KeyRoundIcon} label="App secret rotated" value={app ? formatDate(app.secretRotatedAt) : '–'} loading={appsLoading} />
+        <Stat icon={RepeatIcon} label="Recurring missions" value={recurring} detail="daily, weekly or monthly" loading={loading} />
         <Stat icon={AppWindowIcon} label="Apps" value={apps?.length ?? 0} loading={appsLoading} />
       </section>
       <div className="mt-6 grid gap-4 lg:grid-cols-3">

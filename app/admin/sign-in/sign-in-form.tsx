@@ -26,6 +26,7 @@ function failure(status: number, message: string | undefined): string {
 export function SignInForm({ next }: { next: string }) {
   const form = useForm<Values>({ resolver: zodResolver(schema), defaultValues: { email: '', password: '' } });
   const [error, setError] = React.useState<string | null>(null);
+  const [leaving, setLeaving] = React.useState(false);
   const submit = form.handleSubmit(async ({ email, password }) => {
     setError(null);
     const { error: failed } = await authClient.signIn.email({ email, password });
@@ -35,9 +36,10 @@ export function SignInForm({ next }: { next: string }) {
       return;
     }
     // A full navigation, so the server layout sees the new session cookie.
+    setLeaving(true);
     window.location.assign(next);
   });
-  const busy = form.formState.isSubmitting || form.formState.isSubmitSuccessful;
+  const busy = form.formState.isSubmitting || leaving;
   return (
     <Form {...form}>
       <form onSubmit={submit} className="grid gap-4" noValidate>

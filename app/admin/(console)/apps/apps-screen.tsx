@@ -73,7 +73,7 @@ function columns(onRotate: (app: PublicApp) => void): ColumnDef<PublicApp, unkno
         <div className="flex justify-end">
           <DropdownMenu>
             <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${row.original.name}`}>
+              <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${row.original.name} (${row.original.id})`}>
                 <MoreHorizontalIcon aria-hidden />
               </Button>
             </DropdownMenuTrigger>

@@ -1,0 +1,74 @@
+// Screenshots of the main screens, light and dark, for the README. Named to
+// run first (Playwright runs files in name order), so the lists show the
+// showcase data made here rather than what other specs create. On the
+// embedded pass (a fresh database) they go to docs/screenshots/; on a shared
+// database (DATABASE_URL set) to test-results/screenshots/ only.
+import path from 'node:path';
+import type { Page } from '@playwright/test';
+import { ADMIN_HEADERS, expect, test } from './fixtures';
+
+const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') : path.join('docs', 'screenshots');
+const SHOWCASE_APPS = [
+  { id: 'star-raiders', name: 'Star Raiders' },
+  { id: 'moonfall', name: 'Moonfall Tactics' },
+];
+
+async function shoot(page: Page, name: string, scheme: string): Promise<void> {
+  // Fonts and transitions settled, no caret blinking in the picture.
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(250);
+  await page.screenshot({ path: path.join(DIR, `${name}-${scheme}.png`), caret: 'hide', animations: 'disabled' });
+}
+
+test.beforeAll(async ({ request }) => {
+  for (const app of SHOWCASE_APPS) {
+    const res = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: app });
+    expect([201, 409]).toContain(res.status());
+  }
+});
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test.describe(`${colorScheme}`, () => {
+    test.use({ colorScheme, viewport: { width: 1440, height: 900 } });
+
+    test(`public pages (${colorScheme})`, async ({ page }) => {
+      await page.goto('/');
+      await shoot(page, 'home', colorScheme);
+      await page.goto('/admin/sign-in');
+      await expect(page.getByLabel('Email')).toBeFocused();
+      await shoot(page, 'sign-in', colorScheme);
+      await page.goto('/docs');
+      await expect(page.getByRole('heading', { name: 'Questline API', level: 1 })).toBeVisible({ timeout: 20_000 });
+      await shoot(page, 'api-reference', colorScheme);
+    });
+
+    test(`console screens (${colorScheme})`, async ({ pageAs }) => {
+      const page = await pageAs('admin');
+      await page.goto('/admin?app=demo');
+      await expect(page.getByRole('listitem').filter({ hasText: 'First match' })).toBeVisible();
+      await shoot(page, 'dashboard', colorScheme);
+
+      await page.goto('/admin/apps');
+      await expect(page.getByRole('row').filter({ hasText: 'Star Raiders' })).toBeVisible();
+      await shoot(page, 'apps', colorScheme);
+      await page.getByRole('button', { name: 'Actions for Moonfall Tactics (moonfall)' }).click();
+      await page.getByRole('menuitem', { name: 'Rotate app secret' }).click();
+      await page.getByRole('alertdialog').getByRole('button', { name: 'Rotate secret' }).click();
+      await expect(page.getByRole('dialog', { name: /New app secret/ })).toBeVisible();
+      await shoot(page, 'apps-secret-once', colorScheme);
+      await page.keyboard.press('Escape');
+
+      await page.goto('/admin/staff');
+      await expect(page.getByRole('row').filter({ hasText: 'Priya Shah' })).toBeVisible();
+      await shoot(page, 'staff', colorScheme);
+    });
+  });
+}
+
+test('a laptop screen (1280 × 800)', async ({ pageAs }) => {
+  const page = await pageAs('editor');
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto('/admin?app=demo');
+  await expect(page.getByRole('listitem').filter({ hasText: 'First match' })).toBeVisible();
+  await shoot(page, 'dashboard-editor-laptop', 'light');
+});

@@ -1,0 +1,84 @@
+// The Apps screen: an admin creates an app and rotates its secret from the UI;
+// each secret is shown once with a copy button, and the /v1 API agrees.
+import type { APIRequestContext, Page } from '@playwright/test';
+import { expect, expectAccessible, test, uniqueSuffix } from './fixtures';
+
+async function tokenStatus(request: APIRequestContext, appId: string, appSecret: string): Promise<number> {
+  return (await request.post('/v1/auth/token', { data: { appId, appSecret, userId: 'player-1' } })).status();
+}
+
+/** The secret shown in the dialog under `label`, after checking its copy button puts it on the clipboard. */
+async function copiedSecret(page: Page, label: string): Promise<string> {
+  const dialog = page.getByRole('dialog');
+  const row = dialog.locator('div.grid.gap-1\\.5').filter({ has: page.getByText(label, { exact: true }) });
+  const value = (await row.getByTestId('secret-value').textContent())!.trim();
+  expect(value.length).toBeGreaterThanOrEqual(32);
+  await row.getByRole('button', { name: `Copy ${label}` }).click();
+  await expect(row.getByRole('button', { name: `Copy ${label}` })).toContainText('Copied');
+  expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(value);
+  return value;
+}
+
+test('an admin creates an app and rotates its secret; secrets are shown once, with a copy button', async ({ pageAs, request }) => {
+  const page = await pageAs('admin');
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  const appId = `nebula-${uniqueSuffix()}`;
+  await page.goto('/admin/apps');
+  await expect(page.getByRole('heading', { name: 'Apps', level: 1 })).toBeVisible();
+
+  await page.getByRole('button', { name: 'New app' }).click();
+  const form = page.getByRole('dialog', { name: 'New app' });
+  await form.getByLabel('Name').fill('Nebula Drift');
+  await form.getByLabel('App ID').fill('not valid!');
+  await form.getByRole('button', { name: 'Create app' }).click();
+  // Validated with the API's own schema before anything is sent.
+  await expect(form.getByText('letters, digits and _ . : - only', { exact: true })).toBeVisible();
+  await form.getByLabel('App ID').fill(appId);
+  await form.getByRole('button', { name: 'Create app' }).click();
+
+  const shown = page.getByRole('dialog', { name: 'Nebula Drift is ready' });
+  await expect(shown).toBeVisible();
+  await expect(shown.getByText('Shown only once')).toBeVisible();
+  await expectAccessible(page, 'secrets dialog', '[role=dialog]');
+  const appSecret = await copiedSecret(page, 'App secret');
+  const webhookSecret = await copiedSecret(page, 'Webhook secret');
+  expect(webhookSecret).not.toBe(appSecret);
+  expect(await tokenStatus(request, appId, appSecret)).toBe(200);
+
+  await shown.getByRole('button', { name: /Done/ }).click();
+  await expect(shown).toBeHidden();
+  // Gone for good: not on the page, not in the API's list.
+  await expect(page.getByText(appSecret)).toHaveCount(0);
+  const row = page.getByRole('row').filter({ hasText: appId });
+  await expect(row).toContainText('Nebula Drift');
+  expect(JSON.stringify(await (await page.request.get('/api/admin/apps')).json())).not.toContain(appSecret);
+
+  await row.getByRole('button', { name: `Actions for Nebula Drift (${appId})` }).click();
+  await page.getByRole('menuitem', { name: 'Rotate app secret' }).click();
+  const confirm = page.getByRole('alertdialog', { name: 'Rotate the app secret of Nebula Drift?' });
+  await confirm.getByRole('button', { name: 'Rotate secret' }).click();
+  const rotated = page.getByRole('dialog', { name: 'New app secret of Nebula Drift' });
+  await expect(rotated).toBeVisible();
+  const newSecret = await copiedSecret(page, 'App secret');
+  expect(newSecret).not.toBe(appSecret);
+  expect(await tokenStatus(request, appId, appSecret)).toBe(401);
+  expect(await tokenStatus(request, appId, newSecret)).toBe(200);
+  await page.keyboard.press('Escape');
+  await expect(rotated).toBeHidden();
+  await expect(page.getByText(newSecret)).toHaveCount(0);
+});
+
+test('the app switcher keeps the chosen app in the URL and across pages', async ({ pageAs, request }) => {
+  const appId = `switch-${uniqueSuffix()}`;
+  const created = await request.post('/api/admin/apps', { headers: { Authorization: 'Bearer e2e-admin-key-0123456789abcdef' }, data: { id: appId, name: `Switch ${appId}` } });
+  expect(created.status()).toBe(201);
+  const page = await pageAs('support');
+  await page.goto('/admin?app=demo');
+  await page.getByRole('combobox', { name: 'Selected app' }).click();
+  await page.getByRole('option', { name: new RegExp(`Switch ${appId}`) }).click();
+  await expect(page).toHaveURL(new RegExp(`[?&]app=${appId}`));
+  await expect(page.getByText(`Overview of Switch ${appId}`)).toBeVisible();
+  // A bare link remembers the choice.
+  await page.goto('/admin');
+  await expect(page.getByRole('combobox', { name: 'Selected app' })).toContainText(`Switch ${appId}`);
+});

@@ -1,0 +1,100 @@
+// Shared fixtures of the console specs: one staff account per role (created
+// with the admin key, idempotently), signed in once per worker through the
+// real /api/auth route, and pages opened as that role from the saved cookies
+// (storageState), so no spec pays for a UI sign-in it does not test.
+import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import type { StaffRole } from '@/lib/auth/roles';
+
+export { expect };
+
+export const ADMIN_KEY = 'e2e-admin-key-0123456789abcdef';
+export const ADMIN_HEADERS = { Authorization: `Bearer ${ADMIN_KEY}` };
+export const STAFF_PASSWORD = 'e2e staff password 0123';
+
+export interface StaffAccount {
+  role: StaffRole;
+  email: string;
+  name: string;
+  password: string;
+}
+
+/** The people the screenshots show; fixed addresses so reruns on one database reuse them. */
+export const STAFF: Record<StaffRole, StaffAccount> = {
+  admin: { role: 'admin', email: 'alex.morgan@studio.test', name: 'Alex Morgan', password: STAFF_PASSWORD },
+  editor: { role: 'editor', email: 'priya.shah@studio.test', name: 'Priya Shah', password: STAFF_PASSWORD },
+  support: { role: 'support', email: 'sam.rivera@studio.test', name: 'Sam Rivera', password: STAFF_PASSWORD },
+};
+
+type StorageState = Awaited<ReturnType<APIRequestContext['storageState']>>;
+
+/** Creates the account unless it exists (409 from an earlier run on the same database). */
+export async function ensureStaff(request: APIRequestContext, account: Omit<StaffAccount, 'password'> & { password?: string }): Promise<void> {
+  const res = await request.post('/api/admin/staff', { headers: ADMIN_HEADERS, data: { email: account.email, name: account.name, role: account.role, password: account.password } });
+  expect([201, 409], `create ${account.email}: ${await res.text()}`).toContain(res.status());
+}
+
+/** Signs in through POST /api/auth/sign-in/email (as the browser would) and answers the cookies. */
+export async function signInState(baseURL: string, email: string, password: string): Promise<StorageState> {
+  const context = await playwrightRequest.newContext({ baseURL });
+  const res = await context.post('/api/auth/sign-in/email', { data: { email, password }, headers: { Origin: baseURL } });
+  expect(res.status(), `sign in ${email}: ${await res.text()}`).toBe(200);
+  const state = await context.storageState();
+  await context.dispose();
+  return state;
+}
+
+/**
+ * No serious or critical accessibility violation on the page as it is now.
+ * `within`: a selector to scan alone, for an open dialog or menu: Radix hides
+ * the page behind a modal with aria-hidden while trapping focus in the modal,
+ * which axe reports as focusable content inside aria-hidden (aria-hidden-focus).
+ */
+export async function expectAccessible(page: Page, label: string, within?: string): Promise<void> {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
+  if (within) builder = builder.include(within);
+  const results = await builder.analyze();
+  const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+  const report = serious.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n  ')}`).join('\n');
+  expect(report, `axe on ${label}`).toBe('');
+}
+
+interface WorkerFixtures {
+  staffStates: Record<StaffRole, StorageState>;
+}
+
+interface TestFixtures {
+  /** A new page signed in as the role (its own browser context). */
+  pageAs(role: StaffRole): Promise<Page>;
+}
+
+export const test = base.extend<TestFixtures, WorkerFixtures>({
+  staffStates: [
+    async ({}, use, workerInfo) => {
+      const baseURL = workerInfo.project.use.baseURL!;
+      const api = await playwrightRequest.newContext({ baseURL });
+      const states = {} as Record<StaffRole, StorageState>;
+      for (const account of Object.values(STAFF)) {
+        await ensureStaff(api, account);
+        states[account.role] = await signInState(baseURL, account.email, account.password);
+      }
+      await api.dispose();
+      await use(states);
+    },
+    { scope: 'worker' },
+  ],
+  pageAs: async ({ browser, staffStates, baseURL, colorScheme, viewport }, use) => {
+    const contexts: Awaited<ReturnType<typeof browser.newContext>>[] = [];
+    await use(async (role) => {
+      const context = await browser.newContext({ baseURL, colorScheme, viewport, storageState: staffStates[role] });
+      contexts.push(context);
+      return context.newPage();
+    });
+    for (const context of contexts) await context.close();
+  },
+});
+
+/** A unique id for things a spec creates. */
+export function uniqueSuffix(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
