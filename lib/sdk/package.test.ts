@@ -16,7 +16,7 @@ const run = promisify(execFile);
 const root = path.resolve(__dirname, '..', '..');
 const example = readFileSync(path.join(root, 'examples', 'sdk-quickstart.mjs'), 'utf8');
 /** The environment of the outer `npm test` must not steer the inner npm. */
-const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+const env = Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_'))) as NodeJS.ProcessEnv;
 
 let server: TestServer;
 let app: TestApp;

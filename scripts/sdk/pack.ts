@@ -36,7 +36,7 @@ export interface PackResult {
 
 /** The npm environment of `npm run` must not steer the inner npm (prefix, cache, config of this project). */
 function cleanEnv(): NodeJS.ProcessEnv {
-  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_')));
+  return Object.fromEntries(Object.entries(process.env).filter(([k]) => !k.toLowerCase().startsWith('npm_'))) as NodeJS.ProcessEnv;
 }
 
 export async function packSdk(outDir = path.join(root, 'dist', 'sdk')): Promise<PackResult> {
