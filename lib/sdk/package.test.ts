@@ -94,6 +94,8 @@ describe('the @questline/sdk package', () => {
   });
 
   it('runs the README quickstart as ESM against the live service', async () => {
+    const resolved = await run(process.execPath, ['--input-type=module', '-e', "process.stdout.write(import.meta.resolve('@questline/sdk'))"], { cwd: consumer });
+    expect(resolved.stdout).toMatch(/\/@questline\/sdk\/index\.mjs$/);
     writeFileSync(path.join(consumer, 'quickstart.mjs'), example);
     const { stdout, userId } = await runQuickstart('quickstart.mjs');
     expectTheWalkthrough(stdout);
@@ -103,6 +105,9 @@ describe('the @questline/sdk package', () => {
   it('runs the same quickstart as CommonJS (require) against the live service', async () => {
     const importLine = /^import \{ ([^}]+) \} from '@questline\/sdk';$/m;
     expect(example).toMatch(importLine);
+    // Node 20.19+ can require() an ES module: make sure require takes the CommonJS build.
+    const resolved = await run(process.execPath, ['-e', "process.stdout.write(require.resolve('@questline/sdk'))"], { cwd: consumer });
+    expect(resolved.stdout).toMatch(/\/@questline\/sdk\/index\.cjs$/);
     writeFileSync(path.join(consumer, 'quickstart.cjs'), example.replace(importLine, "const { $1 } = require('@questline/sdk');"));
     const { stdout, userId } = await runQuickstart('quickstart.cjs');
     expectTheWalkthrough(stdout);
