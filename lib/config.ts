@@ -3,7 +3,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { STAFF_PASSWORD_MAX, STAFF_PASSWORD_MIN } from '@/lib/staff/schema';
+import { STAFF_PASSWORD_MAX, STAFF_PASSWORD_MIN } from '@/lib/contract/staff';
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {

@@ -9,7 +9,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { authClient } from '@/lib/console/auth-client';
-import { staffPasswordSchema, STAFF_PASSWORD_MIN } from '@/lib/staff/schema';
+import { staffPasswordSchema, STAFF_PASSWORD_MIN } from '@/lib/contract/staff';
 
 const schema = z
   .object({ currentPassword: z.string().min(1, { error: 'Enter your current password' }), newPassword: staffPasswordSchema, confirm: z.string() })

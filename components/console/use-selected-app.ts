@@ -5,7 +5,7 @@
 import * as React from 'react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
-import type { PublicApp } from '@/lib/apps/schema';
+import type { PublicApp } from '@/lib/contract/app';
 import { adminFetch, queryKeys } from './api';
 
 const STORAGE_KEY = 'questline-app';

@@ -4,10 +4,10 @@ import { getDb } from '@/db/client';
 import { apps, type AppRow } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
-import type { PublicApp } from './schema';
+import type { PublicApp } from '@/lib/contract/app';
 import { generateSecret, hashSecret, secretMatches, secretMatchesNothing } from './secrets';
 
-export type { PublicApp } from './schema';
+export type { PublicApp } from '@/lib/contract/app';
 
 export function toPublicApp(row: AppRow): PublicApp {
   return { id: row.id, name: row.name, createdAt: row.createdAt, secretRotatedAt: row.secretRotatedAt };

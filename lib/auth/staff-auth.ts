@@ -9,7 +9,7 @@ import { staff, staffAccount, staffSession, staffVerification } from '@/db/schem
 import { getConfig } from '@/lib/config';
 import { logError, logInfo } from '@/lib/log';
 import { STAFF_ROLES } from '@/lib/auth/roles';
-import { STAFF_PASSWORD_MAX, STAFF_PASSWORD_MIN } from '@/lib/staff/schema';
+import { STAFF_PASSWORD_MAX, STAFF_PASSWORD_MIN } from '@/lib/contract/staff';
 import { requestHost } from './same-origin';
 
 /** Better Auth's routes are mounted here (app/api/auth/[...all]/route.ts). */

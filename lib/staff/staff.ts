@@ -10,7 +10,7 @@ import { recordAudit } from '@/lib/audit';
 import { AppError } from '@/lib/errors';
 import type { StaffRole } from '@/lib/auth/roles';
 import { toShownEmail, toStoredEmail } from './email';
-import type { CreateStaffInput, CreatedStaff, StaffMember, UpdateStaffInput } from './schema';
+import type { CreateStaffInput, CreatedStaff, StaffMember, UpdateStaffInput } from '@/lib/contract/staff';
 
 /** Who acts (for the audit log) and when. */
 export interface StaffVerbContext {

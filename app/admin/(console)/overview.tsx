@@ -13,7 +13,7 @@ import { adminFetch, queryKeys } from '@/components/console/api';
 import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/auth/roles';
-import type { CatalogExport } from '@/lib/catalog/put-catalog';
+import type { CatalogDocument as CatalogExport } from '@/lib/contract/catalog';
 
 function Stat({ icon: Icon, label, value, detail, loading }: { icon: LucideIcon; label: string; value: number | string; detail?: string; loading: boolean }) {
   return (

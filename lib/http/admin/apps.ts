@@ -7,13 +7,13 @@ import { createApp, getApp, listApps, rotateAppSecret } from '@/lib/apps/apps';
 import { revokeByStaff } from '@/lib/auth/revocation';
 import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
 import { AppError } from '@/lib/errors';
-import { createAppSchema } from '@/lib/apps/schema';
+import { createAppSchema } from '@/lib/contract/app';
 import { readJsonBody } from '../body';
 import { adminRoute } from '../handler';
 import { json } from '../respond';
 import { parseWith } from '../validate';
 
-export { createAppSchema } from '@/lib/apps/schema';
+export { createAppSchema } from '@/lib/contract/app';
 
 export const postApp = adminRoute('apps.manage', async ({ req, admin }) => {
   const { value } = await readJsonBody(req);

@@ -3,11 +3,11 @@
 // zod schemas that validate the requests; each operation says which capability it needs.
 import { z } from 'zod';
 import { CAPABILITIES, type Capability } from '@/lib/auth/roles';
-import { campaignSchema, missionSchema } from '@/lib/missions/schema';
-import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/staff/schema';
+import { catalogSchema } from '@/lib/contract/catalog';
+import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/contract/staff';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
-import { createAppSchema, publicAppSchema } from '@/lib/apps/schema';
+import { createAppSchema, publicAppSchema } from '@/lib/contract/app';
 import { revocationSchema } from './apps';
 import { meSchema } from './staff';
 
@@ -16,13 +16,11 @@ const createdAppSchema = z
   .object({ app: publicAppSchema, appSecret: z.string(), webhookSecret: z.string() })
   .meta({ id: 'CreatedApp', description: 'The secrets are shown this once.' });
 const rotatedSecretSchema = z.object({ appId: z.string(), appSecret: z.string() }).meta({ id: 'RotatedAppSecret' });
-const catalogSchema = z
-  .object({ missions: z.array(missionSchema), campaigns: z.array(campaignSchema) })
-  .meta({ id: 'Catalog', description: 'Upserted by id, validated as a whole: one invalid item and nothing is written.' });
+const catalogDocumentSchema = catalogSchema.meta({ id: 'Catalog', description: 'Upserted by id, validated as a whole: one invalid item and nothing is written.' });
 const adminErrorSchema = z.object({ error: z.string(), message: z.string().optional() }).meta({ id: 'AdminError' });
 
 const named = [
-  publicAppSchema, appListSchema, createdAppSchema, rotatedSecretSchema, catalogSchema, adminErrorSchema,
+  publicAppSchema, appListSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
 ];

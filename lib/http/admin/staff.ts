@@ -3,7 +3,7 @@
 // PATCH|DELETE /api/admin/staff/:staffId – change a role; remove an account
 import { z } from 'zod';
 import { capabilitiesOf, STAFF_ROLES } from '@/lib/auth/roles';
-import { createStaffSchema, updateStaffSchema } from '@/lib/staff/schema';
+import { createStaffSchema, updateStaffSchema } from '@/lib/contract/staff';
 import { createStaff, listStaff, removeStaff, setStaffRole, type StaffVerbContext } from '@/lib/staff/staff';
 import { readJsonBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';

@@ -24,7 +24,7 @@ import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
 import { formatDate, formatDateTime, formatRelative } from '@/components/console/format';
 import { SecretDialog, type ShownSecret } from '@/components/console/secret-dialog';
 import { useApps } from '@/components/console/use-selected-app';
-import type { PublicApp } from '@/lib/apps/schema';
+import type { PublicApp } from '@/lib/contract/app';
 import { CreateAppDialog } from './create-app-dialog';
 
 interface Shown {

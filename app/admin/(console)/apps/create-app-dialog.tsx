@@ -10,7 +10,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
-import { createAppSchema, type CreateAppInput, type PublicApp } from '@/lib/apps/schema';
+import { createAppSchema, type CreateAppInput, type PublicApp } from '@/lib/contract/app';
 
 export interface CreatedApp {
   app: PublicApp;

@@ -11,7 +11,7 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
 import { Input } from '@/components/ui/input';
 import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
-import { createStaffSchema, STAFF_PASSWORD_MIN, type CreatedStaff } from '@/lib/staff/schema';
+import { createStaffSchema, STAFF_PASSWORD_MIN, type CreatedStaff } from '@/lib/contract/staff';
 import { ROLE_DESCRIPTIONS } from '@/lib/auth/roles';
 import { RoleSelect } from './role-select';
 

@@ -29,7 +29,7 @@ import { formatDate } from '@/components/console/format';
 import { SecretDialog } from '@/components/console/secret-dialog';
 import { useStaff } from '@/components/console/staff-context';
 import { ROLE_LABELS, STAFF_ROLES, type StaffRole } from '@/lib/auth/roles';
-import type { CreatedStaff, StaffMember } from '@/lib/staff/schema';
+import type { CreatedStaff, StaffMember } from '@/lib/contract/staff';
 import { CreateStaffDialog } from './create-staff-dialog';
 import { RoleDescription, RoleSelect } from './role-select';
 

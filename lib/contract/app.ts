@@ -1,7 +1,7 @@
-// Apps: the shapes the admin API validates and answers, shared with the
+// Apps (admin API): the shapes it validates and answers, shared with the
 // console's forms and the admin OpenAPI document. Imports nothing server-side.
 import { z } from 'zod';
-import { idSchema } from '@/lib/missions/schema';
+import { idSchema } from './common';
 
 export const createAppSchema = z.object({ id: idSchema, name: z.string().trim().min(1, { error: 'Enter a name' }).max(200) });
 export type CreateAppInput = z.infer<typeof createAppSchema>;
