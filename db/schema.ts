@@ -18,7 +18,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
-import { STAFF_ROLES } from '@/lib/auth/roles';
+import { STAFF_ROLES } from '@/lib/contract/staff';
 
 const ms = (name: string) => bigint(name, { mode: 'number' });
 

@@ -1,9 +1,9 @@
 // Staff roles and what each may do: the one map the admin API (server-side
-// checks) and the console (what it shows) both read. Imports nothing, so the
-// browser bundle can use it too.
+// checks) and the console (what it shows) both read. Imports only the
+// contract, so the browser bundle can use it too.
+import { STAFF_ROLES, type StaffRole } from '@/lib/contract/staff';
 
-export const STAFF_ROLES = ['admin', 'editor', 'support'] as const;
-export type StaffRole = (typeof STAFF_ROLES)[number];
+export { STAFF_ROLES, type StaffRole };
 
 /**
  * One capability per kind of request. A new admin route names the capability

@@ -1,7 +1,10 @@
 // Staff accounts: one zod schema per shape, shared by the admin API, its
 // OpenAPI document and the console's forms. Imports nothing server-side.
 import { z } from 'zod';
-import { STAFF_ROLES } from '@/lib/auth/roles';
+
+/** The console's roles; what each may do is lib/auth/roles.ts. */
+export const STAFF_ROLES = ['admin', 'editor', 'support'] as const;
+export type StaffRole = (typeof STAFF_ROLES)[number];
 
 /** Staff passwords: at least 12 characters (Better Auth's own minimum is 8). */
 export const STAFF_PASSWORD_MIN = 12;
