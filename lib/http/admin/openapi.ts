@@ -76,7 +76,7 @@ function buildDocument() {
         post: op('apps.manage', 'Create an app; its secrets are answered this once', { '201': { description: 'Created', ...body('CreatedApp') }, '400': error('validation_error'), '409': error('conflict: the id exists') }, { requestBody: { required: true, ...body('CreateApp') } }),
       },
       '/api/admin/apps/{appId}/rotate-secret': {
-        post: op('apps.manage', 'New app secret; the old one and every token issued before stop working', { '200': { description: 'Rotated', ...body('RotatedAppSecret') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
+        post: op('apps.manage', 'New app secret (shown once); the old one stops working at once', { '200': { description: 'Rotated', ...body('RotatedAppSecret') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
       },
       '/api/admin/apps/{appId}/catalog': {
         get: op('catalog.read', 'Export the catalog (missions as code)', { '200': { description: 'Catalog', ...body('Catalog') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),

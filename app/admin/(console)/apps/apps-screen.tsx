@@ -102,7 +102,7 @@ export function AppsScreen() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.apps });
       setShown({
         title: `New app secret of ${app.name}`,
-        description: 'The previous secret no longer works, and tokens issued before now are revoked.',
+        description: 'The previous secret no longer works: give this one to the game’s backend now.',
         secrets: [{ label: 'App secret', value: result.appSecret, hint: APP_SECRET_HINT }],
       });
     },
@@ -153,8 +153,7 @@ export function AppsScreen() {
           <AlertDialogHeader>
             <AlertDialogTitle>Rotate the app secret of {rotating?.name}?</AlertDialogTitle>
             <AlertDialogDescription>
-              The current secret stops working at once and every player token issued with it is revoked; players get new tokens from your backend once it
-              has the new secret.
+              The current secret stops working at once: your game’s backend cannot get player tokens until it has the new one.
             </AlertDialogDescription>
           </AlertDialogHeader>
           <AlertDialogFooter>

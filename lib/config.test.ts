@@ -1,0 +1,43 @@
+// The console's configuration: the first admin's variables go together, the
+// session key needs no variable of its own, and the public URL is an origin.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config';
+
+const JWT_SECRET = 'a-jwt-secret-that-is-long-enough-0123456789';
+const base = () => ({ QUESTLINE_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'questline-config-')), JWT_SECRET, ADMIN_API_KEY: 'admin-key-0123456789abcdef' });
+
+describe('console configuration', () => {
+  it('takes ADMIN_EMAIL and ADMIN_PASSWORD together, lower-casing the address', () => {
+    const config = loadConfig({ ...base(), ADMIN_EMAIL: 'Ops@Studio.Test', ADMIN_PASSWORD: 'long enough password' });
+    expect(config.firstAdmin).toEqual({ email: 'ops@studio.test', password: 'long enough password' });
+    expect(loadConfig(base()).firstAdmin).toBeNull();
+  });
+
+  it('stops start-up with one line naming the missing or bad variable', () => {
+    expect(() => loadConfig({ ...base(), ADMIN_EMAIL: 'ops@studio.test' })).toThrow(new ConfigError('ADMIN_PASSWORD', 'is required when the other of ADMIN_EMAIL and ADMIN_PASSWORD is set'));
+    expect(() => loadConfig({ ...base(), ADMIN_PASSWORD: 'long enough password' })).toThrow(/^Configuration error: ADMIN_EMAIL /);
+    expect(() => loadConfig({ ...base(), ADMIN_EMAIL: 'ops@studio.test', ADMIN_PASSWORD: 'short' })).toThrow(/^Configuration error: ADMIN_PASSWORD must be 12 to 128/);
+    expect(() => loadConfig({ ...base(), ADMIN_EMAIL: 'not an address', ADMIN_PASSWORD: 'long enough password' })).toThrow(/ADMIN_EMAIL must be an e-mail/);
+    expect(() => loadConfig({ ...base(), BETTER_AUTH_SECRET: 'too short' })).toThrow(/BETTER_AUTH_SECRET must be at least 32/);
+    expect(() => loadConfig({ ...base(), BETTER_AUTH_URL: 'https://console.example.com/admin' })).toThrow(/BETTER_AUTH_URL must be an origin/);
+  });
+
+  it('derives the session key from JWT_SECRET (same on every instance, never the JWT key itself) unless BETTER_AUTH_SECRET is set', () => {
+    const a = loadConfig(base());
+    const b = loadConfig(base());
+    expect(a.staffAuthSecret).toBe(b.staffAuthSecret);
+    expect(a.staffAuthSecret).not.toContain(JWT_SECRET);
+    expect(loadConfig({ ...base(), JWT_SECRET: `${JWT_SECRET}x` }).staffAuthSecret).not.toBe(a.staffAuthSecret);
+    const own = 'b'.repeat(40);
+    expect(loadConfig({ ...base(), BETTER_AUTH_SECRET: own }).staffAuthSecret).toBe(own);
+  });
+
+  it('reads BETTER_AUTH_URL without a trailing slash and BETTER_AUTH_TRUSTED_ORIGINS as a list', () => {
+    const config = loadConfig({ ...base(), BETTER_AUTH_URL: 'https://console.example.com/', BETTER_AUTH_TRUSTED_ORIGINS: 'https://a.example, https://b.example' });
+    expect(config.publicUrl).toBe('https://console.example.com');
+    expect(config.trustedOrigins).toEqual(['https://a.example', 'https://b.example']);
+  });
+});
