@@ -47,7 +47,8 @@ export async function sendDelivery(server: TestServer, app: TestApp, body: unkno
     if (value === null) delete headers[name];
     else headers[name] = value;
   }
-  const res = await fetch(`${server.url}/v1/webhook/incoming`, { method: 'POST', headers, body: options.sentBody ?? rawBody });
+  const sent = options.sentBody ?? rawBody;
+  const res = await fetch(`${server.url}/v1/webhook/incoming`, { method: 'POST', headers, body: typeof sent === 'string' ? sent : new Uint8Array(sent) });
   const text = await res.text();
   let parsed: Record<string, unknown> = {};
   try {
