@@ -5,6 +5,7 @@
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import { getConfig } from '@/lib/config';
+import { logWarn } from '@/lib/log';
 
 export interface ModelSettings {
   /** null: no model configured; every answer is the fallback. */
@@ -18,7 +19,11 @@ const slot = globalThis as typeof globalThis & Slot;
 
 function fromConfig(): ModelSettings {
   const config = getConfig();
-  if (!config.openaiApiKey) return { model: null, timeoutMs: config.openaiTimeoutMs };
+  if (!config.openaiApiKey) {
+    // Once per process: every recommendation will be the fallback, and why.
+    logWarn('recommendations: fallback only', { reason: 'no_model', detail: 'OPENAI_API_KEY is not set' });
+    return { model: null, timeoutMs: config.openaiTimeoutMs };
+  }
   const provider = createOpenAI({ apiKey: config.openaiApiKey, baseURL: config.openaiBaseUrl ?? undefined });
   // Chat Completions: the API every OpenAI-compatible server (vLLM, Ollama, gateways) speaks.
   return { model: provider.chat(config.openaiModel), timeoutMs: config.openaiTimeoutMs };
