@@ -6,6 +6,8 @@ import type { eventResponseSchema, eventSchema } from '@/lib/http/v1/events';
 import type { claimResponseSchema, missionDetailSchema, missionListSchema, publicMissionSchema } from '@/lib/http/v1/missions';
 import type { balanceListSchema, singleBalanceSchema } from '@/lib/http/v1/balance';
 import type { campaignDetailSchema, campaignListSchema, publicCampaignSchema } from '@/lib/http/v1/campaigns';
+import type { recommendationsSchema } from '@/lib/http/v1/recommendations';
+import type { SdkUpdate } from '@/lib/updates/schema';
 
 export type { MissionProgress, ProgressStatus, Reward } from '@/lib/missions/schema';
 export type { Balance } from '@/lib/balances/schema';
@@ -25,6 +27,10 @@ export type SingleBalance = z.infer<typeof singleBalanceSchema>;
 export type Campaign = z.infer<typeof publicCampaignSchema>;
 export type CampaignList = z.infer<typeof campaignListSchema>;
 export type CampaignDetail = z.infer<typeof campaignDetailSchema>;
+/** GET /v1/recommendations: `fallback` is true when the deterministic ranking answered (no model, or it failed). */
+export type Recommendations = z.infer<typeof recommendationsSchema>;
+/** The stream message pushed when a user's recommendations are computed afresh. */
+export type RecommendationUpdate = Extract<SdkUpdate, { type: 'recommendation' }>;
 
 /** Value of the X-Idempotent-Replay response header: `hit` (response cache), `db-hit` (duplicate write detected), null (first execution). */
 export type Replay = 'hit' | 'db-hit' | null;

@@ -11,6 +11,8 @@ import { balanceListSchema, singleBalanceSchema } from './balance';
 import { campaignDetailSchema, campaignListSchema, publicCampaignSchema } from './campaigns';
 import { missionProgressSchema, rewardSchema } from '@/lib/missions/schema';
 import { balanceSchema } from '@/lib/balances/schema';
+import { webhookDeliverySchema, webhookResponseSchema } from './webhook';
+import { recommendationsSchema } from './recommendations';
 
 export const errorSchema = z
   .object({ error: z.string(), message: z.string().optional(), retryAfterMs: z.number().optional() })
@@ -22,6 +24,7 @@ const named = [
   eventResponseSchema, claimResponseSchema, missionDetailSchema, missionListSchema, balanceListSchema,
   singleBalanceSchema, campaignDetailSchema, campaignListSchema, errorSchema, publicMissionSchema,
   publicCampaignSchema, missionProgressSchema, rewardSchema, balanceSchema,
+  webhookDeliverySchema, webhookResponseSchema, recommendationsSchema,
 ];
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -33,6 +36,7 @@ const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'strin
 const idempotencyHeader = { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } };
 const common = { '401': error('Missing, invalid, expired or revoked token (unauthorized)'), '500': error('internal_error'), '503': error('unavailable') };
 const limited = { '429': error('rate_limited, with Retry-After and RateLimit-* headers') };
+const header = (name: string, schema: object, description: string) => ({ name, in: 'header', required: true, schema, description });
 
 function buildDocument() {
   // Not z.globalRegistry: zod keeps it on globalThis, shared by every copy of
@@ -161,6 +165,47 @@ function buildDocument() {
         get: {
           summary: 'This OpenAPI 3.1 document (no token needed)',
           responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } }, '500': error('internal_error') },
+        },
+      },
+      '/v1/webhook/incoming': {
+        post: {
+          summary: 'A signed delivery of 1 to 100 events from an app’s backend (no JWT: an HMAC of the raw body)',
+          description:
+            'X-Webhook-Signature is `v1=` and the hex HMAC-SHA256 of `${X-Webhook-Timestamp}.${raw body}` keyed with the app’s webhook secret; ' +
+            'the timestamp must be within 5 minutes of the server clock. The delivery is applied whole or not at all, in one transaction; ' +
+            'events are processed as by POST /v1/events (their idempotencyKey included). X-Webhook-Id is the delivery’s idempotency key: ' +
+            'a replay answers the original response with X-Idempotent-Replay. Limit: 1,000 events per 60 s per app.',
+          security: [],
+          parameters: [
+            header('X-App-Id', { type: 'string' }, 'The app'),
+            header('X-Webhook-Id', { type: 'string', minLength: 1, maxLength: 255 }, 'Unique id of the delivery (its idempotency key)'),
+            header('X-Webhook-Timestamp', { type: 'string', pattern: '^[0-9]+$' }, 'Unix time in milliseconds, within 5 minutes of now'),
+            header('X-Webhook-Signature', { type: 'string', pattern: '^v1=[0-9a-f]{64}$' }, 'v1=<hex HMAC-SHA256 of `${timestamp}.${raw body}`>'),
+          ],
+          requestBody: { required: true, ...body('WebhookDelivery') },
+          responses: {
+            '200': { description: 'Applied (or a replay, with X-Idempotent-Replay: hit | db-hit); results in the order of the events', ...body('WebhookResponse') },
+            '400': error('validation_error (the message names the field, e.g. events[3].timestamp)'),
+            '401': error('invalid_signature: missing or wrong signature, unknown app, stale or future timestamp, tampered body'),
+            '413': error('payload_too_large'),
+            '422': error('idempotency_key_reused: the delivery id, or an event’s key (named events[i]), was used for something else'),
+            ...limited,
+            '500': error('internal_error'),
+            '503': error('unavailable'),
+          },
+        },
+      },
+      '/v1/recommendations': {
+        get: {
+          summary: 'Missions the caller should focus on next, ranked by a model or, when it is absent or fails, by a deterministic fallback',
+          security: bearer,
+          parameters: [q('limit', { type: 'integer', minimum: 1, maximum: 10, default: 3 }, 'How many missions at most')],
+          responses: {
+            '200': { description: 'Recommendations (fallback: true when the deterministic ranking answered)', ...body('Recommendations') },
+            '400': error('validation_error'),
+            ...limited,
+            ...common,
+          },
         },
       },
       '/v1/sse/updates': {
