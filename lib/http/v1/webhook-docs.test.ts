@@ -37,7 +37,7 @@ beforeAll(async () => {
       mission('ranked-win', { criteria: { eventName: 'match_won', count: 1, filter: { mode: 'ranked' } } }),
     ],
   });
-  env = { PATH: process.env.PATH, HOME: process.env.HOME, QUESTLINE_URL: server.url, APP_ID: app.appId, WEBHOOK_SECRET: app.webhookSecret };
+  env = { ...process.env, QUESTLINE_URL: server.url, APP_ID: app.appId, WEBHOOK_SECRET: app.webhookSecret };
 });
 afterAll(async () => {
   await server?.close();
