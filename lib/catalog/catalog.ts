@@ -6,7 +6,8 @@ import { getDb } from '@/db/client';
 import { campaigns as campaignsTable, missions as missionsTable } from '@/db/schema';
 import { getBus } from '@/lib/bus';
 import { logError } from '@/lib/log';
-import type { Campaign, Mission } from '@/lib/missions/schema';
+import type { Campaign } from '@/lib/contract/campaign';
+import type { Mission } from '@/lib/contract/mission';
 import { campaignFromRow, missionFromRow } from './convert';
 
 export interface Catalog {

@@ -5,6 +5,7 @@
 // this instance; every fresh computation is pushed as a `recommendation`
 // stream message. A first claim refreshes them in the background.
 import { getDb } from '@/db/client';
+import { RECOMMENDATIONS_LIMIT } from '@/lib/contract/v1';
 import { getCatalog } from '@/lib/catalog/catalog';
 import { getKv } from '@/lib/kv';
 import { kvKey } from '@/lib/kv/keys';
@@ -24,8 +25,7 @@ export interface Recommendation {
   generatedAt: number;
 }
 
-export const DEFAULT_LIMIT = 3;
-export const MAX_LIMIT = 10;
+export const DEFAULT_LIMIT = RECOMMENDATIONS_LIMIT.default;
 /** A model's ranking is kept 5 minutes; a fallback 30 s, so a passing model failure is retried soon. */
 export const CACHE_TTL_MS = 5 * 60_000;
 export const FALLBACK_CACHE_TTL_MS = 30_000;

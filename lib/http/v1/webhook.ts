@@ -7,6 +7,7 @@
 //   counted) → rate limit, counting events (429) → the delivery, in one
 //   transaction (200, or 422 naming events[i] for a reused event key).
 import { z } from 'zod';
+import { MAX_DELIVERY_EVENTS, webhookEventSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
 import { hashRequest, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
 import { webhookLimiter } from '@/lib/ratelimit/policies';
@@ -17,29 +18,15 @@ import { publicRoute } from '../handler';
 import { rateLimitedError, rateLimitHeaders } from '../rate-limit';
 import { idempotentJson } from '../respond';
 import { describeIssues } from '../validate';
-import { eventSchema } from './events';
-
-export const MAX_DELIVERY_EVENTS = 100;
-
-export const webhookDeliverySchema = z
-  .object({ events: z.array(eventSchema).min(1).max(MAX_DELIVERY_EVENTS) })
-  .meta({ id: 'WebhookDelivery' });
-
-export const webhookResponseSchema = z
-  .object({
-    accepted: z.literal(true),
-    results: z.array(z.object({ eventId: z.string(), missionsUpdated: z.array(z.string()) })),
-  })
-  .meta({ id: 'WebhookResponse' });
 
 const envelopeSchema = z.object({ events: z.array(z.unknown()).min(1).max(MAX_DELIVERY_EVENTS) });
 
 /** The body, validated whole: the first invalid event is named by its index, and nothing is applied. */
-function parseDelivery(value: unknown): z.infer<typeof webhookDeliverySchema> {
+function parseDelivery(value: unknown): { events: Array<z.infer<typeof webhookEventSchema>> } {
   const envelope = envelopeSchema.safeParse(value);
   if (!envelope.success) throw new AppError('validation_error', describeIssues(envelope.error));
   const events = envelope.data.events.map((raw, index) => {
-    const parsed = eventSchema.safeParse(raw);
+    const parsed = webhookEventSchema.safeParse(raw);
     if (!parsed.success) throw new AppError('validation_error', describeIssues(parsed.error, `events[${index}]`));
     return parsed.data;
   });
