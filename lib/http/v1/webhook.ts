@@ -56,7 +56,8 @@ export const postWebhook = publicRoute(async ({ req }) => {
   }
   const delivery = parseDelivery(parseJsonText(decodeUtf8(raw)));
 
-  let limitHeaders: Headers | null = null;
+  // Set when the delivery is counted (a cached replay is not).
+  const limit: { headers: Headers | null } = { headers: null };
   const outcome = await acceptDelivery({
     ctx: {
       appId,
@@ -64,7 +65,7 @@ export const postWebhook = publicRoute(async ({ req }) => {
         // The app's limit counts events, not requests.
         const result = await webhookLimiter().consume(appId, eventCount);
         if (!result.success) throw rateLimitedError(result);
-        limitHeaders = rateLimitHeaders(result);
+        limit.headers = rateLimitHeaders(result);
       },
     },
     input: {
@@ -75,6 +76,6 @@ export const postWebhook = publicRoute(async ({ req }) => {
     },
   });
   const res = idempotentJson(outcome);
-  (limitHeaders as Headers | null)?.forEach((value, name) => res.headers.set(name, value));
+  limit.headers?.forEach((value, name) => res.headers.set(name, value));
   return res;
 });
