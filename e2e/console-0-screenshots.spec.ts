@@ -25,6 +25,9 @@ test.beforeAll(async ({ request }) => {
     const res = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: app });
     expect([201, 409]).toContain(res.status());
   }
+  // One app in a webhook-secret grace period, so the Apps screen shows that state too.
+  const rotated = await request.post('/api/admin/apps/star-raiders/rotate-webhook-secret', { headers: ADMIN_HEADERS, data: {} });
+  expect(rotated.status()).toBe(200);
 });
 
 for (const colorScheme of ['light', 'dark'] as const) {

@@ -1,10 +1,23 @@
 // The Apps screen: an admin creates an app and rotates its secret from the UI;
 // each secret is shown once with a copy button, and the /v1 API agrees.
+import { createHmac, randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { expect, expectAccessible, test, uniqueSuffix } from './fixtures';
 
 async function tokenStatus(request: APIRequestContext, appId: string, appSecret: string): Promise<number> {
   return (await request.post('/v1/auth/token', { data: { appId, appSecret, userId: 'player-1' } })).status();
+}
+
+/** A signed delivery to POST /v1/webhook/incoming (docs/webhooks.md): the answer's status. */
+async function webhookStatus(request: APIRequestContext, appId: string, secret: string): Promise<number> {
+  const body = JSON.stringify({ events: [{ userId: 'player-1', name: 'match_played', payload: {}, timestamp: Date.now() }] });
+  const timestamp = String(Date.now());
+  const signature = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
+  const res = await request.post('/v1/webhook/incoming', {
+    headers: { 'Content-Type': 'application/json', 'X-App-Id': appId, 'X-Webhook-Id': randomUUID(), 'X-Webhook-Timestamp': timestamp, 'X-Webhook-Signature': `v1=${signature}` },
+    data: body,
+  });
+  return res.status();
 }
 
 /** The secret shown in the dialog under `label`, after checking its copy button puts it on the clipboard. */
@@ -19,7 +32,7 @@ async function copiedSecret(page: Page, label: string): Promise<string> {
   return value;
 }
 
-test('an admin creates an app and rotates its secret; secrets are shown once, with a copy button', async ({ pageAs, request }) => {
+test('an admin creates an app and rotates its app and webhook secrets; secrets are shown once, with a copy button', async ({ pageAs, request }) => {
   const page = await pageAs('admin');
   await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
   const appId = `nebula-${uniqueSuffix()}`;
@@ -66,6 +79,34 @@ test('an admin creates an app and rotates its secret; secrets are shown once, wi
   await page.keyboard.press('Escape');
   await expect(rotated).toBeHidden();
   await expect(page.getByText(newSecret)).toHaveCount(0);
+
+  // The webhook secret, with the default grace period: both secrets sign for now.
+  expect(await webhookStatus(request, appId, webhookSecret)).toBe(200);
+  const actions = row.getByRole('button', { name: `Actions for Nebula Drift (${appId})` });
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Rotate webhook secret' }).click();
+  let confirmWebhook = page.getByRole('alertdialog', { name: 'Rotate the webhook secret of Nebula Drift?' });
+  await expect(confirmWebhook.getByLabel('Previous secret stays valid for')).toContainText('24 hours');
+  await confirmWebhook.getByRole('button', { name: 'Rotate webhook secret' }).click();
+  const rotatedWebhook = page.getByRole('dialog', { name: 'New webhook secret of Nebula Drift' });
+  await expect(rotatedWebhook).toContainText('The previous secret is accepted until');
+  const webhookSecret2 = await copiedSecret(page, 'Webhook secret');
+  await rotatedWebhook.getByRole('button', { name: /Done/ }).click();
+  expect(await webhookStatus(request, appId, webhookSecret2)).toBe(200);
+  expect(await webhookStatus(request, appId, webhookSecret)).toBe(200);
+  await expect(row.getByText('Previous still valid')).toBeVisible();
+
+  // A leaked secret: no grace, the previous one stops at once.
+  await actions.click();
+  await page.getByRole('menuitem', { name: 'Rotate webhook secret' }).click();
+  confirmWebhook = page.getByRole('alertdialog', { name: 'Rotate the webhook secret of Nebula Drift?' });
+  await confirmWebhook.getByLabel('Previous secret stays valid for').click();
+  await page.getByRole('option', { name: /None: it stops now/ }).click();
+  await confirmWebhook.getByRole('button', { name: 'Rotate webhook secret' }).click();
+  await expect(page.getByRole('dialog', { name: 'New webhook secret of Nebula Drift' })).toContainText('The previous secret no longer works');
+  const webhookSecret3 = await copiedSecret(page, 'Webhook secret');
+  expect(await webhookStatus(request, appId, webhookSecret2)).toBe(401);
+  expect(await webhookStatus(request, appId, webhookSecret3)).toBe(200);
 });
 
 test('the app switcher keeps the chosen app in the URL and across pages', async ({ pageAs, request }) => {

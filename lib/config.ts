@@ -27,6 +27,10 @@ export interface Config {
   adminApiKeyGenerated: boolean;
   openaiApiKey: string | null;
   openaiModel: string;
+  /** An OpenAI-compatible API (a self-hosted model, a gateway); null for OpenAI's own. */
+  openaiBaseUrl: string | null;
+  /** Time allowed to the recommendation model call before the fallback answers (OPENAI_TIMEOUT_MS, default 5 s). */
+  openaiTimeoutMs: number;
   embedded: boolean;
   /** Interval of the stream's `: keep-alive` comment (SSE_KEEPALIVE_MS, default and maximum 15 s). */
   sseKeepAliveMs: number;
@@ -151,6 +155,16 @@ export function loadConfig(env: Env = process.env): Config {
     .map((o) => o.trim())
     .filter(Boolean);
 
+  const openaiBaseUrl = nonEmpty(env, 'OPENAI_BASE_URL');
+  if (openaiBaseUrl && !/^https?:\/\/[^/]/.test(openaiBaseUrl)) {
+    throw new ConfigError('OPENAI_BASE_URL', 'must be an http:// or https:// URL');
+  }
+  const openaiTimeoutText = nonEmpty(env, 'OPENAI_TIMEOUT_MS') ?? '5000';
+  const openaiTimeoutMs = Number(openaiTimeoutText);
+  if (!Number.isInteger(openaiTimeoutMs) || openaiTimeoutMs < 50 || openaiTimeoutMs > 60_000) {
+    throw new ConfigError('OPENAI_TIMEOUT_MS', `must be an integer from 50 to 60000 (got "${openaiTimeoutText}")`);
+  }
+
   return {
     port,
     dataDir,
@@ -163,6 +177,8 @@ export function loadConfig(env: Env = process.env): Config {
     adminApiKeyGenerated,
     openaiApiKey: nonEmpty(env, 'OPENAI_API_KEY'),
     openaiModel: nonEmpty(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini',
+    openaiBaseUrl,
+    openaiTimeoutMs,
     embedded,
     sseKeepAliveMs,
     firstAdmin: adminEmail && adminPassword ? { email: adminEmail.toLowerCase(), password: adminPassword } : null,

@@ -9,8 +9,15 @@ import { generateSecret, hashSecret, secretMatches, secretMatchesNothing } from 
 
 export type { PublicApp } from '@/lib/contract/app';
 
-export function toPublicApp(row: AppRow): PublicApp {
-  return { id: row.id, name: row.name, createdAt: row.createdAt, secretRotatedAt: row.secretRotatedAt };
+export function toPublicApp(row: AppRow, now = Date.now()): PublicApp {
+  const graceEnds = row.previousWebhookSecretExpiresAt;
+  return {
+    id: row.id,
+    name: row.name,
+    createdAt: row.createdAt,
+    secretRotatedAt: row.secretRotatedAt,
+    previousWebhookSecretExpiresAt: row.previousWebhookSecret && graceEnds !== null && graceEnds > now ? graceEnds : null,
+  };
 }
 
 export interface CreatedApp {
@@ -71,5 +78,5 @@ export async function rotateAppSecret(appId: string, actor: string, now = Date.n
 
 export async function listApps(): Promise<PublicApp[]> {
   const db = await getDb();
-  return (await db.select().from(apps).orderBy(apps.id)).map(toPublicApp);
+  return (await db.select().from(apps).orderBy(apps.id)).map((row) => toPublicApp(row));
 }

@@ -7,6 +7,19 @@ export const createAppSchema = z.object({ id: idSchema, name: z.string().trim().
 export type CreateAppInput = z.infer<typeof createAppSchema>;
 
 export const publicAppSchema = z
-  .object({ id: z.string(), name: z.string(), createdAt: z.number(), secretRotatedAt: z.number() })
+  .object({
+    id: z.string(),
+    name: z.string(),
+    createdAt: z.number(),
+    secretRotatedAt: z.number(),
+    /** While a rotated-out webhook secret is still accepted: until when (Unix ms); else null. */
+    previousWebhookSecretExpiresAt: z.number().nullable(),
+  })
   .meta({ id: 'App' });
 export type PublicApp = z.infer<typeof publicAppSchema>;
+
+/** The answer of POST /api/admin/apps/:appId/rotate-webhook-secret (the secret is shown this once). */
+export const rotatedWebhookSecretSchema = z
+  .object({ appId: z.string(), webhookSecret: z.string(), previousSecretExpiresAt: z.number().nullable() })
+  .meta({ id: 'RotatedWebhookSecret' });
+export type RotatedWebhookSecret = z.infer<typeof rotatedWebhookSecretSchema>;

@@ -7,8 +7,9 @@ import { catalogSchema } from '@/lib/contract/catalog';
 import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/contract/staff';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
-import { createAppSchema, publicAppSchema } from '@/lib/contract/app';
+import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema } from '@/lib/contract/app';
 import { revocationSchema } from './apps';
+import { rotateWebhookSecretSchema } from './webhook-secret';
 import { meSchema } from './staff';
 
 const appListSchema = z.object({ apps: z.array(publicAppSchema) }).meta({ id: 'AppList' });
@@ -23,6 +24,7 @@ const named = [
   publicAppSchema, appListSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
+  rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema,
 ];
 
 function components(): Record<string, unknown> {
@@ -77,6 +79,9 @@ function buildDocument() {
       },
       '/api/admin/apps/{appId}/rotate-secret': {
         post: op('apps.manage', 'New app secret (shown once); the old one stops working at once', { '200': { description: 'Rotated', ...body('RotatedAppSecret') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
+      },
+      '/api/admin/apps/{appId}/rotate-webhook-secret': {
+        post: op('apps.manage', 'New webhook secret (shown once); the previous one stays valid for the grace period (default 24 h, 0 ends it at once)', { '200': { description: 'Rotated', ...body('RotatedWebhookSecret') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: false, ...body('RotateWebhookSecret') } }),
       },
       '/api/admin/apps/{appId}/catalog': {
         get: op('catalog.read', 'Export the catalog (missions as code)', { '200': { description: 'Catalog', ...body('Catalog') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),

@@ -1,42 +1,25 @@
 'use client';
 
 import * as React from 'react';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { AppWindowIcon, MoreHorizontalIcon, RotateCwIcon } from 'lucide-react';
-import { toast } from 'sonner';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { AppWindowIcon, KeyRoundIcon, MoreHorizontalIcon, WebhookIcon } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DataTable } from '@/components/ui/data-table';
 import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
+import { errorMessage } from '@/components/console/api';
 import { formatDate, formatDateTime, formatRelative } from '@/components/console/format';
-import { SecretDialog, type ShownSecret } from '@/components/console/secret-dialog';
+import { SecretDialog } from '@/components/console/secret-dialog';
 import { useApps } from '@/components/console/use-selected-app';
 import type { PublicApp } from '@/lib/contract/app';
 import { CreateAppDialog } from './create-app-dialog';
+import { APP_SECRET_HINT, RotateAppSecretDialog, RotateWebhookSecretDialog, WEBHOOK_SECRET_HINT, type Shown } from './rotate-dialogs';
 
-interface Shown {
-  title: string;
-  description: string;
-  secrets: ShownSecret[];
-}
+type Rotation = { kind: 'app' | 'webhook'; app: PublicApp } | null;
 
-const APP_SECRET_HINT = 'Your game backend exchanges it for player tokens (POST /v1/auth/token). Never ship it in a game client.';
-const WEBHOOK_SECRET_HINT = 'Signs server-to-server events sent to POST /v1/webhook/incoming (HMAC-SHA256).';
-
-function columns(onRotate: (app: PublicApp) => void): ColumnDef<PublicApp, unknown>[] {
+function columns(onRotate: (rotation: Rotation) => void): ColumnDef<PublicApp, unknown>[] {
   return [
     {
       id: 'name',
@@ -65,6 +48,21 @@ function columns(onRotate: (app: PublicApp) => void): ColumnDef<PublicApp, unkno
       ),
     },
     {
+      id: 'webhook',
+      header: 'Webhook secret',
+      enableSorting: false,
+      cell: ({ row }) => {
+        const until = row.original.previousWebhookSecretExpiresAt;
+        if (until === null) return <span className="text-muted-foreground">One secret</span>;
+        return (
+          <div className="flex flex-col items-start gap-1">
+            <Badge variant="warning">Previous still valid</Badge>
+            <span className="text-xs text-muted-foreground">until {formatDateTime(until)}</span>
+          </div>
+        );
+      },
+    },
+    {
       id: 'actions',
       header: () => <span className="sr-only">Actions</span>,
       size: 56,
@@ -78,9 +76,13 @@ function columns(onRotate: (app: PublicApp) => void): ColumnDef<PublicApp, unkno
               </Button>
             </DropdownMenuTrigger>
             <DropdownMenuContent align="end">
-              <DropdownMenuItem onSelect={() => onRotate(row.original)}>
-                <RotateCwIcon aria-hidden />
+              <DropdownMenuItem onSelect={() => onRotate({ kind: 'app', app: row.original })}>
+                <KeyRoundIcon aria-hidden />
                 Rotate app secret
+              </DropdownMenuItem>
+              <DropdownMenuItem onSelect={() => onRotate({ kind: 'webhook', app: row.original })}>
+                <WebhookIcon aria-hidden />
+                Rotate webhook secret
               </DropdownMenuItem>
             </DropdownMenuContent>
           </DropdownMenu>
@@ -92,24 +94,10 @@ function columns(onRotate: (app: PublicApp) => void): ColumnDef<PublicApp, unkno
 
 export function AppsScreen() {
   const { data: apps, isLoading, error } = useApps();
-  const queryClient = useQueryClient();
   const [shown, setShown] = React.useState<Shown | null>(null);
-  const [rotating, setRotating] = React.useState<PublicApp | null>(null);
-
-  const rotate = useMutation({
-    mutationFn: (app: PublicApp) => adminFetch<{ appId: string; appSecret: string }>(`/api/admin/apps/${encodeURIComponent(app.id)}/rotate-secret`, { method: 'POST' }),
-    onSuccess: (result, app) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.apps });
-      setShown({
-        title: `New app secret of ${app.name}`,
-        description: 'The previous secret no longer works: give this one to the game’s backend now.',
-        secrets: [{ label: 'App secret', value: result.appSecret, hint: APP_SECRET_HINT }],
-      });
-    },
-    onError: (err) => toast.error(`Could not rotate the secret: ${errorMessage(err)}`),
-  });
-
-  const cols = React.useMemo(() => columns(setRotating), []);
+  const [rotation, setRotation] = React.useState<Rotation>(null);
+  const cols = React.useMemo(() => columns(setRotation), []);
+  const close = () => setRotation(null);
 
   return (
     <>
@@ -148,22 +136,8 @@ export function AppsScreen() {
           empty={<EmptyState icon={AppWindowIcon} title="No app yet" description="Create the first app to get its secrets." />}
         />
       )}
-      <AlertDialog open={rotating !== null} onOpenChange={(open) => !open && setRotating(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Rotate the app secret of {rotating?.name}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              The current secret stops working at once: your game’s backend cannot get player tokens until it has the new one.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction destructive onClick={() => rotating && rotate.mutate(rotating)}>
-              Rotate secret
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <RotateAppSecretDialog app={rotation?.kind === 'app' ? rotation.app : null} onClose={close} onRotated={setShown} />
+      <RotateWebhookSecretDialog app={rotation?.kind === 'webhook' ? rotation.app : null} onClose={close} onRotated={setShown} />
       <SecretDialog title={shown?.title ?? ''} description={shown?.description ?? ''} secrets={shown?.secrets ?? null} onClose={() => setShown(null)} />
     </>
   );

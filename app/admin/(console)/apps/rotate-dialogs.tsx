@@ -1,0 +1,128 @@
+'use client';
+
+// The two rotations of the Apps screen, each confirmed first: the app secret
+// (the old one stops at once) and the webhook secret (the old one can stay
+// valid for a grace period while the game's backend switches).
+import * as React from 'react';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+} from '@/components/ui/alert-dialog';
+import { Label } from '@/components/ui/label';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
+import { formatDateTime } from '@/components/console/format';
+import type { ShownSecret } from '@/components/console/secret-dialog';
+import type { PublicApp, RotatedWebhookSecret } from '@/lib/contract/app';
+
+export const APP_SECRET_HINT = 'Your game backend exchanges it for player tokens (POST /v1/auth/token). Never ship it in a game client.';
+export const WEBHOOK_SECRET_HINT = 'Signs server-to-server events sent to POST /v1/webhook/incoming (HMAC-SHA256).';
+
+export interface Shown {
+  title: string;
+  description: string;
+  secrets: ShownSecret[];
+}
+
+const path = (app: PublicApp, action: string) => `/api/admin/apps/${encodeURIComponent(app.id)}/${action}`;
+
+export function RotateAppSecretDialog({ app, onClose, onRotated }: { app: PublicApp | null; onClose(): void; onRotated(shown: Shown): void }) {
+  const queryClient = useQueryClient();
+  const rotate = useMutation({
+    mutationFn: (target: PublicApp) => adminFetch<{ appSecret: string }>(path(target, 'rotate-secret'), { method: 'POST' }),
+    onSuccess: (result, target) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.apps });
+      onRotated({
+        title: `New app secret of ${target.name}`,
+        description: 'The previous secret no longer works: give this one to the game’s backend now.',
+        secrets: [{ label: 'App secret', value: result.appSecret, hint: APP_SECRET_HINT }],
+      });
+    },
+    onError: (err) => toast.error(`Could not rotate the secret: ${errorMessage(err)}`),
+  });
+  return (
+    <AlertDialog open={app !== null} onOpenChange={(open) => !open && onClose()}>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Rotate the app secret of {app?.name}?</AlertDialogTitle>
+          <AlertDialogDescription>
+            The current secret stops working at once: your game’s backend cannot get player tokens until it has the new one.
+          </AlertDialogDescription>
+        </AlertDialogHeader>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction destructive onClick={() => app && rotate.mutate(app)}>
+            Rotate secret
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
+
+const GRACE_CHOICES = [
+  { seconds: 3_600, label: '1 hour' },
+  { seconds: 86_400, label: '24 hours (default)' },
+  { seconds: 604_800, label: '7 days (the longest)' },
+  { seconds: 0, label: 'None: it stops now (a leaked secret)' },
+];
+
+export function RotateWebhookSecretDialog({ app, onClose, onRotated }: { app: PublicApp | null; onClose(): void; onRotated(shown: Shown): void }) {
+  const queryClient = useQueryClient();
+  const [grace, setGrace] = React.useState('86400');
+  React.useEffect(() => {
+    if (app) setGrace('86400');
+  }, [app]);
+  const rotate = useMutation({
+    mutationFn: (target: PublicApp) => adminFetch<RotatedWebhookSecret>(path(target, 'rotate-webhook-secret'), { method: 'POST', body: { gracePeriodSeconds: Number(grace) } }),
+    onSuccess: (result, target) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.apps });
+      const previous = result.previousSecretExpiresAt === null ? 'The previous secret no longer works.' : `The previous secret is accepted until ${formatDateTime(result.previousSecretExpiresAt)}.`;
+      onRotated({
+        title: `New webhook secret of ${target.name}`,
+        description: `${previous} Give this one to whatever signs the deliveries.`,
+        secrets: [{ label: 'Webhook secret', value: result.webhookSecret, hint: WEBHOOK_SECRET_HINT }],
+      });
+    },
+    onError: (err) => toast.error(`Could not rotate the webhook secret: ${errorMessage(err)}`),
+  });
+  return (
+    <AlertDialog open={app !== null} onOpenChange={(open) => !open && onClose()}>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>Rotate the webhook secret of {app?.name}?</AlertDialogTitle>
+          <AlertDialogDescription>Deliveries signed with the current secret keep being accepted for the grace period you choose.</AlertDialogDescription>
+        </AlertDialogHeader>
+        <div className="grid gap-2">
+          <Label htmlFor="webhook-grace">Previous secret stays valid for</Label>
+          <Select value={grace} onValueChange={setGrace}>
+            <SelectTrigger id="webhook-grace">
+              <SelectValue />
+            </SelectTrigger>
+            <SelectContent>
+              {GRACE_CHOICES.map((c) => (
+                <SelectItem key={c.seconds} value={String(c.seconds)}>
+                  {c.label}
+                </SelectItem>
+              ))}
+            </SelectContent>
+          </Select>
+        </div>
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction destructive={grace === '0'} onClick={() => app && rotate.mutate(app)}>
+            Rotate webhook secret
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}
