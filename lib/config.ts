@@ -1,14 +1,24 @@
 // Reads and checks the environment once. A bad or missing required value stops
 // start-up with one clear line naming the variable (ConfigError).
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { processWide } from './process-wide';
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
     super(`Configuration error: ${variable} ${problem}`);
     this.name = 'ConfigError';
   }
+}
+
+/**
+ * The one line to print for an error that stops start-up on purpose (bad
+ * configuration, data directory in use), or null for an unexpected failure.
+ * By name, not class: the error may come from another Next.js chunk's copy.
+ */
+export function startupErrorLine(err: unknown): string | null {
+  return err instanceof Error && (err.name === 'ConfigError' || err.name === 'DataDirInUseError') ? err.message : null;
 }
 
 export type DbDriver = 'pglite' | 'node-postgres' | 'neon';
@@ -29,6 +39,13 @@ export interface Config {
   embedded: boolean;
   /** Interval of the stream's `: keep-alive` comment (SSE_KEEPALIVE_MS, default and maximum 15 s). */
   sseKeepAliveMs: number;
+  /** Open streams allowed per app and user on one instance (SSE_MAX_STREAMS_PER_USER, default 10). */
+  sseMaxStreamsPerUser: number;
+  /**
+   * Proxies in front of the service (TRUST_PROXY, default 0): the client is the
+   * n-th X-Forwarded-For address from the right; 0 ignores the header.
+   */
+  trustProxy: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -61,10 +78,28 @@ export function selectDbDriver(env: Env): DbDriver {
 export function readOrCreateSecret(dataDir: string, file: string, make: () => string): string {
   const full = path.join(dataDir, file);
   if (existsSync(full)) return readFileSync(full, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir(dataDir);
   const secret = make();
-  writeFileSync(full, secret + '\n', { mode: 0o600 });
+  // Written aside, then linked into place: the file appears whole or not at
+  // all, and of two processes starting together the first link wins (the
+  // other reads that secret).
+  const aside = `${full}.${process.pid}.tmp`;
+  writeFileSync(aside, secret + '\n', { mode: 0o600 });
+  try {
+    linkSync(aside, full);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return readFileSync(full, 'utf8').trim();
+  } finally {
+    rmSync(aside, { force: true });
+  }
   return secret;
+}
+
+/** Creates the data directory owner-only (0700); an existing one is made owner-only too. */
+export function ensureDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
 }
 
 const randomSecret = (bytes: number) => () => randomBytes(bytes).toString('base64url');
@@ -117,6 +152,18 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('SSE_KEEPALIVE_MS', `must be an integer from 10 to 15000 (got "${keepAliveText}")`);
   }
 
+  const maxStreamsText = nonEmpty(env, 'SSE_MAX_STREAMS_PER_USER') ?? '10';
+  const sseMaxStreamsPerUser = Number(maxStreamsText);
+  if (!Number.isInteger(sseMaxStreamsPerUser) || sseMaxStreamsPerUser < 1 || sseMaxStreamsPerUser > 10_000) {
+    throw new ConfigError('SSE_MAX_STREAMS_PER_USER', `must be an integer from 1 to 10000 (got "${maxStreamsText}")`);
+  }
+
+  const trustProxyText = nonEmpty(env, 'TRUST_PROXY') ?? '0';
+  const trustProxy = Number(trustProxyText);
+  if (!/^\d+$/.test(trustProxyText) || trustProxy > 10) {
+    throw new ConfigError('TRUST_PROXY', `must be the number of proxies in front, 0 to 10 (got "${trustProxyText}")`);
+  }
+
   return {
     port,
     dataDir,
@@ -131,13 +178,16 @@ export function loadConfig(env: Env = process.env): Config {
     openaiModel: nonEmpty(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini',
     embedded,
     sseKeepAliveMs,
+    sseMaxStreamsPerUser,
+    trustProxy,
   };
 }
 
-let cached: Config | null = null;
+// One per process (not per Next.js chunk): read once, the same for every caller.
+const loaded = processWide('config', () => ({ config: null as Config | null }));
 
 /** The process-wide configuration, read on first use. */
 export function getConfig(): Config {
-  cached ??= loadConfig();
-  return cached;
+  loaded.config ??= loadConfig();
+  return loaded.config;
 }

@@ -19,6 +19,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  too_many_streams: 429,
   internal_error: 500,
   unavailable: 503,
 } as const;

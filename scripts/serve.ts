@@ -1,7 +1,7 @@
 // Serves the API (the /v1 and admin routes) on a plain Node HTTP server,
 // without Next.js: `npx tsx scripts/serve.ts` (PORT, default 3000).
 import { boot } from '@/lib/boot';
-import { getConfig, ConfigError } from '@/lib/config';
+import { getConfig, startupErrorLine } from '@/lib/config';
 import { createNodeServer } from '@/lib/http/node-server';
 
 async function main(): Promise<void> {
@@ -17,6 +17,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(err instanceof ConfigError ? err.message : err);
+  console.error(startupErrorLine(err) ?? err);
   process.exit(1);
 });

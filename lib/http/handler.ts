@@ -3,7 +3,7 @@
 // Web-standard only (no next/* import), so a plain Node server can mount it.
 import { AppError } from '@/lib/errors';
 import { bearerToken, verifyAccessToken, type TokenClaims } from '@/lib/auth/jwt';
-import { isRevoked } from '@/lib/auth/revocation';
+import { revocationOf } from '@/lib/auth/revocation';
 import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
 import { checkAdminRequest, type AdminIdentity } from '@/lib/auth/admin';
 import { BAD_TEXT, UNSTORABLE_TEXT } from './body';
@@ -13,12 +13,19 @@ import { requestIdOf } from './request-id';
 import { rateLimitHeaders, rateLimitedError } from './rate-limit';
 import { logError } from '@/lib/log';
 import { boot } from '@/lib/boot';
+import { getConfig } from '@/lib/config';
+import { clientIp } from './client-ip';
 
 export type Params = Record<string, string>;
-/** The second argument Next.js passes to route handlers; the Node server passes the same. */
+/** The second argument Next.js passes to route handlers; the Node servers pass the same, plus the peer's address. */
 export interface RouteContext {
   /** Resolves to undefined for routes without dynamic segments (as Next.js passes it). */
   params: Promise<Params | undefined>;
+  /**
+   * The socket's remote address, set by our Node servers (never by a header,
+   * so a client cannot choose it). Absent under Next.js route files.
+   */
+  remoteAddress?: string;
 }
 export type Handler = (req: Request, ctx: RouteContext) => Promise<Response>;
 
@@ -27,6 +34,8 @@ interface BaseContext {
   url: URL;
   requestId: string;
   params: Params;
+  /** The client's address for per-IP limits (lib/http/client-ip.ts). */
+  clientIp: string;
 }
 export interface PublicContext extends BaseContext {
   auth: null;
@@ -49,7 +58,8 @@ async function authenticate(req: Request, tokenInQuery: boolean): Promise<TokenC
   const token = bearerToken(req, tokenInQuery);
   if (!token) throw new AppError('unauthorized', 'Missing bearer token');
   const claims = await verifyAccessToken(token);
-  if (await isRevoked(claims)) throw new AppError('unauthorized', 'Token revoked');
+  const revoked = await revocationOf(claims);
+  if (revoked !== null) throw new AppError('unauthorized', revoked);
   return claims;
 }
 
@@ -128,16 +138,16 @@ async function paramsOf(ctx: RouteContext | undefined): Promise<Params> {
   return (await ctx?.params) ?? {};
 }
 
-function base(req: Request, requestId: string, params: Params): BaseContext {
+function base(req: Request, requestId: string, params: Params, routeCtx: RouteContext | undefined): BaseContext {
   const url = new URL(req.url);
   checkStorable(url, params);
-  return { req, url, requestId, params };
+  return { req, url, requestId, params, clientIp: clientIp(req, routeCtx?.remoteAddress, getConfig().trustProxy) };
 }
 
 /** A public /v1 endpoint that takes no token (the token endpoint). */
 export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>): Handler {
   return (req, routeCtx) =>
-    run(req, true, async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx)), auth: null }));
+    run(req, true, async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth: null }));
 }
 
 /** A /v1 endpoint behind a bearer JWT. */
@@ -152,7 +162,7 @@ export function userRoute(options: UserRouteOptions, fn: (ctx: UserContext) => P
         });
         rateLimitHeaders(result).forEach((value, name) => extra.set(name, value));
       }
-      return fn({ ...base(req, requestId, await paramsOf(routeCtx)), auth });
+      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth });
     });
 }
 
@@ -161,7 +171,7 @@ export function adminRoute(fn: (ctx: AdminContext) => Promise<Response>): Handle
   return (req, routeCtx) =>
     run(req, false, async (requestId) => {
       const admin = await checkAdminRequest(req);
-      return fn({ ...base(req, requestId, await paramsOf(routeCtx)), admin });
+      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), admin });
     });
 }
 

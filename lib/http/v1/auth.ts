@@ -5,9 +5,9 @@ import { checkAppSecret } from '@/lib/apps/apps';
 import { issueAccessToken } from '@/lib/auth/jwt';
 import { revokeToken } from '@/lib/auth/revocation';
 import { AppError } from '@/lib/errors';
+import { kvKey } from '@/lib/kv/keys';
 import { tokenFailuresLimiter } from '@/lib/ratelimit/policies';
 import { readJsonBody } from '../body';
-import { clientIp } from '../client-ip';
 import { publicRoute, userRoute } from '../handler';
 import { rateLimitedError } from '../rate-limit';
 import { json } from '../respond';
@@ -32,14 +32,15 @@ export const tokenResponseSchema = z
 
 export const revokeResponseSchema = z.object({ revoked: z.literal(true) }).meta({ id: 'RevokeResponse' });
 
-export const issueToken = publicRoute(async ({ req }) => {
+export const issueToken = publicRoute(async ({ req, clientIp }) => {
   const { value } = await readJsonBody(req);
   const input = parseWith(tokenRequestSchema, value);
   // Brute-force guard: only failures count, and past the cap even a right secret is refused.
   // A failure is counted by consume() itself (atomic in the store), so concurrent
   // wrong guesses cannot overshoot the cap between a check and a count.
   const limiter = tokenFailuresLimiter();
-  const failureKey = `${input.appId}:${clientIp(req)}`;
+  // Encoded parts: an app id with a `:` cannot reach another (app, address) pair's count.
+  const failureKey = kvKey('app-ip', input.appId, clientIp);
   if (!(await checkAppSecret(input.appId, input.appSecret))) {
     const counted = await limiter.consume(failureKey);
     if (!counted.success) throw rateLimitedError(counted);

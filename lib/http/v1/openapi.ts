@@ -168,7 +168,11 @@ function buildDocument() {
           summary: 'Live stream of the caller’s updates (text/event-stream; each data line is an SDKUpdate)',
           security: bearer,
           parameters: [q('access_token', { type: 'string' }, 'The JWT, for clients that cannot send headers'), q('lastEventId', { type: 'string' }, 'Resume after this id')],
-          responses: { '200': { description: 'Event stream', content: { 'text/event-stream': { schema: ref('SDKUpdate') } } }, ...common },
+          responses: {
+            '200': { description: 'Event stream', content: { 'text/event-stream': { schema: ref('SDKUpdate') } } },
+            '429': error('too_many_streams: the user already holds SSE_MAX_STREAMS_PER_USER streams on this instance; Retry-After'),
+            ...common,
+          },
         },
       },
     },
