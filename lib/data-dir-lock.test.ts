@@ -86,7 +86,7 @@ interface Served {
 /** scripts/serve.ts on the embedded default (never the suite's PostgreSQL: the lock is the embedded database's). */
 async function serve(dataDir: string): Promise<Served> {
   const port = await freePort();
-  const env = { ...process.env, PORT: String(port), QUESTLINE_DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, QUESTLINE_QUIET: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), QUESTLINE_DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, QUESTLINE_QUIET: '1' };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'JWT_SECRET']) delete env[name];
   // node --import tsx (not the tsx CLI, which runs the script in a child): the pid is the server's own.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], { cwd: root, env });

@@ -7,10 +7,10 @@
 //   node scripts/start.mjs --next-start   serve with `next start` instead: the
 //     Next.js route files, as a serverless platform runs them (browser tests)
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { buildServer, SERVER_BUNDLE } from './build-server.mjs';
+import { buildServer, isBuildStale, SERVER_BUNDLE } from './build-server.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const next = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -22,20 +22,7 @@ if (!['', '--build-only', '--next-start'].includes(mode)) {
 }
 process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    // Dot directories (.next, .data, .git, the build lock), dependencies, browser tests and test output never change the build.
-    if (entry.name.startsWith('.') || ['node_modules', 'e2e', 'test-results', 'playwright-report', 'tmp'].includes(entry.name)) continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (/\.(tsx?|mjs|json|css|sql)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
-  }
-  return newest;
-}
-
-// The server bundle is written last, so its time is the build's.
-const stale = () => !existsSync(SERVER_BUNDLE) || newestSource(root) > statSync(SERVER_BUNDLE).mtimeMs;
+const stale = isBuildStale;
 
 function alive(pid) {
   try {
