@@ -19,7 +19,7 @@ import { RedisUpdateLog } from './log-redis';
 
 export { compareLogIds, decodeBusMessage, encodeBusMessage, MIN_LOG_ID, parseLogId, resumableId } from './log-ids';
 
-/** Retention: at least this long or this many messages per user (decisions.md). */
+/** Retention: at least this long or this many messages per user (docs/api.md, GET /v1/sse/updates). */
 export const LOG_MAX_AGE_MS = 15 * 60 * 1000;
 export const LOG_MAX_LEN = 1000;
 
