@@ -13,10 +13,19 @@ import {
   primaryKey,
   text,
   uniqueIndex,
+  type PgColumnBuilderBase,
 } from 'drizzle-orm/pg-core';
-import type { MissionCriteria, MissionFilter, Reward } from '@/lib/missions/schema';
+import type { Campaign } from '@/lib/contract/campaign';
+import type { Mission } from '@/lib/contract/mission';
 
 const ms = (name: string) => bigint(name, { mode: 'number' });
+
+/**
+ * One column per field of a contract entity: a field without a column (or a
+ * column without a field) fails type-checking. lib/catalog/convert.ts checks
+ * that the columns' types are the fields' types.
+ */
+type ColumnsOf<T> = { [K in keyof T]-?: PgColumnBuilderBase };
 
 export const apps = pgTable('apps', {
   id: text('id').primaryKey(),
@@ -30,20 +39,24 @@ export const apps = pgTable('apps', {
 });
 export type AppRow = typeof apps.$inferSelect;
 
+const missionFields = {
+  id: text('id').notNull(),
+  title: text('title').notNull(),
+  description: text('description').notNull().default(''),
+  criteria: jsonb('criteria').$type<Mission['criteria']>().notNull(),
+  reward: jsonb('reward').$type<Mission['reward']>().notNull(),
+  campaignId: text('campaign_id'),
+  expiresAt: ms('expires_at'),
+  iconUrl: text('icon_url'),
+  prerequisites: jsonb('prerequisites').$type<Mission['prerequisites']>().notNull().default([]),
+  archived: boolean('archived').notNull().default(false),
+} satisfies ColumnsOf<Mission>;
+
 export const missions = pgTable(
   'missions',
   {
     appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-    id: text('id').notNull(),
-    title: text('title').notNull(),
-    description: text('description').notNull().default(''),
-    criteria: jsonb('criteria').$type<MissionCriteria & { filter?: MissionFilter }>().notNull(),
-    reward: jsonb('reward').$type<Reward>().notNull(),
-    campaignId: text('campaign_id'),
-    expiresAt: ms('expires_at'),
-    iconUrl: text('icon_url'),
-    prerequisites: jsonb('prerequisites').$type<string[]>().notNull().default([]),
-    archived: boolean('archived').notNull().default(false),
+    ...missionFields,
     createdAt: ms('created_at').notNull(),
     updatedAt: ms('updated_at').notNull(),
   },
@@ -51,18 +64,23 @@ export const missions = pgTable(
 );
 export type MissionRow = typeof missions.$inferSelect;
 
+/** missionIds is not stored: it is derived from the missions naming the campaign. */
+const campaignFields = {
+  id: text('id').notNull(),
+  title: text('title').notNull(),
+  description: text('description').notNull().default(''),
+  startAt: ms('start_at').notNull(),
+  endAt: ms('end_at').notNull(),
+  theme: jsonb('theme').$type<NonNullable<Campaign['theme']>>(),
+  bannerUrl: text('banner_url').notNull().default(''),
+  archived: boolean('archived').notNull().default(false),
+} satisfies ColumnsOf<Omit<Campaign, 'missionIds'>>;
+
 export const campaigns = pgTable(
   'campaigns',
   {
     appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
-    id: text('id').notNull(),
-    title: text('title').notNull(),
-    description: text('description').notNull().default(''),
-    startAt: ms('start_at').notNull(),
-    endAt: ms('end_at').notNull(),
-    theme: jsonb('theme').$type<{ primaryColor: string } & Record<string, unknown>>(),
-    bannerUrl: text('banner_url').notNull().default(''),
-    archived: boolean('archived').notNull().default(false),
+    ...campaignFields,
     createdAt: ms('created_at').notNull(),
     updatedAt: ms('updated_at').notNull(),
   },

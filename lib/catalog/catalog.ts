@@ -7,7 +7,8 @@ import { campaigns as campaignsTable, missions as missionsTable } from '@/db/sch
 import { getBus, type Bus } from '@/lib/bus';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
-import type { Campaign, Mission } from '@/lib/missions/schema';
+import type { Campaign } from '@/lib/contract/campaign';
+import type { Mission } from '@/lib/contract/mission';
 import { campaignFromRow, missionFromRow } from './convert';
 
 export interface Catalog {

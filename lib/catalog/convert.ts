@@ -1,60 +1,75 @@
-// Row ↔ domain conversions for missions and campaigns.
+// Conversions between the contract's entities, the database rows and the
+// public /v1 form, driven by the entities' zod schemas: no field is listed
+// here. An optional field of an entity is a nullable column (absent ↔ NULL).
+import type { z } from 'zod';
 import type { CampaignRow, MissionRow } from '@/db/schema';
-import type { Campaign, Mission } from '@/lib/missions/schema';
+import { campaignSchema, publicCampaignSchema, type Campaign, type PublicCampaign } from '@/lib/contract/campaign';
+import { missionSchema, publicMissionSchema, type Mission, type PublicMission } from '@/lib/contract/mission';
+
+/** True for a field declared `.optional()` (absent rather than null). */
+const isOptional = (field: z.ZodType) => field.def.type === 'optional';
+
+/**
+ * The object `schema` describes, its fields in the schema's order (the JSON
+ * key order clients see), taken from `derived` first, then from `source`.
+ */
+function project<S extends z.ZodObject>(schema: S, source: object, derived: Record<string, unknown> = {}): z.output<S> {
+  const from = source as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    const value = key in derived ? derived[key] : from[key];
+    if (value === undefined || (value === null && isOptional(field))) continue;
+    out[key] = value;
+  }
+  return out as z.output<S>;
+}
+
+/** The column values of an entity: every stored field, absent optional ones as NULL. */
+function columns<S extends z.ZodObject>(schema: S, entity: object, skip: readonly string[]): Record<string, unknown> {
+  const from = entity as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(schema.shape as Record<string, z.ZodType>)) {
+    if (skip.includes(key)) continue;
+    out[key] = from[key] === undefined && isOptional(field) ? null : from[key];
+  }
+  return out;
+}
+
+// The rows' columns have the entities' types; projecting relies on it.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type Stored<T> = { [K in keyof T]-?: undefined extends T[K] ? Exclude<T[K], undefined> | null : T[K] };
+type StoredCampaign = Omit<Campaign, 'missionIds'>;
+const rowTypesMatch: [
+  Same<Pick<MissionRow, keyof Mission>, Stored<Mission>>,
+  Same<Pick<CampaignRow, keyof StoredCampaign>, Stored<StoredCampaign>>,
+  Same<Omit<PublicMission, 'locked'>, Omit<Mission, 'archived'>>,
+  Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived'>>,
+] = [true, true, true, true];
+void rowTypesMatch;
 
 export function missionFromRow(row: MissionRow): Mission {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    criteria: row.criteria,
-    reward: row.reward,
-    campaignId: row.campaignId,
-    expiresAt: row.expiresAt,
-    iconUrl: row.iconUrl,
-    prerequisites: row.prerequisites,
-    archived: row.archived,
-  };
+  return project(missionSchema, row);
+}
+
+/** The columns of a mission row other than its keys (app id, id) and timestamps. */
+export function missionColumns(m: Mission): Omit<Stored<Mission>, 'id'> {
+  return columns(missionSchema, m, ['id']) as Omit<Stored<Mission>, 'id'>;
 }
 
 export function campaignFromRow(row: CampaignRow, missionIds: string[]): Campaign {
-  return {
-    id: row.id,
-    title: row.title,
-    description: row.description,
-    startAt: row.startAt,
-    endAt: row.endAt,
-    missionIds,
-    ...(row.theme ? { theme: row.theme } : {}),
-    bannerUrl: row.bannerUrl,
-    archived: row.archived,
-  };
+  return project(campaignSchema, row, { missionIds }) as Campaign;
 }
 
-/** The public Mission of the spec (plus prerequisites); archived is internal. */
-export function publicMission(m: Mission) {
-  return {
-    id: m.id,
-    title: m.title,
-    description: m.description,
-    criteria: m.criteria,
-    reward: m.reward,
-    campaignId: m.campaignId,
-    expiresAt: m.expiresAt,
-    iconUrl: m.iconUrl,
-    prerequisites: m.prerequisites,
-  };
+/** The columns of a campaign row other than its keys and timestamps (missionIds is derived, not stored). */
+export function campaignColumns(c: z.output<typeof campaignSchema>): Omit<Stored<StoredCampaign>, 'id'> {
+  return columns(campaignSchema, c, ['id', 'missionIds']) as Omit<Stored<StoredCampaign>, 'id'>;
 }
 
-export function publicCampaign(c: Campaign) {
-  return {
-    id: c.id,
-    title: c.title,
-    description: c.description,
-    startAt: c.startAt,
-    endAt: c.endAt,
-    missionIds: c.missionIds,
-    ...(c.theme ? { theme: c.theme } : {}),
-    bannerUrl: c.bannerUrl,
-  };
+/** The /v1 form of a mission for one user (`archived` is internal). */
+export function publicMission(m: Mission, locked: boolean): PublicMission {
+  return project(publicMissionSchema, m, { locked });
+}
+
+export function publicCampaign(c: Campaign): PublicCampaign {
+  return project(publicCampaignSchema, c);
 }

@@ -7,18 +7,20 @@ import { campaigns as campaignsTable, missions as missionsTable } from '@/db/sch
 import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
 import { getApp } from '@/lib/apps/apps';
+import { campaignFormSchema, type campaignSchema } from '@/lib/contract/campaign';
+import { CATALOG_LIMITS, type CatalogDocument } from '@/lib/contract/catalog';
+import { missionSchema, type Mission } from '@/lib/contract/mission';
 import { describeIssues } from '@/lib/http/validate';
-import { validateFilter } from '@/lib/missions/filter';
-import { campaignSchema, missionSchema, type Mission } from '@/lib/missions/schema';
-import { campaignFromRow, missionFromRow, publicCampaign } from './convert';
+import { campaignColumns, campaignFromRow, missionColumns, missionFromRow } from './convert';
 import { invalidateCatalog } from './catalog';
 
-export const catalogInputSchema = z.object({
-  missions: z.array(z.unknown()).max(5000).default([]),
-  campaigns: z.array(z.unknown()).max(1000).default([]),
+/** The envelope only: each item is parsed on its own, so an error names the item. */
+const catalogEnvelopeSchema = z.object({
+  missions: z.array(z.unknown()).max(CATALOG_LIMITS.missions).default([]),
+  campaigns: z.array(z.unknown()).max(CATALOG_LIMITS.campaigns).default([]),
 });
 
-type CampaignIn = z.infer<typeof campaignSchema>;
+type CampaignIn = z.output<typeof campaignSchema>;
 
 function invalid(where: string, message: string): never {
   throw new AppError('validation_error', `${where}: ${message}`);
@@ -58,12 +60,7 @@ function findCycle(missions: Map<string, Pick<Mission, 'id' | 'prerequisites'>>)
   return null;
 }
 
-export interface CatalogExport {
-  missions: Mission[];
-  campaigns: (ReturnType<typeof publicCampaign> & { archived: boolean })[];
-}
-
-export async function exportCatalog(appId: string): Promise<CatalogExport> {
+export async function exportCatalog(appId: string): Promise<CatalogDocument> {
   const db = await getDb();
   const [missionRows, campaignRows] = await Promise.all([
     db.select().from(missionsTable).where(eq(missionsTable.appId, appId)).orderBy(missionsTable.id),
@@ -72,28 +69,17 @@ export async function exportCatalog(appId: string): Promise<CatalogExport> {
   const missions = missionRows.map(missionFromRow);
   return {
     missions,
-    campaigns: campaignRows.map((row) => {
-      const c = campaignFromRow(row, missions.filter((m) => m.campaignId === row.id).map((m) => m.id));
-      return { ...publicCampaign(c), archived: c.archived };
-    }),
+    campaigns: campaignRows.map((row) => campaignFromRow(row, missions.filter((m) => m.campaignId === row.id).map((m) => m.id))),
   };
 }
 
-export async function putCatalog(appId: string, input: unknown, actor: string, now = Date.now()): Promise<CatalogExport> {
+export async function putCatalog(appId: string, input: unknown, actor: string, now = Date.now()): Promise<CatalogDocument> {
   if (!(await getApp(appId))) throw new AppError('app_not_found', `No app "${appId}"`);
-  const body = catalogInputSchema.safeParse(input);
+  const body = catalogEnvelopeSchema.safeParse(input);
   if (!body.success) invalid('body', describeIssues(body.error));
+  // The same schemas as the console's forms: fields, filters, campaign bounds.
   const missions = parseItems(missionSchema, body.data.missions, 'missions');
-  const campaigns: CampaignIn[] = parseItems(campaignSchema, body.data.campaigns, 'campaigns');
-
-  missions.forEach((m, i) => {
-    if (!m.criteria.filter) return;
-    const check = validateFilter(m.criteria.filter);
-    if (!check.ok) invalid(`missions[${i}] (id "${m.id}")`, `criteria.filter: ${check.message}`);
-  });
-  campaigns.forEach((c, i) => {
-    if (c.endAt <= c.startAt) invalid(`campaigns[${i}] (id "${c.id}")`, 'endAt must be after startAt');
-  });
+  const campaigns: CampaignIn[] = parseItems(campaignFormSchema, body.data.campaigns, 'campaigns');
 
   const db = await getDb();
   await db.transaction(async (tx) => {
@@ -126,16 +112,7 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
     const beforeMissions = new Map(existingMissions.map((m) => [m.id, m]));
     const beforeCampaigns = new Map(existingCampaigns.map((c) => [c.id, c]));
     for (const c of campaigns) {
-      const values = {
-        title: c.title,
-        description: c.description,
-        startAt: c.startAt,
-        endAt: c.endAt,
-        theme: c.theme ?? null,
-        bannerUrl: c.bannerUrl,
-        archived: c.archived,
-        updatedAt: now,
-      };
+      const values = { ...campaignColumns(c), updatedAt: now };
       await tx
         .insert(campaignsTable)
         .values({ appId, id: c.id, ...values, createdAt: now })
@@ -144,18 +121,7 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
       await recordAudit(tx, { actor, action: before ? 'campaign.update' : 'campaign.create', appId, target: `campaign:${c.id}`, before, after: c }, now);
     }
     for (const m of missions) {
-      const values = {
-        title: m.title,
-        description: m.description,
-        criteria: m.criteria,
-        reward: m.reward,
-        campaignId: m.campaignId,
-        expiresAt: m.expiresAt,
-        iconUrl: m.iconUrl,
-        prerequisites: m.prerequisites,
-        archived: m.archived,
-        updatedAt: now,
-      };
+      const values = { ...missionColumns(m), updatedAt: now };
       await tx
         .insert(missionsTable)
         .values({ appId, id: m.id, ...values, createdAt: now })

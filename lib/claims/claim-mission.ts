@@ -2,22 +2,22 @@
 // ledger and, for currency, the balance credited, all in one transaction.
 // The status guard and the ledger's unique grant key make it exactly-once.
 import { and, eq } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { Tx } from '@/db/client';
 import { ledger, progress } from '@/db/schema';
 import { creditBalance } from '@/lib/balances/balances';
-import type { Balance } from '@/lib/balances/schema';
+import type { Balance } from '@/lib/contract/balance';
 import type { Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
 import { toMissionProgress } from '@/lib/missions/engine';
-import type { MissionProgress, Reward } from '@/lib/missions/schema';
+import type { Reward } from '@/lib/contract/mission';
+import type { MissionProgress } from '@/lib/contract/progress';
 import { lockUser, readRecords } from '@/lib/progress/records';
-import type { SdkUpdate } from '@/lib/updates/schema';
+import type { SdkUpdate } from '@/lib/contract/updates';
+import type { claimResponseSchema } from '@/lib/contract/v1';
 
-export interface ClaimResult {
-  progress: MissionProgress;
-  balance: Balance | null;
-  reward: Reward;
-}
+/** The body of POST /v1/missions/:id/claim. */
+export type ClaimResult = z.output<typeof claimResponseSchema>;
 
 export async function claimMission(
   tx: Tx,

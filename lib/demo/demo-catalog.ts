@@ -1,7 +1,8 @@
 // The demo app's catalog: one campaign and missions that show every feature
 // (windows, a filter, a prerequisite, currency, item and badge rewards), so
 // the README walkthrough works on a fresh start.
-import type { CampaignInput, MissionInput } from '@/lib/missions/schema';
+import type { CampaignInput } from '@/lib/contract/campaign';
+import type { MissionInput } from '@/lib/contract/mission';
 
 const DAY = 24 * 60 * 60 * 1000;
 

@@ -8,7 +8,7 @@ import type { Catalog } from '@/lib/catalog/catalog';
 import { claimedMissionIds, evaluateEvent, isMissionLocked, toMissionProgress } from '@/lib/missions/engine';
 import type { EngineEvent } from '@/lib/missions/schema';
 import { lockUser, readRecords, saveRecord } from '@/lib/progress/records';
-import type { SdkUpdate } from '@/lib/updates/schema';
+import type { SdkUpdate } from '@/lib/contract/updates';
 
 export interface IngestInput {
   appId: string;

@@ -14,87 +14,14 @@
 //   payload never equals a literal.
 // - `gt gte lt lte` compare only a number with a number or a string with a
 //   string (code-unit order); any other pairing is false.
-// - validateFilter rejects anything else when the mission is authored.
+// - validateFilter (lib/contract/filter.ts, part of the mission schema) rejects
+//   anything else when the mission is authored.
 //   matchesFilter never throws at ingestion: a condition it cannot understand
 //   (a filter stored before validation) does not match, so it fails closed.
-import { FILTER_OPERATORS, type FilterOperator, type MissionFilter } from './schema';
+import { isFilterLiteral as isLiteral, isPlainObject } from '@/lib/contract/filter';
+import type { MissionFilter } from '@/lib/contract/mission';
 
-type Literal = string | number | boolean | null;
-type ValidationResult = { ok: true } | { ok: false; message: string };
-
-const OPERATORS: ReadonlySet<string> = new Set(FILTER_OPERATORS);
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto: unknown = Object.getPrototypeOf(value);
-  return proto === Object.prototype || proto === null;
-}
-
-function isLiteral(value: unknown): value is Literal {
-  return (
-    value === null ||
-    typeof value === 'string' ||
-    typeof value === 'boolean' ||
-    (typeof value === 'number' && Number.isFinite(value))
-  );
-}
-
-function isComparable(value: unknown): value is number | string {
-  return typeof value === 'string' || (typeof value === 'number' && Number.isFinite(value));
-}
-
-/** Why `value` is not a valid operand of `op`, or null when it is. */
-function operandError(op: FilterOperator, value: unknown): string | null {
-  switch (op) {
-    case 'eq':
-    case 'ne':
-      return isLiteral(value) ? null : 'takes a string, number, boolean or null';
-    case 'gt':
-    case 'gte':
-    case 'lt':
-    case 'lte':
-      return isComparable(value) ? null : 'takes a number or a string';
-    case 'in':
-    case 'nin':
-      return Array.isArray(value) && value.every(isLiteral)
-        ? null
-        : 'takes an array of strings, numbers, booleans or nulls';
-    case 'exists':
-      return typeof value === 'boolean' ? null : 'takes true or false';
-  }
-}
-
-/** Authoring-time check of a criteria filter; the message names the path and operator at fault. */
-export function validateFilter(filter: unknown): ValidationResult {
-  if (!isPlainObject(filter)) return { ok: false, message: 'filter must be an object' };
-  for (const [path, condition] of Object.entries(filter)) {
-    if (path.split('.').some((segment) => segment === '')) {
-      return { ok: false, message: `filter path "${path}" must be dot-separated non-empty segments` };
-    }
-    if (isLiteral(condition)) continue;
-    if (!isPlainObject(condition)) {
-      return {
-        ok: false,
-        message: `filter "${path}": value must be a string, number, boolean, null or an operator object`,
-      };
-    }
-    const ops = Object.entries(condition);
-    if (ops.length === 0) {
-      return { ok: false, message: `filter "${path}": operator object must not be empty` };
-    }
-    for (const [op, operand] of ops) {
-      if (!OPERATORS.has(op)) {
-        return {
-          ok: false,
-          message: `filter "${path}": unknown operator "${op}" (allowed: ${FILTER_OPERATORS.join(', ')})`,
-        };
-      }
-      const error = operandError(op as FilterOperator, operand);
-      if (error) return { ok: false, message: `filter "${path}": operator "${op}" ${error}` };
-    }
-  }
-  return { ok: true };
-}
+export { validateFilter } from '@/lib/contract/filter';
 
 /** Value at a dot path, walking own properties of plain objects; undefined when missing. */
 function readPath(payload: Record<string, unknown>, path: string): unknown {

@@ -11,6 +11,8 @@ export interface MissionView {
   progress: MissionProgress | null;
   status: ProgressStatus;
   record: ProgressRecord | null;
+  /** Events cannot advance it for this user now: a prerequisite is unclaimed, or its campaign has not started. */
+  locked: boolean;
 }
 
 export function viewMission(catalog: Catalog, mission: Mission, records: Map<string, ProgressRecord>, now: number): MissionView {
@@ -22,6 +24,7 @@ export function viewMission(catalog: Catalog, mission: Mission, records: Map<str
     record,
     progress: toMissionProgress({ mission, record, locked, now }),
     status: effectiveStatus({ mission, record, locked, now }),
+    locked,
   };
 }
 

@@ -1,19 +1,20 @@
 // The Questline client SDK: typed methods for every /v1 endpoint and a live
 // update subscription. Web-standard only (fetch, TextDecoder, AbortController,
-// setTimeout): runs in browsers and Node 20+. Server types are imported as
-// types only, so none of the server's code is bundled.
+// setTimeout): runs in browsers and Node 20+. It imports nothing outside
+// lib/sdk; the contract's types are generated into contract-types.ts.
 import { createCore, replayOf, tokenSubject, type CoreOptions } from './http';
 import { subscribe, type SubscribeOptions, type Subscription, type UpdateMeta } from './subscription';
 import type {
   BalanceList,
-
   CampaignDetail,
   CampaignList,
+  CampaignParams,
   ClaimResponse,
   ClaimResult,
   EventInput,
   EventResponse,
   FetchLike,
+  ListCampaignsParams,
   ListMissionsParams,
   Mission,
   MissionDetail,
@@ -63,9 +64,9 @@ export interface QuestlineClient {
   /** GET /v1/balance?currency=CODE; BalanceNotFoundError when the user has none. */
   getBalance(currency: string): Promise<SingleBalance>;
   /** GET /v1/campaigns (`include: 'expired'` lists ended ones too). */
-  listCampaigns(params?: { include?: 'expired' }): Promise<CampaignList>;
+  listCampaigns(params?: ListCampaignsParams): Promise<CampaignList>;
   /** GET /v1/campaigns/:id (`include: 'missions'` adds the mission rows). */
-  getCampaign(id: string, params?: { include?: 'missions' }): Promise<CampaignDetail>;
+  getCampaign(id: string, params?: CampaignParams): Promise<CampaignDetail>;
   /** GET /v1/sse/updates as a self-healing subscription (see docs/sdk.md). */
   subscribe(onUpdate: (update: SdkUpdate, meta: UpdateMeta) => void, options?: SubscribeOptions): Subscription;
 }

@@ -1,5 +1,7 @@
 // Typed errors: one class per error code of the contract, built from the
 // `{ error, message?, retryAfterMs? }` body, the status and X-Request-Id.
+import { ERROR_STATUS, type ErrorCode } from './contract-types';
+
 export interface QuestlineErrorInit {
   status: number;
   code: string;
@@ -53,7 +55,7 @@ export class ClaimNotReadyError extends ConflictError {}
 export class PayloadTooLargeError extends QuestlineError {}
 /** 422 `idempotency_key_reused`: same key, different body. */
 export class IdempotencyKeyReusedError extends QuestlineError {}
-/** 429 `rate_limited`; wait `retryAfterMs` before retrying. */
+/** 429 `rate_limited` (or `too_many_streams` on the stream); wait `retryAfterMs` before retrying. */
 export class RateLimitedError extends QuestlineError {
   readonly retryAfterMs: number;
   constructor(init: QuestlineErrorInit & { retryAfterMs: number }) {
@@ -67,7 +69,10 @@ export class InternalServerError extends QuestlineError {}
 export class ServiceUnavailableError extends QuestlineError {}
 
 type Ctor = new (init: QuestlineErrorInit) => QuestlineError;
-const BY_CODE: Record<string, Ctor> = {
+/** Every 429 (`rate_limited`, `too_many_streams` of the stream) is a RateLimitedError, with its code. */
+type Code429 = 'rate_limited' | 'too_many_streams';
+/** One class per code of the contract: a code added to the service's table is a type error here until it has one. */
+const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   validation_error: ValidationError,
   invalid_event: InvalidEventError,
   invalid_credentials: InvalidCredentialsError,
@@ -88,21 +93,16 @@ const BY_CODE: Record<string, Ctor> = {
   internal_error: InternalServerError,
   unavailable: ServiceUnavailableError,
 };
-/** Used when the body has no known code. */
-const BY_STATUS: Record<number, Ctor> = {
-  400: ValidationError,
-  401: UnauthorizedError,
-  403: ForbiddenError,
-  404: NotFoundError,
-  405: MethodNotAllowedError,
-  409: ConflictError,
-  413: PayloadTooLargeError,
-  422: IdempotencyKeyReusedError,
-  500: InternalServerError,
-  502: ServiceUnavailableError,
-  503: ServiceUnavailableError,
-  504: ServiceUnavailableError,
-};
+/** For a body without a known code (a newer service, a proxy's page): the generic code of its status, from the contract's table. */
+const GENERIC_CODES = [
+  'validation_error', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'conflict',
+  'payload_too_large', 'idempotency_key_reused', 'internal_error', 'unavailable',
+] as const satisfies readonly Exclude<ErrorCode, Code429>[];
+const BY_STATUS: Record<number, Ctor> = Object.fromEntries(GENERIC_CODES.map((code) => [ERROR_STATUS[code], BY_CODE[code]]));
+// Gateways answer these when the service is out of reach.
+for (const status of [502, 504]) BY_STATUS[status] = ServiceUnavailableError;
+
+const isKnownCode = (code: string): code is keyof typeof BY_CODE => Object.hasOwn(BY_CODE, code);
 
 /** Builds the typed error of a non-2xx response (reads its body). */
 export async function errorFromResponse(res: Response): Promise<QuestlineError> {
@@ -126,6 +126,6 @@ export async function errorFromResponse(res: Response): Promise<QuestlineError> 
       typeof body.retryAfterMs === 'number' ? body.retryAfterMs : Number.isFinite(header) && header > 0 ? header * 1000 : 1000;
     return new RateLimitedError({ ...init, retryAfterMs });
   }
-  const Cls = BY_CODE[code] ?? BY_STATUS[res.status] ?? QuestlineError;
+  const Cls = (isKnownCode(code) ? BY_CODE[code] : BY_STATUS[res.status]) ?? QuestlineError;
   return new Cls(init);
 }

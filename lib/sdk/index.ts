@@ -6,3 +6,4 @@ export { createSseParser, type SseMessage, type SseParser } from './sse-parser';
 export type { Subscription, SubscriptionState, SubscribeOptions, UpdateMeta, Timers } from './subscription';
 export type { OpenInfo, StreamTransport, StreamHandlers, StreamRequest } from './transports';
 export type * from './types';
+export { ERROR_STATUS } from './contract-types';

@@ -1,4 +1,5 @@
-// The SDK must run in browsers: no runtime import of server code, next/* or node:*.
+// The SDK must run in browsers and ship as a package of its own: no import
+// (type or value) of server code, zod, next/* or node:*.
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -12,6 +13,12 @@ describe('SDK bundle hygiene', () => {
     const runtime = [...text.matchAll(/^(?:import|export)\s+(?!type\b)[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
     for (const spec of runtime) expect(spec, `${file} imports ${spec}`).toMatch(/^\.\/[\w-]+$/);
     expect(text).not.toMatch(/\brequire\(|\bimport\(|\bBuffer\b|\bprocess\./);
+  });
+
+  it.each(sources)('%s imports no type from outside the SDK either (its .d.ts must stand alone)', (file) => {
+    const text = readFileSync(path.join(dir, file), 'utf8');
+    const all = [...text.matchAll(/^(?:import|export)\s[^;]*?from\s+'([^']+)'/gms)].map((m) => m[1]);
+    for (const spec of all) expect(spec, `${file} imports ${spec}`).toMatch(/^\.\/[\w-]+$/);
   });
 
   it('bundles for the browser with nothing but the SDK', async () => {

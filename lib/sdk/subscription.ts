@@ -1,17 +1,19 @@
 // subscribe(): the live stream with reconnect (exponential backoff + jitter,
 // Last-Event-ID resume, dedupe by id), a polling fallback after repeated
-// failures, and a clean close (no timer or connection left behind).
+// failures (poller.ts), and a clean close (no timer or connection left behind).
 import { backoffDelay } from './backoff';
 import { QuestlineError, UnauthorizedError } from './errors';
 import type { Core } from './http';
-import { fetchSnapshot } from './polling';
+import { Poller } from './poller';
 import { DeliveredState } from './state';
+import { StreamMessages } from './stream-messages';
 import {
   canEventSource,
   canStreamFetch,
   eventSourceTransport,
   fetchTransport,
   StreamUnsupportedError,
+  type OpenInfo,
   type StreamTransport,
 } from './transports';
 import type { SdkUpdate } from './types';
@@ -19,273 +21,232 @@ import type { Subscription, SubscribeOptions, SubscriptionState, Timers, UpdateM
 
 export type { Subscription, SubscribeOptions, SubscriptionState, Timers, UpdateMeta };
 
-const SEEN_MAX = 2000;
-
-/** An empty or blank id is no id (an empty Last-Event-ID header would ask the server for an unknown id). */
-const eventId = (id: string | null | undefined): string | null => (id == null || id.trim() === '' ? null : id);
+const defaultTimers: Timers = {
+  setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+  clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
+};
 
 export function subscribe(core: Core, onUpdate: (u: SdkUpdate, meta: UpdateMeta) => void, options: SubscribeOptions = {}): Subscription {
-  const timers: Timers = options.timers ?? {
-    setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
-    clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
+  const subscription = new StreamSubscription(core, onUpdate, options);
+  void subscription.connect();
+  return {
+    get state() {
+      return subscription.state;
+    },
+    get lastEventId() {
+      return subscription.messages.lastEventId;
+    },
+    reconnect: () => subscription.reconnect(),
+    close: () => subscription.close(),
   };
-  const threshold = options.failuresBeforePolling ?? 5;
-  const pollMs = options.pollIntervalMs ?? 10_000;
-  const idleMs = options.idleTimeoutMs ?? 45_000;
-  let transport: StreamTransport = pickTransport(options.transport);
+}
 
-  let state: SubscriptionState = 'connecting';
-  let userClosed = false;
-  let lastEventId: string | null = eventId(options.lastEventId);
-  let failures = 0;
+/** One subscription's connection lifecycle: connect, open, fail and back off, 401, close. */
+class StreamSubscription {
+  state: SubscriptionState = 'connecting';
+  readonly messages: StreamMessages;
+  private readonly timers: Timers;
+  private readonly delivered = new DeliveredState();
+  private readonly poller: Poller;
+  private transport: StreamTransport;
+  private userClosed = false;
+  private failures = 0;
   /** The immediate retry after a 401 was used and no connection opened since (a second 401 is fatal). */
-  let authRetried = false;
-  let everOpened = false;
-  let generation = 0;
-  let abort: AbortController | null = null;
-  let retryTimer: unknown = null;
-  let idleTimer: unknown = null;
-  let pollTimer: unknown = null;
-  let replayTimer: unknown = null;
-  let polling = false;
-  /** Polling told things since the stream was last open: its next open starts a replay window. */
-  let reconcile = false;
-  let pollGeneration = 0;
-  const seen = new Set<string>();
-  const delivered = new DeliveredState();
+  private authRetried = false;
+  private everOpened = false;
+  /** Incremented by every connection attempt and by stopAll: callbacks of an older one are ignored. */
+  private generation = 0;
+  private abort: AbortController | null = null;
+  private retryTimer: unknown = null;
+  private idleTimer: unknown = null;
 
-  const setState = (next: SubscriptionState) => {
-    if (next === state) return;
-    const prev = state;
-    state = next;
-    safe(() => options.onStateChange?.(next, prev));
-  };
-  const reportError = (err: Error) => safe(() => options.onError?.(err));
-  const clear = (h: unknown) => {
-    if (h !== null) timers.clearTimeout(h);
-    return null;
-  };
-
-  const deliver = (update: SdkUpdate, meta: UpdateMeta) => {
-    if (!delivered.accept(update, meta.source === 'stream')) return;
-    try {
-      onUpdate(update, meta);
-    } catch (err) {
-      reportError(err instanceof Error ? err : new Error(String(err)));
-    }
-  };
-
-  const onMessage = (rawId: string | null, data: string) => {
-    const id = eventId(rawId);
-    if (id !== null) {
-      if (seen.has(id)) return;
-      seen.add(id);
-      if (seen.size > SEEN_MAX) seen.delete(seen.values().next().value as string);
-      lastEventId = id;
-    }
-    let update: SdkUpdate;
-    try {
-      update = JSON.parse(data) as SdkUpdate;
-    } catch {
-      return reportError(new Error(`Unparsable stream message: ${data.slice(0, 100)}`));
-    }
-    if (!update || typeof update !== 'object' || typeof update.type !== 'string' || typeof update.data !== 'object') return;
-    deliver(update, { id, source: 'stream' });
-  };
-
-  const armIdle = (gen: number) => {
-    idleTimer = clear(idleTimer);
-    idleTimer = timers.setTimeout(() => {
-      if (gen !== generation) return;
-      abort?.abort();
-      failed(new Error(`No data on the stream for ${idleMs} ms`));
-    }, idleMs);
-  };
+  constructor(
+    private readonly core: Core,
+    private readonly onUpdate: (u: SdkUpdate, meta: UpdateMeta) => void,
+    private readonly options: SubscribeOptions,
+  ) {
+    this.timers = options.timers ?? defaultTimers;
+    this.transport = pickTransport(options.transport);
+    this.messages = new StreamMessages(options.lastEventId);
+    this.poller = new Poller({
+      core,
+      delivered: this.delivered,
+      timers: this.timers,
+      options,
+      deliver: (update, meta) => this.deliver(update, meta),
+      reportError: (err) => this.reportError(err),
+      isClosed: () => this.userClosed,
+    });
+  }
 
   /** `freshToken`: the token unauthorized() just got (not asked for again). */
-  async function connect(freshToken?: string): Promise<void> {
-    const gen = ++generation;
-    abort?.abort();
+  async connect(freshToken?: string): Promise<void> {
+    const gen = ++this.generation;
+    this.abort?.abort();
     const ac = new AbortController();
-    abort = ac;
+    this.abort = ac;
     // Off for a transport that cannot see keep-alive comments (EventSource): it relies on its own error event.
     let watchdog = true;
     let token: string;
     try {
-      token = freshToken ?? (await core.token());
+      token = freshToken ?? (await this.core.token());
     } catch (err) {
-      if (gen === generation) failed(err as Error);
+      if (gen === this.generation) this.failed(err as Error);
       return;
     }
-    if (gen !== generation || userClosed) return;
-    transport({
-      core,
+    if (gen !== this.generation || this.userClosed) return;
+    this.transport({
+      core: this.core,
       token,
-      lastEventId,
+      lastEventId: this.messages.lastEventId,
       signal: ac.signal,
       handlers: {
         onOpen: (info) => {
-          if (gen !== generation) return;
-          failures = 0;
-          authRetried = false;
-          everOpened = true;
-          watchdog = info?.keepAlives !== false;
-          stopPolling();
-          setState('open');
-          if (watchdog) armIdle(gen);
-          // Also after polling ended by a fatal 401 and reconnect(): what polling told is still to reconcile.
-          if (reconcile) {
-            reconcile = false;
-            // The stream replays what it can; one last poll covers what it cannot.
-            delivered.beginReplayWindow();
-            void pollOnce(pollGeneration);
-            replayTimer = clear(replayTimer);
-            replayTimer = timers.setTimeout(() => {
-              replayTimer = null;
-              delivered.endReplayWindow();
-            }, options.replayWindowMs ?? 15_000);
-          }
+          if (gen === this.generation) watchdog = this.opened(gen, info);
         },
         onActivity: () => {
-          if (gen === generation && watchdog) armIdle(gen);
+          if (gen === this.generation && watchdog) this.armIdle(gen);
         },
         onMessage: (id, data) => {
-          if (gen === generation) onMessage(id, data);
+          if (gen === this.generation) this.received(id, data);
         },
         onClose: (err) => {
-          if (gen !== generation) return;
-          idleTimer = clear(idleTimer);
-          if (err instanceof StreamUnsupportedError && options.transport !== 'fetch' && canEventSource()) {
-            transport = eventSourceTransport();
-            return void connect();
-          }
-          if (err instanceof QuestlineError && err.status === 401) return void unauthorized(token, err);
-          failed(err ?? new Error('The server ended the stream'));
+          if (gen === this.generation) this.closed(token, err);
         },
       },
     });
+  }
+
+  reconnect(): void {
+    if (this.userClosed) return;
+    this.retryTimer = this.clear(this.retryTimer);
+    this.idleTimer = this.clear(this.idleTimer);
+    this.authRetried = false;
+    this.setState(this.poller.active ? 'polling' : this.everOpened ? 'reconnecting' : 'connecting');
+    void this.connect();
+  }
+
+  close(): void {
+    if (this.userClosed) return;
+    this.userClosed = true;
+    this.stopAll();
+    this.setState('closed');
+  }
+
+  /** The server accepted the stream; answers whether the idle watchdog runs on it. */
+  private opened(gen: number, info: OpenInfo | undefined): boolean {
+    this.failures = 0;
+    this.authRetried = false;
+    this.everOpened = true;
+    const watchdog = info?.keepAlives !== false;
+    this.poller.stop();
+    this.setState('open');
+    if (watchdog) this.armIdle(gen);
+    this.poller.streamOpened();
+    return watchdog;
+  }
+
+  private received(rawId: string | null, data: string): void {
+    const message = this.messages.read(rawId, data, (err) => this.reportError(err));
+    if (message) this.deliver(message.update, { id: message.id, source: 'stream' });
+  }
+
+  private closed(token: string, err: QuestlineError | Error | null): void {
+    this.idleTimer = this.clear(this.idleTimer);
+    if (err instanceof StreamUnsupportedError && this.options.transport !== 'fetch' && canEventSource()) {
+      this.transport = eventSourceTransport();
+      return void this.connect();
+    }
+    if (err instanceof QuestlineError && err.status === 401) return void this.unauthorized(token, err);
+    this.failed(err ?? new Error('The server ended the stream'));
   }
 
   /**
    * A 401 changes nothing by waiting: one immediate retry when getToken answers a new token, and only
    * once until a connection opens; a second consecutive 401 (even with yet another token) is fatal.
    */
-  async function unauthorized(used: string, err: QuestlineError): Promise<void> {
-    const gen = generation;
+  private async unauthorized(used: string, err: QuestlineError): Promise<void> {
+    const gen = this.generation;
     let fresh: string | null = null;
-    if (!authRetried) {
+    if (!this.authRetried) {
       try {
-        fresh = await core.token();
+        fresh = await this.core.token();
       } catch {
         // no new token
       }
     }
-    if (gen !== generation || userClosed) return;
+    if (gen !== this.generation || this.userClosed) return;
     if (fresh !== null && fresh !== used) {
-      authRetried = true;
-      return failed(err, 0, fresh);
+      this.authRetried = true;
+      return this.failed(err, 0, fresh);
     }
     // Fatal: no reconnect until reconnect() is called (with a token source that now answers a valid token).
-    stopAll();
-    setState('closed');
-    reportError(err instanceof UnauthorizedError ? err : new UnauthorizedError({ status: 401, code: 'unauthorized', message: err.message, requestId: err.requestId }));
+    this.stopAll();
+    this.setState('closed');
+    this.reportError(
+      err instanceof UnauthorizedError ? err : new UnauthorizedError({ status: 401, code: 'unauthorized', message: err.message, requestId: err.requestId }),
+    );
   }
 
-  function failed(err: Error, delayOverride?: number, freshToken?: string): void {
-    if (userClosed) return;
-    abort?.abort();
-    failures += 1;
-    reportError(err);
-    if (failures >= threshold && !polling) startPolling();
-    if (failures === 1 && !delivered.hasBaseline()) void captureBaseline();
-    setState(polling ? 'polling' : 'reconnecting');
-    const delay = delayOverride ?? backoffDelay(failures - 1, options.backoff);
-    retryTimer = clear(retryTimer);
-    retryTimer = timers.setTimeout(() => {
-      retryTimer = null;
-      void connect(freshToken);
+  private failed(err: Error, delayOverride?: number, freshToken?: string): void {
+    if (this.userClosed) return;
+    this.abort?.abort();
+    this.failures += 1;
+    this.reportError(err);
+    if (this.failures >= (this.options.failuresBeforePolling ?? 5) && !this.poller.active) this.poller.start();
+    if (this.failures === 1 && !this.delivered.hasBaseline()) void this.poller.captureBaseline();
+    this.setState(this.poller.active ? 'polling' : 'reconnecting');
+    const delay = delayOverride ?? backoffDelay(this.failures - 1, this.options.backoff);
+    this.retryTimer = this.clear(this.retryTimer);
+    this.retryTimer = this.timers.setTimeout(() => {
+      this.retryTimer = null;
+      void this.connect(freshToken);
     }, delay);
   }
 
-  async function pollOnce(pgen: number): Promise<void> {
+  private armIdle(gen: number): void {
+    const idleMs = this.options.idleTimeoutMs ?? 45_000;
+    this.idleTimer = this.clear(this.idleTimer);
+    this.idleTimer = this.timers.setTimeout(() => {
+      if (gen !== this.generation) return;
+      this.abort?.abort();
+      this.failed(new Error(`No data on the stream for ${idleMs} ms`));
+    }, idleMs);
+  }
+
+  private deliver(update: SdkUpdate, meta: UpdateMeta): void {
+    if (!this.delivered.accept(update, meta.source === 'stream')) return;
     try {
-      const snapshot = await fetchSnapshot(core);
-      if (pgen !== pollGeneration || userClosed) return;
-      if (!delivered.hasBaseline()) return delivered.setBaseline(snapshot);
-      for (const update of delivered.diff(snapshot)) deliver(update, { id: null, source: 'poll' });
-      delivered.absorb(snapshot);
-      delivered.setBaseline(snapshot);
+      this.onUpdate(update, meta);
     } catch (err) {
-      if (pgen === pollGeneration) reportError(err as Error);
+      this.reportError(err instanceof Error ? err : new Error(String(err)));
     }
   }
 
-  /** Best effort, at the first failure: the state to diff against if polling starts. */
-  async function captureBaseline(): Promise<void> {
-    try {
-      const snapshot = await fetchSnapshot(core);
-      if (!userClosed && !delivered.hasBaseline()) delivered.setBaseline(snapshot);
-    } catch {
-      // the service is down too: the first poll will be the baseline
-    }
+  private stopAll(): void {
+    this.generation += 1;
+    this.abort?.abort();
+    this.abort = null;
+    this.retryTimer = this.clear(this.retryTimer);
+    this.idleTimer = this.clear(this.idleTimer);
+    this.poller.dispose();
   }
 
-  function startPolling(): void {
-    polling = true;
-    reconcile = true;
-    // A replay window still running belongs to the previous return of the stream: the next one starts its own
-    // (its timer must not forget the grants synthesized by this round of polling).
-    replayTimer = clear(replayTimer);
-    const pgen = ++pollGeneration;
-    const tick = async () => {
-      pollTimer = null;
-      await pollOnce(pgen);
-      if (pgen === pollGeneration && polling && !userClosed) pollTimer = timers.setTimeout(() => void tick(), pollMs);
-    };
-    void tick();
+  private setState(next: SubscriptionState): void {
+    if (next === this.state) return;
+    const prev = this.state;
+    this.state = next;
+    safe(() => this.options.onStateChange?.(next, prev));
   }
 
-  function stopPolling(): void {
-    polling = false;
-    pollGeneration += 1;
-    pollTimer = clear(pollTimer);
+  private reportError(err: Error): void {
+    safe(() => this.options.onError?.(err));
   }
 
-  function stopAll(): void {
-    generation += 1;
-    abort?.abort();
-    abort = null;
-    retryTimer = clear(retryTimer);
-    idleTimer = clear(idleTimer);
-    replayTimer = clear(replayTimer);
-    stopPolling();
+  private clear(handle: unknown): null {
+    if (handle !== null) this.timers.clearTimeout(handle);
+    return null;
   }
-
-  void connect();
-
-  return {
-    get state() {
-      return state;
-    },
-    get lastEventId() {
-      return lastEventId;
-    },
-    reconnect() {
-      if (userClosed) return;
-      const wasPolling = polling;
-      retryTimer = clear(retryTimer);
-      idleTimer = clear(idleTimer);
-      authRetried = false;
-      setState(wasPolling ? 'polling' : everOpened ? 'reconnecting' : 'connecting');
-      void connect();
-    },
-    close() {
-      if (userClosed) return;
-      userClosed = true;
-      stopAll();
-      setState('closed');
-    },
-  };
 }
 
 function pickTransport(choice: SubscribeOptions['transport']): StreamTransport {

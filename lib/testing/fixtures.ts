@@ -1,5 +1,6 @@
 // Test support: catalog builders and small HTTP steps shared by the real-HTTP suites.
-import type { CampaignInput, MissionInput } from '@/lib/missions/schema';
+import type { CampaignInput } from '@/lib/contract/campaign';
+import type { MissionInput } from '@/lib/contract/mission';
 import { issueToken, uniqueId, userClient, type TestApp, type TestServer } from './test-server';
 
 export const HOUR = 3_600_000;

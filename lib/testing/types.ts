@@ -1,4 +1,5 @@
-import type { CampaignInput, MissionInput } from '@/lib/missions/schema';
+import type { CampaignInput } from '@/lib/contract/campaign';
+import type { MissionInput } from '@/lib/contract/mission';
 
 export interface CatalogInput {
   missions?: MissionInput[];

@@ -5,7 +5,7 @@
 import { logError } from '@/lib/log';
 import { kvKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey } from './log';
-import type { SdkUpdate } from './schema';
+import type { SdkUpdate } from '@/lib/contract/updates';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 

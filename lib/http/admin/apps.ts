@@ -7,7 +7,7 @@ import { createApp, getApp, listApps, rotateAppSecret } from '@/lib/apps/apps';
 import { revokeByStaff } from '@/lib/auth/revocation';
 import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
 import { AppError } from '@/lib/errors';
-import { idSchema } from '@/lib/missions/schema';
+import { idSchema } from '@/lib/contract/common';
 import { readJsonBody } from '../body';
 import { adminRoute } from '../handler';
 import { json } from '../respond';

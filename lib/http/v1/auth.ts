@@ -1,9 +1,9 @@
 // POST /v1/auth/token – exchange an app secret for a JWT
 // POST /v1/auth/revoke – put the presented token on the denylist
-import { z } from 'zod';
 import { checkAppSecret } from '@/lib/apps/apps';
 import { issueAccessToken } from '@/lib/auth/jwt';
 import { revokeToken } from '@/lib/auth/revocation';
+import { tokenRequestSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
 import { kvKey } from '@/lib/kv/keys';
 import { tokenFailuresLimiter } from '@/lib/ratelimit/policies';
@@ -12,25 +12,6 @@ import { publicRoute, userRoute } from '../handler';
 import { rateLimitedError } from '../rate-limit';
 import { json } from '../respond';
 import { parseWith } from '../validate';
-
-export const tokenRequestSchema = z
-  .object({
-    appId: z.string().min(1).max(64),
-    appSecret: z.string().min(1).max(512),
-    userId: z.string().min(1).max(256),
-  })
-  .meta({ id: 'TokenRequest' });
-
-export const tokenResponseSchema = z
-  .object({
-    accessToken: z.string(),
-    tokenType: z.literal('Bearer'),
-    expiresIn: z.literal(3600),
-    expiresAt: z.number(),
-  })
-  .meta({ id: 'TokenResponse' });
-
-export const revokeResponseSchema = z.object({ revoked: z.literal(true) }).meta({ id: 'RevokeResponse' });
 
 export const issueToken = publicRoute(async ({ req, clientIp }) => {
   const { value } = await readJsonBody(req);

@@ -1,16 +1,11 @@
 // GET /v1/balance – the caller's currency balances (all, or ?currency=CODE)
-import { z } from 'zod';
 import { getDb } from '@/db/client';
 import { findBalance, listBalances } from '@/lib/balances/balances';
-import { balanceSchema } from '@/lib/balances/schema';
+import { balanceQuerySchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
 import { userRoute } from '../handler';
 import { json } from '../respond';
 import { parseWith, queryOf } from '../validate';
-
-export const balanceQuerySchema = z.object({ currency: z.string().min(1).max(32).optional() });
-export const balanceListSchema = z.object({ balances: z.array(balanceSchema) }).meta({ id: 'BalanceList' });
-export const singleBalanceSchema = z.object({ balance: balanceSchema }).meta({ id: 'SingleBalance' });
 
 export const getBalance = userRoute({}, async ({ req, auth }) => {
   const { currency } = parseWith(balanceQuerySchema, queryOf(req));

@@ -101,6 +101,28 @@ describe('GET /v1/campaigns/:id', () => {
     ]);
   });
 
+  it('gives each hydrated mission the caller’s locked flag (campaign not started, or prerequisite unclaimed)', async () => {
+    const now = Date.now();
+    const app = await createTestApp(server, {
+      campaigns: [campaign('running', { startAt: now - DAY, endAt: now + DAY }), campaign('upcoming', { startAt: now + DAY, endAt: now + 2 * DAY })],
+      missions: [
+        mission('r1', { campaignId: 'running' }),
+        mission('r2', { campaignId: 'running', prerequisites: ['r1'] }),
+        mission('u1', { campaignId: 'upcoming' }),
+      ],
+    });
+    const user = await newUser(server, app);
+    const lockedOf = async (id: string) => {
+      const { body } = await user.getJson<{ missions: { id: string; locked: boolean }[] }>(`/v1/campaigns/${id}?include=missions`);
+      return body.missions.map((m) => [m.id, m.locked]);
+    };
+    expect(await lockedOf('running')).toEqual([['r1', false], ['r2', true]]);
+    expect(await lockedOf('upcoming')).toEqual([['u1', true]]);
+    await user.event('play');
+    expect((await user.claim('r1')).status).toBe(200);
+    expect(await lockedOf('running')).toEqual([['r1', false], ['r2', false]]);
+  });
+
   it('leaves archived missions out of missionIds, as include=missions does', async () => {
     const now = Date.now();
     const app = await createTestApp(server, {

@@ -1,38 +1,19 @@
 // GET /v1/campaigns – list campaigns (ended ones only with include=expired)
 // GET /v1/campaigns/:id – one campaign, with its missions on include=missions
-import { z } from 'zod';
+import type { z } from 'zod';
+import { getDb } from '@/db/client';
 import { getCatalog } from '@/lib/catalog/catalog';
 import { publicCampaign, publicMission } from '@/lib/catalog/convert';
+import { campaignQuerySchema, listCampaignsQuerySchema, type campaignDetailSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
-import { themeSchema } from '@/lib/missions/schema';
+import { viewMission } from '@/lib/missions/read-missions';
+import { readRecords } from '@/lib/progress/records';
 import { userRoute } from '../handler';
 import { json } from '../respond';
 import { parseWith, queryOf } from '../validate';
-import { publicMissionSchema } from './missions';
-
-export const publicCampaignSchema = z
-  .object({
-    id: z.string(),
-    title: z.string(),
-    description: z.string(),
-    startAt: z.number(),
-    endAt: z.number(),
-    missionIds: z.array(z.string()),
-    theme: themeSchema.optional(),
-    bannerUrl: z.string(),
-  })
-  .meta({ id: 'Campaign' });
-
-export const campaignListSchema = z.object({ campaigns: z.array(publicCampaignSchema) }).meta({ id: 'CampaignList' });
-export const campaignDetailSchema = z
-  .object({ campaign: publicCampaignSchema, missions: z.array(publicMissionSchema).optional() })
-  .meta({ id: 'CampaignDetail' });
-
-const listQuery = z.object({ include: z.literal('expired').optional() });
-const detailQuery = z.object({ include: z.literal('missions').optional() });
 
 export const listCampaigns = userRoute({}, async ({ req, auth }) => {
-  const { include } = parseWith(listQuery, queryOf(req));
+  const { include } = parseWith(listCampaignsQuerySchema, queryOf(req));
   const now = Date.now();
   const catalog = await getCatalog(auth.appId);
   const campaigns = [...catalog.campaigns.values()].filter((c) => !c.archived && (include === 'expired' || c.endAt >= now));
@@ -40,16 +21,19 @@ export const listCampaigns = userRoute({}, async ({ req, auth }) => {
 });
 
 export const getCampaign = userRoute({}, async ({ req, auth, params }) => {
-  const { include } = parseWith(detailQuery, queryOf(req));
+  const { include } = parseWith(campaignQuerySchema, queryOf(req));
   const catalog = await getCatalog(auth.appId);
   const campaign = catalog.campaigns.get(params.id);
   if (!campaign || campaign.archived) throw new AppError('campaign_not_found', `No campaign "${params.id}"`);
-  const body: Record<string, unknown> = { campaign: publicCampaign(campaign) };
+  const body: z.output<typeof campaignDetailSchema> = { campaign: publicCampaign(campaign) };
   if (include === 'missions') {
+    // `locked` is per user: the hydrated missions need the caller's records.
+    const records = await readRecords(await getDb(), auth.appId, auth.userId);
+    const now = Date.now();
     body.missions = campaign.missionIds
       .map((id) => catalog.missions.get(id))
       .filter((m) => m !== undefined && !m.archived)
-      .map((m) => publicMission(m!));
+      .map((m) => publicMission(m!, viewMission(catalog, m!, records, now).locked));
   }
   return json(body);
 });

@@ -1,6 +1,6 @@
 // POST /v1/events – ingest one event and answer which missions it advanced
-import { z } from 'zod';
 import { recordDataPoint } from '@/lib/analytics/record-data-point';
+import { eventSchema, type EventResponse } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
 import { ingestEvent } from '@/lib/events/ingest-event';
 import { getCatalog } from '@/lib/catalog/catalog';
@@ -11,25 +11,6 @@ import { readJsonBody } from '../body';
 import { userRoute } from '../handler';
 import { idempotentJson } from '../respond';
 import { parseWith } from '../validate';
-
-export const eventSchema = z
-  .object({
-    userId: z.string().min(1).max(256),
-    name: z.string().min(1).max(128),
-    payload: z.record(z.string(), z.unknown()),
-    timestamp: z.number().int().nonnegative().max(8_640_000_000_000_000),
-    idempotencyKey: z.string().min(1).max(255).optional(),
-  })
-  .meta({ id: 'Event' });
-
-export const eventResponseSchema = z
-  .object({
-    accepted: z.literal(true),
-    eventId: z.string(),
-    missionsUpdated: z.array(z.string()),
-  })
-  .meta({ id: 'EventResponse' });
-export type EventResponse = z.infer<typeof eventResponseSchema>;
 
 export const postEvent = userRoute({ limiter: eventsLimiter }, async ({ req, auth }) => {
   const { value } = await readJsonBody(req, { invalidCode: 'invalid_event' });

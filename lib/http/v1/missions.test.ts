@@ -302,3 +302,45 @@ describe('counting windows and criteria, as read over HTTP', () => {
     expect((await user.event('play', {}, expiresAt - 1)).body.missionsUpdated).toEqual(['timed']);
   });
 });
+
+describe('the locked flag of mission objects', () => {
+  type Locked = { id: string; locked: boolean };
+
+  it('is true while a prerequisite is unclaimed or the campaign has not started, per user, in the list and the detail', async () => {
+    const now = Date.now();
+    const app = await createTestApp(server, {
+      campaigns: [campaign('later', { startAt: now + DAY, endAt: now + 2 * DAY }), campaign('live')],
+      missions: [
+        mission('first', { criteria: { eventName: 'tutorial', count: 1 } }),
+        mission('second', { prerequisites: ['first'] }),
+        mission('upcoming', { campaignId: 'later' }),
+        mission('running', { campaignId: 'live' }),
+      ],
+    });
+    const [alice, bob] = [await newUser(server, app), await newUser(server, app)];
+    const lockedOf = async (user: typeof alice) => {
+      const { body } = await user.getJson<{ missions: Locked[] }>('/v1/missions');
+      return Object.fromEntries(body.missions.map((m) => [m.id, m.locked]));
+    };
+    expect(await lockedOf(alice)).toEqual({ first: false, second: true, upcoming: true, running: false });
+    expect((await alice.getJson<{ mission: Locked }>('/v1/missions/second')).body.mission.locked).toBe(true);
+
+    // Completing the prerequisite is not enough: it must be claimed.
+    await alice.event('tutorial');
+    expect((await alice.getJson<{ mission: Locked }>('/v1/missions/second')).body.mission.locked).toBe(true);
+    expect((await alice.claim('first')).status).toBe(200);
+    expect((await alice.getJson<{ mission: Locked }>('/v1/missions/second')).body.mission.locked).toBe(false);
+    expect(await lockedOf(alice)).toEqual({ first: false, second: false, upcoming: true, running: false });
+    // Another user's claim unlocks nothing for bob.
+    expect(await lockedOf(bob)).toEqual({ first: false, second: true, upcoming: true, running: false });
+  });
+
+  it('agrees with status=locked for missions without a record', async () => {
+    const app = await createTestApp(server, { missions: [mission('a'), mission('b', { prerequisites: ['a'] })] });
+    const user = await newUser(server, app);
+    const locked = await user.getJson<{ missions: Locked[] }>('/v1/missions?status=locked');
+    expect(locked.body.missions.map((m) => [m.id, m.locked])).toEqual([['b', true]]);
+    const active = await user.getJson<{ missions: Locked[] }>('/v1/missions?status=active');
+    expect(active.body.missions.map((m) => [m.id, m.locked])).toEqual([['a', false]]);
+  });
+});

@@ -1,61 +1,23 @@
 // GET /v1/missions – list missions with the caller's progress
 // GET /v1/missions/:id – one mission and the caller's progress
 // POST /v1/missions/:id/claim – claim the reward of a completed mission
-import { z } from 'zod';
+import type { z } from 'zod';
 import { getDb } from '@/db/client';
 import { recordDataPoint } from '@/lib/analytics/record-data-point';
-import { balanceSchema } from '@/lib/balances/schema';
 import { getCatalog } from '@/lib/catalog/catalog';
 import { publicMission } from '@/lib/catalog/convert';
 import { claimMission, type ClaimResult } from '@/lib/claims/claim-mission';
+import type { MissionProgress } from '@/lib/contract/progress';
+import { listMissionsQuerySchema, type missionDetailSchema, type missionListSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
 import { checkKey, runIdempotent } from '@/lib/idempotency/run-idempotent';
 import { listMissionViews, viewMission } from '@/lib/missions/read-missions';
-import { criteriaSchema, idSchema, missionProgressSchema, progressStatusSchema, rewardSchema } from '@/lib/missions/schema';
 import { readRecords } from '@/lib/progress/records';
 import { claimsLimiter } from '@/lib/ratelimit/policies';
 import { publishUpdates } from '@/lib/updates/publish';
 import { userRoute } from '../handler';
 import { idempotentJson, json } from '../respond';
 import { parseWith, queryOf } from '../validate';
-
-export const publicMissionSchema = z
-  .object({
-    id: z.string(),
-    title: z.string(),
-    description: z.string(),
-    criteria: criteriaSchema,
-    reward: rewardSchema,
-    campaignId: z.string().nullable(),
-    expiresAt: z.number().nullable(),
-    iconUrl: z.string().nullable(),
-    prerequisites: z.array(z.string()),
-  })
-  .meta({ id: 'Mission' });
-
-export const listMissionsQuerySchema = z.object({
-  campaignId: idSchema.optional(),
-  status: z.union([progressStatusSchema, z.literal('all')]).default('all'),
-  limit: z.coerce.number().int().min(1).max(100).default(50),
-  cursor: z.string().max(200).optional(),
-  include: z.literal('expired').optional(),
-});
-
-export const missionListSchema = z
-  .object({
-    missions: z.array(publicMissionSchema),
-    progress: z.record(z.string(), missionProgressSchema),
-    nextCursor: z.string().nullable(),
-  })
-  .meta({ id: 'MissionList' });
-
-export const missionDetailSchema = z
-  .object({ mission: publicMissionSchema, progress: missionProgressSchema.nullable() })
-  .meta({ id: 'MissionDetail' });
-
-export const claimResponseSchema = z
-  .object({ progress: missionProgressSchema, balance: balanceSchema.nullable(), reward: rewardSchema })
-  .meta({ id: 'ClaimResponse' });
 
 const encodeCursor = (id: string) => Buffer.from(`m:${id}`, 'utf8').toString('base64url');
 function decodeCursor(cursor: string): string {
@@ -74,13 +36,13 @@ export const listMissions = userRoute({}, async ({ req, auth }) => {
     after: query.cursor ? decodeCursor(query.cursor) : null,
     includeExpired: query.include === 'expired',
   });
-  const progress: Record<string, unknown> = {};
+  const progress: Record<string, MissionProgress> = {};
   for (const v of views) if (v.progress) progress[v.mission.id] = v.progress;
   return json({
-    missions: views.map((v) => publicMission(v.mission)),
+    missions: views.map((v) => publicMission(v.mission, v.locked)),
     progress,
     nextCursor: nextAfter === null ? null : encodeCursor(nextAfter),
-  });
+  } satisfies z.output<typeof missionListSchema>);
 });
 
 export const getMission = userRoute({}, async ({ auth, params }) => {
@@ -92,7 +54,7 @@ export const getMission = userRoute({}, async ({ auth, params }) => {
     throw new AppError('mission_not_found', `No mission "${params.id}"`);
   }
   const view = viewMission(catalog, mission, records, Date.now());
-  return json({ mission: publicMission(mission), progress: view.progress });
+  return json({ mission: publicMission(mission, view.locked), progress: view.progress } satisfies z.output<typeof missionDetailSchema>);
 });
 
 export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, auth, params }) => {

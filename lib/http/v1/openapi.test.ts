@@ -2,6 +2,7 @@
 // of the route table, and whose schemas accept the service's REAL responses.
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ERRORS, type ErrorCode } from '@/lib/contract/errors';
 import { v1Routes } from '@/lib/http/routes';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { campaign, mission, newUser, type TestUser } from '@/lib/testing/fixtures';
@@ -86,6 +87,22 @@ describe('the OpenAPI document', () => {
       expect(doc.paths, path).toHaveProperty([path]);
       for (const method of Object.keys(route.handlers)) expect(doc.paths[path], `${method} ${path}`).toHaveProperty([method.toLowerCase()]);
     }
+  });
+
+  it('derives every error answer from the error table: it names only codes of its own status', () => {
+    let answers = 0;
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const [status, answer] of Object.entries(operation.responses as Record<string, { description: string }>)) {
+          if (Number(status) < 400) continue;
+          const codes = [...answer.description.matchAll(/`(\w+)`/g)].map((m) => m[1]);
+          expect(codes.length, `${method} ${path} ${status}`).toBeGreaterThan(0);
+          for (const code of codes) expect(ERRORS[code as ErrorCode]?.status, `${method} ${path} ${status} ${code}`).toBe(Number(status));
+          answers += 1;
+        }
+      }
+    }
+    expect(answers).toBeGreaterThan(20);
   });
 
   it('documents no path that the route table does not serve', () => {

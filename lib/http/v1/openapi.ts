@@ -1,79 +1,63 @@
-// GET /v1/openapi.json – the OpenAPI 3.1 document, generated from the same zod
-// schemas that validate requests and type responses.
-import { z } from 'zod';
-import { sdkUpdateSchema } from '@/lib/updates/schema';
+// GET /v1/openapi.json – the OpenAPI 3.1 document. Its schemas, query
+// parameters and error answers are all derived from the contract
+// (lib/contract): the components from its registry, parameters from its query
+// schemas, each error's status and meaning from its error table.
+import { ERRORS, type ErrorCode } from '@/lib/contract/errors';
+import { componentJsonSchemas, contractQueries, queryJsonSchemas, type ComponentName } from '@/lib/contract/registry';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
-import { revokeResponseSchema, tokenRequestSchema, tokenResponseSchema } from './auth';
-import { eventResponseSchema, eventSchema } from './events';
-import { claimResponseSchema, missionDetailSchema, missionListSchema, publicMissionSchema } from './missions';
-import { balanceListSchema, singleBalanceSchema } from './balance';
-import { campaignDetailSchema, campaignListSchema, publicCampaignSchema } from './campaigns';
-import { missionProgressSchema, rewardSchema } from '@/lib/missions/schema';
-import { balanceSchema } from '@/lib/balances/schema';
 
-export const errorSchema = z
-  .object({ error: z.string(), message: z.string().optional(), retryAfterMs: z.number().optional() })
-  .meta({ id: 'Error' });
-
-/** Every schema the document names (its `.meta({ id })` gives the component name). */
-const named = [
-  sdkUpdateSchema, tokenRequestSchema, tokenResponseSchema, revokeResponseSchema, eventSchema,
-  eventResponseSchema, claimResponseSchema, missionDetailSchema, missionListSchema, balanceListSchema,
-  singleBalanceSchema, campaignDetailSchema, campaignListSchema, errorSchema, publicMissionSchema,
-  publicCampaignSchema, missionProgressSchema, rewardSchema, balanceSchema,
-];
-
-const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-const body = (id: string) => ({ content: { 'application/json': { schema: ref(id) } } });
-const error = (description: string) => ({ description, ...body('Error') });
+const ref = (id: ComponentName) => ({ $ref: `#/components/schemas/${id}` });
+const body = (id: ComponentName) => ({ content: { 'application/json': { schema: ref(id) } } });
+const ok = (description: string, id: ComponentName) => ({ '200': { description, ...body(id) } });
 const bearer = [{ bearerAuth: [] }];
-const q = (name: string, schema: object, description: string) => ({ name, in: 'query', required: false, schema, description });
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
-const idempotencyHeader = { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', maxLength: 255 } };
-const common = { '401': error('Missing, invalid, expired or revoked token (unauthorized)'), '500': error('internal_error'), '503': error('unavailable') };
-const limited = { '429': error('rate_limited, with Retry-After and RateLimit-* headers') };
+const idempotencyHeader = { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } };
+
+/** The error answers of an operation, grouped by status; each names its codes and what they mean. */
+function errors(...codes: ErrorCode[]): Record<string, { description: string; content: object }> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const code of codes) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
+  return Object.fromEntries(
+    [...byStatus].map(([status, list]) => [
+      String(status),
+      { description: list.map((code) => `\`${code}\`: ${ERRORS[code].description}`).join('; '), ...body('Error') },
+    ]),
+  );
+}
+/** Errors of every authenticated operation. */
+const AUTHED: ErrorCode[] = ['unauthorized', 'internal_error', 'unavailable'];
+
+/** Query parameters from a contract query schema. */
+function query(name: keyof typeof contractQueries): object[] {
+  return Object.entries(queryJsonSchemas(contractQueries[name])).map(([param, { schema, description }]) => ({
+    name: param,
+    in: 'query',
+    required: false,
+    schema,
+    ...(description ? { description } : {}),
+  }));
+}
 
 function buildDocument() {
-  // Not z.globalRegistry: zod keeps it on globalThis, shared by every copy of
-  // zod in the process, and the Next.js server bundle holds two (route and
-  // instrumentation chunks), so it can hold schema objects of both copies. A
-  // registry of exactly the schemas imported here is the same in any bundle.
-  const registry = z.registry<{ id: string }>();
-  for (const schema of named) {
-    const id = z.globalRegistry.get(schema)?.id;
-    if (typeof id !== 'string') throw new Error('an OpenAPI schema has no .meta({ id })');
-    registry.add(schema, { id });
-  }
-  const generated = z.toJSONSchema(registry, {
-    target: 'draft-2020-12',
-    uri: (id) => `#/components/schemas/${id}`,
-    unrepresentable: 'any',
-  });
-  // zod gives each schema `$schema` and a fragment-only `$id`; JSON Schema 2020-12
-  // forbids a fragment in `$id`, and a component is not a schema resource of its
-  // own: the document's dialect (OpenAPI 3.1: 2020-12) applies and refs point into it.
-  const schemas = Object.fromEntries(
-    Object.entries(generated.schemas).map(([name, { $id: _id, $schema: _schema, ...schema }]) => [name, schema]),
-  );
   return {
     openapi: '3.1.0',
     info: { title: 'Questline API', version: '0.1.0', description: 'Missions, campaigns and rewards. See README.md and docs/api.md.' },
     servers: [{ url: '/' }],
     components: {
       securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
-      schemas,
+      schemas: componentJsonSchemas(),
     },
     paths: {
       '/v1/auth/token': {
         post: {
           summary: 'Exchange an app secret for a one-hour JWT',
           requestBody: { required: true, ...body('TokenRequest') },
-          responses: { '200': { description: 'Token', ...body('TokenResponse') }, '400': error('validation_error'), '401': error('invalid_credentials'), ...limited },
+          responses: { ...ok('Token', 'TokenResponse'), ...errors('validation_error', 'invalid_credentials', 'rate_limited') },
         },
       },
       '/v1/auth/revoke': {
-        post: { summary: 'Revoke the presented token', security: bearer, responses: { '200': { description: 'Revoked', ...body('RevokeResponse') }, ...common } },
+        post: { summary: 'Revoke the presented token', security: bearer, responses: { ...ok('Revoked', 'RevokeResponse'), ...errors(...AUTHED) } },
       },
       '/v1/events': {
         post: {
@@ -82,13 +66,8 @@ function buildDocument() {
           parameters: [idempotencyHeader],
           requestBody: { required: true, ...body('Event') },
           responses: {
-            '200': { description: 'Accepted', ...body('EventResponse') },
-            '400': error('invalid_event'),
-            '403': error('user_mismatch'),
-            '413': error('payload_too_large'),
-            '422': error('idempotency_key_reused'),
-            ...limited,
-            ...common,
+            ...ok('Accepted', 'EventResponse'),
+            ...errors('invalid_event', 'user_mismatch', 'payload_too_large', 'idempotency_key_reused', 'rate_limited', ...AUTHED),
           },
         },
       },
@@ -96,14 +75,8 @@ function buildDocument() {
         get: {
           summary: 'List missions with the caller’s progress',
           security: bearer,
-          parameters: [
-            q('campaignId', { type: 'string' }, 'Restrict to one campaign'),
-            q('status', { type: 'string', enum: ['active', 'completed', 'claimed', 'locked', 'all'] }, 'Effective status; default all'),
-            q('limit', { type: 'integer', minimum: 1, maximum: 100, default: 50 }, 'Page size'),
-            q('cursor', { type: 'string' }, 'nextCursor of the previous page'),
-            q('include', { type: 'string', enum: ['expired'] }, 'Also list missions that can no longer progress'),
-          ],
-          responses: { '200': { description: 'A page of missions', ...body('MissionList') }, '400': error('validation_error'), ...common },
+          parameters: query('ListMissionsParams'),
+          responses: { ...ok('A page of missions', 'MissionList'), ...errors('validation_error', ...AUTHED) },
         },
       },
       '/v1/missions/{id}': {
@@ -111,7 +84,7 @@ function buildDocument() {
           summary: 'One mission and the caller’s progress',
           security: bearer,
           parameters: [idParam],
-          responses: { '200': { description: 'Mission', ...body('MissionDetail') }, '404': error('mission_not_found'), ...common },
+          responses: { ...ok('Mission', 'MissionDetail'), ...errors('mission_not_found', ...AUTHED) },
         },
       },
       '/v1/missions/{id}/claim': {
@@ -120,12 +93,8 @@ function buildDocument() {
           security: bearer,
           parameters: [idParam, idempotencyHeader],
           responses: {
-            '200': { description: 'Claimed', ...body('ClaimResponse') },
-            '404': error('mission_not_found'),
-            '409': error('claim_not_ready'),
-            '422': error('idempotency_key_reused'),
-            ...limited,
-            ...common,
+            ...ok('Claimed', 'ClaimResponse'),
+            ...errors('mission_not_found', 'claim_not_ready', 'idempotency_key_reused', 'rate_limited', ...AUTHED),
           },
         },
       },
@@ -133,11 +102,10 @@ function buildDocument() {
         get: {
           summary: 'The caller’s balances (all, or one currency)',
           security: bearer,
-          parameters: [q('currency', { type: 'string' }, 'One currency code')],
+          parameters: query('BalanceParams'),
           responses: {
             '200': { description: 'Balances', content: { 'application/json': { schema: { oneOf: [ref('BalanceList'), ref('SingleBalance')] } } } },
-            '404': error('balance_not_found'),
-            ...common,
+            ...errors('balance_not_found', ...AUTHED),
           },
         },
       },
@@ -145,34 +113,33 @@ function buildDocument() {
         get: {
           summary: 'List campaigns',
           security: bearer,
-          parameters: [q('include', { type: 'string', enum: ['expired'] }, 'Also list ended campaigns')],
-          responses: { '200': { description: 'Campaigns', ...body('CampaignList') }, ...common },
+          parameters: query('ListCampaignsParams'),
+          responses: { ...ok('Campaigns', 'CampaignList'), ...errors(...AUTHED) },
         },
       },
       '/v1/campaigns/{id}': {
         get: {
           summary: 'One campaign',
           security: bearer,
-          parameters: [idParam, q('include', { type: 'string', enum: ['missions'] }, 'Add the campaign’s missions')],
-          responses: { '200': { description: 'Campaign', ...body('CampaignDetail') }, '404': error('campaign_not_found'), ...common },
+          parameters: [idParam, ...query('CampaignParams')],
+          responses: { ...ok('Campaign', 'CampaignDetail'), ...errors('campaign_not_found', ...AUTHED) },
         },
       },
       '/v1/openapi.json': {
         get: {
           summary: 'This OpenAPI 3.1 document (no token needed)',
-          responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } }, '500': error('internal_error') },
+          responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } }, ...errors('internal_error') },
         },
       },
       '/v1/sse/updates': {
         get: {
           summary: 'Live stream of the caller’s updates (text/event-stream; each data line is an SDKUpdate)',
           security: bearer,
-          parameters: [q('access_token', { type: 'string' }, 'The JWT, for clients that cannot send headers'), q('lastEventId', { type: 'string' }, 'Resume after this id')],
-          responses: {
-            '200': { description: 'Event stream', content: { 'text/event-stream': { schema: ref('SDKUpdate') } } },
-            '429': error('too_many_streams: the user already holds SSE_MAX_STREAMS_PER_USER streams on this instance; Retry-After'),
-            ...common,
-          },
+          parameters: [
+            { name: 'access_token', in: 'query', required: false, schema: { type: 'string' }, description: 'The JWT, for clients that cannot send headers' },
+            { name: 'lastEventId', in: 'query', required: false, schema: { type: 'string' }, description: 'Resume after this id' },
+          ],
+          responses: { '200': { description: 'Event stream', content: { 'text/event-stream': { schema: ref('SDKUpdate') } } }, ...errors('too_many_streams', ...AUTHED) },
         },
       },
     },

@@ -1,0 +1,74 @@
+// Conversions driven by the entities' schemas: rows ↔ entities ↔ /v1 form,
+// with the JSON key order clients have always seen.
+import { describe, expect, it } from 'vitest';
+import type { CampaignRow, MissionRow } from '@/db/schema';
+import { campaignSchema } from '@/lib/contract/campaign';
+import { missionSchema } from '@/lib/contract/mission';
+import { campaignColumns, campaignFromRow, missionColumns, missionFromRow, publicCampaign, publicMission } from './convert';
+
+const missionRow: MissionRow = {
+  appId: 'app',
+  id: 'm1',
+  title: 'Win three',
+  description: 'Three wins',
+  criteria: { eventName: 'match_won', count: 3, window: 'daily', filter: { mode: 'ranked' } },
+  reward: { kind: 'item', itemId: 'sword', quantity: 1 },
+  campaignId: 'c1',
+  expiresAt: 5000,
+  iconUrl: null,
+  prerequisites: ['m0'],
+  archived: false,
+  createdAt: 1,
+  updatedAt: 2,
+};
+
+const campaignRow: CampaignRow = {
+  appId: 'app',
+  id: 'c1',
+  title: 'Launch',
+  description: '',
+  startAt: 1000,
+  endAt: 2000,
+  theme: null,
+  bannerUrl: 'https://x/b.png',
+  archived: true,
+  createdAt: 1,
+  updatedAt: 2,
+};
+
+describe('missions', () => {
+  it('a row becomes the entity (no app id or timestamps), and the entity its columns again', () => {
+    const m = missionFromRow(missionRow);
+    expect(missionSchema.parse(m)).toEqual(m);
+    expect(Object.keys(m)).toEqual(Object.keys(missionSchema.shape));
+    const { appId: _a, id: _i, createdAt: _c, updatedAt: _u, ...columns } = missionRow;
+    expect(missionColumns(m)).toEqual(columns);
+  });
+
+  it('the /v1 form keeps the historical key order, drops archived and adds the caller’s locked last', () => {
+    const pub = publicMission(missionFromRow(missionRow), true);
+    expect(Object.keys(pub)).toEqual(['id', 'title', 'description', 'criteria', 'reward', 'campaignId', 'expiresAt', 'iconUrl', 'prerequisites', 'locked']);
+    expect(pub).toMatchObject({ iconUrl: null, expiresAt: 5000, locked: true });
+    expect(publicMission(missionFromRow(missionRow), false).locked).toBe(false);
+  });
+});
+
+describe('campaigns', () => {
+  it('a NULL theme is an absent theme, and back; missionIds is derived, never a column', () => {
+    const c = campaignFromRow(campaignRow, ['m1']);
+    expect(c).not.toHaveProperty('theme');
+    expect(Object.keys(c)).toEqual(['id', 'title', 'description', 'startAt', 'endAt', 'missionIds', 'bannerUrl', 'archived']);
+    expect(campaignSchema.parse(c)).toEqual(c);
+    const columns = campaignColumns(campaignSchema.parse(c));
+    expect(columns).toEqual({ title: 'Launch', description: '', startAt: 1000, endAt: 2000, theme: null, bannerUrl: 'https://x/b.png', archived: true });
+    expect(columns).not.toHaveProperty('missionIds');
+  });
+
+  it('the /v1 form has the theme when set and never archived', () => {
+    const themed = campaignFromRow({ ...campaignRow, theme: { primaryColor: '#fff', accent: '#000' } }, []);
+    const pub = publicCampaign(themed);
+    expect(Object.keys(pub)).toEqual(['id', 'title', 'description', 'startAt', 'endAt', 'missionIds', 'theme', 'bannerUrl']);
+    expect(pub.theme).toEqual({ primaryColor: '#fff', accent: '#000' });
+    expect(publicCampaign(campaignFromRow(campaignRow, []))).not.toHaveProperty('theme');
+  });
+});

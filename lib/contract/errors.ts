@@ -1,0 +1,46 @@
+// The error vocabulary of the API: each code has exactly one HTTP status.
+// The server's AppError, the OpenAPI document and the SDK's typed errors are
+// all derived from this table (the SDK through its generated contract types).
+import { z } from 'zod';
+
+export const ERRORS = {
+  validation_error: { status: 400, description: 'A body, query or path fails validation (the message names the field)' },
+  invalid_event: { status: 400, description: 'The POST /v1/events body fails validation' },
+  invalid_credentials: { status: 401, description: 'Unknown app or wrong secret (the same answer for both)' },
+  unauthorized: { status: 401, description: 'Missing, invalid, expired or revoked token' },
+  invalid_signature: { status: 401, description: 'Webhook signature, app or timestamp rejected' },
+  user_mismatch: { status: 403, description: 'The event userId differs from the token subject' },
+  forbidden: { status: 403, description: 'The caller may not do this' },
+  not_found: { status: 404, description: 'No such route' },
+  mission_not_found: { status: 404, description: 'The mission does not exist' },
+  balance_not_found: { status: 404, description: 'No balance for (userId, currency)' },
+  campaign_not_found: { status: 404, description: 'The campaign does not exist' },
+  app_not_found: { status: 404, description: 'The app does not exist' },
+  method_not_allowed: { status: 405, description: 'The route exists, the method does not (see Allow)' },
+  conflict: { status: 409, description: 'The resource exists already' },
+  claim_not_ready: { status: 409, description: 'No progress record, or its status is not completed' },
+  payload_too_large: { status: 413, description: 'The body is over 64 KiB' },
+  idempotency_key_reused: { status: 422, description: 'The same idempotency key was used for a different request' },
+  rate_limited: { status: 429, description: 'A rate limit was hit; Retry-After and retryAfterMs say when to retry' },
+  too_many_streams: { status: 429, description: 'The user already holds SSE_MAX_STREAMS_PER_USER streams on this instance; Retry-After and retryAfterMs say when to retry' },
+  internal_error: { status: 500, description: 'Unexpected failure (quote X-Request-Id)' },
+  unavailable: { status: 503, description: 'A dependency of the service is down; retry later' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;
+export type ErrorStatus = (typeof ERRORS)[ErrorCode]['status'];
+
+export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+
+/** code → HTTP status. */
+export const ERROR_STATUS = Object.fromEntries(ERROR_CODES.map((code) => [code, ERRORS[code].status])) as {
+  readonly [C in ErrorCode]: (typeof ERRORS)[C]['status'];
+};
+
+/** The body of every error answer. */
+export const errorBodySchema = z.object({
+  error: z.string().describe('The error code (see the error table)'),
+  message: z.string().optional(),
+  retryAfterMs: z.number().optional().describe('On rate_limited and too_many_streams: milliseconds to wait'),
+});
+export type ErrorBody = z.infer<typeof errorBodySchema>;

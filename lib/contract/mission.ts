@@ -1,0 +1,75 @@
+// The mission entity: its criteria (window, filter), its reward, the
+// definition staff author (catalog, console forms) and the form /v1 answers.
+import { z } from 'zod';
+import { idSchema, timestampSchema } from './common';
+import { validateFilter } from './filter';
+
+export const windowSchema = z
+  .enum(['lifetime', 'daily', 'weekly', 'monthly'])
+  .describe('Counting window: calendar buckets in UTC of the event timestamp (weeks start on Monday)');
+export type MissionWindow = z.infer<typeof windowSchema>;
+
+/** A filter: payload field path (dot notation) → literal (equality) or operator object; checked when authored. */
+export const filterSchema = z
+  .record(z.string().min(1), z.unknown())
+  .superRefine((filter, ctx) => {
+    const check = validateFilter(filter);
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message });
+  })
+  .describe('Payload path (dot notation) → literal (equality) or operator object (eq ne gt gte lt lte in nin exists); every key must match');
+export type MissionFilter = z.infer<typeof filterSchema>;
+
+export const criteriaSchema = z.object({
+  eventName: z.string().min(1).max(128),
+  count: z.number().int().positive().max(1_000_000_000),
+  window: windowSchema.default('lifetime'),
+  filter: filterSchema.optional(),
+});
+export type MissionCriteria = z.infer<typeof criteriaSchema>;
+
+export const currencyRewardSchema = z.object({
+  kind: z.literal('currency'),
+  currency: z.string().min(1).max(32),
+  amount: z.number().int().positive().max(1_000_000_000),
+});
+export const itemRewardSchema = z.object({
+  kind: z.literal('item'),
+  itemId: z.string().min(1).max(128),
+  quantity: z.number().int().positive().max(1_000_000),
+});
+export const badgeRewardSchema = z.object({
+  kind: z.literal('badge'),
+  badgeId: z.string().min(1).max(128),
+});
+export const rewardSchema = z.discriminatedUnion('kind', [currencyRewardSchema, itemRewardSchema, badgeRewardSchema]);
+export type Reward = z.infer<typeof rewardSchema>;
+export type RewardKind = Reward['kind'];
+
+/**
+ * A mission as authored and stored (catalog document, console forms, the
+ * database row's fields). Optional fields get their defaults on parse.
+ */
+export const missionSchema = z.object({
+  id: idSchema,
+  title: z.string().min(1).max(200),
+  description: z.string().max(2000).default(''),
+  criteria: criteriaSchema,
+  reward: rewardSchema,
+  campaignId: idSchema.nullable().default(null),
+  expiresAt: timestampSchema.nullable().default(null).describe('Events at or after this time do not count; null: never expires'),
+  iconUrl: z.string().max(2048).nullable().default(null),
+  prerequisites: z.array(idSchema).max(50).default([]).describe('Missions the user must have claimed first'),
+  archived: z.boolean().default(false),
+});
+/** A stored mission (every default applied). */
+export type Mission = z.output<typeof missionSchema>;
+/** A mission as written by an author (defaults optional). */
+export type MissionInput = z.input<typeof missionSchema>;
+
+/** A mission as /v1 answers it: the definition without `archived`, plus the caller's `locked`. */
+export const publicMissionSchema = missionSchema.omit({ archived: true }).extend({
+  locked: z
+    .boolean()
+    .describe('True while events cannot advance it for this user: a prerequisite is not claimed yet, or its campaign has not started'),
+});
+export type PublicMission = z.output<typeof publicMissionSchema>;

@@ -1,0 +1,78 @@
+// Requests, queries and responses of the public API under /v1. Query schemas
+// take strings (as a query string gives them) and coerce.
+import { z } from 'zod';
+import { balanceSchema } from './balance';
+import { idSchema } from './common';
+import { publicCampaignSchema } from './campaign';
+import { publicMissionSchema, rewardSchema } from './mission';
+import { missionProgressSchema, progressStatusSchema } from './progress';
+
+// POST /v1/auth/token, POST /v1/auth/revoke
+export const tokenRequestSchema = z.object({
+  appId: z.string().min(1).max(64),
+  appSecret: z.string().min(1).max(512),
+  userId: z.string().min(1).max(256),
+});
+export const tokenResponseSchema = z.object({
+  accessToken: z.string(),
+  tokenType: z.literal('Bearer'),
+  expiresIn: z.literal(3600),
+  expiresAt: z.number(),
+});
+export const revokeResponseSchema = z.object({ revoked: z.literal(true) });
+
+// POST /v1/events
+export const eventSchema = z.object({
+  userId: z.string().min(1).max(256).describe('Must equal the token subject'),
+  name: z.string().min(1).max(128),
+  payload: z.record(z.string(), z.unknown()).describe('Input of the mission criteria filters'),
+  timestamp: z.number().int().nonnegative().max(8_640_000_000_000_000).describe('Unix ms, used as sent'),
+  idempotencyKey: z.string().min(1).max(255).optional().describe('The Idempotency-Key header wins when both are given'),
+});
+export const eventResponseSchema = z.object({
+  accepted: z.literal(true),
+  eventId: z.string(),
+  missionsUpdated: z.array(z.string()).describe('Missions whose progress this event changed'),
+});
+export type EventResponse = z.infer<typeof eventResponseSchema>;
+
+// GET /v1/missions, GET /v1/missions/:id, POST /v1/missions/:id/claim
+export const listMissionsQuerySchema = z.object({
+  campaignId: idSchema.optional().describe('Restrict to one campaign'),
+  status: z.union([progressStatusSchema, z.literal('all')]).default('all').describe('Effective status; default all'),
+  limit: z.coerce.number().int().min(1).max(100).default(50).describe('Page size'),
+  cursor: z.string().max(200).optional().describe('nextCursor of the previous page'),
+  include: z.literal('expired').optional().describe('Also list missions that can no longer progress'),
+});
+export const missionListSchema = z.object({
+  missions: z.array(publicMissionSchema),
+  progress: z.record(z.string(), missionProgressSchema).describe('Mission id → the caller’s progress, for missions with a record'),
+  nextCursor: z.string().nullable().describe('null on the last page'),
+});
+export const missionDetailSchema = z.object({
+  mission: publicMissionSchema,
+  progress: missionProgressSchema.nullable().describe('null before the first qualifying event'),
+});
+export const claimResponseSchema = z.object({
+  progress: missionProgressSchema,
+  balance: balanceSchema.nullable().describe('null when the reward is not currency'),
+  reward: rewardSchema,
+});
+
+// GET /v1/balance
+export const balanceQuerySchema = z.object({ currency: z.string().min(1).max(32).optional().describe('One currency code') });
+export const balanceListSchema = z.object({ balances: z.array(balanceSchema) });
+export const singleBalanceSchema = z.object({ balance: balanceSchema });
+
+// GET /v1/campaigns, GET /v1/campaigns/:id
+export const listCampaignsQuerySchema = z.object({
+  include: z.literal('expired').optional().describe('Also list ended campaigns'),
+});
+export const campaignQuerySchema = z.object({
+  include: z.literal('missions').optional().describe('Add the campaign’s missions'),
+});
+export const campaignListSchema = z.object({ campaigns: z.array(publicCampaignSchema) });
+export const campaignDetailSchema = z.object({
+  campaign: publicCampaignSchema,
+  missions: z.array(publicMissionSchema).optional().describe('With include=missions'),
+});

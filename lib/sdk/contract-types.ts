@@ -1,0 +1,277 @@
+// GENERATED from lib/contract by `npm run sdk:types` (scripts/sdk/generate-types.ts): do not edit.
+// The contract's shapes as plain TypeScript: the SDK needs neither zod nor server code.
+
+/** The HTTP status of each error code the API answers (`{ error: code, message? }`). */
+export const ERROR_STATUS = {
+  validation_error: 400,
+  invalid_event: 400,
+  invalid_credentials: 401,
+  unauthorized: 401,
+  invalid_signature: 401,
+  user_mismatch: 403,
+  forbidden: 403,
+  not_found: 404,
+  mission_not_found: 404,
+  balance_not_found: 404,
+  campaign_not_found: 404,
+  app_not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  claim_not_ready: 409,
+  payload_too_large: 413,
+  idempotency_key_reused: 422,
+  rate_limited: 429,
+  too_many_streams: 429,
+  internal_error: 500,
+  unavailable: 503
+} as const;
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export type Reward = {
+  kind: "currency";
+  currency: string;
+  amount: number;
+} | {
+  kind: "item";
+  itemId: string;
+  quantity: number;
+} | {
+  kind: "badge";
+  badgeId: string;
+};
+
+export type Mission = {
+  id: string;
+  title: string;
+  description: string;
+  criteria: {
+    eventName: string;
+    count: number;
+    /** Counting window: calendar buckets in UTC of the event timestamp (weeks start on Monday) */
+    window: "lifetime" | "daily" | "weekly" | "monthly";
+    /** Payload path (dot notation) → literal (equality) or operator object (eq ne gt gte lt lte in nin exists); every key must match */
+    filter?: {
+      [key: string]: unknown;
+    };
+  };
+  reward: Reward;
+  campaignId: string | null;
+  /** Events at or after this time do not count; null: never expires */
+  expiresAt: number | null;
+  iconUrl: string | null;
+  /** Missions the user must have claimed first */
+  prerequisites: string[];
+  /** True while events cannot advance it for this user: a prerequisite is not claimed yet, or its campaign has not started */
+  locked: boolean;
+};
+
+/** Campaign theme: primaryColor plus any fields the app uses */
+export type Theme = {
+  /** A CSS color */
+  primaryColor: string;
+  [key: string]: unknown;
+};
+
+export type Campaign = {
+  id: string;
+  title: string;
+  description: string;
+  startAt: number;
+  endAt: number;
+  missionIds: string[];
+  theme?: Theme;
+  bannerUrl: string;
+};
+
+export type ProgressStatus = "active" | "completed" | "claimed" | "locked";
+
+export type MissionProgress = {
+  userId: string;
+  missionId: string;
+  status: ProgressStatus;
+  /** currentCount / targetCount, capped at 1 */
+  progress: number;
+  currentCount: number;
+  targetCount: number;
+  updatedAt: number;
+};
+
+export type Balance = {
+  userId: string;
+  currency: string;
+  amount: number;
+  updatedAt: number;
+};
+
+export type SdkUpdate = {
+  type: "mission.progress";
+  data: MissionProgress;
+} | {
+  type: "mission.completed";
+  data: MissionProgress;
+} | {
+  type: "reward.granted";
+  data: {
+    userId: string;
+    missionId: string;
+    reward: Reward;
+  };
+} | {
+  type: "balance.changed";
+  data: Balance;
+} | {
+  type: "recommendation";
+  data: {
+    userId: string;
+    missionIds: string[];
+    reason: string;
+  };
+};
+
+export type ErrorBody = {
+  /** The error code (see the error table) */
+  error: string;
+  message?: string;
+  /** On rate_limited and too_many_streams: milliseconds to wait */
+  retryAfterMs?: number;
+};
+
+export type TokenRequest = {
+  appId: string;
+  appSecret: string;
+  userId: string;
+};
+
+export type TokenResponse = {
+  accessToken: string;
+  tokenType: "Bearer";
+  expiresIn: 3600;
+  expiresAt: number;
+};
+
+export type RevokeResponse = {
+  revoked: true;
+};
+
+export type EventRequest = {
+  /** Must equal the token subject */
+  userId: string;
+  name: string;
+  /** Input of the mission criteria filters */
+  payload: {
+    [key: string]: unknown;
+  };
+  /** Unix ms, used as sent */
+  timestamp: number;
+  /** The Idempotency-Key header wins when both are given */
+  idempotencyKey?: string;
+};
+
+export type EventResponse = {
+  accepted: true;
+  eventId: string;
+  /** Missions whose progress this event changed */
+  missionsUpdated: string[];
+};
+
+export type MissionList = {
+  missions: Mission[];
+  /** Mission id → the caller’s progress, for missions with a record */
+  progress: {
+    [key: string]: MissionProgress;
+  };
+  /** null on the last page */
+  nextCursor: string | null;
+};
+
+export type MissionDetail = {
+  mission: Mission;
+  /** null before the first qualifying event */
+  progress: MissionProgress | null;
+};
+
+export type ClaimResponse = {
+  progress: MissionProgress;
+  /** null when the reward is not currency */
+  balance: Balance | null;
+  reward: Reward;
+};
+
+export type BalanceList = {
+  balances: Balance[];
+};
+
+export type SingleBalance = {
+  balance: Balance;
+};
+
+export type CampaignList = {
+  campaigns: Campaign[];
+};
+
+export type CampaignDetail = {
+  campaign: Campaign;
+  /** With include=missions */
+  missions?: Mission[];
+};
+
+// Query strings (every parameter optional).
+
+export type ListMissionsParams = {
+  /** Restrict to one campaign */
+  campaignId?: string;
+  /** Effective status; default all */
+  status?: "active" | "completed" | "claimed" | "locked" | "all";
+  /** Page size */
+  limit?: number;
+  /** nextCursor of the previous page */
+  cursor?: string;
+  /** Also list missions that can no longer progress */
+  include?: "expired";
+};
+
+export type BalanceParams = {
+  /** One currency code */
+  currency?: string;
+};
+
+export type ListCampaignsParams = {
+  /** Also list ended campaigns */
+  include?: "expired";
+};
+
+export type CampaignParams = {
+  /** Add the campaign’s missions */
+  include?: "missions";
+};
+
+/** Every generated shape by name (the test that ties these types to the zod schemas reads it). */
+export interface ContractTypes {
+  Reward: Reward;
+  Mission: Mission;
+  Theme: Theme;
+  Campaign: Campaign;
+  ProgressStatus: ProgressStatus;
+  MissionProgress: MissionProgress;
+  Balance: Balance;
+  SDKUpdate: SdkUpdate;
+  Error: ErrorBody;
+  TokenRequest: TokenRequest;
+  TokenResponse: TokenResponse;
+  RevokeResponse: RevokeResponse;
+  Event: EventRequest;
+  EventResponse: EventResponse;
+  MissionList: MissionList;
+  MissionDetail: MissionDetail;
+  ClaimResponse: ClaimResponse;
+  BalanceList: BalanceList;
+  SingleBalance: SingleBalance;
+  CampaignList: CampaignList;
+  CampaignDetail: CampaignDetail;
+}
+export interface ContractQueryTypes {
+  ListMissionsParams: ListMissionsParams;
+  BalanceParams: BalanceParams;
+  ListCampaignsParams: ListCampaignsParams;
+  CampaignParams: CampaignParams;
+}
