@@ -14,8 +14,9 @@ export const SERVER_BUNDLE = path.join(root, '.next', 'questline-server.mjs');
 function newestSource(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    // Dot directories (.next, .data, .git, the build lock), dependencies, browser tests and test output never change the build.
-    if (entry.name.startsWith('.') || ['node_modules', 'e2e', 'test-results', 'playwright-report', 'tmp'].includes(entry.name)) continue;
+    // Dot directories (.next, .data, .git, the build lock), dependencies, browser tests, examples, the
+    // SDK package's output and test output never change the build.
+    if (entry.name.startsWith('.') || ['node_modules', 'e2e', 'examples', 'dist', 'test-results', 'playwright-report', 'tmp'].includes(entry.name)) continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
     else if (/\.(tsx?|mjs|json|css|sql)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
