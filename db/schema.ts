@@ -34,6 +34,9 @@ export const apps = pgTable('apps', {
   secretHash: text('secret_hash').notNull(),
   /** HMAC key of inbound webhooks: kept as is because verifying an HMAC needs it. */
   webhookSecret: text('webhook_secret').notNull(),
+  /** The webhook secret before the last rotation, still accepted until previous_webhook_secret_expires_at. */
+  previousWebhookSecret: text('previous_webhook_secret'),
+  previousWebhookSecretExpiresAt: ms('previous_webhook_secret_expires_at'),
   createdAt: ms('created_at').notNull(),
   secretRotatedAt: ms('secret_rotated_at').notNull(),
 });

@@ -36,6 +36,10 @@ export interface Config {
   adminApiKeyGenerated: boolean;
   openaiApiKey: string | null;
   openaiModel: string;
+  /** An OpenAI-compatible API (a self-hosted model, a gateway); null for OpenAI's own. */
+  openaiBaseUrl: string | null;
+  /** Time allowed to the recommendation model call before the fallback answers (OPENAI_TIMEOUT_MS, default 5 s). */
+  openaiTimeoutMs: number;
   embedded: boolean;
   /** Interval of the stream's `: keep-alive` comment (SSE_KEEPALIVE_MS, default and maximum 15 s). */
   sseKeepAliveMs: number;
@@ -164,6 +168,16 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('TRUST_PROXY', `must be the number of proxies in front, 0 to 10 (got "${trustProxyText}")`);
   }
 
+  const openaiBaseUrl = nonEmpty(env, 'OPENAI_BASE_URL');
+  if (openaiBaseUrl && !/^https?:\/\/[^/]/.test(openaiBaseUrl)) {
+    throw new ConfigError('OPENAI_BASE_URL', 'must be an http:// or https:// URL');
+  }
+  const openaiTimeoutText = nonEmpty(env, 'OPENAI_TIMEOUT_MS') ?? '5000';
+  const openaiTimeoutMs = Number(openaiTimeoutText);
+  if (!Number.isInteger(openaiTimeoutMs) || openaiTimeoutMs < 50 || openaiTimeoutMs > 60_000) {
+    throw new ConfigError('OPENAI_TIMEOUT_MS', `must be an integer from 50 to 60000 (got "${openaiTimeoutText}")`);
+  }
+
   return {
     port,
     dataDir,
@@ -176,6 +190,8 @@ export function loadConfig(env: Env = process.env): Config {
     adminApiKeyGenerated,
     openaiApiKey: nonEmpty(env, 'OPENAI_API_KEY'),
     openaiModel: nonEmpty(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini',
+    openaiBaseUrl,
+    openaiTimeoutMs,
     embedded,
     sseKeepAliveMs,
     sseMaxStreamsPerUser,

@@ -8,3 +8,8 @@ export function logInfo(message: string, fields: Record<string, unknown> = {}): 
   if (process.env.QUESTLINE_QUIET === '1') return;
   console.log(JSON.stringify({ level: 'info', at: new Date().toISOString(), message, ...fields }));
 }
+
+/** Something went wrong that the service absorbed (a fallback answered instead); never silenced. */
+export function logWarn(message: string, fields: Record<string, unknown> = {}): void {
+  console.error(JSON.stringify({ level: 'warn', at: new Date().toISOString(), message, ...fields }));
+}

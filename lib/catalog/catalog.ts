@@ -20,6 +20,8 @@ export interface Catalog {
   /** Non-archived missions by criteria.eventName. */
   byEvent: Map<string, Mission[]>;
   campaigns: Map<string, Campaign>;
+  /** When each mission was first authored (Unix ms): "newest" in the recommendation fallback. */
+  missionCreatedAt: ReadonlyMap<string, number>;
   loadedAt: number;
 }
 
@@ -40,7 +42,13 @@ function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-export function buildCatalog(appId: string, missionList: Mission[], campaignList: Omit<Campaign, 'missionIds'>[], now = Date.now()): Catalog {
+export function buildCatalog(
+  appId: string,
+  missionList: Mission[],
+  campaignList: Omit<Campaign, 'missionIds'>[],
+  now = Date.now(),
+  missionCreatedAt: ReadonlyMap<string, number> = new Map(),
+): Catalog {
   const ordered = [...missionList].sort((a, b) => compareIds(a.id, b.id));
   const missions = new Map(ordered.map((m) => [m.id, m]));
   const byEvent = new Map<string, Mission[]>();
@@ -55,7 +63,7 @@ export function buildCatalog(appId: string, missionList: Mission[], campaignList
     // Archived missions are not resolvable by clients, so they are not listed here either.
     campaigns.set(c.id, { ...c, missionIds: ordered.filter((m) => m.campaignId === c.id && !m.archived).map((m) => m.id) });
   }
-  return { appId, missions, ordered, byEvent, campaigns, loadedAt: now };
+  return { appId, missions, ordered, byEvent, campaigns, missionCreatedAt, loadedAt: now };
 }
 
 async function loadCatalog(appId: string): Promise<Catalog> {
@@ -68,6 +76,8 @@ async function loadCatalog(appId: string): Promise<Catalog> {
     appId,
     missionRows.map(missionFromRow),
     campaignRows.map((row) => campaignFromRow(row, [])),
+    Date.now(),
+    new Map(missionRows.map((row) => [row.id, row.createdAt])),
   );
 }
 

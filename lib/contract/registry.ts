@@ -22,10 +22,15 @@ import {
   listMissionsQuerySchema,
   missionDetailSchema,
   missionListSchema,
+  recommendationsQuerySchema,
+  recommendationsSchema,
   revokeResponseSchema,
   singleBalanceSchema,
   tokenRequestSchema,
   tokenResponseSchema,
+  webhookDeliverySchema,
+  webhookEventSchema,
+  webhookResponseSchema,
 } from './v1';
 
 /** Entities and bodies (requests and responses), as JSON has them on the wire. */
@@ -51,6 +56,10 @@ export const contractComponents = {
   SingleBalance: singleBalanceSchema,
   CampaignList: campaignListSchema,
   CampaignDetail: campaignDetailSchema,
+  WebhookEvent: webhookEventSchema,
+  WebhookDelivery: webhookDeliverySchema,
+  WebhookResponse: webhookResponseSchema,
+  Recommendations: recommendationsSchema,
 } satisfies Record<string, z.ZodType>;
 export type ComponentName = keyof typeof contractComponents;
 
@@ -60,6 +69,7 @@ export const contractQueries = {
   BalanceParams: balanceQuerySchema,
   ListCampaignsParams: listCampaignsQuerySchema,
   CampaignParams: campaignQuerySchema,
+  RecommendationsParams: recommendationsQuerySchema,
 } satisfies Record<string, z.ZodObject>;
 
 /**

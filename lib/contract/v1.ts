@@ -76,3 +76,32 @@ export const campaignDetailSchema = z.object({
   campaign: publicCampaignSchema,
   missions: z.array(publicMissionSchema).optional().describe('With include=missions'),
 });
+
+// POST /v1/webhook/incoming (signed by the app's backend; no JWT)
+export const MAX_DELIVERY_EVENTS = 100;
+export const webhookEventSchema = eventSchema.extend({
+  userId: z.string().min(1).max(256).describe('The player the event is for (any user of the app)'),
+  idempotencyKey: z.string().min(1).max(255).optional().describe('Shared with POST /v1/events: the same key and event there or here is applied once'),
+});
+export const webhookDeliverySchema = z.object({
+  events: z.array(webhookEventSchema).min(1).max(MAX_DELIVERY_EVENTS).describe('Applied whole or not at all, in this order'),
+});
+export const webhookResponseSchema = z.object({
+  accepted: z.literal(true),
+  results: z
+    .array(z.object({ eventId: z.string(), missionsUpdated: z.array(z.string()).describe('Missions whose progress this event changed') }))
+    .describe('One per event, in the order of the events'),
+});
+
+// GET /v1/recommendations
+export const RECOMMENDATIONS_LIMIT = { default: 3, max: 10 } as const;
+export const recommendationsQuerySchema = z.object({
+  limit: z.coerce.number().int().min(1).max(RECOMMENDATIONS_LIMIT.max).default(RECOMMENDATIONS_LIMIT.default).describe('How many missions at most'),
+});
+export const recommendationsSchema = z.object({
+  userId: z.string(),
+  missionIds: z.array(z.string()).max(RECOMMENDATIONS_LIMIT.max).describe('Best first; only missions the caller can still progress or claim'),
+  reason: z.string().describe('Why, for the player'),
+  fallback: z.boolean().describe('true when the deterministic ranking answered (no model configured, or the model failed)'),
+  generatedAt: z.number().describe('Unix ms when this answer was computed (a cached answer keeps its time)'),
+});

@@ -1,6 +1,6 @@
 // Ingesting one event: stored, evaluated against the user's open missions of
 // that event name, progress created or updated, all in the caller's
-// transaction. The caller broadcasts the returned updates after commit.
+// transaction. The caller (recordEvent) publishes the returned updates.
 import { randomUUID } from 'node:crypto';
 import type { Tx } from '@/db/client';
 import { events } from '@/db/schema';

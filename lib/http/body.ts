@@ -4,12 +4,13 @@ import { AppError, type ErrorCode } from '@/lib/errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
-export async function readRawBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+/** The body's exact bytes (a signature is checked over these, never over a re-encoding). */
+export async function readRawBytes(req: Request, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     throw new AppError('payload_too_large', `Request body is larger than ${maxBytes} bytes`);
   }
-  if (!req.body) return '';
+  if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();
   const chunks: Uint8Array[] = [];
   let total = 0;
@@ -23,7 +24,11 @@ export async function readRawBody(req: Request, maxBytes = MAX_BODY_BYTES): Prom
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
+}
+
+export async function readRawBody(req: Request, maxBytes = MAX_BODY_BYTES): Promise<string> {
+  return (await readRawBytes(req, maxBytes)).toString('utf8');
 }
 
 /** Parses the body as JSON; malformed JSON is a validation failure with the given code. */
@@ -32,16 +37,21 @@ export async function readJsonBody(
   options: { invalidCode?: ErrorCode; maxBytes?: number } = {},
 ): Promise<{ raw: string; value: unknown }> {
   const raw = await readRawBody(req, options.maxBytes);
-  if (raw.trim() === '') throw new AppError(options.invalidCode ?? 'validation_error', 'Request body must be a JSON object');
+  return { raw, value: parseJsonText(raw, options.invalidCode) };
+}
+
+/** JSON text → value, refusing what the database cannot store (see unstorablePart). */
+export function parseJsonText(raw: string, invalidCode: ErrorCode = 'validation_error'): unknown {
+  if (raw.trim() === '') throw new AppError(invalidCode, 'Request body must be a JSON object');
   let value: unknown;
   try {
     value = JSON.parse(raw) as unknown;
   } catch {
-    throw new AppError(options.invalidCode ?? 'validation_error', 'Request body is not valid JSON');
+    throw new AppError(invalidCode, 'Request body is not valid JSON');
   }
   const bad = unstorablePart(value);
-  if (bad !== null) throw new AppError(options.invalidCode ?? 'validation_error', `${bad.path || 'body'}: ${bad.problem}`);
-  return { raw, value };
+  if (bad !== null) throw new AppError(invalidCode, `${bad.path || 'body'}: ${bad.problem}`);
+  return value;
 }
 
 /** NUL, a high surrogate not followed by a low one, or a low one not preceded by a high one. */

@@ -11,7 +11,10 @@ import { getBalance } from './v1/balance';
 import { getCampaign, listCampaigns } from './v1/campaigns';
 import { openApiDocument } from './v1/openapi';
 import { streamUpdates } from './v1/sse';
+import { postWebhook } from './v1/webhook';
+import { getRecommendationsHandler } from './v1/recommendations';
 import { getAppCatalog, getApps, postApp, postRevocation, postRotateSecret, putAppCatalog } from './admin/apps';
+import { postRotateWebhookSecret } from './admin/webhook-secret';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -34,6 +37,8 @@ export const v1Routes: RouteEntry[] = [
   { path: '/v1/campaigns/:id', handlers: { GET: getCampaign } },
   { path: '/v1/sse/updates', handlers: { GET: streamUpdates } },
   { path: '/v1/openapi.json', handlers: { GET: openApiDocument } },
+  { path: '/v1/webhook/incoming', handlers: { POST: postWebhook } },
+  { path: '/v1/recommendations', handlers: { GET: getRecommendationsHandler } },
 ];
 
 export const adminRoutes: RouteEntry[] = [
@@ -41,6 +46,7 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/catalog', handlers: { PUT: putAppCatalog, GET: getAppCatalog } },
   { path: '/api/admin/apps/:appId/rotate-secret', handlers: { POST: postRotateSecret } },
   { path: '/api/admin/apps/:appId/revocations', handlers: { POST: postRevocation } },
+  { path: '/api/admin/apps/:appId/rotate-webhook-secret', handlers: { POST: postRotateWebhookSecret } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

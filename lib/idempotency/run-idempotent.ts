@@ -4,14 +4,20 @@
 // duplicate finds it (`db-hit`) and nothing is applied twice. A different
 // request under a used key is refused (422). Failed requests store nothing,
 // so a client may retry them with the same key.
+//
+// Lock order: the user's lock is taken BEFORE the key row. A webhook delivery
+// locks all of its users (in one global order) and then writes their key
+// rows; a single request that took its key row first and then waited for the
+// user's lock would close a cycle with such a delivery (a deadlock).
 import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { getDb, type Tx } from '@/db/client';
 import { idempotencyKeys } from '@/db/schema';
+import { inUnitOfWork, type UnitOfWork } from '@/db/unit-of-work';
 import { AppError } from '@/lib/errors';
 import { getKv } from '@/lib/kv';
 import { kvKey } from '@/lib/kv/keys';
 import { logError } from '@/lib/log';
+import { lockUser } from '@/lib/progress/records';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const MAX_KEY_LENGTH = 255;
@@ -21,22 +27,26 @@ export interface StoredResponse<T = unknown> {
   body: T;
 }
 
+/**
+ * What the write answers. Steps that must follow it (publication, analytics)
+ * are queued on the unit of work it is given, so they run only for the first
+ * application and only if the transaction commits.
+ */
 export interface Applied<T> extends StoredResponse<T> {
   /**
-   * Runs last inside the transaction, only for the first application, while
-   * the writer's locks are held (broadcasts: so one user's updates are
-   * published in commit order). Failures are logged, never fatal.
+   * Set when the write found that this very request was already applied under
+   * another identity (a webhook delivery re-sent under a new id): the stored
+   * answer is that of the original, and the caller sees a replay.
    */
-  beforeCommit?: () => Promise<void>;
-  /** Runs after commit, only for the first application (analytics). */
-  afterCommit?: () => Promise<void>;
+  replay?: 'db-hit';
 }
 
 export type Outcome<T> = StoredResponse<T> & { replay: null | 'hit' | 'db-hit' };
 
 interface Scope {
   appId: string;
-  userId: string;
+  /** Whose key it is, locked before the key row is taken; null for an app-level key (a webhook delivery). */
+  userId: string | null;
   /** The full key, already prefixed where the spec says so (`claim:`). */
   key: string | null;
   /** Identifies the request: same key with another hash is a misuse. */
@@ -45,7 +55,9 @@ interface Scope {
 
 /** The 24 h response cache entry of (app, user, key). */
 export const idempotencyCacheKey = (appId: string, userId: string, key: string) => kvKey('idem', appId, userId, key);
-const cacheKey = (s: Scope) => idempotencyCacheKey(s.appId, s.userId, s.key ?? '');
+/** App-level keys are stored under the empty user id, which no user can have (user ids are 1+ characters). */
+const storedUserId = (s: Scope) => s.userId ?? '';
+const cacheKey = (s: Scope) => idempotencyCacheKey(s.appId, storedUserId(s), s.key ?? '');
 
 /** A stable hash of a JSON value (object keys sorted). */
 export function hashRequest(value: unknown): string {
@@ -79,64 +91,63 @@ function storedBody<T>(response: unknown): T {
   return (typeof response === 'string' ? JSON.parse(response) : response) as T;
 }
 
-export async function runIdempotent<T>(scope: Scope, apply: (tx: Tx) => Promise<Applied<T>>): Promise<Outcome<T>> {
-  const kv = await getKv();
-  if (scope.key !== null) {
-    const cached = await kv.get(cacheKey(scope));
-    if (cached !== null) {
-      const entry = JSON.parse(cached) as StoredResponse<T> & { hash: string };
-      if (entry.hash !== scope.requestHash) throw mismatch();
-      return { status: entry.status, body: entry.body, replay: 'hit' };
-    }
-  }
+/** The 24 h cached answer of the scope's key, or null (no key, or not cached). */
+export async function cachedOutcome<T>(scope: Scope): Promise<Outcome<T> | null> {
+  if (scope.key === null) return null;
+  const cached = await getKv().get(cacheKey(scope));
+  if (cached === null) return null;
+  const entry = JSON.parse(cached) as StoredResponse<T> & { hash: string };
+  if (entry.hash !== scope.requestHash) throw mismatch();
+  return { status: entry.status, body: entry.body, replay: 'hit' };
+}
 
-  const db = await getDb();
-  let afterCommit: Applied<T>['afterCommit'];
-  const outcome = await db.transaction(async (tx): Promise<Outcome<T>> => {
+/**
+ * Applies `apply` once per key. With `options.uow` it joins that unit of work
+ * (the caller commits); otherwise it runs in a transaction of its own.
+ */
+export async function runIdempotent<T>(
+  scope: Scope,
+  apply: (uow: UnitOfWork) => Promise<Applied<T>>,
+  options: { uow?: UnitOfWork } = {},
+): Promise<Outcome<T>> {
+  const cached = await cachedOutcome<T>(scope);
+  if (cached) return cached;
+
+  return inUnitOfWork(options.uow, async (uow): Promise<Outcome<T>> => {
+    const { tx } = uow;
+    if (scope.userId !== null) await lockUser(tx, scope.appId, scope.userId);
+    const where = () =>
+      and(eq(idempotencyKeys.appId, scope.appId), eq(idempotencyKeys.userId, storedUserId(scope)), eq(idempotencyKeys.key, scope.key!));
+    let outcome: Outcome<T> | null = null;
     if (scope.key !== null) {
       // Blocks behind a concurrent transaction holding the same key until it ends.
       const claimed = await tx
         .insert(idempotencyKeys)
-        .values({ appId: scope.appId, userId: scope.userId, key: scope.key, requestHash: scope.requestHash, status: 0, response: {}, createdAt: Date.now() })
+        .values({ appId: scope.appId, userId: storedUserId(scope), key: scope.key, requestHash: scope.requestHash, status: 0, response: {}, createdAt: Date.now() })
         .onConflictDoNothing()
         .returning({ key: idempotencyKeys.key });
       if (claimed.length === 0) {
-        const [existing] = await tx
-          .select()
-          .from(idempotencyKeys)
-          .where(and(eq(idempotencyKeys.appId, scope.appId), eq(idempotencyKeys.userId, scope.userId), eq(idempotencyKeys.key, scope.key)));
+        const [existing] = await tx.select().from(idempotencyKeys).where(where());
         if (existing.requestHash !== scope.requestHash) throw mismatch();
-        return { status: existing.status, body: storedBody<T>(existing.response), replay: 'db-hit' };
+        outcome = { status: existing.status, body: storedBody<T>(existing.response), replay: 'db-hit' };
       }
     }
-    const applied = await apply(tx);
-    afterCommit = applied.afterCommit;
+    if (outcome === null) {
+      const applied = await apply(uow);
+      if (scope.key !== null) {
+        await tx.update(idempotencyKeys).set({ status: applied.status, response: JSON.stringify(applied.body) }).where(where());
+      }
+      outcome = { status: applied.status, body: applied.body, replay: applied.replay ?? null };
+    }
     if (scope.key !== null) {
-      await tx
-        .update(idempotencyKeys)
-        .set({ status: applied.status, response: JSON.stringify(applied.body) })
-        .where(and(eq(idempotencyKeys.appId, scope.appId), eq(idempotencyKeys.userId, scope.userId), eq(idempotencyKeys.key, scope.key)));
+      const entry = JSON.stringify({ hash: scope.requestHash, status: outcome.status, body: outcome.body });
+      // Only once committed: a cached answer for a write that rolled back would be a lie.
+      uow.afterCommit(() =>
+        getKv()
+          .set(cacheKey(scope), entry, { ttlMs: IDEMPOTENCY_TTL_MS })
+          .then(() => undefined, (err: unknown) => logError('idempotency cache write failed', err)),
+      );
     }
-    if (applied.beforeCommit) {
-      try {
-        await applied.beforeCommit();
-      } catch (err) {
-        logError('before-commit step failed', err, { appId: scope.appId, userId: scope.userId });
-      }
-    }
-    return { status: applied.status, body: applied.body, replay: null };
+    return outcome;
   });
-
-  if (outcome.replay === null && afterCommit) {
-    try {
-      await afterCommit();
-    } catch (err) {
-      logError('after-commit step failed', err, { appId: scope.appId, userId: scope.userId });
-    }
-  }
-  if (scope.key !== null) {
-    const entry = JSON.stringify({ hash: scope.requestHash, status: outcome.status, body: outcome.body });
-    await kv.set(cacheKey(scope), entry, { ttlMs: IDEMPOTENCY_TTL_MS }).catch((err: unknown) => logError('idempotency cache write failed', err));
-  }
-  return outcome;
 }

@@ -10,6 +10,23 @@ export async function lockUser(tx: Tx, appId: string, userId: string): Promise<v
   await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${appId}/${userId}`}, 0))`);
 }
 
+/**
+ * Locks several users in one statement, in the order of their lock keys: two
+ * transactions locking overlapping sets always queue instead of deadlocking
+ * (the key order also holds for two user ids whose keys collide).
+ */
+export async function lockUsers(tx: Tx, appId: string, userIds: string[]): Promise<void> {
+  const names = [...new Set(userIds)].map((u) => `${appId}/${u}`);
+  if (names.length === 0) return;
+  const rows = sql.join(
+    names.map((n) => sql`(${n}::text)`),
+    sql`, `,
+  );
+  await tx.execute(
+    sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(n, 0) as k from (values ${rows}) as v(n) order by k) as keys`,
+  );
+}
+
 function toRecord(row: typeof progress.$inferSelect): ProgressRecord {
   return {
     userId: row.userId,

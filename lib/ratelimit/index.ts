@@ -64,7 +64,7 @@ export function createLimiter(opts: LimiterOptions): Limiter {
     limit: opts.limit,
     windowMs: opts.windowMs,
     // async so a configuration error surfaces as a rejection, like a store error.
-    consume: async (identifier) => resolve(opts).consume(identifier),
+    consume: async (identifier, units) => resolve(opts).consume(identifier, units),
     peek: async (identifier) => resolve(opts).peek(identifier),
   };
 }

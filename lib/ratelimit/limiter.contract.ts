@@ -103,6 +103,42 @@ export function limiterContract(setup: () => Promise<LimiterHarness>): void {
     expect(results.filter((r) => !r.success).every((r) => r.remaining === 0)).toBe(true);
   });
 
+  it('counts several units at once, and refuses units that do not all fit without counting any of them', async () => {
+    pinClock(base + 50, 100);
+    const user = id();
+    expect(await limiter.consume(user, 3)).toEqual({ success: true, limit: LIMIT, remaining: 2, reset: (base + 51) * WINDOW });
+    // 3 used: 3 more do not fit, and the refusal takes nothing.
+    expect(await limiter.consume(user, 3)).toMatchObject({ success: false, remaining: 2 });
+    expect(await limiter.peek(user)).toMatchObject({ success: true, remaining: 2 });
+    // Single units and weighted ones share the count.
+    expect(await limiter.consume(user)).toMatchObject({ success: true, remaining: 1 });
+    expect(await limiter.consume(user, 1)).toMatchObject({ success: true, remaining: 0 });
+    expect(await limiter.consume(user, 2)).toMatchObject({ success: false, remaining: 0 });
+  });
+
+  it('weights units of the previous window like single requests', async () => {
+    const user = id();
+    pinClock(base + 60, 900);
+    expect(await limiter.consume(user, LIMIT)).toMatchObject({ success: true, remaining: 0 });
+    // 40% into the next window: floor(0.6 * 5) = 3 still count, so 2 fit and 3 do not.
+    vi.setSystemTime((base + 61) * WINDOW + 400);
+    expect(await limiter.consume(user, 3)).toMatchObject({ success: false, remaining: 2 });
+    expect(await limiter.consume(user, 2)).toMatchObject({ success: true, remaining: 0 });
+  });
+
+  it('never lets concurrent weighted requests exceed the limit', async () => {
+    pinClock(base + 70, 100);
+    const user = id();
+    const results = await Promise.all(Array.from({ length: 10 }, () => limiter.consume(user, 2)));
+    expect(results.filter((r) => r.success)).toHaveLength(Math.floor(LIMIT / 2));
+    expect(await limiter.peek(user)).toMatchObject({ remaining: LIMIT % 2 });
+  });
+
+  it('refuses a unit count that is not a positive integer', async () => {
+    await expect(limiter.consume(id(), 0)).rejects.toThrow(RangeError);
+    await expect(limiter.consume(id(), 1.5)).rejects.toThrow(RangeError);
+  });
+
   it('gives capacity back once the window has passed (real clock)', async () => {
     await startOfWindow();
     const user = id();

@@ -34,14 +34,15 @@ export class MemoryLimiter implements Limiter {
     this.now = opts.now ?? (() => Date.now());
   }
 
-  async consume(identifier: string): Promise<LimitResult> {
+  async consume(identifier: string, units = 1): Promise<LimitResult> {
+    assertUnits(units);
     const now = this.now();
     this.sweep(now);
     const { counts, used, reset } = this.read(identifier, now);
-    if (used >= this.limit) return { success: false, limit: this.limit, remaining: 0, reset };
-    counts.current += 1;
+    if (used + units > this.limit) return { success: false, limit: this.limit, remaining: Math.max(0, this.limit - used), reset };
+    counts.current += units;
     this.counts.set(identifier, counts);
-    return { success: true, limit: this.limit, remaining: Math.max(0, this.limit - (used + 1)), reset };
+    return { success: true, limit: this.limit, remaining: Math.max(0, this.limit - (used + units)), reset };
   }
 
   async peek(identifier: string): Promise<LimitResult> {
@@ -77,4 +78,8 @@ export function assertLimits(limit: number, windowMs: number): void {
   if (!Number.isSafeInteger(windowMs) || windowMs < 1) {
     throw new RangeError(`windowMs must be a positive integer, got ${windowMs}`);
   }
+}
+
+export function assertUnits(units: number): void {
+  if (!Number.isSafeInteger(units) || units < 1) throw new RangeError(`units must be a positive integer, got ${units}`);
 }

@@ -10,8 +10,12 @@ export interface LimitResult {
 export interface Limiter {
   readonly limit: number;
   readonly windowMs: number;
-  /** Counts one request and answers whether it is allowed. */
-  consume(identifier: string): Promise<LimitResult>;
+  /**
+   * Counts `units` (default 1: one request; a webhook counts its events) and
+   * answers whether they are allowed. Refused units are not counted, and units
+   * are refused unless all of them fit.
+   */
+  consume(identifier: string, units?: number): Promise<LimitResult>;
   /** Answers without counting. */
   peek(identifier: string): Promise<LimitResult>;
 }

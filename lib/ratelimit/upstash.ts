@@ -2,7 +2,7 @@
 // Upstash over HTTP or plain Redis over TCP (see lib/kv/clients.ts).
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
-import { assertLimits } from './memory';
+import { assertLimits, assertUnits } from './memory';
 import type { Limiter, LimitResult } from './types';
 
 export interface UpstashLimiterOptions {
@@ -13,15 +13,44 @@ export interface UpstashLimiterOptions {
   prefix: string;
 }
 
+/**
+ * Several units at once, on the keys and arithmetic of the library's sliding
+ * window (so its peek and single-unit counts see them). The library would add
+ * units it then refuses (its check is `used >= limit` before adding), so a
+ * refused delivery would still eat the window; here nothing is added unless
+ * every unit fits.
+ */
+const CONSUME_UNITS = `
+local used_now = tonumber(redis.call('GET', KEYS[1]) or '0')
+local used_before = tonumber(redis.call('GET', KEYS[2]) or '0')
+local limit = tonumber(ARGV[1])
+local now = tonumber(ARGV[2])
+local window = tonumber(ARGV[3])
+local units = tonumber(ARGV[4])
+local used = math.floor((1 - (now % window) / window) * used_before) + used_now
+if used + units > limit then
+  return {0, limit - used}
+end
+local value = redis.call('INCRBY', KEYS[1], units)
+if value == units then
+  redis.call('PEXPIRE', KEYS[1], window * 2 + 1000)
+end
+return {1, limit - used - units}
+`;
+
 export class UpstashLimiter implements Limiter {
   readonly limit: number;
   readonly windowMs: number;
   private readonly ratelimit: Ratelimit;
+  private readonly redis: Redis;
+  private readonly prefix: string;
 
   constructor(opts: UpstashLimiterOptions) {
     assertLimits(opts.limit, opts.windowMs);
     this.limit = opts.limit;
     this.windowMs = opts.windowMs;
+    this.redis = opts.redis;
+    this.prefix = opts.prefix;
     this.ratelimit = new Ratelimit({
       redis: opts.redis,
       limiter: Ratelimit.slidingWindow(opts.limit, `${opts.windowMs} ms`),
@@ -36,7 +65,9 @@ export class UpstashLimiter implements Limiter {
     });
   }
 
-  async consume(identifier: string): Promise<LimitResult> {
+  async consume(identifier: string, units = 1): Promise<LimitResult> {
+    assertUnits(units);
+    if (units > 1) return this.consumeUnits(identifier, units);
     const r = await this.ratelimit.limit(identifier);
     if (r.reason === 'timeout') {
       // The library fails open after its 5 s timeout and answers limit 0 /
@@ -44,6 +75,18 @@ export class UpstashLimiter implements Limiter {
       return { success: true, limit: this.limit, remaining: 0, reset: Date.now() + this.windowMs };
     }
     return { success: r.success, limit: r.limit, remaining: r.remaining, reset: r.reset };
+  }
+
+  private async consumeUnits(identifier: string, units: number): Promise<LimitResult> {
+    const now = Date.now();
+    const window = Math.floor(now / this.windowMs);
+    // The library's key layout: `<prefix>:<identifier>:<window index>`.
+    const key = (w: number) => `${this.prefix}:${identifier}:${w}`;
+    const [ok, remaining] = (await this.redis.eval(CONSUME_UNITS, [key(window), key(window - 1)], [this.limit, now, this.windowMs, units])) as [
+      number,
+      number,
+    ];
+    return { success: ok === 1, limit: this.limit, remaining: Math.max(0, Number(remaining)), reset: (window + 1) * this.windowMs };
   }
 
   async peek(identifier: string): Promise<LimitResult> {

@@ -20,6 +20,8 @@ import type {
   MissionDetail,
   MissionList,
   MissionProgress,
+  Recommendations,
+  RecommendationsParams,
   RevokeResponse,
   SdkUpdate,
   SendEventResult,
@@ -67,6 +69,8 @@ export interface QuestlineClient {
   listCampaigns(params?: ListCampaignsParams): Promise<CampaignList>;
   /** GET /v1/campaigns/:id (`include: 'missions'` adds the mission rows). */
   getCampaign(id: string, params?: CampaignParams): Promise<CampaignDetail>;
+  /** GET /v1/recommendations (`limit` 1..10, default 3). Never fails for an AI failure: `fallback` is true then. */
+  recommendations(params?: RecommendationsParams): Promise<Recommendations>;
   /** GET /v1/sse/updates as a self-healing subscription (see docs/sdk.md). */
   subscribe(onUpdate: (update: SdkUpdate, meta: UpdateMeta) => void, options?: SubscribeOptions): Subscription;
 }
@@ -124,6 +128,9 @@ export function createQuestlineClient(options: QuestlineClientOptions): Questlin
     },
     async getCampaign(id, params = {}) {
       return (await core.call<CampaignDetail>(`/v1/campaigns/${seg(id)}`, { query: { ...params } })).data;
+    },
+    async recommendations(params = {}) {
+      return (await core.call<Recommendations>('/v1/recommendations', { query: { ...params } })).data;
     },
     subscribe(onUpdate, subscribeOptions) {
       return subscribe(core, onUpdate, subscribeOptions);

@@ -215,6 +215,47 @@ export type CampaignDetail = {
   missions?: Mission[];
 };
 
+export type WebhookEvent = {
+  /** The player the event is for (any user of the app) */
+  userId: string;
+  name: string;
+  /** Input of the mission criteria filters */
+  payload: {
+    [key: string]: unknown;
+  };
+  /** Unix ms, used as sent */
+  timestamp: number;
+  /** Shared with POST /v1/events: the same key and event there or here is applied once */
+  idempotencyKey?: string;
+};
+
+export type WebhookDelivery = {
+  /** Applied whole or not at all, in this order */
+  events: WebhookEvent[];
+};
+
+export type WebhookResponse = {
+  accepted: true;
+  /** One per event, in the order of the events */
+  results: {
+    eventId: string;
+    /** Missions whose progress this event changed */
+    missionsUpdated: string[];
+  }[];
+};
+
+export type Recommendations = {
+  userId: string;
+  /** Best first; only missions the caller can still progress or claim */
+  missionIds: string[];
+  /** Why, for the player */
+  reason: string;
+  /** true when the deterministic ranking answered (no model configured, or the model failed) */
+  fallback: boolean;
+  /** Unix ms when this answer was computed (a cached answer keeps its time) */
+  generatedAt: number;
+};
+
 // Query strings (every parameter optional).
 
 export type ListMissionsParams = {
@@ -245,6 +286,11 @@ export type CampaignParams = {
   include?: "missions";
 };
 
+export type RecommendationsParams = {
+  /** How many missions at most */
+  limit?: number;
+};
+
 /** Every generated shape by name (the test that ties these types to the zod schemas reads it). */
 export interface ContractTypes {
   Reward: Reward;
@@ -268,10 +314,15 @@ export interface ContractTypes {
   SingleBalance: SingleBalance;
   CampaignList: CampaignList;
   CampaignDetail: CampaignDetail;
+  WebhookEvent: WebhookEvent;
+  WebhookDelivery: WebhookDelivery;
+  WebhookResponse: WebhookResponse;
+  Recommendations: Recommendations;
 }
 export interface ContractQueryTypes {
   ListMissionsParams: ListMissionsParams;
   BalanceParams: BalanceParams;
   ListCampaignsParams: ListCampaignsParams;
   CampaignParams: CampaignParams;
+  RecommendationsParams: RecommendationsParams;
 }

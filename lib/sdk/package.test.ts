@@ -86,11 +86,15 @@ describe('the @questline/sdk package', () => {
     expect(manifest.dependencies).toBeUndefined();
     expect(manifest.peerDependencies).toBeUndefined();
     expect(readdirSync(path.join(consumer, 'node_modules')).filter((f) => !f.startsWith('.'))).toEqual(['@questline']);
-    for (const file of ['index.mjs', 'index.cjs', 'index.d.mts', 'index.d.cts']) expect(existsSync(path.join(dir, file)), file).toBe(true);
-    for (const file of ['index.mjs', 'index.cjs']) {
+    const files = ['index', 'backend'].flatMap((entry) => [`${entry}.mjs`, `${entry}.cjs`, `${entry}.d.mts`, `${entry}.d.cts`]);
+    for (const file of files) expect(existsSync(path.join(dir, file)), file).toBe(true);
+    expect(readFileSync(path.join(dir, 'index.mjs'), 'utf8')).not.toMatch(/signWebhook/);
+    for (const file of ['index.mjs', 'index.cjs', 'backend.mjs', 'backend.cjs']) {
       expect(readFileSync(path.join(dir, file), 'utf8'), file).not.toMatch(/\bfrom\s*["']|\brequire\(["']|\bimport\(/);
     }
-    for (const file of ['index.d.mts', 'index.d.cts']) expect(readFileSync(path.join(dir, file), 'utf8'), file).not.toMatch(/^\s*import\b|\bfrom\s+["']|<reference/m);
+    for (const file of ['index.d.mts', 'index.d.cts', 'backend.d.mts', 'backend.d.cts']) {
+      expect(readFileSync(path.join(dir, file), 'utf8'), file).not.toMatch(/^\s*import\b|\bfrom\s+["']|<reference/m);
+    }
   });
 
   it('runs the README quickstart as ESM against the live service', async () => {
@@ -113,6 +117,27 @@ describe('the @questline/sdk package', () => {
     expectTheWalkthrough(stdout);
     expect(await balanceOf(userId)).toBe(50);
   }, 90_000);
+
+  it('@questline/sdk/backend signs a webhook delivery the live service accepts, as ESM and as CommonJS', async () => {
+    const script = (importLine: string) => `${importLine}
+(async () => {
+  const body = JSON.stringify({ events: [{ userId: process.env.USER_ID, name: 'match_played', payload: {}, timestamp: Date.now() }] });
+  const headers = await webhookHeaders({ appId: process.env.APP_ID, secret: process.env.WEBHOOK_SECRET, body, webhookId: process.env.WEBHOOK_ID });
+  const res = await fetch(process.env.QUESTLINE_URL + '/v1/webhook/incoming', { method: 'POST', headers, body });
+  console.log(res.status, await res.text());
+})();
+`;
+    writeFileSync(path.join(consumer, 'sign.mjs'), script("import { webhookHeaders } from '@questline/sdk/backend';"));
+    writeFileSync(path.join(consumer, 'sign.cjs'), script("const { webhookHeaders } = require('@questline/sdk/backend');"));
+    for (const file of ['sign.mjs', 'sign.cjs']) {
+      const userId = uniqueId('player');
+      const { stdout } = await run(process.execPath, [file], {
+        cwd: consumer,
+        env: { ...env, QUESTLINE_URL: server.url, APP_ID: app.appId, WEBHOOK_SECRET: app.webhookSecret, USER_ID: userId, WEBHOOK_ID: uniqueId('whk') },
+      });
+      expect(stdout, file).toMatch(/^200 \{"accepted":true,"results":\[\{"eventId":"evt_[^"]+","missionsUpdated":\["first-match"\]\}\]\}/);
+    }
+  }, 60_000);
 
   it('type-checks a consumer under Node16 resolution, ESM and CommonJS, without zod (types are real, not any)', () => {
     const usage = `

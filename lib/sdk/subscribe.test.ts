@@ -31,7 +31,12 @@ function recorder(): Recorder {
     updates: [],
     states: [],
     errors: [],
-    types: () => r.updates.map((u) => `${u.update.type}:${'missionId' in u.update.data ? u.update.data.missionId : (u.update.data as { currency?: string }).currency}`),
+    types: () =>
+      r.updates.map((u) =>
+        u.update.type === 'recommendation'
+          ? 'recommendation'
+          : `${u.update.type}:${'missionId' in u.update.data ? u.update.data.missionId : (u.update.data as { currency?: string }).currency}`,
+      ),
     onUpdate: (update, meta) => r.updates.push({ update, meta }),
   };
   return r;
@@ -74,17 +79,19 @@ describe('subscribe (fetch streaming)', () => {
     for (let i = 0; i < 3; i++) await client.sendEvent({ name: 'match' });
     await waitFor(() => rec.updates.length === 3, 10_000, '3 updates');
     await client.claimMission('three-matches');
-    await waitFor(() => rec.updates.length === 5, 10_000, '5 updates');
+    // The claim's own updates, then the recommendations it refreshed in the background.
+    await waitFor(() => rec.updates.length === 6, 10_000, '6 updates');
     expect(rec.types()).toEqual([
       'mission.progress:three-matches',
       'mission.progress:three-matches',
       'mission.completed:three-matches',
       'reward.granted:three-matches',
       'balance.changed:gems',
+      'recommendation',
     ]);
     expect(rec.updates.every((u) => u.meta.source === 'stream' && typeof u.meta.id === 'string')).toBe(true);
-    expect(new Set(rec.updates.map((u) => u.meta.id)).size).toBe(5);
-    expect(sub.lastEventId).toBe(rec.updates[4].meta.id);
+    expect(new Set(rec.updates.map((u) => u.meta.id)).size).toBe(6);
+    expect(sub.lastEventId).toBe(rec.updates[5].meta.id);
     sub.close();
     expect(rec.states).toEqual(['open', 'closed']);
   });
@@ -229,7 +236,7 @@ describe('server restart during a subscription', () => {
       await client.sendEvent({ name: 'match' });
       await client.sendEvent({ name: 'match' });
       await client.claimMission('three-matches');
-      await waitFor(() => rec.updates.length >= 5, 10_000, 'updates after restart');
+      await waitFor(() => rec.updates.length >= 6, 10_000, 'updates after restart');
       await sleep(300);
       expect(rec.types()).toEqual([
         'mission.progress:three-matches',
@@ -237,6 +244,7 @@ describe('server restart during a subscription', () => {
         'mission.completed:three-matches',
         'reward.granted:three-matches',
         'balance.changed:gems',
+        'recommendation',
       ]);
       const ids = rec.updates.map((u) => u.meta.id);
       expect(new Set(ids).size).toBe(ids.length);
@@ -269,7 +277,7 @@ describe('server restart during a subscription', () => {
       back = await listenOn(down.port);
       await waitFor(() => rec.updates.length >= 3, 15_000, 'replayed');
       await viaOther.claimMission('three-matches');
-      await waitFor(() => rec.updates.length >= 5, 10_000, 'live after replay');
+      await waitFor(() => rec.updates.length >= 6, 10_000, 'live after replay');
       await sleep(300);
       expect(rec.types()).toEqual([
         'mission.progress:three-matches',
@@ -277,8 +285,9 @@ describe('server restart during a subscription', () => {
         'mission.completed:three-matches',
         'reward.granted:three-matches',
         'balance.changed:gems',
+        'recommendation',
       ]);
-      expect(new Set(rec.updates.map((u) => u.meta.id)).size).toBe(5);
+      expect(new Set(rec.updates.map((u) => u.meta.id)).size).toBe(6);
     } finally {
       sub.close();
       await back?.stop();

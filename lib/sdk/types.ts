@@ -1,7 +1,7 @@
 // Public types of the SDK. The contract's shapes come from contract-types.ts,
 // generated from the service's zod schemas (lib/contract), so the SDK carries
 // no import of server code or zod, type-only included.
-import type { EventResponse, ClaimResponse } from './contract-types';
+import type { EventResponse, ClaimResponse, SdkUpdate } from './contract-types';
 
 export type {
   Balance,
@@ -22,6 +22,8 @@ export type {
   MissionList,
   MissionProgress,
   ProgressStatus,
+  Recommendations,
+  RecommendationsParams,
   RevokeResponse,
   Reward,
   SdkUpdate,
@@ -29,7 +31,13 @@ export type {
   Theme,
   TokenRequest,
   TokenResponse,
+  WebhookDelivery,
+  WebhookEvent,
+  WebhookResponse,
 } from './contract-types';
+
+/** The stream message pushed when a user's recommendations are computed afresh. */
+export type RecommendationUpdate = Extract<SdkUpdate, { type: 'recommendation' }>;
 
 /** Value of the X-Idempotent-Replay response header: `hit` (response cache), `db-hit` (duplicate write detected), null (first execution). */
 export type Replay = 'hit' | 'db-hit' | null;

@@ -25,6 +25,9 @@ import { createQuestlineClient } from '@questline/sdk'; // or require('@questlin
 const ql = createQuestlineClient({ baseUrl: 'https://api.example.com', getToken: () => tokenFromYourBackend() });
 \`\`\`
 
+A game backend signs webhook deliveries with \`@questline/sdk/backend\`
+(\`signWebhook\`, \`webhookHeaders\`; never in a client: the secret stays on the server).
+
 Methods, errors, reconnect and polling: docs/sdk.md of the Questline repository;
 a runnable walkthrough: examples/sdk-quickstart.mjs.
 `;
@@ -48,28 +51,30 @@ export async function packSdk(outDir = path.join(root, 'dist', 'sdk')): Promise<
   rmSync(packageDir, { recursive: true, force: true });
   mkdirSync(packageDir, { recursive: true });
 
-  for (const [format, file] of [['esm', 'index.mjs'], ['cjs', 'index.cjs']] as const) {
-    const result = await build({
-      entryPoints: [path.join(root, 'lib', 'sdk', 'index.ts')],
-      outfile: path.join(packageDir, file),
-      bundle: true,
-      format,
-      platform: 'neutral',
-      target: 'es2022',
-      metafile: true,
-      logLevel: 'warning',
+  // Two entry points: the client SDK, and `@questline/sdk/backend` (webhook signing) for game backends only.
+  for (const entry of ['index', 'backend'] as const) {
+    for (const [format, ext] of [['esm', 'mjs'], ['cjs', 'cjs']] as const) {
+      const result = await build({
+        entryPoints: [path.join(root, 'lib', 'sdk', `${entry}.ts`)],
+        outfile: path.join(packageDir, `${entry}.${ext}`),
+        bundle: true,
+        format,
+        platform: 'neutral',
+        target: 'es2022',
+        metafile: true,
+        logLevel: 'warning',
+      });
+      const foreign = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('lib/sdk/'));
+      if (foreign.length > 0) throw new Error(`the SDK bundle pulls in ${foreign.join(', ')}`);
+    }
+    const [types] = generateDtsBundle([{ filePath: path.join(root, 'lib', 'sdk', `${entry}.ts`), output: { noBanner: true } }], {
+      preferredConfigPath: path.join(here, 'tsconfig.json'),
     });
-    const foreign = Object.keys(result.metafile.inputs).filter((input) => !input.startsWith('lib/sdk/'));
-    if (foreign.length > 0) throw new Error(`the SDK bundle pulls in ${foreign.join(', ')}`);
+    if (/^\s*(import|export .* from)\b|\/\/\/\s*<reference/m.test(types)) throw new Error('the SDK declarations import another module');
+    const banner = `// @questline/sdk ${version}: types of the Questline ${entry === 'index' ? 'client SDK' : 'SDK backend helpers'} (self-contained).\n`;
+    writeFileSync(path.join(packageDir, `${entry}.d.mts`), banner + types);
+    writeFileSync(path.join(packageDir, `${entry}.d.cts`), banner + types);
   }
-
-  const [types] = generateDtsBundle([{ filePath: path.join(root, 'lib', 'sdk', 'index.ts'), output: { noBanner: true } }], {
-    preferredConfigPath: path.join(here, 'tsconfig.json'),
-  });
-  if (/^\s*(import|export .* from)\b|\/\/\/\s*<reference/m.test(types)) throw new Error('the SDK declarations import another module');
-  const banner = `// @questline/sdk ${version}: types of the Questline client SDK (self-contained).\n`;
-  writeFileSync(path.join(packageDir, 'index.d.mts'), banner + types);
-  writeFileSync(path.join(packageDir, 'index.d.cts'), banner + types);
   writeFileSync(path.join(packageDir, 'README.md'), README);
   const manifest = {
     name: '@questline/sdk',
@@ -84,9 +89,13 @@ export async function packSdk(outDir = path.join(root, 'dist', 'sdk')): Promise<
         import: { types: './index.d.mts', default: './index.mjs' },
         require: { types: './index.d.cts', default: './index.cjs' },
       },
+      './backend': {
+        import: { types: './backend.d.mts', default: './backend.mjs' },
+        require: { types: './backend.d.cts', default: './backend.cjs' },
+      },
       './package.json': './package.json',
     },
-    files: ['index.mjs', 'index.cjs', 'index.d.mts', 'index.d.cts', 'README.md'],
+    files: ['index.mjs', 'index.cjs', 'index.d.mts', 'index.d.cts', 'backend.mjs', 'backend.cjs', 'backend.d.mts', 'backend.d.cts', 'README.md'],
     sideEffects: false,
     engines: { node: '>=20' },
   };

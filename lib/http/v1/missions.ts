@@ -14,6 +14,7 @@ import { checkKey, runIdempotent } from '@/lib/idempotency/run-idempotent';
 import { listMissionViews, viewMission } from '@/lib/missions/read-missions';
 import { readRecords } from '@/lib/progress/records';
 import { claimsLimiter } from '@/lib/ratelimit/policies';
+import { refreshRecommendationsInBackground } from '@/lib/recommendations/recommend';
 import { publishUpdates } from '@/lib/updates/publish';
 import { userRoute } from '../handler';
 import { idempotentJson, json } from '../respond';
@@ -62,23 +63,16 @@ export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, aut
   const catalog = await getCatalog(auth.appId);
   const outcome = await runIdempotent<ClaimResult>(
     { appId: auth.appId, userId: auth.userId, key: key === null ? null : `claim:${key}`, requestHash: `claim:${params.id}` },
-    async (tx) => {
-      const { result, updates } = await claimMission(tx, { appId: auth.appId, userId: auth.userId, missionId: params.id, catalog });
-      return {
-        status: 200,
-        body: result,
-        // Under the user's lock, so this user's updates are published in commit order.
-        beforeCommit: () => publishUpdates(auth.appId, auth.userId, updates),
-        afterCommit: async () => {
-          await recordDataPoint({
-            appId: auth.appId,
-            userId: auth.userId,
-            kind: 'claim',
-            name: params.id,
-            properties: { reward: result.reward },
-          });
-        },
-      };
+    async (uow) => {
+      const { result, updates } = await claimMission(uow.tx, { appId: auth.appId, userId: auth.userId, missionId: params.id, catalog });
+      // Under the user's lock, so this user's updates are published in commit order.
+      uow.beforeCommit(() => publishUpdates(auth.appId, auth.userId, updates));
+      uow.afterCommit(() =>
+        recordDataPoint({ appId: auth.appId, userId: auth.userId, kind: 'claim', name: params.id, properties: { reward: result.reward } }),
+      );
+      // A first claim changes what is worth recommending: refresh in the background (pushes a `recommendation`).
+      uow.afterCommit(async () => refreshRecommendationsInBackground({ ctx: { appId: auth.appId, userId: auth.userId } }));
+      return { status: 200, body: result };
     },
   );
   return idempotentJson(outcome);

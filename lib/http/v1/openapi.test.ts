@@ -6,6 +6,7 @@ import { ERRORS, type ErrorCode } from '@/lib/contract/errors';
 import { v1Routes } from '@/lib/http/routes';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { campaign, mission, newUser, type TestUser } from '@/lib/testing/fixtures';
+import { sendDelivery } from '@/lib/testing/webhook';
 
 interface OpenApiDoc {
   openapi: string;
@@ -166,6 +167,26 @@ describe('real responses conform to the documented schemas', () => {
       expect(res.status).toBe(200);
       await expectConforms(res, '/v1/campaigns/{id}', 'get');
     }
+  });
+
+  it('POST /v1/webhook/incoming (applied, and its 400 and 401)', async () => {
+    const at = Date.now();
+    const sent = await sendDelivery(server, app, { events: [{ userId: 'hooked', name: 'play', payload: { level: 1 }, timestamp: at }, { userId: 'other', name: 'x', payload: {}, timestamp: at }] });
+    expect(sent.status).toBe(200);
+    const validate = responseValidator('/v1/webhook/incoming', 'post', '200');
+    expect(validate(sent.body), JSON.stringify(validate.errors)).toBe(true);
+    const bad = await sendDelivery(server, app, { events: [] });
+    expect(bad.status).toBe(400);
+    expect(responseValidator('/v1/webhook/incoming', 'post', '400')(bad.body)).toBe(true);
+    const unsigned = await sendDelivery(server, app, { events: [] }, { secret: 'wrong' });
+    expect(unsigned.status).toBe(401);
+    expect(responseValidator('/v1/webhook/incoming', 'post', '401')(unsigned.body)).toBe(true);
+  });
+
+  it('GET /v1/recommendations', async () => {
+    const res = await user.client.get('/v1/recommendations?limit=10');
+    expect(res.status).toBe(200);
+    await expectConforms(res, '/v1/recommendations', 'get');
   });
 
   it('error bodies: 404, 409, 400 and 401', async () => {

@@ -13,6 +13,7 @@ const ok = (description: string, id: ComponentName) => ({ '200': { description, 
 const bearer = [{ bearerAuth: [] }];
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
 const idempotencyHeader = { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } };
+const header = (name: string, schema: object, description: string) => ({ name, in: 'header', required: true, schema, description });
 
 /** The error answers of an operation, grouped by status; each names its codes and what they mean. */
 function errors(...codes: ErrorCode[]): Record<string, { description: string; content: object }> {
@@ -129,6 +130,39 @@ function buildDocument() {
         get: {
           summary: 'This OpenAPI 3.1 document (no token needed)',
           responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } }, ...errors('internal_error') },
+        },
+      },
+      '/v1/webhook/incoming': {
+        post: {
+          summary: 'A signed delivery of 1 to 100 events from an app’s backend (no JWT: an HMAC of the raw body)',
+          description:
+            'X-Webhook-Signature is `v1=` and the hex HMAC-SHA256 of `${X-Webhook-Timestamp}.${raw body}` keyed with the app’s webhook secret; ' +
+            'the timestamp must be within 5 minutes of the server clock. The delivery is applied whole or not at all, in one transaction; ' +
+            'each event is processed as by POST /v1/events (its idempotencyKey included). X-Webhook-Id is the delivery’s idempotency key: ' +
+            'a replay answers the original response with X-Idempotent-Replay. Limit: 1,000 events per 60 s per app.',
+          security: [],
+          parameters: [
+            header('X-App-Id', { type: 'string' }, 'The app'),
+            header('X-Webhook-Id', { type: 'string', minLength: 1, maxLength: 255 }, 'Unique id of the delivery (its idempotency key)'),
+            header('X-Webhook-Timestamp', { type: 'string', pattern: '^[0-9]+$' }, 'Unix time in milliseconds, within 5 minutes of now'),
+            header('X-Webhook-Signature', { type: 'string', pattern: '^v1=[0-9a-f]{64}$' }, 'v1=<hex HMAC-SHA256 of `${timestamp}.${raw body}`>'),
+          ],
+          requestBody: { required: true, ...body('WebhookDelivery') },
+          responses: {
+            ...ok('Applied (or a replay, with X-Idempotent-Replay: hit | db-hit); results in the order of the events', 'WebhookResponse'),
+            ...errors('validation_error', 'invalid_signature', 'payload_too_large', 'idempotency_key_reused', 'rate_limited', 'internal_error', 'unavailable'),
+          },
+        },
+      },
+      '/v1/recommendations': {
+        get: {
+          summary: 'Missions the caller should focus on next, ranked by a model or, when it is absent or fails, by a deterministic fallback',
+          security: bearer,
+          parameters: query('RecommendationsParams'),
+          responses: {
+            ...ok('Recommendations (fallback: true when the deterministic ranking answered; an AI failure is never an error)', 'Recommendations'),
+            ...errors('validation_error', 'rate_limited', ...AUTHED),
+          },
         },
       },
       '/v1/sse/updates': {

@@ -1,14 +1,12 @@
 // GET /v1/sse/updates over real HTTP (the plain Node server, in this process):
 // wire format, auth, fan-out, replays, resume and clean-up. Runs on the
 // embedded default, or on PostgreSQL + Redis when DATABASE_URL/REDIS_URL are set.
-//
-// The `recommendation` message type is not produced yet (there is no
-// recommendations endpoint), so it has no wire test here.
 import { once } from 'node:events';
 import { connect, type AddressInfo, type Socket } from 'node:net';
 import { SignJWT } from 'jose';
 import { Redis as IORedis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FALLBACK_REASON } from '@/lib/recommendations/recommend';
 import {
   createTestApp,
   issueToken,
@@ -41,6 +39,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   process.env.SSE_KEEPALIVE_MS = String(KEEPALIVE_MS);
+  process.env.OPENAI_API_KEY = '';
   server = await startTestServer();
   app = await createTestApp(server, catalog);
   if (process.env.REDIS_URL) redis = new IORedis(process.env.REDIS_URL);
@@ -148,24 +147,27 @@ describe('GET /v1/sse/updates', () => {
     await s.waitForMessages(2);
     const claim = await u.api.post('/v1/missions/win-two/claim');
     expect(claim.status).toBe(200);
-    await s.waitForMessages(4);
+    // The claim's reward and balance, then the recommendations it refreshed in the background.
+    await s.waitForMessages(5);
 
     const [p, c, r, b] = s.updates;
     const progress = { type: 'mission.progress', data: { userId: u.userId, missionId: 'win-two', status: 'active', progress: 0.5, currentCount: 1, targetCount: 2, updatedAt: p.data.updatedAt } };
     const completed = { type: 'mission.completed', data: { userId: u.userId, missionId: 'win-two', status: 'completed', progress: 1, currentCount: 2, targetCount: 2, updatedAt: c.data.updatedAt } };
     const reward = { type: 'reward.granted', data: { userId: u.userId, missionId: 'win-two', reward: { kind: 'currency', currency: 'gems', amount: 25 } } };
     const balance = { type: 'balance.changed', data: { userId: u.userId, currency: 'gems', amount: 25, updatedAt: b.data.updatedAt } };
+    // No model in this process (OPENAI_API_KEY unset): the fallback; "win-two" is claimed, so only "play-many" is left.
+    const recommendation = { type: 'recommendation', data: { userId: u.userId, missionIds: ['play-many'], reason: FALLBACK_REASON } };
     expect(typeof p.data.updatedAt).toBe('number');
     expect(typeof b.data.updatedAt).toBe('number');
     // Parsed content: the spec's {type, data} (key order inside data is not part of the contract).
-    expect(s.messages.map((m) => JSON.parse(m.data))).toEqual([progress, completed, reward, balance]);
+    expect(s.messages.map((m) => JSON.parse(m.data))).toEqual([progress, completed, reward, balance, recommendation]);
     // The exact bytes: `id: <id>\ndata: <one-line JSON>\n\n` per message, in order, nothing but comments in between.
     for (const m of s.messages) expect(m.data).toMatch(/^\{"type":"[a-z.]+","data":\{[^\n]*\}\}$/);
     const withoutComments = s.raw.replace(/^: [a-z-]+\n\n/gm, '');
     expect(withoutComments).toBe(s.messages.map((m) => `id: ${m.id}\ndata: ${m.data}\n\n`).join(''));
     expectWellFormed(s);
     const ids = s.messages.map((m) => m.id);
-    expect(new Set(ids).size).toBe(4);
+    expect(new Set(ids).size).toBe(5);
     await s.close();
   });
 

@@ -2,66 +2,10 @@
 // updates cross instances, and the rate limit and idempotency are shared.
 // The embedded store is single-instance by design, so without DATABASE_URL
 // and REDIS_URL this suite is skipped (CI's PostgreSQL + Redis pass runs it).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, issueToken, uniqueId, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { openSse, type SseStream } from '@/lib/testing/sse-client';
-
-const shared = Boolean(process.env.DATABASE_URL?.trim() && process.env.REDIS_URL?.trim());
-const ADMIN_KEY = process.env.ADMIN_API_KEY ?? 'two-instances-admin-key-0123456789';
-const JWT_SECRET = process.env.JWT_SECRET ?? 'two-instances-jwt-secret-0123456789abcdef';
-const root = path.resolve(__dirname, '../../..');
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-interface Instance extends TestServer {
-  child: ChildProcess;
-}
-
-async function startInstance(name: string): Promise<Instance> {
-  const port = await freePort();
-  const child = spawn(process.execPath, [path.join(root, 'node_modules/tsx/dist/cli.mjs'), 'scripts/serve.ts'], {
-    cwd: root,
-    env: { ...process.env, PORT: String(port), ADMIN_API_KEY: ADMIN_KEY, JWT_SECRET, QUESTLINE_QUIET: '1' },
-    stdio: ['ignore', 'inherit', 'inherit'],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`instance ${name} exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(`${url}/v1/openapi.json`)).ok) break;
-    } catch {
-      // not listening yet
-    }
-    if (Date.now() > deadline) throw new Error(`instance ${name} did not start`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  return {
-    url,
-    adminKey: ADMIN_KEY,
-    child,
-    close: async () => {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once('exit', r));
-      child.kill('SIGTERM');
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-      await exited;
-      clearTimeout(timer);
-    },
-  };
-}
+import { sharedStores as shared, startInstance, type Instance } from '@/lib/testing/instance';
 
 function suite(): void {
   let a: Instance;

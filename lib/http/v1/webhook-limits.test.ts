@@ -1,0 +1,193 @@
+// The webhook's per-app limit (1,000 events per 60 s, counted in events, not
+// requests) and webhook secret rotation from the admin API (the previous
+// secret accepted during a grace period).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { and, count, desc, eq } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { apps, auditLog, events } from '@/db/schema';
+import { createTestApp, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
+import { sendDelivery, whEvent } from '@/lib/testing/webhook';
+
+let server: TestServer;
+
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The limit is a sliding window over fixed 60 s windows: keep a burst inside one. */
+async function awayFromWindowEdge(neededMs: number): Promise<void> {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < neededMs) await sleep(left + 50);
+}
+
+async function storedCount(appId: string): Promise<number> {
+  const db = await getDb();
+  const [row] = await db.select({ n: count() }).from(events).where(eq(events.appId, appId));
+  return Number(row.n);
+}
+
+const delivery = (n: number, userId = uniqueId('u')) => ({ events: Array.from({ length: n }, () => whEvent(userId, 'noop')) });
+
+describe('POST /v1/webhook/incoming: 1,000 events per 60 s per app', () => {
+  it('counts events, not requests: ten deliveries of 100 pass, one more event is refused with 429 and the RateLimit headers', async () => {
+    const app = await createTestApp(server);
+    await awayFromWindowEdge(25_000);
+    const accepted = [];
+    for (let i = 0; i < 10; i++) {
+      const sent = await sendDelivery(server, app, delivery(100));
+      expect(sent.status, `delivery ${i + 1}`).toBe(200);
+      expect(sent.res.headers.get('ratelimit-limit')).toBe('1000');
+      expect(sent.res.headers.get('ratelimit-remaining')).toBe(String(1000 - 100 * (i + 1)));
+      accepted.push(sent);
+    }
+    const userId = uniqueId('u');
+    const refused = await sendDelivery(server, app, delivery(1, userId));
+    expect(refused.status).toBe(429);
+    expect(refused.body.error).toBe('rate_limited');
+    const retryAfterMs = refused.body.retryAfterMs as number;
+    expect(retryAfterMs).toBeGreaterThan(0);
+    expect(refused.res.headers.get('retry-after')).toBe(String(Math.ceil(retryAfterMs / 1000)));
+    expect(refused.res.headers.get('ratelimit-limit')).toBe('1000');
+    expect(refused.res.headers.get('ratelimit-remaining')).toBe('0');
+    expect(await storedCount(app.appId)).toBe(1000);
+
+    // A replay changes nothing, so it is answered (from the cache) and not counted.
+    const replay = await sendDelivery(server, app, accepted[0].rawBody, { webhookId: accepted[0].webhookId });
+    expect(replay.status).toBe(200);
+    expect(replay.res.headers.get('x-idempotent-replay')).toBe('hit');
+    // Another app has its own budget.
+    const otherApp = await createTestApp(server);
+    expect((await sendDelivery(server, otherApp, delivery(100))).status).toBe(200);
+  });
+
+  it('refuses a delivery whose events do not all fit, without counting them: the ones that fit still pass', async () => {
+    const app = await createTestApp(server);
+    await awayFromWindowEdge(15_000);
+    for (let i = 0; i < 9; i++) expect((await sendDelivery(server, app, delivery(100))).status).toBe(200);
+    expect((await sendDelivery(server, app, delivery(60))).status).toBe(200);
+    // 960 used: 41 do not fit, and refusing them takes nothing from the 40 left.
+    const tooMany = await sendDelivery(server, app, delivery(41));
+    expect(tooMany.status).toBe(429);
+    const fits = await sendDelivery(server, app, delivery(40));
+    expect(fits.status).toBe(200);
+    expect(fits.res.headers.get('ratelimit-remaining')).toBe('0');
+    expect(await storedCount(app.appId)).toBe(1000);
+  });
+
+  it('does not count deliveries refused for their signature or body', async () => {
+    const app = await createTestApp(server);
+    await awayFromWindowEdge(10_000);
+    for (let i = 0; i < 20; i++) {
+      expect((await sendDelivery(server, app, delivery(100), { secret: 'whs_wrong' })).status).toBe(401);
+      expect((await sendDelivery(server, app, { events: [...delivery(99).events, { bad: true }] })).status).toBe(400);
+    }
+    const sent = await sendDelivery(server, app, delivery(100));
+    expect(sent.status).toBe(200);
+    expect(sent.res.headers.get('ratelimit-remaining')).toBe('900');
+  });
+});
+
+async function admin(path: string, body?: unknown, key = server.adminKey): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const rotate = (app: TestApp, body?: unknown) => admin(`/api/admin/apps/${app.appId}/rotate-webhook-secret`, body);
+const accepted = async (app: TestApp, secret: string) => (await sendDelivery(server, app, delivery(1), { secret })).status;
+
+describe('POST /api/admin/apps/:appId/rotate-webhook-secret', () => {
+  it('answers a new secret; the new one works at once and the previous one for 24 h by default', async () => {
+    const app = await createTestApp(server);
+    const before = Date.now();
+    const rotated = await rotate(app);
+    expect(rotated.status).toBe(200);
+    expect(Object.keys(rotated.body).sort()).toEqual(['appId', 'previousSecretExpiresAt', 'webhookSecret']);
+    const { webhookSecret, previousSecretExpiresAt } = rotated.body as { webhookSecret: string; previousSecretExpiresAt: number };
+    expect(webhookSecret).toMatch(/^whs_/);
+    expect(webhookSecret).not.toBe(app.webhookSecret);
+    expect(previousSecretExpiresAt).toBeGreaterThanOrEqual(before + 24 * 3_600_000);
+    expect(previousSecretExpiresAt).toBeLessThanOrEqual(Date.now() + 24 * 3_600_000);
+    expect(await accepted(app, webhookSecret)).toBe(200);
+    expect(await accepted(app, app.webhookSecret)).toBe(200);
+    expect(await accepted(app, 'whs_wrong')).toBe(401);
+  });
+
+  it('stops accepting the previous secret when its grace period is over', async () => {
+    const app = await createTestApp(server);
+    const rotated = await rotate(app, { gracePeriodSeconds: 1 });
+    expect(rotated.status).toBe(200);
+    expect(await accepted(app, app.webhookSecret)).toBe(200);
+    await sleep(Math.max(0, (rotated.body.previousSecretExpiresAt as number) - Date.now()) + 50);
+    expect(await accepted(app, app.webhookSecret)).toBe(401);
+    expect(await accepted(app, rotated.body.webhookSecret as string)).toBe(200);
+  });
+
+  it('with gracePeriodSeconds 0 ends the previous secret at once (a leaked secret)', async () => {
+    const app = await createTestApp(server);
+    const rotated = await rotate(app, { gracePeriodSeconds: 0 });
+    expect(rotated.body.previousSecretExpiresAt).toBeNull();
+    expect(await accepted(app, app.webhookSecret)).toBe(401);
+    expect(await accepted(app, rotated.body.webhookSecret as string)).toBe(200);
+  });
+
+  it('keeps at most two secrets: a second rotation ends the oldest at once', async () => {
+    const app = await createTestApp(server);
+    const first = await rotate(app);
+    const second = await rotate(app);
+    expect(await accepted(app, app.webhookSecret)).toBe(401);
+    expect(await accepted(app, first.body.webhookSecret as string)).toBe(200);
+    expect(await accepted(app, second.body.webhookSecret as string)).toBe(200);
+  });
+
+  it('is audited without any secret', async () => {
+    const app = await createTestApp(server);
+    const rotated = await rotate(app);
+    const db = await getDb();
+    const [entry] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.appId, app.appId), eq(auditLog.action, 'app.rotate_webhook_secret')))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(entry).toMatchObject({ actor: expect.any(String), target: `app:${app.appId}` });
+    const text = JSON.stringify(entry);
+    expect(text).not.toContain(rotated.body.webhookSecret as string);
+    expect(text).not.toContain(app.webhookSecret);
+    // The app list never shows webhook secrets either.
+    const list = await (await fetch(`${server.url}/api/admin/apps`, { headers: { Authorization: `Bearer ${server.adminKey}` } })).text();
+    expect(list).not.toContain(rotated.body.webhookSecret as string);
+    expect(list).not.toContain(app.webhookSecret);
+    const [row] = await db.select().from(apps).where(eq(apps.id, app.appId));
+    expect(row.previousWebhookSecret).toBe(app.webhookSecret);
+  });
+
+  it.each([
+    ['a negative grace period', { gracePeriodSeconds: -1 }],
+    ['a grace period over 7 days', { gracePeriodSeconds: 7 * 86_400 + 1 }],
+    ['a fractional grace period', { gracePeriodSeconds: 1.5 }],
+    ['an unknown field', { grace: 10 }],
+  ])('answers 400 validation_error for %s, rotating nothing', async (_name, body) => {
+    const app = await createTestApp(server);
+    const res = await rotate(app, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('validation_error');
+    expect(await accepted(app, app.webhookSecret)).toBe(200);
+  });
+
+  it('answers 404 app_not_found for an unknown app and 401 without the admin key', async () => {
+    expect((await admin(`/api/admin/apps/${uniqueId('nope')}/rotate-webhook-secret`)).body.error).toBe('app_not_found');
+    const app = await createTestApp(server);
+    const res = await admin(`/api/admin/apps/${app.appId}/rotate-webhook-secret`, undefined, 'not-the-admin-key-0123456789');
+    expect(res.status).toBe(401);
+    expect(await accepted(app, app.webhookSecret)).toBe(200);
+  });
+});

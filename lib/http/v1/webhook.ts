@@ -1,0 +1,81 @@
+// POST /v1/webhook/incoming – a signed delivery of 1 to 100 events from an app's backend
+//
+// Checks in this order, each refusing before anything is written:
+//   headers and timestamp (401) → body size (413) → signature over the raw
+//   bytes (401) → X-Webhook-Id (400) → body and every event (400, naming
+//   events[i]) → replay from the cache (200 + X-Idempotent-Replay: hit, not
+//   counted) → rate limit, counting events (429) → the delivery, in one
+//   transaction (200, or 422 naming events[i] for a reused event key).
+import { z } from 'zod';
+import { MAX_DELIVERY_EVENTS, webhookEventSchema } from '@/lib/contract/v1';
+import { AppError } from '@/lib/errors';
+import { hashRequest, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
+import { webhookLimiter } from '@/lib/ratelimit/policies';
+import { acceptDelivery } from '@/lib/webhook/accept-delivery';
+import { checkSignedHeaders, verifySignature } from '@/lib/webhook/verify-signature';
+import { parseJsonText, readRawBytes } from '../body';
+import { publicRoute } from '../handler';
+import { rateLimitedError, rateLimitHeaders } from '../rate-limit';
+import { idempotentJson } from '../respond';
+import { describeIssues } from '../validate';
+
+const envelopeSchema = z.object({ events: z.array(z.unknown()).min(1).max(MAX_DELIVERY_EVENTS) });
+
+/** The body, validated whole: the first invalid event is named by its index, and nothing is applied. */
+function parseDelivery(value: unknown): { events: Array<z.infer<typeof webhookEventSchema>> } {
+  const envelope = envelopeSchema.safeParse(value);
+  if (!envelope.success) throw new AppError('validation_error', describeIssues(envelope.error));
+  const events = envelope.data.events.map((raw, index) => {
+    const parsed = webhookEventSchema.safeParse(raw);
+    if (!parsed.success) throw new AppError('validation_error', describeIssues(parsed.error, `events[${index}]`));
+    return parsed.data;
+  });
+  return { events };
+}
+
+function decodeUtf8(bytes: Buffer): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new AppError('validation_error', 'Request body is not UTF-8');
+  }
+}
+
+export const postWebhook = publicRoute(async ({ req }) => {
+  const now = Date.now();
+  const headers = checkSignedHeaders(
+    { appId: req.headers.get('x-app-id'), timestamp: req.headers.get('x-webhook-timestamp'), signature: req.headers.get('x-webhook-signature') },
+    now,
+  );
+  const raw = await readRawBytes(req);
+  const { appId } = await verifySignature(headers, raw, now);
+
+  const webhookId = req.headers.get('x-webhook-id') ?? '';
+  if (webhookId.length === 0 || webhookId.length > MAX_KEY_LENGTH) {
+    throw new AppError('validation_error', `X-Webhook-Id: required, the delivery's unique id (1 to ${MAX_KEY_LENGTH} characters)`);
+  }
+  const delivery = parseDelivery(parseJsonText(decodeUtf8(raw)));
+
+  // Set when the delivery is counted (a cached replay is not).
+  const limit: { headers: Headers | null } = { headers: null };
+  const outcome = await acceptDelivery({
+    ctx: {
+      appId,
+      admit: async (eventCount) => {
+        // The app's limit counts events, not requests.
+        const result = await webhookLimiter().consume(appId, eventCount);
+        if (!result.success) throw rateLimitedError(result);
+        limit.headers = rateLimitHeaders(result);
+      },
+    },
+    input: {
+      webhookId,
+      signature: headers.mac.toString('hex'),
+      requestHash: hashRequest(delivery),
+      events: delivery.events.map(({ idempotencyKey, ...event }) => ({ event, idempotencyKey: idempotencyKey ?? null })),
+    },
+  });
+  const res = idempotentJson(outcome);
+  limit.headers?.forEach((value, name) => res.headers.set(name, value));
+  return res;
+});

@@ -1,0 +1,154 @@
+// A user's recommendations: the candidates ranked by the model, or by the
+// deterministic fallback when there is no model or it fails (never an error
+// for an AI failure). Results are cached per user in the key-value store; a
+// model call in flight is shared by concurrent requests for the same user on
+// this instance; every fresh computation is pushed as a `recommendation`
+// stream message. A first claim refreshes them in the background.
+import { getDb } from '@/db/client';
+import { RECOMMENDATIONS_LIMIT } from '@/lib/contract/v1';
+import { getCatalog } from '@/lib/catalog/catalog';
+import { getKv } from '@/lib/kv';
+import { kvKey } from '@/lib/kv/keys';
+import { logError, logInfo, logWarn } from '@/lib/log';
+import { readRecords } from '@/lib/progress/records';
+import { publishUpdates } from '@/lib/updates/publish';
+import { listCandidates, rankFallback, type Candidate } from './candidates';
+import { modelSettings } from './model';
+import { rankWithModel, RecommendationFailure } from './rank-with-model';
+
+export interface Recommendation {
+  userId: string;
+  missionIds: string[];
+  reason: string;
+  /** True when the ranking is the deterministic fallback (no model configured, or the model failed). */
+  fallback: boolean;
+  generatedAt: number;
+}
+
+export const DEFAULT_LIMIT = RECOMMENDATIONS_LIMIT.default;
+/** A model's ranking is kept 5 minutes; a fallback 30 s, so a passing model failure is retried soon. */
+export const CACHE_TTL_MS = 5 * 60_000;
+export const FALLBACK_CACHE_TTL_MS = 30_000;
+/** The model sees at most this many candidates (the first of the fallback order): a bounded prompt. */
+export const MAX_PROMPT_CANDIDATES = 30;
+
+export const FALLBACK_REASON = 'Rewards ready to claim first, then the missions closest to completion, then the newest.';
+export const NOTHING_REASON = 'No mission can be progressed or claimed right now.';
+
+interface Ctx {
+  appId: string;
+  userId: string;
+}
+
+interface CacheEntry {
+  limit: number;
+  result: Recommendation;
+}
+
+const cacheKey = (ctx: Ctx) => kvKey('recs', ctx.appId, ctx.userId);
+
+async function loadCandidates(ctx: Ctx, now: number): Promise<Candidate[]> {
+  const catalog = await getCatalog(ctx.appId);
+  const records = await readRecords(await getDb(), ctx.appId, ctx.userId);
+  return rankFallback(listCandidates(catalog, records, now));
+}
+
+async function readCache(ctx: Ctx): Promise<CacheEntry | null> {
+  try {
+    const raw = await getKv().get(cacheKey(ctx));
+    return raw === null ? null : (JSON.parse(raw) as CacheEntry);
+  } catch (err) {
+    logError('recommendation cache read failed', err, { appId: ctx.appId });
+    return null;
+  }
+}
+
+async function compute(ctx: Ctx, limit: number): Promise<Recommendation> {
+  const now = Date.now();
+  const candidates = await loadCandidates(ctx, now);
+  const shortlist = candidates.slice(0, MAX_PROMPT_CANDIDATES);
+  const { model, timeoutMs } = modelSettings();
+  const fallback = (): Pick<Recommendation, 'missionIds' | 'reason' | 'fallback'> => ({
+    missionIds: shortlist.slice(0, limit).map((c) => c.mission.id),
+    reason: FALLBACK_REASON,
+    fallback: true,
+  });
+
+  let ranked: Pick<Recommendation, 'missionIds' | 'reason' | 'fallback'>;
+  if (shortlist.length === 0) {
+    ranked = { missionIds: [], reason: NOTHING_REASON, fallback: model === null };
+  } else if (model === null) {
+    logInfo('recommendations: fallback', { appId: ctx.appId, reason: 'no_model' });
+    ranked = fallback();
+  } else {
+    try {
+      ranked = { ...(await rankWithModel({ model, timeoutMs, candidates: shortlist, limit, now })), fallback: false };
+    } catch (err) {
+      const failure = err instanceof RecommendationFailure ? err : new RecommendationFailure('api_error', String(err), { cause: err });
+      logWarn('recommendations: fallback', { appId: ctx.appId, reason: failure.kind, detail: failure.message });
+      ranked = fallback();
+    }
+  }
+
+  const result: Recommendation = { userId: ctx.userId, ...ranked, generatedAt: Date.now() };
+  const entry: CacheEntry = { limit, result };
+  await getKv()
+    .set(cacheKey(ctx), JSON.stringify(entry), { ttlMs: result.fallback ? FALLBACK_CACHE_TTL_MS : CACHE_TTL_MS })
+    .catch((err: unknown) => logError('recommendation cache write failed', err, { appId: ctx.appId }));
+  await publishUpdates(ctx.appId, ctx.userId, [
+    { type: 'recommendation', data: { userId: ctx.userId, missionIds: result.missionIds, reason: result.reason } },
+  ]);
+  return result;
+}
+
+// One computation per (app, user, limit) at a time on this instance, shared by its callers.
+const FLIGHTS = Symbol.for('questline.recommendations.flights');
+type Flights = Map<string, Promise<Recommendation>>;
+function flights(): Flights {
+  const g = globalThis as typeof globalThis & { [FLIGHTS]?: Flights };
+  return (g[FLIGHTS] ??= new Map());
+}
+
+/**
+ * Joins the computation in flight, or starts one. `fresh` waits for one that
+ * started earlier (it may have read the user's state before a claim) and
+ * starts anew, unless another fresh one has started meanwhile.
+ */
+async function shared(ctx: Ctx, limit: number, fresh: boolean): Promise<Recommendation> {
+  const all = flights();
+  const key = JSON.stringify([ctx.appId, ctx.userId, limit]);
+  const before = all.get(key);
+  if (before && !fresh) return before;
+  if (before && fresh) {
+    await before.catch(() => undefined);
+    const after = all.get(key);
+    if (after && after !== before) return after;
+  }
+  const flight: Promise<Recommendation> = compute(ctx, limit).finally(() => {
+    if (all.get(key) === flight) all.delete(key);
+  });
+  all.set(key, flight);
+  return flight;
+}
+
+/** GET /v1/recommendations: the cached answer while it is fresh and still names only candidates, else a new one. */
+export async function getRecommendations({ ctx, input }: { ctx: Ctx; input: { limit: number } }): Promise<Recommendation> {
+  const cached = await readCache(ctx);
+  if (cached && cached.limit === input.limit) {
+    const current = new Set((await loadCandidates(ctx, Date.now())).map((c) => c.mission.id));
+    // A claimed or expired mission drops out: such an answer is stale however young it is.
+    if (cached.result.missionIds.every((id) => current.has(id))) return cached.result;
+  }
+  return shared(ctx, input.limit, false);
+}
+
+/** Recomputes (with the limit last asked for) and pushes the result; for the background refresh and tests. */
+export async function refreshRecommendations({ ctx }: { ctx: Ctx }): Promise<Recommendation> {
+  const cached = await readCache(ctx);
+  return shared(ctx, cached?.limit ?? DEFAULT_LIMIT, true);
+}
+
+/** Starts refreshRecommendations without waiting for it (after a claim commits); failures are logged. */
+export function refreshRecommendationsInBackground({ ctx }: { ctx: Ctx }): void {
+  void refreshRecommendations({ ctx }).catch((err: unknown) => logError('recommendation refresh failed', err, { appId: ctx.appId }));
+}

@@ -1,0 +1,65 @@
+// Test support: the service as a separate PROCESS (scripts/serve.ts) on the
+// PostgreSQL and Redis of the environment, for tests that need two instances
+// or a process that dies (kill -9) in the middle of a request.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import path from 'node:path';
+import type { TestServer } from './test-server';
+
+export const INSTANCE_ADMIN_KEY = process.env.ADMIN_API_KEY ?? 'two-instances-admin-key-0123456789';
+const JWT_SECRET = process.env.JWT_SECRET ?? 'two-instances-jwt-secret-0123456789abcdef';
+const root = path.resolve(__dirname, '../..');
+
+/** True when DATABASE_URL and REDIS_URL name shared stores (the embedded default is one process's). */
+export const sharedStores = Boolean(process.env.DATABASE_URL?.trim() && process.env.REDIS_URL?.trim());
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Instance extends TestServer {
+  child: ChildProcess;
+}
+
+export async function startInstance(name: string): Promise<Instance> {
+  const port = await freePort();
+  // tsx as a loader in this very process (not its CLI, which runs the script in a child
+  // process): a SIGKILL must reach the server itself.
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
+    cwd: root,
+    env: { ...process.env, PORT: String(port), ADMIN_API_KEY: INSTANCE_ADMIN_KEY, JWT_SECRET, QUESTLINE_QUIET: '1' },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`instance ${name} exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/v1/openapi.json`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error(`instance ${name} did not start`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    adminKey: INSTANCE_ADMIN_KEY,
+    child,
+    close: async () => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}

@@ -1,0 +1,95 @@
+// Applying a verified webhook delivery: all of its events, or none. The whole
+// delivery is ONE database transaction: its id's idempotency row, every
+// event (through recordEvent, the path of POST /v1/events, with the events'
+// own idempotency keys) and the stored answer commit together. A crash or an
+// error half-way rolls everything back, so a delivery is always either
+// applied (and its id answers the stored response) or not at all (and a
+// retry applies it). Stream messages are published at the end, before commit,
+// and analytics after commit, as for single events.
+import { and, eq } from 'drizzle-orm';
+import type { Tx } from '@/db/client';
+import { idempotencyKeys } from '@/db/schema';
+import { getCatalog } from '@/lib/catalog/catalog';
+import { recordEvents, type RecordEventInput } from '@/lib/events/record-event';
+import { cachedOutcome, runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
+
+export interface DeliveryResult {
+  eventId: string;
+  missionsUpdated: string[];
+}
+
+export interface DeliveryResponse {
+  accepted: true;
+  results: DeliveryResult[];
+}
+
+export interface DeliveryInput {
+  /** X-Webhook-Id: the delivery's idempotency key. */
+  webhookId: string;
+  /** The verified signature (hex): identical signed bytes are the same delivery, whatever their id. */
+  signature: string;
+  /** Identifies the request (same id, other events: 422). */
+  requestHash: string;
+  events: RecordEventInput[];
+}
+
+export interface DeliveryContext {
+  appId: string;
+  /**
+   * Called once the delivery is known not to be a cached replay, before
+   * anything is written; throws to refuse it (the rate limit).
+   */
+  admit?: (eventCount: number) => Promise<void>;
+}
+
+const signatureKey = (signature: string) => `webhook-signature:${signature}`;
+
+/**
+ * The signature is not a secret, and it covers the timestamp and body but not
+ * X-Webhook-Id: without this, a captured delivery could be re-sent within the
+ * 5 minutes under a new id and be applied twice. Claims the signature for this
+ * delivery, or answers the delivery that already holds it.
+ */
+async function claimSignature(tx: Tx, appId: string, signature: string, requestHash: string): Promise<{ status: number; body: DeliveryResponse } | null> {
+  const key = signatureKey(signature);
+  const claimed = await tx
+    .insert(idempotencyKeys)
+    .values({ appId, userId: '', key, requestHash, status: 0, response: {}, createdAt: Date.now() })
+    .onConflictDoNothing()
+    .returning({ key: idempotencyKeys.key });
+  if (claimed.length > 0) return null;
+  const [row] = await tx
+    .select()
+    .from(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.appId, appId), eq(idempotencyKeys.userId, ''), eq(idempotencyKeys.key, key)));
+  const body = (typeof row.response === 'string' ? JSON.parse(row.response) : row.response) as DeliveryResponse;
+  return { status: row.status, body };
+}
+
+async function storeSignatureAnswer(tx: Tx, appId: string, signature: string, status: number, body: DeliveryResponse): Promise<void> {
+  await tx
+    .update(idempotencyKeys)
+    .set({ status, response: JSON.stringify(body) })
+    .where(and(eq(idempotencyKeys.appId, appId), eq(idempotencyKeys.userId, ''), eq(idempotencyKeys.key, signatureKey(signature))));
+}
+
+export async function acceptDelivery({ ctx, input }: { ctx: DeliveryContext; input: DeliveryInput }): Promise<Outcome<DeliveryResponse>> {
+  const { appId } = ctx;
+  const scope = { appId, userId: null, key: `webhook:${input.webhookId}`, requestHash: input.requestHash };
+  const cached = await cachedOutcome<DeliveryResponse>(scope);
+  if (cached) return cached;
+  await ctx.admit?.(input.events.length);
+  // Read before the transaction: the embedded database has one connection.
+  const catalog = await getCatalog(appId);
+  return runIdempotent<DeliveryResponse>(scope, async (uow) => {
+    const original = await claimSignature(uow.tx, appId, input.signature, input.requestHash);
+    if (original) return { ...original, replay: 'db-hit' };
+    const recorded = await recordEvents({ ctx: { appId, source: 'webhook', uow, catalog }, input: { events: input.events } });
+    const body: DeliveryResponse = {
+      accepted: true,
+      results: recorded.map((r) => ({ eventId: r.eventId, missionsUpdated: r.missionsUpdated })),
+    };
+    await storeSignatureAnswer(uow.tx, appId, input.signature, 200, body);
+    return { status: 200, body };
+  });
+}
