@@ -3,8 +3,19 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 // The browser suite runs Debian's Chromium (Playwright downloads no browser
-// here) against the real Next.js server built and started by `npm start`.
+// here) against the production build served two ways: `npm start` (the
+// custom server: /v1 and /api/admin straight to the route table, the rest to
+// Next.js) and `next start` (the Next.js route files and proxy.ts, as a
+// serverless platform runs them). Both use the one build scripts/start.mjs
+// makes when it is stale (npm test makes it first).
 const port = Number(process.env.E2E_PORT ?? 3100);
+const nextStartPort = port + 1;
+const dataDir = process.env.E2E_DATA_DIR ?? path.join(tmpdir(), `questline-e2e-${Date.now()}`);
+const env = {
+  ADMIN_API_KEY: 'e2e-admin-key-0123456789abcdef',
+  JWT_SECRET: process.env.JWT_SECRET ?? 'e2e-jwt-secret-0123456789abcdef0123456789',
+  QUESTLINE_DEMO: '1',
+};
 
 export default defineConfig({
   testDir: './e2e',
@@ -12,24 +23,32 @@ export default defineConfig({
   workers: 1,
   reporter: process.env.CI ? 'line' : 'list',
   use: {
-    baseURL: `http://127.0.0.1:${port}`,
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },
-  webServer: {
-    command: 'node scripts/start.mjs',
-    url: `http://127.0.0.1:${port}/`,
-    timeout: 300_000,
-    reuseExistingServer: false,
-    stdout: 'pipe',
-    env: {
-      PORT: String(port),
-      QUESTLINE_DATA_DIR: process.env.E2E_DATA_DIR ?? path.join(tmpdir(), `questline-e2e-${Date.now()}`),
-      ADMIN_API_KEY: 'e2e-admin-key-0123456789abcdef',
-      JWT_SECRET: process.env.JWT_SECRET ?? 'e2e-jwt-secret-0123456789abcdef0123456789',
-      QUESTLINE_DEMO: '1',
+  projects: [
+    { name: 'npm start', use: { baseURL: `http://127.0.0.1:${port}` } },
+    { name: 'next start', use: { baseURL: `http://127.0.0.1:${nextStartPort}` } },
+  ],
+  // Started one after the other (a stale build is built once, by the first).
+  webServer: [
+    {
+      command: 'node scripts/start.mjs',
+      url: `http://127.0.0.1:${port}/`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      env: { ...env, PORT: String(port), QUESTLINE_DATA_DIR: `${dataDir}-npm-start` },
     },
-  },
+    {
+      command: 'node scripts/start.mjs --next-start',
+      url: `http://127.0.0.1:${nextStartPort}/`,
+      timeout: 300_000,
+      reuseExistingServer: false,
+      stdout: 'pipe',
+      env: { ...env, PORT: String(nextStartPort), QUESTLINE_DATA_DIR: `${dataDir}-next-start` },
+    },
+  ],
 });

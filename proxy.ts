@@ -1,21 +1,34 @@
-// Before routing: the CORS preflight of every /v1 route (so unknown paths and
-// any method get a proper preflight too; the handlers add CORS headers to
-// their own responses, lib/http/handler.ts), and a quick redirect of signed-out
-// visitors of /admin pages to the sign-in page, keeping where they were going.
-// The console layout checks the session itself; this only spares a round trip
-// and remembers the destination.
+// Runs before routing under Next.js (`next start`, serverless; the custom
+// server of `npm start` does the /v1 and /api/admin part itself):
+// - a CORS preflight for any /v1 path and method is answered here;
+// - a path whose percent-escapes do not decode is a 400 validation_error
+//   here, before Next.js's router fails on it with a bare 500;
+// - a signed-out visitor of an /admin page goes to the sign-in page, keeping
+//   where they were going (the console layout checks the session itself;
+//   this spares a round trip and remembers the destination).
+// Responses of the handlers carry the CORS headers themselves (lib/http/handler.ts).
 import { isPreflight, preflightResponse } from './lib/http/cors';
+import { hasMalformedEscape, malformedPathResponse } from './lib/http/malformed-path';
 import { requestIdOf } from './lib/http/request-id';
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?questline\.session_token=/;
 
-export function proxy(request: Request): Response | undefined {
-  const url = new URL(request.url);
-  if (url.pathname.startsWith('/v1/')) return isPreflight(request) ? preflightResponse(requestIdOf(request)) : undefined;
+function consolePage(request: Request, url: URL): Response | undefined {
   if (url.pathname === '/admin/sign-in' || SESSION_COOKIE.test(request.headers.get('cookie') ?? '')) return undefined;
   // Next.js wants an absolute Location here; it is this request's own origin.
   const signIn = new URL(`/admin/sign-in?next=${encodeURIComponent(url.pathname + url.search)}`, url);
   return new Response(null, { status: 307, headers: { Location: signIn.toString(), 'Cache-Control': 'no-store' } });
 }
 
-export const config = { matcher: ['/v1/:path*', '/admin', '/admin/:path*'] };
+export function proxy(request: Request): Response | undefined {
+  const url = new URL(request.url);
+  // The raw path: the URL Next.js hands over keeps the escapes as sent.
+  const pathname = url.pathname;
+  if (pathname === '/admin' || pathname.startsWith('/admin/')) return consolePage(request, url);
+  const cors = !pathname.startsWith('/api/admin');
+  if (cors && isPreflight(request)) return preflightResponse(requestIdOf(request));
+  if (hasMalformedEscape(pathname)) return malformedPathResponse(request, pathname, cors);
+  return undefined;
+}
+
+export const config = { matcher: ['/v1/:path*', '/api/admin/:path*', '/admin', '/admin/:path*'] };

@@ -1,11 +1,11 @@
 // The database adapter: embedded PGlite in the data directory by default,
 // node-postgres for a self-hosted postgres:// URL, Neon's serverless driver
 // (WebSocket pool, interactive transactions) for Neon. Chosen once per process.
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
 import { getConfig, type Config } from '@/lib/config';
+import { lockDataDir, makeOwnerOnly } from '@/lib/data-dir-lock';
 import { logError } from '@/lib/log';
 import * as schema from './schema';
 
@@ -31,12 +31,28 @@ async function openPglite(config: Config): Promise<Handle> {
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
-  // PGlite creates its own directory but not the parents.
-  mkdirSync(config.dataDir, { recursive: true });
-  const client = new PGlite(path.join(config.dataDir, 'pg'));
-  const db = drizzle({ client, schema });
-  await migrate(db, { migrationsFolder: MIGRATIONS });
-  return { db: db as unknown as Db, driver: 'pglite', close: () => client.close() };
+  // One process per data directory (creates it 0700): a second one stops here.
+  const unlock = lockDataDir(config.dataDir);
+  try {
+    const dir = path.join(config.dataDir, 'pg');
+    const client = new PGlite(dir);
+    await client.waitReady;
+    // PGlite unpacks a fresh database 0666; what PostgreSQL creates later is 0600.
+    makeOwnerOnly(dir);
+    const db = drizzle({ client, schema });
+    await migrate(db, { migrationsFolder: MIGRATIONS });
+    return {
+      db: db as unknown as Db,
+      driver: 'pglite',
+      close: async () => {
+        await client.close();
+        unlock();
+      },
+    };
+  } catch (err) {
+    unlock();
+    throw err;
+  }
 }
 
 async function openNodePostgres(config: Config): Promise<Handle> {

@@ -2,6 +2,9 @@
 // its dialogs open: no serious or critical violation.
 import { expect, expectAccessible, test } from './fixtures';
 
+// Once, under `npm start`: the pages are the same Next.js pages under both servers.
+test.beforeAll((_, testInfo) => test.skip(testInfo.project.name !== 'npm start', 'checked under npm start'));
+
 for (const colorScheme of ['light', 'dark'] as const) {
   test.describe(`${colorScheme} theme`, () => {
     test.use({ colorScheme });

@@ -1,6 +1,6 @@
 // The update stream in a real browser: Debian Chromium's native EventSource,
 // which cannot send headers, authenticates with ?access_token= and receives
-// an update through onmessage (no `event:` line), served by `next start`.
+// an update through onmessage (no `event:` line), served by `npm start` and by `next start`.
 import { expect, test } from '@playwright/test';
 
 const ADMIN = { Authorization: 'Bearer e2e-admin-key-0123456789abcdef' };

@@ -1,15 +1,25 @@
 // Reads and checks the environment once. A bad or missing required value stops
 // start-up with one clear line naming the variable (ConfigError).
 import { createHmac, randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { STAFF_PASSWORD_MAX, STAFF_PASSWORD_MIN } from '@/lib/contract/staff';
+import { processWide } from './process-wide';
 
 export class ConfigError extends Error {
   constructor(variable: string, problem: string) {
     super(`Configuration error: ${variable} ${problem}`);
     this.name = 'ConfigError';
   }
+}
+
+/**
+ * The one line to print for an error that stops start-up on purpose (bad
+ * configuration, data directory in use), or null for an unexpected failure.
+ * By name, not class: the error may come from another Next.js chunk's copy.
+ */
+export function startupErrorLine(err: unknown): string | null {
+  return err instanceof Error && (err.name === 'ConfigError' || err.name === 'DataDirInUseError') ? err.message : null;
 }
 
 export type DbDriver = 'pglite' | 'node-postgres' | 'neon';
@@ -42,6 +52,13 @@ export interface Config {
   publicUrl: string | null;
   /** Extra origins allowed to send cookie-authenticated writes (BETTER_AUTH_TRUSTED_ORIGINS). */
   trustedOrigins: string[];
+  /** Open streams allowed per app and user on one instance (SSE_MAX_STREAMS_PER_USER, default 10). */
+  sseMaxStreamsPerUser: number;
+  /**
+   * Proxies in front of the service (TRUST_PROXY, default 0): the client is the
+   * n-th X-Forwarded-For address from the right; 0 ignores the header.
+   */
+  trustProxy: number;
 }
 
 type Env = Record<string, string | undefined>;
@@ -74,10 +91,28 @@ export function selectDbDriver(env: Env): DbDriver {
 export function readOrCreateSecret(dataDir: string, file: string, make: () => string): string {
   const full = path.join(dataDir, file);
   if (existsSync(full)) return readFileSync(full, 'utf8').trim();
-  mkdirSync(dataDir, { recursive: true });
+  ensureDataDir(dataDir);
   const secret = make();
-  writeFileSync(full, secret + '\n', { mode: 0o600 });
+  // Written aside, then linked into place: the file appears whole or not at
+  // all, and of two processes starting together the first link wins (the
+  // other reads that secret).
+  const aside = `${full}.${process.pid}.tmp`;
+  writeFileSync(aside, secret + '\n', { mode: 0o600 });
+  try {
+    linkSync(aside, full);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+    return readFileSync(full, 'utf8').trim();
+  } finally {
+    rmSync(aside, { force: true });
+  }
   return secret;
+}
+
+/** Creates the data directory owner-only (0700); an existing one is made owner-only too. */
+export function ensureDataDir(dataDir: string): void {
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+  chmodSync(dataDir, 0o700);
 }
 
 const randomSecret = (bytes: number) => () => randomBytes(bytes).toString('base64url');
@@ -154,6 +189,17 @@ export function loadConfig(env: Env = process.env): Config {
     .split(',')
     .map((o) => o.trim())
     .filter(Boolean);
+  const maxStreamsText = nonEmpty(env, 'SSE_MAX_STREAMS_PER_USER') ?? '10';
+  const sseMaxStreamsPerUser = Number(maxStreamsText);
+  if (!Number.isInteger(sseMaxStreamsPerUser) || sseMaxStreamsPerUser < 1 || sseMaxStreamsPerUser > 10_000) {
+    throw new ConfigError('SSE_MAX_STREAMS_PER_USER', `must be an integer from 1 to 10000 (got "${maxStreamsText}")`);
+  }
+
+  const trustProxyText = nonEmpty(env, 'TRUST_PROXY') ?? '0';
+  const trustProxy = Number(trustProxyText);
+  if (!/^\d+$/.test(trustProxyText) || trustProxy > 10) {
+    throw new ConfigError('TRUST_PROXY', `must be the number of proxies in front, 0 to 10 (got "${trustProxyText}")`);
+  }
 
   const openaiBaseUrl = nonEmpty(env, 'OPENAI_BASE_URL');
   if (openaiBaseUrl && !/^https?:\/\/[^/]/.test(openaiBaseUrl)) {
@@ -185,13 +231,16 @@ export function loadConfig(env: Env = process.env): Config {
     staffAuthSecret,
     publicUrl: publicUrl ? publicUrl.replace(/\/$/, '') : null,
     trustedOrigins,
+    sseMaxStreamsPerUser,
+    trustProxy,
   };
 }
 
-let cached: Config | null = null;
+// One per process (not per Next.js chunk): read once, the same for every caller.
+const loaded = processWide('config', () => ({ config: null as Config | null }));
 
 /** The process-wide configuration, read on first use. */
 export function getConfig(): Config {
-  cached ??= loadConfig();
-  return cached;
+  loaded.config ??= loadConfig();
+  return loaded.config;
 }

@@ -1,31 +1,84 @@
-// `npm start`: builds the Next.js app when there is no build yet (or the
-// sources changed since), then serves it with `next start` on PORT (3000).
-import { spawnSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, statSync } from 'node:fs';
+// `npm start`: builds when there is no build yet or the sources changed since
+// (`next build`, then the server bundle of scripts/build-server.mjs), then
+// runs Questline's own server (.next/questline-server.mjs) in this process:
+// it checks the configuration, migrates, seeds the demo, prints the start-up
+// lines once and serves on PORT (3000).
+//   node scripts/start.mjs --build-only   build when stale, then exit (npm test)
+//   node scripts/start.mjs --next-start   serve with `next start` instead: the
+//     Next.js route files, as a serverless platform runs them (browser tests)
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { buildServer, isBuildStale, SERVER_BUNDLE } from './build-server.mjs';
 
-const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
-const buildId = path.join(root, '.next', 'BUILD_ID');
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const next = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
+const buildLock = path.join(root, '.build.lock');
+const mode = process.argv[2] ?? '';
+if (!['', '--build-only', '--next-start'].includes(mode)) {
+  console.error(`Usage: node scripts/start.mjs [--build-only | --next-start] (got ${mode})`);
+  process.exit(2);
+}
+process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
-function newestSource(dir) {
-  let newest = 0;
-  for (const entry of readdirSync(dir, { withFileTypes: true })) {
-    if (['node_modules', '.next', '.data', '.git', 'e2e', 'test-results'].includes(entry.name) || entry.name.startsWith('.data')) continue;
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
-    else if (/\.(tsx?|mjs|json|css|sql)$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);
+const stale = isBuildStale;
+
+function alive(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err.code === 'EPERM';
   }
-  return newest;
 }
 
-const stale = !existsSync(buildId) || newestSource(root) > statSync(buildId).mtimeMs;
-if (stale) {
-  console.log('Questline: building (first start or sources changed)…');
-  const build = spawnSync(process.execPath, [next, 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-  if (build.status !== 0) process.exit(build.status ?? 1);
+/** One build at a time: two starts on a stale build (two instances, two browser-test servers) would corrupt .next. */
+async function withBuildLock(fn) {
+  for (;;) {
+    try {
+      mkdirSync(buildLock);
+      writeFileSync(path.join(buildLock, 'pid'), String(process.pid));
+      break;
+    } catch (err) {
+      if (err.code !== 'EEXIST') throw err;
+      let holder = 0;
+      let since = Date.now();
+      try {
+        since = statSync(buildLock).mtimeMs;
+        holder = Number(readFileSync(path.join(buildLock, 'pid'), 'utf8')) || 0;
+      } catch {
+        // Being created or removed right now.
+      }
+      // A dead holder's lock, or one left without a pid for long, is taken over.
+      if ((holder && !alive(holder)) || (!holder && Date.now() - since > 10_000)) rmSync(buildLock, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+  try {
+    return await fn();
+  } finally {
+    rmSync(buildLock, { recursive: true, force: true });
+  }
 }
-const port = process.env.PORT || '3000';
-const child = spawn(process.execPath, [next, 'start', '-p', port], { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+
+if (stale()) {
+  await withBuildLock(async () => {
+    // Another start may have built while this one waited.
+    if (!stale()) return;
+    console.log('Questline: building (first start or sources changed)…');
+    const build = spawnSync(process.execPath, [next, 'build'], { cwd: root, stdio: 'inherit', env: process.env });
+    if (build.status !== 0) process.exit(build.status ?? 1);
+    await buildServer();
+  });
+}
+
+if (mode === '--build-only') process.exit(0);
+if (mode === '--next-start') {
+  const child = spawn(process.execPath, [next, 'start', '-p', process.env.PORT || '3000'], { cwd: root, stdio: 'inherit', env: process.env });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+  child.on('exit', (code) => process.exit(code ?? 0));
+} else {
+  process.env.NODE_ENV ??= 'production';
+  await import(pathToFileURL(SERVER_BUNDLE).href);
+}

@@ -1,18 +1,28 @@
-// `npm test`: type-check, the Vitest suites (unit, real database/Redis,
-// real HTTP), then the browser end-to-end suite against `next start`.
+// `npm test`: type-check, the production build (once: the suites that start
+// `npm start` and the browser suite all use it), the Vitest suites (unit,
+// real database/Redis, real HTTP, production server processes), then the
+// browser end-to-end suite against `npm start` and `next start`.
 // Runs on the embedded default, or on PostgreSQL + Redis when DATABASE_URL
-// and REDIS_URL are set. Extra arguments go to Vitest.
+// and REDIS_URL are set. Extra arguments go to Vitest. Every temporary file
+// goes under one directory of this run, removed at the end.
 import { spawnSync } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
 const extra = process.argv.slice(2);
 
-function run(label, args) {
+const runTmp = mkdtempSync(path.join(tmpdir(), 'questline-run-'));
+const cleanup = () => rmSync(runTmp, { recursive: true, force: true });
+process.on('exit', cleanup);
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => process.exit(130));
+const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', TMPDIR: runTmp };
+
+function run(label, args, extraEnv = {}) {
   console.log(`\n=== ${label} ===`);
-  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...process.env, NEXT_TELEMETRY_DISABLED: '1' } });
+  const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
   if (result.status !== 0) {
     console.error(`${label} failed`);
     process.exit(result.status ?? 1);
@@ -22,7 +32,9 @@ function run(label, args) {
 const backend = process.env.DATABASE_URL ? `PostgreSQL (${process.env.DATABASE_URL.replace(/\/\/[^@]*@/, '//')}) + ${process.env.REDIS_URL ? 'Redis' : 'in-process store'}` : 'embedded PGlite + in-process store';
 console.log(`Questline tests on ${backend}`);
 run('type-check', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
-run('vitest', [bin('vitest', 'vitest.mjs'), 'run', ...extra]);
+run('production build (when stale)', [path.join(root, 'scripts', 'start.mjs'), '--build-only']);
+// The suites that start the production server fail instead of skipping when the build is missing.
+run('vitest', [bin('vitest', 'vitest.mjs'), 'run', ...extra], { QUESTLINE_REQUIRE_BUILD: '1' });
 // The browser suite needs Debian's Chromium (Playwright cannot download one here).
 const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 if (process.env.QUESTLINE_SKIP_E2E === '1') {

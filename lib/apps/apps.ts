@@ -5,6 +5,7 @@ import { apps, type AppRow } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
 import type { PublicApp } from '@/lib/contract/app';
+import { cacheSecretRotation } from '@/lib/auth/revocation';
 import { generateSecret, hashSecret, secretMatches, secretMatchesNothing } from './secrets';
 
 export type { PublicApp } from '@/lib/contract/app';
@@ -60,7 +61,7 @@ export async function checkAppSecret(appId: string, appSecret: string): Promise<
   return secretMatches(appSecret, app.secretHash);
 }
 
-/** Issues a new app secret; the old one stops working at once. */
+/** Issues a new app secret; the old one stops working at once, and so do the app's tokens issued before now. */
 export async function rotateAppSecret(appId: string, actor: string, now = Date.now()): Promise<string> {
   const appSecret = generateSecret('qs');
   const db = await getDb();
@@ -73,6 +74,7 @@ export async function rotateAppSecret(appId: string, actor: string, now = Date.n
     if (updated.length === 0) throw new AppError('app_not_found', `No app "${appId}"`);
     await recordAudit(tx, { actor, action: 'app.rotate_secret', appId, target: `app:${appId}`, after: { secretRotatedAt: now } }, now);
   });
+  await cacheSecretRotation(appId, now);
   return appSecret;
 }
 

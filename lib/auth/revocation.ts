@@ -1,16 +1,20 @@
-// The jti denylist and user-wide revocation. The key-value store answers the
-// hot-path check; the database keeps every revocation so a restart of an
-// in-process store (or a flushed Redis) is re-warmed at start-up.
+// The jti denylist, user-wide revocation and app secret rotation (which ends
+// every token of the app issued before it). The key-value store answers the
+// hot-path check in one round trip (MGET); the database keeps every
+// revocation and rotation time, so a restart of an in-process store (or a
+// flushed Redis) is re-warmed at start-up.
 import { gt } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '@/db/client';
 import { recordAudit } from '@/lib/audit';
-import { revokedTokens, userRevocations } from '@/db/schema';
+import { apps, revokedTokens, userRevocations } from '@/db/schema';
 import { getKv } from '@/lib/kv';
 import { kvKey } from '@/lib/kv/keys';
+import { processWide } from '@/lib/process-wide';
 import { TOKEN_TTL_SECONDS, type TokenClaims } from './jwt';
 
 export const denyKey = (jti: string) => kvKey('deny', jti);
 const userKey = (appId: string, userId: string) => kvKey('revoked-before', appId, userId);
+const rotationKey = (appId: string) => kvKey('secret-rotated', appId);
 const TOKEN_TTL_MS = TOKEN_TTL_SECONDS * 1000;
 
 type Revocable = Pick<TokenClaims, 'jti' | 'appId' | 'userId' | 'exp'>;
@@ -37,6 +41,16 @@ async function storeUserRevocation(db: DbOrTx, appId: string, userId: string, no
 async function cacheUserRevocation(appId: string, userId: string, now: number): Promise<void> {
   // A token issued before `now` lives at most one TTL longer.
   await getKv().set(userKey(appId, userId), String(now), { ttlMs: TOKEN_TTL_MS });
+}
+
+/**
+ * The app secret was rotated at `rotatedAt`: its tokens issued before end now.
+ * Tokens live one TTL at most, so the key does too. Called after the rotation
+ * committed (lib/apps/apps.ts); the database row is the truth for re-warming.
+ */
+export async function cacheSecretRotation(appId: string, rotatedAt: number, now = Date.now()): Promise<void> {
+  const ttlMs = rotatedAt + TOKEN_TTL_MS - now;
+  if (ttlMs > 0) await getKv().set(rotationKey(appId), String(rotatedAt), { ttlMs });
 }
 
 /** The holder of a token revokes it (POST /v1/auth/revoke). */
@@ -79,32 +93,45 @@ export async function revokeByStaff(
  * back to life.
  */
 export const WARM_MARKER = 'revocations:warm';
-let warming: Promise<unknown> | null = null;
+// One re-warm at a time per process, whichever Next.js chunk checks a token.
+const warming = processWide('revocation.warming', () => ({ pending: null as Promise<unknown> | null }));
 
-export async function isRevoked(claims: TokenClaims): Promise<boolean> {
+/** Why the token no longer counts (the 401's message), or null while it does. */
+export async function revocationOf(claims: TokenClaims): Promise<string | null> {
   const kv = getKv();
-  const read = () =>
-    Promise.all([kv.get(denyKey(claims.jti)), kv.get(userKey(claims.appId, claims.userId)), kv.get(WARM_MARKER)]);
-  let [denied, before, warm] = await read();
+  // One round trip: the jti, the user-wide cut-off, the app's last secret rotation and the marker.
+  const read = () => kv.mget([denyKey(claims.jti), userKey(claims.appId, claims.userId), rotationKey(claims.appId), WARM_MARKER]);
+  let [denied, before, rotated, warm] = await read();
   if (warm === null) {
-    warming ??= warmRevocations().finally(() => (warming = null));
-    await warming;
-    [denied, before, warm] = await read();
+    warming.pending ??= warmRevocations().finally(() => (warming.pending = null));
+    await warming.pending;
+    [denied, before, rotated, warm] = await read();
   }
-  if (denied !== null) return true;
-  return before !== null && claims.issuedAtMs < Number(before);
+  if (denied !== null) return 'Token revoked';
+  if (before !== null && claims.issuedAtMs < Number(before)) return 'Token revoked';
+  if (rotated !== null && claims.issuedAtMs < Number(rotated)) return 'Token issued before the app secret was rotated';
+  return null;
 }
 
-/** Copies revocations that still matter from the database into the key-value store. */
+export async function isRevoked(claims: TokenClaims): Promise<boolean> {
+  return (await revocationOf(claims)) !== null;
+}
+
+/** Copies revocations and secret rotations that still matter from the database into the key-value store. */
 export async function warmRevocations(now = Date.now()): Promise<number> {
   const db = await getDb();
   const kv = await getKv();
   const tokens = await db.select().from(revokedTokens).where(gt(revokedTokens.expiresAt, now));
   const users = await db.select().from(userRevocations).where(gt(userRevocations.before, now - TOKEN_TTL_MS));
+  const rotations = await db
+    .select({ id: apps.id, rotatedAt: apps.secretRotatedAt })
+    .from(apps)
+    .where(gt(apps.secretRotatedAt, now - TOKEN_TTL_MS));
   await Promise.all([
     ...tokens.map((t) => kv.set(denyKey(t.jti), '1', { ttlMs: t.expiresAt - now })),
     ...users.map((u) => kv.set(userKey(u.appId, u.userId), String(u.before), { ttlMs: u.before + TOKEN_TTL_MS - now })),
+    ...rotations.map((r) => cacheSecretRotation(r.id, r.rotatedAt, now)),
   ]);
   await kv.set(WARM_MARKER, String(now));
-  return tokens.length + users.length;
+  return tokens.length + users.length + rotations.length;
 }

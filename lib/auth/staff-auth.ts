@@ -4,9 +4,10 @@
 // removal takes effect on the very next request.
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { getDb } from '@/db/client';
+import { getDb, type Db } from '@/db/client';
 import { staff, staffAccount, staffSession, staffVerification } from '@/db/schema';
 import { getConfig } from '@/lib/config';
+import { processWide } from '@/lib/process-wide';
 import { logError, logInfo } from '@/lib/log';
 import { STAFF_ROLES } from '@/lib/auth/roles';
 import { STAFF_PASSWORD_MAX, STAFF_PASSWORD_MIN } from '@/lib/contract/staff';
@@ -16,9 +17,8 @@ import { requestHost } from './same-origin';
 export const STAFF_AUTH_PATH = '/api/auth';
 const COOKIE_PREFIX = 'questline';
 
-async function createStaffAuth(secureCookies: boolean) {
+async function createStaffAuth(db: Db, secureCookies: boolean) {
   const config = getConfig();
-  const db = await getDb();
   return betterAuth({
     appName: 'Questline',
     // Unset: each request's own origin (Host header), so the embedded default
@@ -95,24 +95,21 @@ export function wantsSecureCookies(headers: Headers, url?: string): boolean {
 }
 
 // One instance per cookie flavour (the `__Secure-` prefix changes the cookie's
-// name), kept on globalThis: Next.js bundles route handlers and pages into
-// separate chunks that would otherwise build their own.
-const SLOT = Symbol.for('questline.staffAuth');
-type Slot = { [SLOT]?: Map<boolean, Promise<StaffAuth>> };
+// name) and per open database (tests close and reopen it), process-wide:
+// Next.js bundles route handlers and pages into chunks that would otherwise
+// build their own.
+const instances = () => processWide('staffAuth', () => new WeakMap<Db, Map<boolean, Promise<StaffAuth>>>());
 
-export function getStaffAuth(secureCookies: boolean): Promise<StaffAuth> {
-  const g = globalThis as typeof globalThis & Slot;
-  g[SLOT] ??= new Map();
-  let auth = g[SLOT].get(secureCookies);
+export async function getStaffAuth(secureCookies: boolean): Promise<StaffAuth> {
+  const db = await getDb();
+  const perDb = instances();
+  let byFlavour = perDb.get(db);
+  if (!byFlavour) perDb.set(db, (byFlavour = new Map()));
+  let auth = byFlavour.get(secureCookies);
   if (!auth) {
-    auth = createStaffAuth(secureCookies);
-    auth.catch(() => g[SLOT]?.delete(secureCookies));
-    g[SLOT].set(secureCookies, auth);
+    auth = createStaffAuth(db, secureCookies);
+    auth.catch(() => byFlavour.delete(secureCookies));
+    byFlavour.set(secureCookies, auth);
   }
   return auth;
-}
-
-/** Forgets the instances (tests that reopen the database). */
-export function resetStaffAuth(): void {
-  delete (globalThis as typeof globalThis & Slot)[SLOT];
 }

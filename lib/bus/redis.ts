@@ -76,13 +76,23 @@ export class RedisBus implements Bus {
  */
 function handshakeDone(redis: IORedis): Promise<void> {
   if (redis.status !== 'connect') return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      redis.off('ready', done);
-      redis.off('close', done);
-      resolve();
-    };
-    redis.once('ready', done);
-    redis.once('close', done);
-  });
+  // One wait (one 'ready' and one 'close' listener) shared by every SUBSCRIBE
+  // queued meanwhile: a listener pair each would pass Node's limit of 10.
+  let pending = handshakes.get(redis);
+  if (!pending) {
+    pending = new Promise<void>((resolve) => {
+      const done = () => {
+        redis.off('ready', done);
+        redis.off('close', done);
+        handshakes.delete(redis);
+        resolve();
+      };
+      redis.once('ready', done);
+      redis.once('close', done);
+    });
+    handshakes.set(redis, pending);
+  }
+  return pending;
 }
+
+const handshakes = new WeakMap<IORedis, Promise<void>>();

@@ -4,8 +4,9 @@
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { campaigns as campaignsTable, missions as missionsTable } from '@/db/schema';
-import { getBus } from '@/lib/bus';
+import { getBus, type Bus } from '@/lib/bus';
 import { logError } from '@/lib/log';
+import { processWide } from '@/lib/process-wide';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
 import { campaignFromRow, missionFromRow } from './convert';
@@ -28,8 +29,14 @@ const CATALOG_CHANNEL = 'catalog:changed';
 /** A safety net should a bus message be lost (for example during a Redis reconnect). */
 const MAX_AGE_MS = 60_000;
 
-const cache = new Map<string, Promise<Catalog>>();
-let subscribed: Promise<void> | null = null;
+// One cache and one bus subscription per process, whichever Next.js chunk asks.
+const state = processWide('catalog', () => ({
+  cache: new Map<string, Promise<Catalog>>(),
+  /** The bus the subscription was made on: a closed and reopened bus (tests, shutdown) is subscribed again. */
+  bus: null as Bus | null,
+  subscribed: null as Promise<void> | null,
+}));
+const cache = state.cache;
 
 function compareIds(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
@@ -75,14 +82,21 @@ async function loadCatalog(appId: string): Promise<Catalog> {
 }
 
 function ensureSubscribed(): Promise<void> {
-  subscribed ??= (async () => {
-    const bus = await getBus();
+  const bus = getBus();
+  if (state.bus !== bus) {
+    // Anything cached while no subscription was live may have missed an invalidation.
+    state.bus = bus;
+    state.subscribed = null;
+    cache.clear();
+  }
+  state.subscribed ??= (async () => {
     await bus.subscribe(CATALOG_CHANNEL, (appId) => cache.delete(appId));
   })().catch((err: unknown) => {
-    subscribed = null;
+    state.bus = null;
+    state.subscribed = null;
     logError('catalog subscription failed', err);
   });
-  return subscribed;
+  return state.subscribed;
 }
 
 /** The app's catalog, from memory when fresh. */
@@ -106,7 +120,7 @@ export async function getCatalog(appId: string): Promise<Catalog> {
 export async function invalidateCatalog(appId: string): Promise<void> {
   cache.delete(appId);
   try {
-    await (await getBus()).publish(CATALOG_CHANNEL, appId);
+    await getBus().publish(CATALOG_CHANNEL, appId);
   } catch (err) {
     logError('catalog invalidation publish failed', err, { appId });
   }

@@ -9,6 +9,7 @@ import { creditBalance } from '@/lib/balances/balances';
 import type { Balance } from '@/lib/contract/balance';
 import type { Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
+import { toMissionProgress } from '@/lib/missions/engine';
 import type { Reward } from '@/lib/contract/mission';
 import type { MissionProgress } from '@/lib/contract/progress';
 import { lockUser, readRecords } from '@/lib/progress/records';
@@ -34,11 +35,15 @@ export async function claimMission(
     .where(and(eq(progress.appId, appId), eq(progress.userId, userId), eq(progress.missionId, missionId), eq(progress.status, 'completed')))
     .returning();
   if (!claimed) {
+    const record = (await readRecords(tx, appId, userId, [missionId])).get(missionId) ?? null;
     // An archived mission exists only for users who have a record of it (as in GET /v1/missions/:id).
-    if (mission.archived && (await readRecords(tx, appId, userId, [missionId])).size === 0) {
-      throw new AppError('mission_not_found', `No mission "${missionId}"`);
-    }
-    throw new AppError('claim_not_ready', `Mission "${missionId}" is not completed`);
+    if (mission.archived && record === null) throw new AppError('mission_not_found', `No mission "${missionId}"`);
+    // As the user reads it: a claimed record of a window that is over reads as a fresh, active cycle.
+    const status = toMissionProgress({ mission, record, locked: false, now })?.status;
+    throw new AppError(
+      'claim_not_ready',
+      status === 'claimed' ? `Mission "${missionId}" is already claimed` : `Mission "${missionId}" is not completed`,
+    );
   }
 
   const reward = mission.reward;

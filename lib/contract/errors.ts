@@ -22,6 +22,7 @@ export const ERRORS = {
   payload_too_large: { status: 413, description: 'The body is over 64 KiB' },
   idempotency_key_reused: { status: 422, description: 'The same idempotency key was used for a different request' },
   rate_limited: { status: 429, description: 'A rate limit was hit; Retry-After and retryAfterMs say when to retry' },
+  too_many_streams: { status: 429, description: 'The user already holds SSE_MAX_STREAMS_PER_USER streams on this instance; Retry-After and retryAfterMs say when to retry' },
   internal_error: { status: 500, description: 'Unexpected failure (quote X-Request-Id)' },
   unavailable: { status: 503, description: 'A dependency of the service is down; retry later' },
 } as const satisfies Record<string, { status: number; description: string }>;
@@ -40,6 +41,6 @@ export const ERROR_STATUS = Object.fromEntries(ERROR_CODES.map((code) => [code, 
 export const errorBodySchema = z.object({
   error: z.string().describe('The error code (see the error table)'),
   message: z.string().optional(),
-  retryAfterMs: z.number().optional().describe('On rate_limited: milliseconds to wait'),
+  retryAfterMs: z.number().optional().describe('On rate_limited and too_many_streams: milliseconds to wait'),
 });
 export type ErrorBody = z.infer<typeof errorBodySchema>;

@@ -193,7 +193,7 @@ describe('CORS', () => {
 describe('errors never leak internals', () => {
   it('answers an unexpected failure with 500 internal_error: no stack, no SQL, no internal message', async () => {
     const internal = new Error('select "jti" from "revoked_tokens" where "app_id" = $1: relation does not exist');
-    vi.spyOn(getKv(), 'get').mockRejectedValueOnce(internal);
+    vi.spyOn(getKv(), 'mget').mockRejectedValueOnce(internal);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const res = await call('GET', '/v1/missions', bearer());
     expect(res.status).toBe(500);
@@ -211,7 +211,7 @@ describe('errors never leak internals', () => {
 
   it('answers a dependency that is down with 503 unavailable and no internal detail', async () => {
     const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' });
-    vi.spyOn(getKv(), 'get').mockRejectedValueOnce(down);
+    vi.spyOn(getKv(), 'mget').mockRejectedValueOnce(down);
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const res = await call('GET', '/v1/missions', bearer());
     expect(res.status).toBe(503);
@@ -221,7 +221,7 @@ describe('errors never leak internals', () => {
   });
 
   it('recovers after the failure: the next request succeeds', async () => {
-    vi.spyOn(getKv(), 'get').mockRejectedValueOnce(new Error('boom'));
+    vi.spyOn(getKv(), 'mget').mockRejectedValueOnce(new Error('boom'));
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     expect((await call('GET', '/v1/missions', bearer())).status).toBe(500);
     expect((await call('GET', '/v1/missions', bearer())).status).toBe(200);

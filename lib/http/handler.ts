@@ -3,7 +3,7 @@
 // Web-standard only (no next/* import), so a plain Node server can mount it.
 import { AppError } from '@/lib/errors';
 import { bearerToken, verifyAccessToken, type TokenClaims } from '@/lib/auth/jwt';
-import { isRevoked } from '@/lib/auth/revocation';
+import { revocationOf } from '@/lib/auth/revocation';
 import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
 import { checkAdminRequest, identifyAdmin, type AdminIdentity } from '@/lib/auth/admin';
 import type { Capability } from '@/lib/auth/roles';
@@ -14,12 +14,19 @@ import { requestIdOf } from './request-id';
 import { rateLimitHeaders, rateLimitedError } from './rate-limit';
 import { logError } from '@/lib/log';
 import { boot } from '@/lib/boot';
+import { getConfig } from '@/lib/config';
+import { clientIp } from './client-ip';
 
 export type Params = Record<string, string>;
-/** The second argument Next.js passes to route handlers; the Node server passes the same. */
+/** The second argument Next.js passes to route handlers; the Node servers pass the same, plus the peer's address. */
 export interface RouteContext {
   /** Resolves to undefined for routes without dynamic segments (as Next.js passes it). */
   params: Promise<Params | undefined>;
+  /**
+   * The socket's remote address, set by our Node servers (never by a header,
+   * so a client cannot choose it). Absent under Next.js route files.
+   */
+  remoteAddress?: string;
 }
 export type Handler = (req: Request, ctx: RouteContext) => Promise<Response>;
 /** An admin handler, carrying the capability it requires. */
@@ -30,6 +37,8 @@ interface BaseContext {
   url: URL;
   requestId: string;
   params: Params;
+  /** The client's address for per-IP limits (lib/http/client-ip.ts). */
+  clientIp: string;
 }
 export interface PublicContext extends BaseContext {
   auth: null;
@@ -52,7 +61,8 @@ async function authenticate(req: Request, tokenInQuery: boolean): Promise<TokenC
   const token = bearerToken(req, tokenInQuery);
   if (!token) throw new AppError('unauthorized', 'Missing bearer token');
   const claims = await verifyAccessToken(token);
-  if (await isRevoked(claims)) throw new AppError('unauthorized', 'Token revoked');
+  const revoked = await revocationOf(claims);
+  if (revoked !== null) throw new AppError('unauthorized', revoked);
   return claims;
 }
 
@@ -131,16 +141,16 @@ async function paramsOf(ctx: RouteContext | undefined): Promise<Params> {
   return (await ctx?.params) ?? {};
 }
 
-function base(req: Request, requestId: string, params: Params): BaseContext {
+function base(req: Request, requestId: string, params: Params, routeCtx: RouteContext | undefined): BaseContext {
   const url = new URL(req.url);
   checkStorable(url, params);
-  return { req, url, requestId, params };
+  return { req, url, requestId, params, clientIp: clientIp(req, routeCtx?.remoteAddress, getConfig().trustProxy) };
 }
 
 /** An endpoint that takes no token (the token endpoint, the OpenAPI documents); `cors: false` under /api/admin. */
 export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>, options: { cors?: boolean } = {}): Handler {
   return (req, routeCtx) =>
-    run(req, options.cors ?? true, async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx)), auth: null }));
+    run(req, options.cors ?? true, async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth: null }));
 }
 
 /** A /v1 endpoint behind a bearer JWT. */
@@ -155,7 +165,7 @@ export function userRoute(options: UserRouteOptions, fn: (ctx: UserContext) => P
         });
         rateLimitHeaders(result).forEach((value, name) => extra.set(name, value));
       }
-      return fn({ ...base(req, requestId, await paramsOf(routeCtx)), auth });
+      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth });
     });
 }
 
@@ -169,7 +179,7 @@ export function adminRoute(capability: Capability | 'authenticated', fn: (ctx: A
   const handler: Handler = (req, routeCtx) =>
     run(req, false, async (requestId) => {
       const admin = capability === 'authenticated' ? await identifyAdmin(req) : await checkAdminRequest(req, capability);
-      return fn({ ...base(req, requestId, await paramsOf(routeCtx)), admin });
+      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), admin });
     });
   // Tagged so a test can check every admin route against the role map.
   return Object.assign(handler, { capability });

@@ -1,25 +1,42 @@
-// A plain Node HTTP server mounting the same web-standard handlers as the
-// Next.js route files (no Next.js per-request overhead). Used by the test
-// suite over real HTTP, the benchmark, and deployments that want the API alone.
+// The route table on Node's HTTP server: the same web-standard handlers as
+// the Next.js route files, without Next.js's per-request overhead, plus what
+// only a server owning the socket can give them (the peer's address). Mounted
+// by the custom server of `npm start` (lib/http/app-server.ts) for /v1 and
+// /api/admin, and on its own by scripts/serve.ts, the test suites and benchmarks.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { adminRoutes, endpoint, matchRoute, notFound, v1Routes, type Method } from './routes';
+import { adminNotFound, adminRoutes, endpoint, matchRoute, notFound, v1Routes, type Method } from './routes';
 import { errorRoute } from './handler';
+import { isPreflight, preflightResponse } from './cors';
+import { hasMalformedEscape, malformedPathResponse } from './malformed-path';
+import { requestIdOf } from './request-id';
 import { logError } from '@/lib/log';
 
-function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
-  const host = req.headers.host ?? 'localhost';
+// A Host header only names a host (and port): anything else (a `/`, `@` or
+// `?` in it) could move the path the handlers read away from the one routed.
+const SAFE_HOST = /^(?:[A-Za-z0-9.-]+|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+/** The request's URL: its origin-form path and query on a checked host. */
+export function requestUrl(req: IncomingMessage): URL {
+  const host = req.headers.host && SAFE_HOST.test(req.headers.host) ? req.headers.host : 'localhost';
+  let target = req.url ?? '/';
+  if (!target.startsWith('/')) {
+    // Absolute-form (`GET http://x/v1/… HTTP/1.1`): only its path and query count.
+    const absolute = URL.canParse(target) ? new URL(target) : null;
+    target = absolute ? absolute.pathname + absolute.search : '/';
+  }
+  return new URL(`http://${host}${target}`);
+}
+
+function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
     else headers.set(name, value);
   }
-  // The nearest proxy's entry goes last (see lib/http/client-ip.ts).
-  const peer = req.socket.remoteAddress ?? 'unknown';
-  headers.set('x-forwarded-for', headers.has('x-forwarded-for') ? `${headers.get('x-forwarded-for')}, ${peer}` : peer);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  return new Request(`http://${host}${req.url ?? '/'}`, {
+  return new Request(url, {
     method: req.method,
     headers,
     body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
@@ -37,7 +54,9 @@ async function writeResponse(req: IncomingMessage, res: ServerResponse, response
   // A request body left unread (413, or refused before it was read) would stall
   // the keep-alive connection: the next request on it would never be parsed.
   // Close the connection after this response instead of draining an unbounded body.
-  if (!req.complete) headers.connection = 'close';
+  // (A request without a body may also be incomplete here when the answer came at once: nothing to drain then.)
+  const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
+  if (hasBody && !req.complete) headers.connection = 'close';
   res.writeHead(response.status, headers);
   if (!response.body || req.method === 'HEAD') {
     // HEAD: status and headers only. Cancelling the body runs its cancel
@@ -85,22 +104,50 @@ const routes = [...v1Routes, ...adminRoutes];
 const unknownMethod = errorRoute('method_not_allowed');
 const endpoints = new Map(routes.map((r) => [r, endpoint(r.handlers, r.path.startsWith('/v1/'))]));
 
-export async function handleNodeRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
+/**
+ * The paths the route table serves: /v1 and /api/admin, also when spelled
+ * with percent-escapes (`/%76%31/…`), so that no spelling of an API path
+ * reaches the Next.js route files from the custom server.
+ */
+export function isApiPath(pathname: string): boolean {
+  let decoded = pathname;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    // Malformed escapes: judged on the raw path (answered 400 by handleApiRequest).
+  }
+  return [pathname, decoded].some((p) => /^\/(v1|api\/admin)(\/|$)/.test(p));
+}
+
+/** Serves one request from the route table (the /v1 and admin handlers). */
+export async function handleApiRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const abort = new AbortController();
   res.on('close', () => abort.abort());
   try {
-    const request = toRequest(req, abort.signal);
-    const pathname = new URL(request.url).pathname;
-    const match = matchRoute(routes, pathname);
-    // Like Next.js: no params object at all for a route without dynamic segments.
-    const ctx = { params: Promise.resolve(match && Object.keys(match.params).length > 0 ? match.params : undefined) };
+    const url = requestUrl(req);
+    const request = toRequest(req, url, abort.signal);
+    const cors = !url.pathname.startsWith('/api/admin');
     let response: Response;
-    if (!match) response = await notFound(request, ctx);
-    else {
-      const handlers = endpoints.get(match.entry)!;
-      const method = (req.method ?? 'GET').toUpperCase();
-      const handler = method === 'HEAD' ? handlers.GET : handlers[method as Method | 'OPTIONS'];
-      response = await (handler ?? unknownMethod)(request, ctx);
+    if (cors && isPreflight(request)) {
+      // Any /v1 path, known or not, as proxy.ts does in front of the route files.
+      response = preflightResponse(requestIdOf(request));
+    } else if (hasMalformedEscape(url.pathname)) {
+      response = malformedPathResponse(request, url.pathname, cors);
+    } else {
+      const match = matchRoute(routes, url.pathname);
+      // Like Next.js: no params object at all for a route without dynamic segments. Plus the
+      // socket's address, which only this server knows (lib/http/client-ip.ts).
+      const ctx = {
+        params: Promise.resolve(match && Object.keys(match.params).length > 0 ? match.params : undefined),
+        remoteAddress: req.socket.remoteAddress,
+      };
+      if (!match) response = await (cors ? notFound : adminNotFound)(request, ctx);
+      else {
+        const handlers = endpoints.get(match.entry)!;
+        const method = (req.method ?? 'GET').toUpperCase();
+        const handler = method === 'HEAD' ? handlers.GET : handlers[method as Method | 'OPTIONS'];
+        response = await (handler ?? unknownMethod)(request, ctx);
+      }
     }
     await writeResponse(req, res, response, abort.signal);
   } catch (err) {
@@ -110,8 +157,9 @@ export async function handleNodeRequest(req: IncomingMessage, res: ServerRespons
   }
 }
 
+/** The API alone on a plain Node server (scripts/serve.ts, the test suites, benchmarks). */
 export function createNodeServer(): Server {
-  const server = createServer((req, res) => void handleNodeRequest(req, res));
+  const server = createServer((req, res) => void handleApiRequest(req, res));
   server.keepAliveTimeout = 65_000;
   return server;
 }

@@ -1,6 +1,6 @@
 // The route table and the Next.js route files agree: every table entry has its
 // route file at the matching path (`:id` → `[id]`) serving that very entry, and
-// every route file is a table entry or the /v1 catch-all.
+// every route file is a table entry or a catch-all (/v1, /api/admin).
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +8,7 @@ import { adminRoutes, matchRoute, v1Routes } from './routes';
 
 const APP_DIR = path.resolve(__dirname, '../../app');
 const CATCH_ALL = 'v1/[...path]/route.ts';
+const ADMIN_CATCH_ALL = 'api/admin/[...path]/route.ts';
 /** Route files outside the table, served by Next.js only: Better Auth's routes and the Scalar page. */
 const NEXT_ONLY = { 'api/auth/[...all]/route.ts': 'handleStaffAuth', 'docs/route.ts': 'ApiReference' };
 
@@ -32,8 +33,8 @@ describe('route table ↔ app/ route files', () => {
     expect(source).toContain("export const dynamic = 'force-dynamic'");
   });
 
-  it('every app/**/route.ts is a table entry, the /v1 catch-all, or a Next.js-only route', () => {
-    const expected = new Set([...allRoutes.map((r) => fileFor(r.path)), CATCH_ALL, ...Object.keys(NEXT_ONLY)]);
+  it('every app/**/route.ts is a table entry, a catch-all, or a Next.js-only route', () => {
+    const expected = new Set([...allRoutes.map((r) => fileFor(r.path)), CATCH_ALL, ADMIN_CATCH_ALL, ...Object.keys(NEXT_ONLY)]);
     const files = routeFiles();
     expect(files.length).toBeGreaterThan(0);
     for (const file of files) expect(expected.has(file), file).toBe(true);
@@ -46,6 +47,11 @@ describe('route table ↔ app/ route files', () => {
   it('the /v1 catch-all answers not_found for every method', () => {
     const source = readFileSync(path.join(APP_DIR, CATCH_ALL), 'utf8');
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) expect(source).toContain(`notFound as ${method}`);
+  });
+
+  it('the /api/admin catch-all answers not_found (JSON, no CORS) for every method', () => {
+    const source = readFileSync(path.join(APP_DIR, ADMIN_CATCH_ALL), 'utf8');
+    for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) expect(source).toContain(`adminNotFound as ${method}`);
   });
 
   it('table paths are unique, /v1 entries under /v1/ and admin entries under /api/admin/', () => {

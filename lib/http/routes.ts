@@ -1,5 +1,5 @@
 // Every public route in one table: the Next.js route files export from it and
-// the plain Node server (server/node-server.ts) matches against it, so both
+// the Node servers (lib/http/node-server.ts) match against it, so both
 // serve the same handlers. A test checks each entry has its route file.
 import { errorRoute, type Handler, type RouteContext } from './handler';
 import { isPreflight, preflightResponse } from './cors';
@@ -58,6 +58,8 @@ export const adminRoutes: RouteEntry[] = [
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 export const notFound: Handler = errorRoute('not_found');
+/** Unknown /api/admin paths: the same 404, without CORS. */
+export const adminNotFound: Handler = errorRoute('not_found', false);
 
 /** The exports of one route file: its handlers, 405 for the other methods, CORS preflight. */
 export function endpoint(handlers: MethodHandlers, cors = true): Record<Method | 'OPTIONS', Handler> {

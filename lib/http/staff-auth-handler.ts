@@ -1,16 +1,18 @@
 // /api/auth/* – Better Auth's own routes (sign in, sign out, session, change
 // password), web-standard, behind a limit on failed sign-ins: per e-mail
-// address and per client, counted in the shared store so every instance sees
-// them. Past either cap a sign-in is refused (429) even with the right password.
+// address, and per client where the client is known (TRUST_PROXY), counted in
+// the shared store so every instance sees them. Past either cap a sign-in is
+// refused (429) even with the right password.
 import { boot } from '@/lib/boot';
 import { getStaffAuth, wantsSecureCookies, type StaffAuth } from '@/lib/auth/staff-auth';
+import { getConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
 import { toStoredEmail } from '@/lib/staff/email';
 import { logError } from '@/lib/log';
 import { signInFailuresPerClient, signInFailuresPerEmail } from '@/lib/ratelimit/policies';
 import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
 import { readRawBody } from './body';
-import { clientIp } from './client-ip';
+import { clientIp, UNKNOWN_CLIENT } from './client-ip';
 import { rateLimitedError } from './rate-limit';
 import { requestIdOf } from './request-id';
 import { errorResponse } from './respond';
@@ -34,8 +36,13 @@ function refused(results: LimitResult[]): LimitResult | null {
 async function signInWithLimit(req: Request, auth: StaffAuth): Promise<Response> {
   const { email, body } = parseSignIn(await readRawBody(req));
   // Better Auth answers a malformed body itself; only a named account is counted.
-  const keys: [Limiter, string][] = [[signInFailuresPerClient(), clientIp(req)]];
+  const keys: [Limiter, string][] = [];
   if (email) keys.push([signInFailuresPerEmail(), email]);
+  // Next.js serves this route and hands it no socket address: the client is
+  // known only behind TRUST_PROXY. An unknown client is not one shared bucket
+  // (30 failures from anyone would lock everyone out); the per-address cap holds.
+  const client = clientIp(req, undefined, getConfig().trustProxy);
+  if (client !== UNKNOWN_CLIENT) keys.push([signInFailuresPerClient(), client]);
   const over = refused(await Promise.all(keys.map(([limiter, key]) => limiter.peek(key))));
   if (over) throw rateLimitedError({ ...over, success: false });
 

@@ -1,6 +1,7 @@
 import { backendFromEnv, type Env } from './config';
 import { createHttpRedisClient, createTcpRedisClient } from './clients';
 import { MemoryKv } from './memory';
+import type { Redis } from '@upstash/redis';
 import type { KV } from './types';
 import { UpstashKv } from './upstash';
 
@@ -27,6 +28,18 @@ export function createKv(env: Env = process.env): KV {
     case 'memory':
       return new MemoryKv();
   }
+}
+
+/**
+ * The @upstash/redis client under a Redis or Upstash KV (shared by the rate
+ * limiter and the update log), null for the in-process store. Decided by the
+ * KV's kind, which comes from the configuration, never by `instanceof`: the
+ * process-wide KV may have been built by another Next.js chunk's copy of
+ * this module, with its own copy of the class.
+ */
+export function redisClientOf(kv: KV): Redis | null {
+  if (kv.kind === 'memory') return null;
+  return (kv as UpstashKv).client;
 }
 
 // Kept on globalThis so Next.js dev reloads reuse the connection instead of

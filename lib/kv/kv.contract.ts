@@ -46,6 +46,15 @@ export function kvContract(setup: () => Promise<KvHarness>): void {
     }
   });
 
+  it('reads several keys in one call, in order, null for missing and expired ones', async () => {
+    await h.kv.set(key('m1'), 'one');
+    await h.kv.set(key('m3'), '{"three":3}');
+    await h.kv.set(key('m4'), 'gone', { ttlMs: 50 });
+    await sleep(120);
+    expect(await h.kv.mget([key('m1'), key('m2'), key('m3'), key('m4')])).toEqual(['one', null, '{"three":3}', null]);
+    expect(await h.kv.mget([])).toEqual([]);
+  });
+
   it('overwrites and deletes', async () => {
     await h.kv.set(key('ow'), 'one');
     await h.kv.set(key('ow'), 'two');

@@ -34,6 +34,10 @@ export class MemoryKv implements KV {
     return this.live(key)?.value ?? null;
   }
 
+  async mget(keys: string[]): Promise<(string | null)[]> {
+    return keys.map((key) => this.live(key)?.value ?? null);
+  }
+
   async set(key: string, value: string, opts: SetOptions = {}): Promise<boolean> {
     if (opts.ttlMs !== undefined) assertTtl(opts.ttlMs);
     if (opts.nx && this.live(key)) return false;

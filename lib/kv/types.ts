@@ -10,6 +10,8 @@ export interface SetOptions {
 export interface KV {
   readonly kind: 'memory' | 'redis' | 'upstash';
   get(key: string): Promise<string | null>;
+  /** Several keys in one round trip (MGET), in order; null for each missing key. */
+  mget(keys: string[]): Promise<(string | null)[]>;
   /** Returns false only when `nx` was asked and the key already existed. */
   set(key: string, value: string, opts?: SetOptions): Promise<boolean>;
   del(key: string): Promise<void>;

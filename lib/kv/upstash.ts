@@ -20,6 +20,12 @@ export class UpstashKv implements KV {
     return value === null || value === undefined ? null : String(value);
   }
 
+  async mget(keys: string[]): Promise<(string | null)[]> {
+    if (keys.length === 0) return [];
+    const values = await this.client.mget<(string | null)[]>(...keys);
+    return values.map((v) => (v === null || v === undefined ? null : String(v)));
+  }
+
   async set(key: string, value: string, opts: SetOptions = {}): Promise<boolean> {
     const { ttlMs, nx } = opts;
     if (ttlMs !== undefined) assertTtl(ttlMs);

@@ -1,7 +1,7 @@
 // The pure criteria engine: decides what one event does to one user's progress
 // on one mission, and how a stored record reads. No I/O and no clock: `now` is
-// always a parameter, so the rules of decisions.md ("Mission fields",
-// "Locked", "Progress records", "GET /v1/missions") are testable to the ms.
+// always a parameter, so the rules of docs/api.md ("Mission rules", "Status
+// model", "GET /v1/missions") are testable to the ms.
 import { matchesFilter } from './filter';
 import type {
   Campaign,
@@ -161,7 +161,7 @@ function ratio(count: number, target: number): number {
  * The public MissionProgress of a stored record at `now` (null without a
  * record). An active or claimed record whose bucket is over reads as a fresh
  * active cycle with count 0; a completed record is never reset. A record's
- * status wins over `locked` (decisions.md, "Locked"), so `locked` only
+ * status wins over `locked` (docs/api.md, "Mission rules"), so `locked` only
  * matters to effectiveStatus when there is no record.
  */
 export function toMissionProgress(args: {

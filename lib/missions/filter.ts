@@ -1,4 +1,4 @@
-// Mission criteria filters (decisions.md, "Mission fields"): payload path →
+// Mission criteria filters (docs/api.md, "Mission rules"): payload path →
 // literal (equality) or operator object. Every key must match (AND); several
 // operators under one key must all match too.
 //

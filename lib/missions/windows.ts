@@ -1,5 +1,5 @@
-// Calendar buckets of a mission's counting window (decisions.md, "Mission
-// fields"): UTC days, ISO weeks (Monday first) and calendar months. Pure: every
+// Calendar buckets of a mission's counting window (docs/api.md, "Mission
+// rules"): UTC days, ISO weeks (Monday first) and calendar months. Pure: every
 // time is a parameter, so the same event always lands in the same bucket.
 import type { MissionWindow } from './schema';
 

@@ -1,4 +1,4 @@
-import { getKv, UpstashKv, type KV } from '@/lib/kv';
+import { getKv, redisClientOf, type KV } from '@/lib/kv';
 import { assertLimits, MemoryLimiter } from './memory';
 import type { Limiter } from './types';
 import { UpstashLimiter } from './upstash';
@@ -26,7 +26,12 @@ const SLOT = Symbol.for('questline.ratelimit');
 type Slot = { [SLOT]?: WeakMap<KV, Map<string, Built>> };
 const slot = globalThis as typeof globalThis & Slot;
 
-/** The limiter for `name`, backed by the store the KV uses: Redis when KV is Redis or Upstash, else memory. */
+/**
+ * The limiter for `name`, backed by the store the KV uses: Redis when KV is
+ * Redis or Upstash, else memory. Chosen by the KV's configured kind, never by
+ * its class: under Next.js the KV may have been built by another chunk's copy
+ * of lib/kv (the instrumentation hook), whose class this copy does not know.
+ */
 function resolve(opts: LimiterOptions): Limiter {
   const kv = getKv();
   slot[SLOT] ??= new WeakMap();
@@ -39,10 +44,10 @@ function resolve(opts: LimiterOptions): Limiter {
     }
     return built.limiter;
   }
-  const limiter =
-    kv instanceof UpstashKv
-      ? new UpstashLimiter({ redis: kv.client, limit: opts.limit, windowMs: opts.windowMs, prefix: `rl:${opts.name}` })
-      : new MemoryLimiter({ limit: opts.limit, windowMs: opts.windowMs });
+  const redis = redisClientOf(kv);
+  const limiter = redis
+    ? new UpstashLimiter({ redis, limit: opts.limit, windowMs: opts.windowMs, prefix: `rl:${opts.name}` })
+    : new MemoryLimiter({ limit: opts.limit, windowMs: opts.windowMs });
   byName.set(opts.name, { opts: { ...opts }, limiter });
   return limiter;
 }

@@ -1,4 +1,4 @@
-// The service's rate limits (spec and decisions.md), one limiter each, created once.
+// The service's rate limits (docs/api.md, "Limits"), one limiter each, created once.
 import { createLimiter } from './index';
 import type { Limiter } from './types';
 

@@ -21,6 +21,7 @@ export const ERROR_STATUS = {
   payload_too_large: 413,
   idempotency_key_reused: 422,
   rate_limited: 429,
+  too_many_streams: 429,
   internal_error: 500,
   unavailable: 503
 } as const;
@@ -131,7 +132,7 @@ export type ErrorBody = {
   /** The error code (see the error table) */
   error: string;
   message?: string;
-  /** On rate_limited: milliseconds to wait */
+  /** On rate_limited and too_many_streams: milliseconds to wait */
   retryAfterMs?: number;
 };
 

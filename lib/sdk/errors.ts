@@ -55,7 +55,7 @@ export class ClaimNotReadyError extends ConflictError {}
 export class PayloadTooLargeError extends QuestlineError {}
 /** 422 `idempotency_key_reused`: same key, different body. */
 export class IdempotencyKeyReusedError extends QuestlineError {}
-/** 429 `rate_limited`; wait `retryAfterMs` before retrying. */
+/** 429 `rate_limited` (or `too_many_streams` on the stream); wait `retryAfterMs` before retrying. */
 export class RateLimitedError extends QuestlineError {
   readonly retryAfterMs: number;
   constructor(init: QuestlineErrorInit & { retryAfterMs: number }) {
@@ -69,8 +69,10 @@ export class InternalServerError extends QuestlineError {}
 export class ServiceUnavailableError extends QuestlineError {}
 
 type Ctor = new (init: QuestlineErrorInit) => QuestlineError;
+/** Every 429 (`rate_limited`, `too_many_streams` of the stream) is a RateLimitedError, with its code. */
+type Code429 = 'rate_limited' | 'too_many_streams';
 /** One class per code of the contract: a code added to the service's table is a type error here until it has one. */
-const BY_CODE: { readonly [C in Exclude<ErrorCode, 'rate_limited'>]: Ctor } = {
+const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   validation_error: ValidationError,
   invalid_event: InvalidEventError,
   invalid_credentials: InvalidCredentialsError,
@@ -95,7 +97,7 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, 'rate_limited'>]: Ctor } = {
 const GENERIC_CODES = [
   'validation_error', 'unauthorized', 'forbidden', 'not_found', 'method_not_allowed', 'conflict',
   'payload_too_large', 'idempotency_key_reused', 'internal_error', 'unavailable',
-] as const satisfies readonly Exclude<ErrorCode, 'rate_limited'>[];
+] as const satisfies readonly Exclude<ErrorCode, Code429>[];
 const BY_STATUS: Record<number, Ctor> = Object.fromEntries(GENERIC_CODES.map((code) => [ERROR_STATUS[code], BY_CODE[code]]));
 // Gateways answer these when the service is out of reach.
 for (const status of [502, 504]) BY_STATUS[status] = ServiceUnavailableError;

@@ -12,14 +12,14 @@
 // instances. So append and publish are one step per message: one Lua script
 // (XADD then PUBLISH) on Redis, one synchronous section in process.
 import { getBus } from '@/lib/bus';
-import { getKv, type UpstashKv } from '@/lib/kv';
+import { getKv, redisClientOf } from '@/lib/kv';
 import { kvKey } from '@/lib/kv/keys';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
 
 export { compareLogIds, decodeBusMessage, encodeBusMessage, MIN_LOG_ID, parseLogId, resumableId } from './log-ids';
 
-/** Retention: at least this long or this many messages per user (decisions.md). */
+/** Retention: at least this long or this many messages per user (docs/api.md, GET /v1/sse/updates). */
 export const LOG_MAX_AGE_MS = 15 * 60 * 1000;
 export const LOG_MAX_LEN = 1000;
 
@@ -55,7 +55,7 @@ export function createUpdateLog(): UpdateLog {
   }
   // Shares the KV's @upstash/redis client (over TCP or REST): no connection of
   // its own. Looked up per call so a closed and reopened KV is followed.
-  return new RedisUpdateLog(() => (getKv() as UpstashKv).client, kind, { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS });
+  return new RedisUpdateLog(() => redisClientOf(getKv())!, kind, { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS });
 }
 
 const SLOT = Symbol.for('questline.updateLog');

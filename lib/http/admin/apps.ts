@@ -29,7 +29,7 @@ async function requireApp(appId: string): Promise<void> {
 
 export const putAppCatalog = adminRoute('catalog.write', async ({ req, params, admin }) => {
   await requireApp(params.appId);
-  // 64 KiB like every body (decisions.md); a larger catalog goes in several PUTs (upsert by id).
+  // 64 KiB like every body (docs/api.md, "Limits"); a larger catalog goes in several PUTs (upsert by id).
   const { value } = await readJsonBody(req);
   return json(await putCatalog(params.appId, value, admin.actor));
 });

@@ -98,4 +98,52 @@ describe('admin token revocation and secret rotation', () => {
     expect(await issueToken(server, { ...app, appSecret }, 'u5')).toMatch(/^ey/);
     expect(await auditActions(app.appId)).toContain('app.rotate_secret');
   });
+
+  it('rotating the app secret ends the app’s tokens issued before it (401 unauthorized), not those issued after, nor other apps’', async () => {
+    const app = await createTestApp(server);
+    const other = await createTestApp(server);
+    const before = await issueToken(server, app, 'r1');
+    const otherToken = await issueToken(server, other, 'r1');
+    // The token check's cache knows nothing of this user yet: the rotation alone must end the token.
+    expect((await userClient(server, before).get('/v1/balance')).status).toBe(200);
+    await new Promise((r) => setTimeout(r, 5));
+    const { appSecret } = (await (await admin(`/api/admin/apps/${app.appId}/rotate-secret`, {})).json()) as { appSecret: string };
+
+    const refused = await userClient(server, before).get('/v1/balance');
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ error: 'unauthorized', message: 'Token issued before the app secret was rotated' });
+    expect((await userClient(server, before).post('/v1/events', { userId: 'r1', name: 'x', payload: {}, timestamp: Date.now() })).status).toBe(401);
+    expect((await userClient(server, otherToken).get('/v1/balance')).status).toBe(200);
+    const after = await issueToken(server, { ...app, appSecret }, 'r1');
+    expect((await userClient(server, after).get('/v1/balance')).status).toBe(200);
+  });
+
+  it('a rotation survives a flushed key-value store (re-warmed from the apps table on first use)', async () => {
+    const app = await createTestApp(server);
+    const before = await issueToken(server, app, 'r2');
+    await new Promise((r) => setTimeout(r, 5));
+    expect((await admin(`/api/admin/apps/${app.appId}/rotate-secret`, {})).status).toBe(200);
+    const [{ getKv }, { WARM_MARKER }, { kvKey }] = await Promise.all([import('@/lib/kv'), import('@/lib/auth/revocation'), import('@/lib/kv/keys')]);
+    await getKv().del(kvKey('secret-rotated', app.appId));
+    await getKv().del(WARM_MARKER);
+    expect((await userClient(server, before).get('/v1/balance')).status).toBe(401);
+  });
+
+  it('the token check reads the key-value store once per request (denylist, user cut-off, rotation and marker in one MGET)', async () => {
+    const app = await createTestApp(server);
+    const token = await issueToken(server, app, 'r3');
+    const { getKv } = await import('@/lib/kv');
+    const kv = getKv();
+    const calls: string[] = [];
+    const original = { get: kv.get.bind(kv), mget: kv.mget.bind(kv) };
+    kv.get = async (key) => (calls.push(`get ${key}`), original.get(key));
+    kv.mget = async (keys) => (calls.push(`mget ${keys.length}`), original.mget(keys));
+    try {
+      expect((await userClient(server, token).get('/v1/missions')).status).toBe(200);
+    } finally {
+      kv.get = original.get;
+      kv.mget = original.mget;
+    }
+    expect(calls).toEqual(['mget 4']);
+  });
 });

@@ -5,22 +5,23 @@ import { issueAccessToken } from '@/lib/auth/jwt';
 import { revokeToken } from '@/lib/auth/revocation';
 import { tokenRequestSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
+import { kvKey } from '@/lib/kv/keys';
 import { tokenFailuresLimiter } from '@/lib/ratelimit/policies';
 import { readJsonBody } from '../body';
-import { clientIp } from '../client-ip';
 import { publicRoute, userRoute } from '../handler';
 import { rateLimitedError } from '../rate-limit';
 import { json } from '../respond';
 import { parseWith } from '../validate';
 
-export const issueToken = publicRoute(async ({ req }) => {
+export const issueToken = publicRoute(async ({ req, clientIp }) => {
   const { value } = await readJsonBody(req);
   const input = parseWith(tokenRequestSchema, value);
   // Brute-force guard: only failures count, and past the cap even a right secret is refused.
   // A failure is counted by consume() itself (atomic in the store), so concurrent
   // wrong guesses cannot overshoot the cap between a check and a count.
   const limiter = tokenFailuresLimiter();
-  const failureKey = `${input.appId}:${clientIp(req)}`;
+  // Encoded parts: an app id with a `:` cannot reach another (app, address) pair's count.
+  const failureKey = kvKey('app-ip', input.appId, clientIp);
   if (!(await checkAppSecret(input.appId, input.appSecret))) {
     const counted = await limiter.consume(failureKey);
     if (!counted.success) throw rateLimitedError(counted);

@@ -121,6 +121,19 @@ describe('claims that are refused', () => {
     expect(progressBefore.find((p) => p.missionId === 'busy')).toMatchObject({ status: 'active', currentCount: 1 });
   });
 
+  it('a second claim of a claimed mission says it is already claimed (code still claim_not_ready); an unfinished one says it is not completed', async () => {
+    const app = await createTestApp(server, { missions: [mission('done'), mission('busy', { criteria: { eventName: 'step', count: 2 } })] });
+    const user = await newUser(server, app);
+    await user.event('play');
+    await user.event('step');
+    expect((await user.claim('done')).status).toBe(200);
+    const again = await user.claim('done');
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: 'claim_not_ready', message: 'Mission "done" is already claimed' });
+    const busy = await user.claim('busy');
+    expect(await busy.json()).toEqual({ error: 'claim_not_ready', message: 'Mission "busy" is not completed' });
+  });
+
   it('404 mission_not_found for an unknown mission', async () => {
     const app = await createTestApp(server, { missions: [mission('m')] });
     const user = await newUser(server, app);

@@ -173,7 +173,7 @@ function buildDocument() {
             { name: 'access_token', in: 'query', required: false, schema: { type: 'string' }, description: 'The JWT, for clients that cannot send headers' },
             { name: 'lastEventId', in: 'query', required: false, schema: { type: 'string' }, description: 'Resume after this id' },
           ],
-          responses: { '200': { description: 'Event stream', content: { 'text/event-stream': { schema: ref('SDKUpdate') } } }, ...errors(...AUTHED) },
+          responses: { '200': { description: 'Event stream', content: { 'text/event-stream': { schema: ref('SDKUpdate') } } }, ...errors('too_many_streams', ...AUTHED) },
         },
       },
     },

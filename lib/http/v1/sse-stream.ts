@@ -4,7 +4,10 @@
 import { isRevoked } from '@/lib/auth/revocation';
 import type { TokenClaims } from '@/lib/auth/jwt';
 import type { Unsubscribe } from '@/lib/bus';
+import { AppError } from '@/lib/errors';
+import { kvKey } from '@/lib/kv/keys';
 import { logError } from '@/lib/log';
+import { processWide } from '@/lib/process-wide';
 import { compareLogIds, decodeBusMessage, getUpdateLog, type LogEntry } from '@/lib/updates/log';
 
 /** Tunables, exported so tests can make them small. */
@@ -13,6 +16,8 @@ export const sseLimits = {
   maxQueuedChunks: 1_000,
   /** Bound on every log read (Upstash REST has no timeout of its own). */
   logReadTimeoutMs: 5_000,
+  /** Retry-After of 429 too_many_streams: a slot frees when one of the user's streams ends, which the server cannot foresee. */
+  tooManyStreamsRetryMs: 5_000,
 };
 
 const encoder = new TextEncoder();
@@ -29,10 +34,18 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
-let openStreams = 0;
+// The open streams of this process, and how many each app+user holds (the
+// SSE_MAX_STREAMS_PER_USER cap). Process-wide, whichever Next.js chunk serves.
+const registry = processWide('streams', () => ({ open: new Set<{ close(): void }>(), perUser: new Map<string, number>() }));
+
 /** Streams currently open in this process (tests, soak script, metrics). */
 export function openStreamCount(): number {
-  return openStreams;
+  return registry.open.size;
+}
+
+/** Ends every open stream cleanly (shutdown): clients resume elsewhere with Last-Event-ID. */
+export function closeAllStreams(): void {
+  for (const stream of [...registry.open]) stream.close();
 }
 
 export interface UpdateStreamOptions {
@@ -43,6 +56,8 @@ export interface UpdateStreamOptions {
   signal: AbortSignal;
   /** The id counted as already sent: live and logged messages up to it are skipped. */
   lastSent: string;
+  /** Streams one app+user may hold open on this instance; one more is refused (429 too_many_streams). */
+  maxPerUser: number;
 }
 
 export class UpdateStream {
@@ -56,9 +71,22 @@ export class UpdateStream {
   private timer: ReturnType<typeof setInterval> | undefined;
   private unsubscribe: Unsubscribe | null = null;
 
+  private readonly userKey: string;
+
+  /** Throws 429 too_many_streams when the user already holds `maxPerUser` streams here; nothing is held then. */
   constructor(private readonly opts: UpdateStreamOptions) {
     this.lastSent = opts.lastSent;
-    openStreams += 1;
+    this.userKey = kvKey('streams', opts.auth.appId, opts.auth.userId);
+    const held = registry.perUser.get(this.userKey) ?? 0;
+    if (held >= opts.maxPerUser) {
+      const retryAfterMs = sseLimits.tooManyStreamsRetryMs;
+      throw new AppError('too_many_streams', `This user already has ${held} open streams on this server (at most ${opts.maxPerUser}); close one or retry later`, {
+        extra: { retryAfterMs },
+        headers: { 'Retry-After': String(Math.ceil(retryAfterMs / 1000)) },
+      });
+    }
+    registry.perUser.set(this.userKey, held + 1);
+    registry.open.add(this);
   }
 
   get isClosed(): boolean {
@@ -122,7 +150,10 @@ export class UpdateStream {
   readonly close = (error?: Error): void => {
     if (this.closed) return;
     this.closed = true;
-    openStreams -= 1;
+    registry.open.delete(this);
+    const held = (registry.perUser.get(this.userKey) ?? 1) - 1;
+    if (held > 0) registry.perUser.set(this.userKey, held);
+    else registry.perUser.delete(this.userKey);
     if (this.timer !== undefined) clearInterval(this.timer);
     this.timer = undefined;
     this.opts.signal.removeEventListener('abort', this.onAbort);

@@ -38,7 +38,7 @@ import { userChannel } from '@/lib/updates/publish';
 import { userRoute } from '../handler';
 import { sseLimits, UpdateStream, withTimeout } from './sse-stream';
 
-export { frame, openStreamCount, sseLimits } from './sse-stream';
+export { closeAllStreams, frame, openStreamCount, sseLimits } from './sse-stream';
 
 export const SSE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/event-stream',
@@ -68,6 +68,7 @@ export const streamUpdates = userRoute({ tokenInQuery: true }, async ({ req, url
     logKey,
     channel,
     keepAliveMs: getConfig().sseKeepAliveMs,
+    maxPerUser: getConfig().sseMaxStreamsPerUser,
     signal: req.signal,
     lastSent: from,
   });

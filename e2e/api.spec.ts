@@ -1,6 +1,9 @@
-// The Next.js route files, proxy.ts and a real browser: the same contract as
-// the Vitest suite, through `next start` instead of the plain Node server.
+// The production build and a real browser: the same contract as the Vitest
+// suite, once through `npm start` (the custom server's route table) and once
+// through `next start` (the Next.js route files and proxy.ts): see the two
+// projects of playwright.config.ts.
 import { expect, test, type APIRequestContext } from '@playwright/test';
+import { MALFORMED_PATHS } from '../lib/testing/malformed-paths';
 
 const ADMIN = { Authorization: 'Bearer e2e-admin-key-0123456789abcdef' };
 
@@ -23,7 +26,7 @@ async function setUp(request: APIRequestContext) {
   return { appId, accessToken: (await token.json()).accessToken as string };
 }
 
-test('the walkthrough works through the Next.js routes: token, event, missions, claim, balance', async ({ request }) => {
+test('the walkthrough works: token, event, missions, claim, balance', async ({ request }) => {
   const { accessToken } = await setUp(request);
   const auth = { Authorization: `Bearer ${accessToken}` };
   const event = await request.post('/v1/events', {
@@ -47,7 +50,7 @@ test('the walkthrough works through the Next.js routes: token, event, missions, 
   expect(balance.balance).toMatchObject({ userId: 'player-1', currency: 'gems', amount: 25 });
 });
 
-test('the OpenAPI document served by Next.js carries its component schemas', async ({ request }) => {
+test('the served OpenAPI document carries its component schemas', async ({ request }) => {
   const res = await request.get('/v1/openapi.json');
   expect(res.status()).toBe(200);
   const doc = await res.json();
@@ -66,7 +69,7 @@ test('unknown /v1 routes and wrong methods answer in the error shape', async ({ 
   expect(await wrong.json()).toMatchObject({ error: 'method_not_allowed' });
 });
 
-test('a CORS preflight through proxy.ts allows Authorization from any origin', async ({ request }) => {
+test('a CORS preflight (proxy.ts under next start) allows Authorization from any origin', async ({ request }) => {
   const res = await request.fetch('/v1/events', {
     method: 'OPTIONS',
     headers: { Origin: 'https://game.example', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' },
@@ -90,4 +93,25 @@ test('a browser page on another origin calls the API with a bearer token', async
   expect(result.status).toBe(200);
   expect(result.requestId).toBeTruthy();
   expect(result.body.missions.map((m: { id: string }) => m.id)).toEqual(['win-one']);
+});
+
+test('a path with a malformed percent-escape answers 400 validation_error in the error shape, never a bare 500', async ({ request }) => {
+  for (const [method, path] of MALFORMED_PATHS) {
+    const res = await request.fetch(path, { method, headers: path.startsWith('/api/admin') ? ADMIN : {} });
+    expect(res.status(), `${method} ${path}`).toBe(400);
+    expect(await res.json(), `${method} ${path}`).toEqual({ error: 'validation_error', message: `path ${path}: malformed percent-escape` });
+    expect(res.headers()['x-request-id'], `${method} ${path}`).toBeTruthy();
+    expect(res.headers()['access-control-allow-origin'], `${method} ${path}`).toBe(path.startsWith('/api/admin') ? undefined : '*');
+  }
+});
+
+test('an unknown /api/admin path answers 404 not_found in the error shape', async ({ request }) => {
+  const res = await request.get('/api/admin/nope', { headers: ADMIN });
+  expect(res.status()).toBe(404);
+  expect(await res.json()).toMatchObject({ error: 'not_found' });
+});
+
+test('the home page is rendered by Next.js', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Questline' })).toBeVisible();
 });

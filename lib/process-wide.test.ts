@@ -1,0 +1,62 @@
+// Next.js compiles the instrumentation hook and each route into chunks with
+// their own copy of every module (and class). vi.resetModules() gives the
+// same situation in one process: "chunk A" builds the process-wide objects
+// at boot, "chunk B" (a route) uses them. Nothing may depend on class
+// identity or module state across the two.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describeWithRedis, redisReachable, testRedisUrl } from '@/lib/kv/testing';
+
+const reachable = await redisReachable();
+
+describeWithRedis('process-wide objects across module copies (Next.js chunks) on Redis', reachable, () => {
+  beforeAll(() => {
+    process.env.REDIS_URL = testRedisUrl;
+  });
+  afterAll(async () => {
+    const { closeKv } = await import('@/lib/kv');
+    await closeKv();
+  });
+
+  it('a limiter resolved in one chunk counts in Redis even though another chunk built the key-value store', async () => {
+    vi.resetModules();
+    const chunkA = await import('@/lib/kv');
+    const kv = chunkA.getKv(); // the boot (instrumentation chunk) builds the store first
+    expect(kv.kind).toBe('redis');
+    vi.resetModules();
+    const chunkB = await import('@/lib/ratelimit');
+    const chunkBKv = await import('@/lib/kv');
+    // Two copies, as in a Next.js build: same store object, different classes.
+    expect(chunkBKv.getKv()).toBe(kv);
+    expect(chunkBKv.UpstashKv).not.toBe(chunkA.UpstashKv);
+
+    const name = `test-chunks-${randomUUID().slice(0, 8)}`;
+    const limiter = chunkB.createLimiter({ name, limit: 3, windowMs: 60_000 });
+    const results = [];
+    for (let i = 0; i < 5; i++) results.push((await limiter.consume('one-token')).success);
+    expect(results).toEqual([true, true, true, false, false]);
+
+    // The counts are in Redis, where every instance sees them: a limiter on a connection of its own agrees.
+    const { createTcpRedisClient } = await import('@/lib/kv/clients');
+    const own = createTcpRedisClient(testRedisUrl);
+    try {
+      const elsewhere = new chunkB.UpstashLimiter({ redis: own.client, limit: 3, windowMs: 60_000, prefix: `rl:${name}` });
+      expect((await elsewhere.peek('one-token')).remaining).toBe(0);
+    } finally {
+      await own.close();
+    }
+  });
+});
+
+describe('process-wide objects across module copies (Next.js chunks), in process', () => {
+  it('processWide answers every copy of the module the same object (configuration, streams, catalog cache, warm-up use it)', async () => {
+    vi.resetModules();
+    const a = await import('@/lib/process-wide');
+    vi.resetModules();
+    const b = await import('@/lib/process-wide');
+    expect(a.processWide).not.toBe(b.processWide);
+    const made = { created: 1 };
+    expect(a.processWide('test-slot', () => made)).toBe(made);
+    expect(b.processWide('test-slot', () => ({ created: 2 }))).toBe(made);
+  });
+});

@@ -1,0 +1,11 @@
+// Vitest global teardown: removes the run's temporary directory (made in
+// vitest.config.mts and given to the workers as TMPDIR), so a run leaves
+// nothing in the system temp folder.
+import { rmSync } from 'node:fs';
+
+export default function setup(): () => void {
+  return () => {
+    const root = process.env.QUESTLINE_TEST_TMP;
+    if (root) rmSync(root, { recursive: true, force: true });
+  };
+}

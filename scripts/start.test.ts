@@ -1,0 +1,94 @@
+// `npm start` as a user runs it: the production build served by Questline's
+// own server (scripts/server.ts, bundled to .next/questline-server.mjs),
+// /v1 and /api/admin from the route table, the rest from Next.js.
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { httpFrom, tokenFrom } from '@/lib/testing/http-from';
+import { MALFORMED_PATHS } from '@/lib/testing/malformed-paths';
+import { describeWithBuild, startProduction, type Instance } from '@/lib/testing/production';
+import { openSse } from '@/lib/testing/sse-client';
+
+const ADMIN_KEY = 'start-test-admin-key-0123456789';
+const embedded = !process.env.DATABASE_URL?.trim();
+
+describeWithBuild('npm start (the custom server)', () => {
+  let server: Instance;
+
+  beforeAll(async () => {
+    server = await startProduction({ env: { ADMIN_API_KEY: ADMIN_KEY, QUESTLINE_QUIET: undefined, TRUST_PROXY: undefined } });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+  });
+
+  async function newApp(): Promise<{ appId: string; appSecret: string }> {
+    const appId = `start-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+    const res = await fetch(`${server.url}/api/admin/apps`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ id: appId, name: 'Start test' }),
+    });
+    expect(res.status).toBe(201);
+    return { appId, appSecret: ((await res.json()) as { appSecret: string }).appSecret };
+  }
+
+  it('prints the start-up lines once (the instrumentation hook does not boot again), then serves the API and the pages', async () => {
+    const out = server.output();
+    expect(out.match(/^Questline: database /gm)).toHaveLength(1);
+    expect(out.match(/^Questline: listening on http:\/\/localhost:\d+$/gm)).toHaveLength(1);
+    expect(out).not.toContain('TRUST_PROXY is not set');
+    if (embedded) expect(out.match(/^Demo app: appId=demo appSecret=qs_/gm)).toHaveLength(1);
+
+    const api = await fetch(`${server.url}/v1/openapi.json`);
+    expect(api.status).toBe(200);
+    expect(((await api.json()) as { openapi: string }).openapi).toBe('3.1.0');
+    const page = await fetch(`${server.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await page.text()).toContain('Questline');
+  });
+
+  it('the client is the socket address: a rotating X-Forwarded-For does not bypass the token guard', async () => {
+    const app = await newApp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) statuses.push(await tokenFrom(server.url, '127.0.0.2', { ...app, appSecret: 'wrong' }, `203.0.113.${i + 1}`));
+    expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
+    expect(statuses.slice(10)).toEqual(Array(20).fill(429));
+  });
+
+  it('a spoofed X-Forwarded-For cannot lock out another address', async () => {
+    const app = await newApp();
+    for (let i = 0; i < 10; i++) expect(await tokenFrom(server.url, '127.0.0.2', { ...app, appSecret: 'wrong' }, '127.0.0.1')).toBe(401);
+    expect(await tokenFrom(server.url, '127.0.0.1', app)).toBe(200);
+    expect(await tokenFrom(server.url, '127.0.0.2', app, '127.0.0.1')).toBe(429);
+  });
+
+  it('a path with a malformed percent-escape answers 400 validation_error with X-Request-Id (and CORS under /v1)', async () => {
+    for (const [method, path] of MALFORMED_PATHS) {
+      const res = await fetch(server.url + path, { method });
+      expect(res.status, `${method} ${path}`).toBe(400);
+      expect(await res.json()).toEqual({ error: 'validation_error', message: `path ${path}: malformed percent-escape` });
+      expect(res.headers.get('x-request-id')).toBeTruthy();
+      expect(res.headers.get('access-control-allow-origin')).toBe(path.startsWith('/api/admin') ? null : '*');
+    }
+  });
+
+  it.skipIf(!embedded)('a second npm start on the same embedded data directory exits 1 with one line naming it and the holder; the first keeps serving', async () => {
+    const dataDir = /in (\/\S+)\/pg, key-value store/.exec(server.output())![1];
+    const second = await startProduction({ env: { ADMIN_API_KEY: ADMIN_KEY, QUESTLINE_DATA_DIR: dataDir, QUESTLINE_QUIET: '1' }, wait: false });
+    expect(await second.exited).toBe(1);
+    const lines = second.output().trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`the data directory ${dataDir} is in use by process ${server.child.pid}`);
+    expect((await newApp()).appSecret).toMatch(/^qs_/);
+  });
+
+  it('SIGTERM ends open streams cleanly, closes the server and exits 0', async () => {
+    const app = await newApp();
+    const token = await httpFrom('127.0.0.1', `${server.url}/v1/auth/token`, { body: { ...app, userId: 'u' } });
+    const stream = await openSse(`${server.url}/v1/sse/updates`, { Authorization: `Bearer ${(token.body as { accessToken: string }).accessToken}` });
+    await stream.waitFor((s) => s.raw.startsWith(': connected'), 'connected');
+    expect(await server.stop('SIGTERM')).toBe(0);
+    await stream.waitFor((s) => s.ended, 'the stream to end');
+    expect(server.output()).toContain('Questline: SIGTERM, shutting down');
+  });
+});
