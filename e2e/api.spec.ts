@@ -113,5 +113,6 @@ test('an unknown /api/admin path answers 404 not_found in the error shape', asyn
 
 test('the home page is rendered by Next.js', async ({ page }) => {
   await page.goto('/');
-  await expect(page.getByRole('heading', { name: 'Questline' })).toBeVisible();
+  await expect(page).toHaveTitle(/Questline/);
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
 });

@@ -3,7 +3,7 @@
 import { expect, expectAccessible, test } from './fixtures';
 
 // Once, under `npm start`: the pages are the same Next.js pages under both servers.
-test.beforeAll((_, testInfo) => test.skip(testInfo.project.name !== 'npm start', 'checked under npm start'));
+test.beforeAll(({}, testInfo) => test.skip(testInfo.project.name !== 'npm start', 'checked under npm start'));
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test.describe(`${colorScheme} theme`, () => {
