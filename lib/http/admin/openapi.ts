@@ -78,7 +78,7 @@ function buildDocument() {
         post: op('apps.manage', 'Create an app; its secrets are answered this once', { '201': { description: 'Created', ...body('CreatedApp') }, '400': error('validation_error'), '409': error('conflict: the id exists') }, { requestBody: { required: true, ...body('CreateApp') } }),
       },
       '/api/admin/apps/{appId}/rotate-secret': {
-        post: op('apps.manage', 'New app secret (shown once); the old one stops working at once', { '200': { description: 'Rotated', ...body('RotatedAppSecret') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
+        post: op('apps.manage', 'New app secret (shown once); the old one, and every token issued before, stop working at once', { '200': { description: 'Rotated', ...body('RotatedAppSecret') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
       },
       '/api/admin/apps/{appId}/rotate-webhook-secret': {
         post: op('apps.manage', 'New webhook secret (shown once); the previous one stays valid for the grace period (default 24 h, 0 ends it at once)', { '200': { description: 'Rotated', ...body('RotatedWebhookSecret') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: false, ...body('RotateWebhookSecret') } }),

@@ -42,7 +42,7 @@ export function RotateAppSecretDialog({ app, onClose, onRotated }: { app: Public
       void queryClient.invalidateQueries({ queryKey: queryKeys.apps });
       onRotated({
         title: `New app secret of ${target.name}`,
-        description: 'The previous secret no longer works: give this one to the game’s backend now.',
+        description: 'The previous secret no longer works, and player tokens issued before now are refused: give this one to the game’s backend now.',
         secrets: [{ label: 'App secret', value: result.appSecret, hint: APP_SECRET_HINT }],
       });
     },
@@ -54,7 +54,8 @@ export function RotateAppSecretDialog({ app, onClose, onRotated }: { app: Public
         <AlertDialogHeader>
           <AlertDialogTitle>Rotate the app secret of {app?.name}?</AlertDialogTitle>
           <AlertDialogDescription>
-            The current secret stops working at once: your game’s backend cannot get player tokens until it has the new one.
+            The current secret stops working at once and every player token issued before now is refused: players get new tokens once your game’s
+            backend has the new secret.
           </AlertDialogDescription>
         </AlertDialogHeader>
         <AlertDialogFooter>
