@@ -11,6 +11,7 @@ import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:f
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { buildServer, isBuildStale, SERVER_BUNDLE } from './build-server.mjs';
+import { fetchScalar } from './fetch-scalar.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const next = path.join(root, 'node_modules', 'next', 'dist', 'bin', 'next');
@@ -72,6 +73,9 @@ if (stale()) {
     await buildServer();
   });
 }
+
+// The API reference's renderer (public/, read at run time): fetched once, kept.
+fetchScalar();
 
 if (mode === '--build-only') process.exit(0);
 if (mode === '--next-start') {

@@ -1,5 +1,6 @@
 // GET /docs – the API reference: the public /v1 document and the admin API's, rendered
-// by Scalar from its browser bundle served by us (public/vendor/scalar), no CDN.
+// by Scalar from its browser bundle served by us (public/vendor/scalar, fetched at
+// build time by scripts/fetch-scalar.mjs), no CDN.
 import { ApiReference } from '@scalar/nextjs-api-reference';
 
 export const dynamic = 'force-static';
