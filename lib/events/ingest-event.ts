@@ -22,6 +22,10 @@ export interface IngestInput {
 export interface IngestResult {
   eventId: string;
   missionsUpdated: string[];
+  /** The missions this event completed (a subset of missionsUpdated). */
+  missionsCompleted: string[];
+  /** Server time the event was stored at. */
+  receivedAt: number;
   updates: SdkUpdate[];
 }
 
@@ -42,7 +46,7 @@ export async function ingestEvent(tx: Tx, input: IngestInput, now = Date.now()):
   });
 
   const candidates = catalog.byEvent.get(event.name) ?? [];
-  if (candidates.length === 0) return { eventId, missionsUpdated: [], updates: [] };
+  if (candidates.length === 0) return { eventId, missionsUpdated: [], missionsCompleted: [], receivedAt: now, updates: [] };
 
   const related = new Set<string>();
   for (const m of candidates) {
@@ -53,6 +57,7 @@ export async function ingestEvent(tx: Tx, input: IngestInput, now = Date.now()):
   const claimed = claimedMissionIds(records.values());
 
   const missionsUpdated: string[] = [];
+  const missionsCompleted: string[] = [];
   const updates: SdkUpdate[] = [];
   for (const mission of candidates) {
     const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
@@ -61,8 +66,9 @@ export async function ingestEvent(tx: Tx, input: IngestInput, now = Date.now()):
     if (!result) continue;
     await saveRecord(tx, appId, result.record);
     missionsUpdated.push(mission.id);
+    if (result.change === 'completed') missionsCompleted.push(mission.id);
     const data = toMissionProgress({ mission, record: result.record, locked: false, now });
     if (data) updates.push({ type: result.change === 'completed' ? 'mission.completed' : 'mission.progress', data });
   }
-  return { eventId, missionsUpdated, updates };
+  return { eventId, missionsUpdated, missionsCompleted, receivedAt: now, updates };
 }
