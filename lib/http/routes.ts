@@ -17,6 +17,7 @@ import { getAppCatalog, getApps, postApp, postRevocation, postRotateSecret, putA
 import { deleteStaff, getMe, getStaff, patchStaff, postStaff } from './admin/staff';
 import { adminOpenApiDocument } from './admin/openapi';
 import { postRotateWebhookSecret } from './admin/webhook-secret';
+import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -53,6 +54,9 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/staff/:staffId', handlers: { PATCH: patchStaff, DELETE: deleteStaff } },
   { path: '/api/admin/openapi.json', handlers: { GET: adminOpenApiDocument } },
   { path: '/api/admin/apps/:appId/rotate-webhook-secret', handlers: { POST: postRotateWebhookSecret } },
+  { path: '/api/admin/apps/:appId/users/:userId', handlers: { GET: getInspection } },
+  { path: '/api/admin/apps/:appId/users/:userId/events', handlers: { POST: postTestEvent } },
+  { path: '/api/admin/apps/:appId/users/:userId/updates', handlers: { GET: streamUserUpdates } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
