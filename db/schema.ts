@@ -106,6 +106,12 @@ export const events = pgTable(
     idempotencyKey: text('idempotency_key'),
     source: text('source').notNull().default('api'),
     receivedAt: ms('received_at').notNull(),
+    /**
+     * The criteria engine's verdict for each mission with the event's name, at
+     * ingestion (lib/events/ingest-event.ts EventOutcome); null for events
+     * stored before verdicts were kept.
+     */
+    outcome: jsonb('outcome').$type<Array<{ missionId: string; counted: boolean } & Record<string, unknown>>>(),
   },
   (t) => [index('events_user_idx').on(t.appId, t.userId, t.timestamp)],
 );

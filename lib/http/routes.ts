@@ -18,6 +18,7 @@ import { deleteStaff, getMe, getStaff, patchStaff, postStaff } from './admin/sta
 import { adminOpenApiDocument } from './admin/openapi';
 import { postRotateWebhookSecret } from './admin/webhook-secret';
 import { getAnalytics } from './admin/analytics';
+import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -55,6 +56,9 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/openapi.json', handlers: { GET: adminOpenApiDocument } },
   { path: '/api/admin/apps/:appId/rotate-webhook-secret', handlers: { POST: postRotateWebhookSecret } },
   { path: '/api/admin/apps/:appId/analytics', handlers: { GET: getAnalytics } },
+  { path: '/api/admin/apps/:appId/users/:userId', handlers: { GET: getInspection } },
+  { path: '/api/admin/apps/:appId/users/:userId/events', handlers: { POST: postTestEvent } },
+  { path: '/api/admin/apps/:appId/users/:userId/updates', handlers: { GET: streamUserUpdates } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

@@ -12,6 +12,8 @@ import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema } from '@/
 import { revocationSchema } from './apps';
 import { rotateWebhookSecretSchema } from './webhook-secret';
 import { meSchema } from './staff';
+import { inspectionSchema, testEventSchema } from '@/lib/contract/inspector';
+import { eventResponseSchema } from '@/lib/contract/v1';
 
 const appListSchema = z.object({ apps: z.array(publicAppSchema) }).meta({ id: 'AppList' });
 const createdAppSchema = z
@@ -26,6 +28,7 @@ const named = [
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
   rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema, analyticsSchema,
+  inspectionSchema, testEventSchema, eventResponseSchema.meta({ id: 'RecordedEvent' }),
 ];
 
 function components(): Record<string, unknown> {
@@ -98,6 +101,14 @@ function buildDocument() {
       },
       '/api/admin/apps/{appId}/analytics': {
         get: op('analytics.read', 'Counts of events, completions, claims and currency granted over a range, per bucket, event name, mission and currency (the dashboard)', { '200': { description: 'Analytics', ...body('Analytics') }, '400': error('validation_error: a bad parameter, from not before to, a range over 31 days or over 1,500 buckets'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), ...queryParams()] }),
+      '/api/admin/apps/{appId}/users/{userId}': {
+        get: op('players.read', 'Inspect a user: missions with status and lock reason, balances, ledger, recent events with the engine’s verdict per mission', { '200': { description: 'Inspection', ...body('Inspection') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')] }),
+      },
+      '/api/admin/apps/{appId}/users/{userId}/events': {
+        post: op('players.test_event', 'Send a test event as the user: recorded like POST /v1/events (source "test"), audited as user.test_event', { '200': { description: 'Recorded', ...body('RecordedEvent') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')], requestBody: { required: true, ...body('TestEvent') } }),
+      },
+      '/api/admin/apps/{appId}/users/{userId}/updates': {
+        get: op('players.read', 'The user’s stream updates as Server-Sent Events, from the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends', { '200': { description: 'text/event-stream of `id: <id>\\ndata: <SDKUpdate JSON>` frames', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '404': error('app_not_found'), '429': error('too_many_streams') }, { parameters: [pathParam('appId'), pathParam('userId'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }] }),
       },
       '/api/admin/staff': {
         get: op('staff.manage', 'List staff accounts', { '200': { description: 'Staff', ...body('StaffList') } }),
