@@ -101,6 +101,7 @@ function buildDocument() {
       },
       '/api/admin/apps/{appId}/analytics': {
         get: op('analytics.read', 'Counts of events, completions, claims and currency granted over a range, per bucket, event name, mission and currency (the dashboard)', { '200': { description: 'Analytics', ...body('Analytics') }, '400': error('validation_error: a bad parameter, from not before to, a range over 31 days or over 1,500 buckets'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), ...queryParams()] }),
+      },
       '/api/admin/apps/{appId}/users/{userId}': {
         get: op('players.read', 'Inspect a user: missions with status and lock reason, balances, ledger, recent events with the engine’s verdict per mission', { '200': { description: 'Inspection', ...body('Inspection') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')] }),
       },
