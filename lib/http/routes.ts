@@ -17,6 +17,8 @@ import { getAppCatalog, getApps, postApp, postRevocation, postRotateSecret, putA
 import { deleteStaff, getMe, getStaff, patchStaff, postStaff } from './admin/staff';
 import { adminOpenApiDocument } from './admin/openapi';
 import { postRotateWebhookSecret } from './admin/webhook-secret';
+import { getEventNames, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
+import { getAudit } from './admin/audit';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -53,6 +55,13 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/staff/:staffId', handlers: { PATCH: patchStaff, DELETE: deleteStaff } },
   { path: '/api/admin/openapi.json', handlers: { GET: adminOpenApiDocument } },
   { path: '/api/admin/apps/:appId/rotate-webhook-secret', handlers: { POST: postRotateWebhookSecret } },
+  { path: '/api/admin/apps/:appId/missions', handlers: { GET: getMissions, POST: postMission } },
+  { path: '/api/admin/apps/:appId/missions/:missionId', handlers: { GET: getAdminMission, PUT: putMission } },
+  { path: '/api/admin/apps/:appId/missions/:missionId/duplicate', handlers: { POST: postDuplicateMission } },
+  { path: '/api/admin/apps/:appId/missions/:missionId/archive', handlers: { POST: postArchiveMission } },
+  { path: '/api/admin/apps/:appId/missions/:missionId/unarchive', handlers: { POST: postUnarchiveMission } },
+  { path: '/api/admin/apps/:appId/event-names', handlers: { GET: getEventNames } },
+  { path: '/api/admin/audit', handlers: { GET: getAudit } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
