@@ -17,6 +17,18 @@ import { getAppCatalog, getApps, postApp, postRevocation, postRotateSecret, putA
 import { deleteStaff, getMe, getStaff, patchStaff, postStaff } from './admin/staff';
 import { adminOpenApiDocument } from './admin/openapi';
 import { postRotateWebhookSecret } from './admin/webhook-secret';
+import {
+  deleteCampaignItem,
+  deleteThemeItem,
+  getCampaignItem,
+  getCampaigns,
+  getThemeItem,
+  getThemes,
+  postCampaign,
+  postTheme,
+  putCampaign,
+  putTheme,
+} from './admin/catalog-items';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -53,6 +65,10 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/staff/:staffId', handlers: { PATCH: patchStaff, DELETE: deleteStaff } },
   { path: '/api/admin/openapi.json', handlers: { GET: adminOpenApiDocument } },
   { path: '/api/admin/apps/:appId/rotate-webhook-secret', handlers: { POST: postRotateWebhookSecret } },
+  { path: '/api/admin/apps/:appId/themes', handlers: { GET: getThemes, POST: postTheme } },
+  { path: '/api/admin/apps/:appId/themes/:themeId', handlers: { GET: getThemeItem, PUT: putTheme, DELETE: deleteThemeItem } },
+  { path: '/api/admin/apps/:appId/campaigns', handlers: { GET: getCampaigns, POST: postCampaign } },
+  { path: '/api/admin/apps/:appId/campaigns/:campaignId', handlers: { GET: getCampaignItem, PUT: putCampaign, DELETE: deleteCampaignItem } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
