@@ -29,7 +29,7 @@ function toRecord(row: ThemeRow, usedBy: string[]): ThemeRecord {
 
 /** A write that names a version other than the stored one: someone saved in between. */
 export function staleVersion(kind: string, id: string, sent: number, current: number): AppError {
-  return new AppError('version_conflict', `${kind} "${id}" is at version ${current}, not ${sent}: it changed since you read it; reload and apply your change again`);
+  return new AppError('conflict', `${kind} "${id}" is at version ${current}, not ${sent}: it changed since you read it; reload and apply your change again`);
 }
 
 async function campaignsUsing(tx: Tx, appId: string, themeId: string): Promise<string[]> {

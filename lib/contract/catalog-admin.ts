@@ -1,12 +1,12 @@
 // The granular admin API of themes and campaigns (console screens): stored
 // items carry a `version` for optimistic concurrency; a write names the
-// version it read, and a stale one answers 409 version_conflict.
+// version it read, and a stale one answers 409 conflict.
 import { z } from 'zod';
 import { campaignSchema, checkCampaign } from './campaign';
 import { idSchema } from './common';
 import { themePresetSchema } from './theme';
 
-export const versionSchema = z.number().int().positive().describe('The version the writer read; a stale one answers 409 version_conflict');
+export const versionSchema = z.number().int().positive().describe('The version the writer read; a stale one answers 409 conflict');
 
 const stored = {
   version: z.number().int().positive(),

@@ -17,7 +17,6 @@ export const ERROR_STATUS = {
   app_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
-  version_conflict: 409,
   claim_not_ready: 409,
   payload_too_large: 413,
   idempotency_key_reused: 422,

@@ -49,8 +49,6 @@ export class CampaignNotFoundError extends NotFoundError {}
 export class AppNotFoundError extends NotFoundError {}
 export class MethodNotAllowedError extends QuestlineError {}
 export class ConflictError extends QuestlineError {}
-/** 409 `version_conflict` (admin API): the item changed since it was read. */
-export class VersionConflictError extends ConflictError {}
 /** 409 `claim_not_ready`: no progress record, or status is not `completed`. */
 export class ClaimNotReadyError extends ConflictError {}
 /** 413 `payload_too_large`: body over 64 KiB. */
@@ -89,7 +87,6 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   app_not_found: AppNotFoundError,
   method_not_allowed: MethodNotAllowedError,
   conflict: ConflictError,
-  version_conflict: VersionConflictError,
   claim_not_ready: ClaimNotReadyError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,

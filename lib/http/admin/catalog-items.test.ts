@@ -1,5 +1,5 @@
 // Themes and campaigns one at a time over real HTTP: create, list, update
-// with the version read (a stale one is 409 version_conflict and changes
+// with the version read (a stale one is 409 conflict and changes
 // nothing), delete with its guards, the audit log, roles, /v1 answering the
 // resolved theme at once, and the catalog document carrying `themes`.
 import { and, asc, eq } from 'drizzle-orm';
@@ -78,7 +78,7 @@ describe('themes', () => {
     expect((await call('POST', themesOf(uniqueId('ghost')), themePreset('t'))).body).toMatchObject({ error: 'app_not_found' });
   });
 
-  it('an update with the version read answers the next version; a stale one is 409 version_conflict and changes nothing', async () => {
+  it('an update with the version read answers the next version; a stale one is 409 conflict and changes nothing', async () => {
     const app = await createTestApp(server);
     await call('POST', themesOf(app.appId), themePreset('t'));
     const first = await call<{ theme: ThemeRecord }>('PUT', `${themesOf(app.appId)}/t`, { ...themePreset('t', { name: 'Dusk' }), version: 1 }, editor);
@@ -88,7 +88,7 @@ describe('themes', () => {
     // A second editor still holding version 1.
     const stale = await call<{ error: string; message: string }>('PUT', `${themesOf(app.appId)}/t`, { ...themePreset('t', { name: 'Lost' }), version: 1 }, editor);
     expect(stale.status).toBe(409);
-    expect(stale.body.error).toBe('version_conflict');
+    expect(stale.body.error).toBe('conflict');
     expect(stale.body.message).toContain('version 2');
     expect((await call<{ theme: ThemeRecord }>('GET', `${themesOf(app.appId)}/t`)).body.theme).toMatchObject({ name: 'Dusk', version: 2 });
 
@@ -109,7 +109,7 @@ describe('themes', () => {
 
     const c = (await call<{ campaign: CampaignRecord }>('GET', `${campaignsOf(app.appId)}/uses-it`)).body.campaign;
     await call('PUT', `${campaignsOf(app.appId)}/uses-it`, { ...c, themeId: undefined, theme: { primaryColor: '#123456' } });
-    expect((await call<{ error: string }>('DELETE', `${themesOf(app.appId)}/t?version=7`)).body.error).toBe('version_conflict');
+    expect((await call('DELETE', `${themesOf(app.appId)}/t?version=7`)).body).toMatchObject({ error: 'conflict', message: expect.stringContaining('at version 1, not 7') });
     expect((await call('DELETE', `${themesOf(app.appId)}/t?version=abc`)).status).toBe(400);
     expect((await call('DELETE', `${themesOf(app.appId)}/t?version=1`, undefined, editor)).status).toBe(204);
     expect((await call('GET', `${themesOf(app.appId)}/t`)).status).toBe(404);
@@ -176,7 +176,7 @@ describe('campaigns', () => {
     expect(after.body.campaign.theme).toEqual({ primaryColor: '#ffd700' });
   });
 
-  it('update reassigns missions exactly (audited per mission), and a stale version is 409 version_conflict', async () => {
+  it('update reassigns missions exactly (audited per mission), and a stale version is 409 conflict', async () => {
     const app = await createTestApp(server, { campaigns: [campaign('old')], missions: [mission('m1', { campaignId: 'old' }), mission('m2'), mission('m3')] });
     const created = (await call<{ campaign: CampaignRecord }>('POST', campaignsOf(app.appId), campaign('c', { missionIds: ['m1', 'm2'] }))).body.campaign;
     expect(created.missionIds).toEqual(['m1', 'm2']);
@@ -189,7 +189,7 @@ describe('campaigns', () => {
 
     const stale = await call<{ error: string }>('PUT', `${campaignsOf(app.appId)}/c`, { ...fields, title: 'Lost', version: 1 }, editor);
     expect(stale.status).toBe(409);
-    expect(stale.body.error).toBe('version_conflict');
+    expect(stale.body.error).toBe('conflict');
     expect((await call<{ campaign: CampaignRecord }>('GET', `${campaignsOf(app.appId)}/c`)).body.campaign).toMatchObject({ title: 'Renamed', version: 2 });
 
     const m1 = (await auditOf(app.appId, 'mission:m1')).filter((r) => r.action === 'mission.update');
@@ -235,7 +235,7 @@ describe('campaigns', () => {
     const read = (await call<{ campaign: CampaignRecord }>('GET', `${campaignsOf(app.appId)}/c`)).body.campaign;
     expect((await putCatalog(server, app.appId, { campaigns: [campaign('c', { title: 'From the pipeline' })] })).status).toBe(200);
     const { createdAt: _c, updatedAt: _u, ...fields } = read;
-    expect((await call<{ error: string }>('PUT', `${campaignsOf(app.appId)}/c`, { ...fields, title: 'From the console' })).body.error).toBe('version_conflict');
+    expect((await call('PUT', `${campaignsOf(app.appId)}/c`, { ...fields, title: 'From the console' })).body).toMatchObject({ error: 'conflict', message: expect.stringContaining('at version 2, not 1') });
   });
 });
 

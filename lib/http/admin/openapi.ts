@@ -56,8 +56,8 @@ const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const body = (id: string) => ({ content: { 'application/json': { schema: ref(id) } } });
 const error = (description: string) => ({ description, ...body('AdminError') });
 const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
-const versionQuery = { name: 'version', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'The version read; a stale one answers 409 version_conflict. Without it the delete is unconditional.' };
-const stale = error('version_conflict: the item changed since that version was read (reload, apply again)');
+const versionQuery = { name: 'version', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'The version read; a stale one answers 409 conflict. Without it the delete is unconditional.' };
+const stale = error('conflict: the item changed since that version was read (reload, apply again)');
 const common = {
   '401': error('unauthorized: no admin key and no staff session'),
   '403': error('forbidden: the role lacks the capability, or a cookie write came from another origin'),
@@ -109,7 +109,7 @@ function buildDocument() {
       '/api/admin/apps/{appId}/themes/{themeId}': {
         get: op('catalog.read', 'One theme preset', { '200': { description: 'Preset', ...body('ThemeAnswer') }, '404': error('app_not_found, not_found') }, { parameters: [pathParam('appId'), pathParam('themeId')] }),
         put: op('catalog.write', 'Replace a preset (the whole preset and the version read); campaigns using it answer the new colours in /v1 at once', { '200': { description: 'Updated (version + 1)', ...body('ThemeAnswer') }, '400': error('validation_error'), '404': error('app_not_found, not_found'), '409': stale }, { parameters: [pathParam('appId'), pathParam('themeId')], requestBody: { required: true, ...body('UpdateTheme') } }),
-        delete: op('catalog.write', 'Delete a preset no campaign uses', { '204': { description: 'Deleted' }, '400': error('validation_error (version)'), '404': error('app_not_found, not_found'), '409': error('conflict: campaigns use it (named in the message), or version_conflict') }, { parameters: [pathParam('appId'), pathParam('themeId'), versionQuery] }),
+        delete: op('catalog.write', 'Delete a preset no campaign uses', { '204': { description: 'Deleted' }, '400': error('validation_error (version)'), '404': error('app_not_found, not_found'), '409': error('conflict: campaigns use it (named in the message), or a stale version') }, { parameters: [pathParam('appId'), pathParam('themeId'), versionQuery] }),
       },
       '/api/admin/apps/{appId}/campaigns': {
         get: op('catalog.read', 'List campaigns as stored (themeId unresolved), with missionIds and version', { '200': { description: 'Campaigns', ...body('CampaignRecordList') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
@@ -118,7 +118,7 @@ function buildDocument() {
       '/api/admin/apps/{appId}/campaigns/{campaignId}': {
         get: op('catalog.read', 'One campaign', { '200': { description: 'Campaign', ...body('CampaignAnswer') }, '404': error('app_not_found, campaign_not_found') }, { parameters: [pathParam('appId'), pathParam('campaignId')] }),
         put: op('catalog.write', 'Replace a campaign (the whole campaign and the version read); missionIds, when given, reassigns missions (each change audited)', { '200': { description: 'Updated (version + 1)', ...body('CampaignAnswer') }, '400': error('validation_error'), '404': error('app_not_found, campaign_not_found'), '409': stale }, { parameters: [pathParam('appId'), pathParam('campaignId')], requestBody: { required: true, ...body('UpdateCampaign') } }),
-        delete: op('catalog.write', 'Delete a campaign no mission names (archive it otherwise)', { '204': { description: 'Deleted' }, '400': error('validation_error (version)'), '404': error('app_not_found, campaign_not_found'), '409': error('conflict: missions name it (listed in the message), or version_conflict') }, { parameters: [pathParam('appId'), pathParam('campaignId'), versionQuery] }),
+        delete: op('catalog.write', 'Delete a campaign no mission names (archive it otherwise)', { '204': { description: 'Deleted' }, '400': error('validation_error (version)'), '404': error('app_not_found, campaign_not_found'), '409': error('conflict: missions name it (listed in the message), or a stale version') }, { parameters: [pathParam('appId'), pathParam('campaignId'), versionQuery] }),
       },
       '/api/admin/apps/{appId}/revocations': {
         post: op('players.revoke', 'Revoke one token ({jti}) or every token of a user so far ({userId})', { '200': { description: 'Revoked' }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('Revocation') } }),
