@@ -21,6 +21,18 @@ import { getAnalytics } from './admin/analytics';
 import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
 import { getEventNames, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
 import { getAudit } from './admin/audit';
+import {
+  deleteCampaignItem,
+  deleteThemeItem,
+  getCampaignItem,
+  getCampaigns,
+  getThemeItem,
+  getThemes,
+  postCampaign,
+  postTheme,
+  putCampaign,
+  putTheme,
+} from './admin/catalog-items';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -68,6 +80,10 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/missions/:missionId/unarchive', handlers: { POST: postUnarchiveMission } },
   { path: '/api/admin/apps/:appId/event-names', handlers: { GET: getEventNames } },
   { path: '/api/admin/audit', handlers: { GET: getAudit } },
+  { path: '/api/admin/apps/:appId/themes', handlers: { GET: getThemes, POST: postTheme } },
+  { path: '/api/admin/apps/:appId/themes/:themeId', handlers: { GET: getThemeItem, PUT: putTheme, DELETE: deleteThemeItem } },
+  { path: '/api/admin/apps/:appId/campaigns', handlers: { GET: getCampaigns, POST: postCampaign } },
+  { path: '/api/admin/apps/:appId/campaigns/:campaignId', handlers: { GET: getCampaignItem, PUT: putCampaign, DELETE: deleteCampaignItem } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
