@@ -10,6 +10,7 @@ import { processWide } from '@/lib/process-wide';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
 import { campaignFromRow, missionFromRow } from './convert';
+import { metrics } from '@/lib/metrics';
 
 export interface Catalog {
   appId: string;
@@ -94,6 +95,7 @@ function ensureSubscribed(): Promise<void> {
   })().catch((err: unknown) => {
     state.bus = null;
     state.subscribed = null;
+    metrics().busErrors.inc({ operation: 'subscribe' });
     logError('catalog subscription failed', err);
   });
   return state.subscribed;
@@ -122,6 +124,7 @@ export async function invalidateCatalog(appId: string): Promise<void> {
   try {
     await getBus().publish(CATALOG_CHANNEL, appId);
   } catch (err) {
+    metrics().busErrors.inc({ operation: 'publish' });
     logError('catalog invalidation publish failed', err, { appId });
   }
 }
