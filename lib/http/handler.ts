@@ -91,6 +91,8 @@ function isUnavailable(err: unknown): boolean {
     if (typeof code === 'string' && (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE)$/.test(code) || /^(08|57P0)/.test(code))) {
       return true;
     }
+    // ioredis gives up on a command after its retries while the connection is down.
+    if ((e as { name?: unknown }).name === 'MaxRetriesPerRequestError') return true;
     const message = (e as { message?: unknown }).message;
     if (typeof message === 'string' && /Connection is closed|connect ECONNREFUSED|Connection terminated/.test(message)) return true;
     e = (e as { cause?: unknown }).cause;
