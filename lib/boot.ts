@@ -26,12 +26,20 @@ export async function seedDemo(): Promise<string> {
 }
 
 const bootKey = Symbol.for('questline.boot');
-type GlobalWithBoot = typeof globalThis & { [bootKey]?: Promise<void> };
+const bootDoneKey = Symbol.for('questline.boot.done');
+type GlobalWithBoot = typeof globalThis & { [bootKey]?: Promise<void>; [bootDoneKey]?: boolean };
 
 export function boot(): Promise<void> {
   const g = globalThis as GlobalWithBoot;
-  g[bootKey] ??= runBoot();
+  g[bootKey] ??= runBoot().then(() => {
+    g[bootDoneKey] = true;
+  });
   return g[bootKey];
+}
+
+/** True once start-up (migrations, warm-up, seed) has finished in this process (GET /api/ready). */
+export function booted(): boolean {
+  return (globalThis as GlobalWithBoot)[bootDoneKey] === true;
 }
 
 async function runBoot(): Promise<void> {

@@ -11,6 +11,7 @@ import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
 import { themeOfPreset, type ThemePreset } from '@/lib/contract/theme';
 import { campaignFromRow, missionFromRow, themeFromRow } from './convert';
+import { metrics } from '@/lib/metrics';
 
 export interface Catalog {
   appId: string;
@@ -106,6 +107,7 @@ function ensureSubscribed(): Promise<void> {
   })().catch((err: unknown) => {
     state.bus = null;
     state.subscribed = null;
+    metrics().busErrors.inc({ operation: 'subscribe' });
     logError('catalog subscription failed', err);
   });
   return state.subscribed;
@@ -134,6 +136,7 @@ export async function invalidateCatalog(appId: string): Promise<void> {
   try {
     await getBus().publish(CATALOG_CHANNEL, appId);
   } catch (err) {
+    metrics().busErrors.inc({ operation: 'publish' });
     logError('catalog invalidation publish failed', err, { appId });
   }
 }

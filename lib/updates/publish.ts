@@ -6,6 +6,7 @@ import { logError } from '@/lib/log';
 import { kvKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
+import { metrics } from '@/lib/metrics';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 
@@ -19,6 +20,7 @@ export async function publishUpdates(appId: string, userId: string, updates: Sdk
     );
   } catch (err) {
     // The change is committed; a lost message is recovered by the client's next read.
+    metrics().busErrors.inc({ operation: 'publish' });
     logError('publish failed', err, { appId, userId, types: updates.map((u) => u.type) });
   }
 }
