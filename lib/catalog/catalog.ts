@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { campaigns as campaignsTable, missions as missionsTable } from '@/db/schema';
 import { getBus, type Bus } from '@/lib/bus';
+import { isCircuitOpen } from '@/lib/kv/breaker';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
 import type { Campaign } from '@/lib/contract/campaign';
@@ -94,7 +95,7 @@ function ensureSubscribed(): Promise<void> {
   })().catch((err: unknown) => {
     state.bus = null;
     state.subscribed = null;
-    logError('catalog subscription failed', err);
+    if (!isCircuitOpen(err)) logError('catalog subscription failed', err);
   });
   return state.subscribed;
 }
@@ -122,6 +123,6 @@ export async function invalidateCatalog(appId: string): Promise<void> {
   try {
     await getBus().publish(CATALOG_CHANNEL, appId);
   } catch (err) {
-    logError('catalog invalidation publish failed', err, { appId });
+    if (!isCircuitOpen(err)) logError('catalog invalidation publish failed', err, { appId });
   }
 }

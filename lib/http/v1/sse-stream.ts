@@ -5,6 +5,7 @@ import { isRevoked } from '@/lib/auth/revocation';
 import type { TokenClaims } from '@/lib/auth/jwt';
 import type { Unsubscribe } from '@/lib/bus';
 import { AppError } from '@/lib/errors';
+import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
@@ -114,7 +115,7 @@ export class UpdateStream {
     try {
       return await withTimeout(getUpdateLog().readAfter(logKey, this.lastSent), sseLimits.logReadTimeoutMs, 'update log read');
     } catch (err) {
-      logError('stream: update log read failed', err, { channel });
+      if (!isCircuitOpen(err)) logError('stream: update log read failed', err, { channel });
       return [];
     }
   }
