@@ -55,8 +55,8 @@ async function openPglite(config: Config): Promise<Handle> {
   }
 }
 
-export const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 5_000;
-export const DEFAULT_DATABASE_QUERY_TIMEOUT_MS = 10_000;
+const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_DATABASE_QUERY_TIMEOUT_MS = 10_000;
 
 function msFromEnv(name: string, fallback: number, env: Readonly<Record<string, string | undefined>>): number {
   const raw = env[name]?.trim();
@@ -72,7 +72,7 @@ function msFromEnv(name: string, fallback: number, env: Readonly<Record<string, 
  * reply (DATABASE_QUERY_TIMEOUT_MS, default 10 s). Past them the request
  * answers 503 `unavailable` instead of hanging.
  */
-export function databaseTimeouts(env: Readonly<Record<string, string | undefined>> = process.env): { connectMs: number; queryMs: number } {
+function databaseTimeouts(env: Readonly<Record<string, string | undefined>> = process.env): { connectMs: number; queryMs: number } {
   return {
     connectMs: msFromEnv('DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, env),
     queryMs: msFromEnv('DATABASE_QUERY_TIMEOUT_MS', DEFAULT_DATABASE_QUERY_TIMEOUT_MS, env),
@@ -92,12 +92,29 @@ async function openNodePostgres(config: Config): Promise<Handle> {
   // instead of handing it out again (a transaction's client is released
   // without an error by drizzle).
   class BoundedClient extends pg.Client {
+    constructor(config?: ConstructorParameters<typeof pg.Client>[0]) {
+      super(config);
+      // A connection lost while the client is checked out (mid-transaction)
+      // fails the query in flight, and the pool drops the client on release;
+      // without a listener pg's 'error' event would stop the process.
+      this.on('error', () => undefined);
+    }
+
     override query(...args: unknown[]): never {
       const result = (super.query as (...a: unknown[]) => unknown)(...args);
       if (result && typeof (result as Promise<unknown>).then === 'function') {
+        const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: unknown } | undefined)?.text ?? '');
         (result as Promise<unknown>).catch((err: unknown) => {
           if (err instanceof Error && err.message === 'Query read timeout') {
             (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+          }
+          // drizzle (0.45) releases a transaction's client only once BEGIN
+          // succeeded: a BEGIN that fails (the connection died between
+          // checkout and BEGIN) would keep the client checked out for good,
+          // and a few such leaks exhaust the pool until a restart. Released
+          // here instead, with the error, so the pool discards it.
+          if (typeof text === 'string' && /^\s*begin\b/i.test(text)) {
+            (this as unknown as { release?: (err?: Error) => void }).release?.(err instanceof Error ? err : new Error(String(err)));
           }
         });
       }

@@ -162,7 +162,7 @@ function verdict(claims: TokenClaims, denied: boolean, before: number | null, ro
 }
 
 /** The same answer from the database alone (the key-value store is unreachable). */
-export async function revocationFromDatabase(claims: TokenClaims): Promise<string | null> {
+async function revocationFromDatabase(claims: TokenClaims): Promise<string | null> {
   const db = await getDb();
   const [[token], [user], [app]] = await Promise.all([
     db.select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, claims.jti)).limit(1),

@@ -10,7 +10,7 @@ import { ConfigError } from '@/lib/config';
 import { isUnavailableError } from '@/lib/errors';
 import { processWide } from '@/lib/process-wide';
 
-export const DEFAULT_REDIS_BREAKER_MS = 1_000;
+const DEFAULT_REDIS_BREAKER_MS = 1_000;
 
 export class RedisUnavailableError extends Error {
   readonly code = 'EREDISDOWN';
@@ -20,7 +20,7 @@ export class RedisUnavailableError extends Error {
   }
 }
 
-export function redisBreakerMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+function redisBreakerMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
   const raw = env.REDIS_BREAKER_MS?.trim();
   if (!raw) return DEFAULT_REDIS_BREAKER_MS;
   const ms = Number(raw);

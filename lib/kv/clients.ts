@@ -6,7 +6,7 @@ import { ConfigError } from '@/lib/config';
 import { TcpRequester } from './tcp-requester';
 
 /** Default bound on one Redis command (REDIS_COMMAND_TIMEOUT_MS). */
-export const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 2_000;
+const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 2_000;
 
 /**
  * The bound on one Redis command, over TCP or REST: REDIS_COMMAND_TIMEOUT_MS
