@@ -10,6 +10,19 @@ export interface InvariantReport {
   grants: number;
 }
 
+/** Runs SQL with $n parameters and answers the rows. */
+export type Query = <T>(text: string, params: unknown[]) => Promise<T[]>;
+
+/**
+ * SQL on the service's own database handle (PGlite on the embedded default,
+ * the node-postgres pool otherwise): both drivers answer `query(text, params)` with `{ rows }`.
+ */
+export async function serviceQuery(): Promise<Query> {
+  const { getDb } = await import('@/db/client');
+  const client = (await getDb()) as unknown as { $client: { query(text: string, params: unknown[]): Promise<{ rows: unknown[] }> } };
+  return async <T>(text: string, params: unknown[]) => (await client.$client.query(text, params)).rows as T[];
+}
+
 /** A direct connection to DATABASE_URL (not through any fault proxy). */
 export async function truthClient(url = process.env.DATABASE_URL!): Promise<pg.Client> {
   const client = new pg.Client({ connectionString: url });
@@ -24,7 +37,10 @@ export async function truthClient(url = process.env.DATABASE_URL!): Promise<pg.C
  * `acceptedKeys` is given (user → keys answered 2xx), each of them on exactly
  * one event.
  */
-export async function checkInvariants(db: pg.Client, appId: string, acceptedKeys?: Map<string, Set<string>>): Promise<InvariantReport> {
+export async function checkInvariants(source: pg.Client | Query, appId: string, acceptedKeys?: Map<string, Set<string>>): Promise<InvariantReport> {
+  const db = { query: typeof source === 'function' ? async <T>(text: string, params: unknown[]) => ({ rows: await source<T>(text, params) }) : source.query.bind(source) } as {
+    query<T>(text: string, params: unknown[]): Promise<{ rows: T[] }>;
+  };
   const violations: string[] = [];
   const balances = await db.query<{ user_id: string; currency: string; amount: string; ledger_sum: string | null }>(
     `select b.user_id, b.currency, b.amount::text,
