@@ -128,9 +128,21 @@ function suite() {
     const revokedToken = await tokenFor(userId);
     expect((await bounded(`${server.url}/v1/auth/revoke`, { method: 'POST', headers: headers(revokedToken) })).status).toBe(200);
     expect((await bounded(`${server.url}/v1/balance`, { headers: headers(revokedToken) }, [401])).status).toBe(401);
-    // The events limiter let them through because the store was down (fail-open), and said so.
+    // A signed webhook delivery is applied once; its retry is answered from the database (db-hit).
+    const { sendDelivery, whEvent } = await import('@/lib/testing/webhook');
+    const hookUser = testServer.uniqueId('hook');
+    const delivery = { events: [whEvent(hookUser), whEvent(hookUser)] };
+    const delivered = await sendDelivery(server, app, delivery);
+    expect(delivered.status).toBe(200);
+    const redelivered = await sendDelivery(server, app, delivery, { webhookId: delivered.webhookId });
+    expect(redelivered.status).toBe(200);
+    expect(redelivered.res.headers.get('x-idempotent-replay')).toBe('db-hit');
+    expect(await storedEvents(hookUser)).toBe(2);
+
+    // The limiters let them through because the store was down (fail-open), and said so.
     const { failOpenCounts } = await import('@/lib/ratelimit');
     expect(failOpenCounts().events).toBeGreaterThanOrEqual(6);
+    expect(failOpenCounts().webhook).toBeGreaterThanOrEqual(1);
     figures.downAtStart = { eventsAccepted: 5, claim: claim.status, tokenEndpoint: issued.status, failOpen: failOpenCounts() };
     await expectInvariants();
 
