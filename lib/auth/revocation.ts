@@ -117,13 +117,18 @@ export const WARM_MARKER = 'revocations:warm';
 const warming = processWide('revocation.warming', () => ({ pending: null as Promise<unknown> | null, stale: false }));
 
 function rewarm(): Promise<unknown> {
-  warming.stale = false;
-  warming.pending ??= warmRevocations()
-    .catch((err: unknown) => {
-      warming.stale = true;
-      throw err;
-    })
-    .finally(() => (warming.pending = null));
+  // Joining a warm-up already under way leaves `stale` set: that one may have
+  // read the database before the revocation that set it, so the next check
+  // warms again.
+  if (!warming.pending) {
+    warming.stale = false;
+    warming.pending = warmRevocations()
+      .catch((err: unknown) => {
+        warming.stale = true;
+        throw err;
+      })
+      .finally(() => (warming.pending = null));
+  }
   return warming.pending;
 }
 
