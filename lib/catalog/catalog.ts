@@ -5,6 +5,7 @@ import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { getBus, type Bus } from '@/lib/bus';
+import { isCircuitOpen } from '@/lib/kv/breaker';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
 import type { Campaign } from '@/lib/contract/campaign';
@@ -108,7 +109,7 @@ function ensureSubscribed(): Promise<void> {
     state.bus = null;
     state.subscribed = null;
     metrics().busErrors.inc({ operation: 'subscribe' });
-    logError('catalog subscription failed', err);
+    if (!isCircuitOpen(err)) logError('catalog subscription failed', err);
   });
   return state.subscribed;
 }
@@ -137,6 +138,6 @@ export async function invalidateCatalog(appId: string): Promise<void> {
     await getBus().publish(CATALOG_CHANNEL, appId);
   } catch (err) {
     metrics().busErrors.inc({ operation: 'publish' });
-    logError('catalog invalidation publish failed', err, { appId });
+    if (!isCircuitOpen(err)) logError('catalog invalidation publish failed', err, { appId });
   }
 }
