@@ -73,6 +73,13 @@ async function freePort(): Promise<number> {
   });
 }
 
+/** The process's CPU time so far (user + system), in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
 function rssMB(pid: number): number {
   const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
   return line ? Math.round(Number(line.replace(/\D+/g, '')) / 1024) : 0;
@@ -124,7 +131,10 @@ async function startServer(): Promise<Server> {
   // /api/admin are served from it) and run it as start.mjs would, keeping the
   // Next.js build as it is. --no-build: run the bundle as it is.
   let entry = 'scripts/start.mjs';
-  if (flag('bundle-only') || flag('no-build')) {
+  if (option('entry', '') !== '') {
+    // Another server bundle of this checkout (e.g. an older commit's, for a before/after run).
+    entry = option('entry', '');
+  } else if (flag('bundle-only') || flag('no-build')) {
     entry = '.next/questline-server.mjs';
     if (flag('bundle-only')) {
       const built = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
@@ -230,6 +240,8 @@ async function runPgbench(db: pg.Client, seconds: number): Promise<{ tps: number
 
 interface Row {
   scenario: string;
+  /** Server CPU (user + system) per request during the scenario, ms: the figure the machine's load disturbs least. */
+  cpuPerRequestMs?: number;
   result: LoadResult;
   rssMB: number;
   load: string;
@@ -463,10 +475,13 @@ async function main(): Promise<void> {
   const db = new pg.Client({ connectionString: DATABASE_URL });
   await db.connect();
   const rows: Row[] = [];
+  let cpuStart = 0;
+  const start = () => void (cpuStart = cpuMs(server.child.pid!));
   const done = (r: Row) => {
+    r.cpuPerRequestMs = Math.round(((cpuMs(server.child.pid!) - cpuStart) / Math.max(1, r.result.requests)) * 100) / 100;
     rows.push(r);
     const x = r.result;
-    log(`${r.scenario}: ${x.perSecond}/s, p50 ${x.latencyMs.p50} ms, p99 ${x.latencyMs.p99} ms, max ${x.latencyMs.max} ms, ${x.errors} errors, RSS ${r.rssMB} MB`);
+    log(`${r.scenario}: ${x.perSecond}/s, p50 ${x.latencyMs.p50} ms, p99 ${x.latencyMs.p99} ms, max ${x.latencyMs.max} ms, ${x.errors} errors, RSS ${r.rssMB} MB, server CPU ${r.cpuPerRequestMs} ms/request`);
   };
   let sse: Record<string, unknown> | null = null;
   try {
@@ -476,28 +491,32 @@ async function main(): Promise<void> {
     log(`pgbench ${pgb ? `${pgb.tps} tps` : 'unavailable'}; load average ${load()}`);
     if (ONLY.has('events')) {
       log(`events: ${CONNECTIONS} connections, ${SECONDS} s…`);
+      start();
       done(await benchEvents(server, runId));
     }
     if (ONLY.has('claims')) {
       log(`claims: ${CONNECTIONS} connections…`);
+      start();
       done(await benchClaims(server, db, runId));
     }
     if (ONLY.has('missions')) {
       log(`missions list: ${CONNECTIONS} connections…`);
+      start();
       done(await benchMissionList(server, db));
     }
     if (ONLY.has('sse')) {
       log(`sse: ${STREAMS} streams, ${SSE_RATE} events/s for ${SSE_SECONDS} s…`);
+      start();
       const r = await benchSse(server, runId);
       sse = r.streams;
       done(r);
     }
     console.log('');
-    console.log('| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | server RSS MB | load avg (1/5/15) | note |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | server CPU ms/req | server RSS MB | load avg (1/5/15) | note |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
       const { result: x } = r;
-      console.log(`| ${r.scenario} | ${x.perSecond} | ${x.latencyMs.p50} | ${x.latencyMs.p90} | ${x.latencyMs.p99} | ${x.latencyMs.max} | ${x.errors} | ${r.rssMB} | ${r.load} | ${r.note ?? ''} |`);
+      console.log(`| ${r.scenario} | ${x.perSecond} | ${x.latencyMs.p50} | ${x.latencyMs.p90} | ${x.latencyMs.p99} | ${x.latencyMs.max} | ${x.errors} | ${r.cpuPerRequestMs} | ${r.rssMB} | ${r.load} | ${r.note ?? ''} |`);
     }
     const ev = rows.find((r) => r.scenario === 'events');
     console.log('');

@@ -3,19 +3,16 @@
 // POST /v1/missions/:id/claim – claim the reward of a completed mission
 import type { z } from 'zod';
 import { getDb } from '@/db/client';
-import { recordDataPoint } from '@/lib/analytics/record-data-point';
 import { getCatalog } from '@/lib/catalog/catalog';
 import { publicMission } from '@/lib/catalog/convert';
-import { claimMission, type ClaimResult } from '@/lib/claims/claim-mission';
 import type { MissionProgress } from '@/lib/contract/progress';
 import { listMissionsQuerySchema, type missionDetailSchema, type missionListSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
-import { checkKey, runIdempotent } from '@/lib/idempotency/run-idempotent';
+import { checkKey } from '@/lib/idempotency/run-idempotent';
+import { claimReward } from '@/lib/claims/claim-reward';
 import { listMissionViews, viewMission } from '@/lib/missions/read-missions';
 import { readRecords } from '@/lib/progress/records';
 import { claimsLimiter } from '@/lib/ratelimit/policies';
-import { refreshRecommendationsInBackground } from '@/lib/recommendations/recommend';
-import { publishUpdates } from '@/lib/updates/publish';
 import { userRoute } from '../handler';
 import { idempotentJson, json } from '../respond';
 import { parseWith, queryOf } from '../validate';
@@ -59,21 +56,6 @@ export const getMission = userRoute({}, async ({ auth, params }) => {
 });
 
 export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, auth, params }) => {
-  const key = checkKey(req.headers.get('idempotency-key'));
-  const catalog = await getCatalog(auth.appId);
-  const outcome = await runIdempotent<ClaimResult>(
-    { appId: auth.appId, userId: auth.userId, key: key === null ? null : `claim:${key}`, requestHash: `claim:${params.id}` },
-    async (uow) => {
-      const { result, updates } = await claimMission(uow.tx, { appId: auth.appId, userId: auth.userId, missionId: params.id, catalog });
-      // Under the user's lock, so this user's updates are published in commit order.
-      uow.beforeCommit(() => publishUpdates(auth.appId, auth.userId, updates));
-      uow.afterCommit(() =>
-        recordDataPoint({ appId: auth.appId, userId: auth.userId, kind: 'claim', name: params.id, properties: { reward: result.reward } }),
-      );
-      // A first claim changes what is worth recommending: refresh in the background (pushes a `recommendation`).
-      uow.afterCommit(async () => refreshRecommendationsInBackground({ ctx: { appId: auth.appId, userId: auth.userId } }));
-      return { status: 200, body: result };
-    },
-  );
-  return idempotentJson(outcome);
+  const idempotencyKey = checkKey(req.headers.get('idempotency-key'));
+  return idempotentJson(await claimReward({ ctx: { appId: auth.appId, userId: auth.userId }, input: { missionId: params.id, idempotencyKey } }));
 });
