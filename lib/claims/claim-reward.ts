@@ -2,9 +2,9 @@
 // Idempotency under the claim's key, the user's lock, the claim itself
 // (claimMission: status guard, ledger, balance, the user's sequence number),
 // and after commit, side by side: the stream updates in the user's change
-// order, the cached answer, the analytics data point and a background refresh
-// of the recommendations. Callers see only `{ ctx, input }` → the answer.
-import { recordDataPoint } from '@/lib/analytics/record-data-point';
+// order, the cached answer and a background refresh of the recommendations;
+// the dashboard's rollups are written in the claim's transaction. Callers see only `{ ctx, input }` → the answer.
+import { claimRollups, writeRollups } from '@/lib/analytics/rollups';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
 import { refreshRecommendationsInBackground } from '@/lib/recommendations/recommend';
@@ -35,7 +35,8 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
     async (uow) => {
       const { result, updates, seq } = await claimMission(uow.tx, { appId, userId, missionId, catalog });
       uow.afterCommit(() => publishInOrder(appId, userId, seq, updates));
-      uow.afterCommit(() => recordDataPoint({ appId, userId, kind: 'claim', name: missionId, properties: { reward: result.reward } }));
+      // The dashboard's counts, in the claim's transaction (a replay never gets here).
+      await writeRollups(uow.tx, { appId, userId, at: result.progress.updatedAt, deltas: claimRollups(missionId, result.reward) });
       // A first claim changes what is worth recommending: refresh in the background (pushes a `recommendation`).
       uow.afterCommit(async () => refreshRecommendationsInBackground({ ctx: { appId, userId } }));
       return { status: 200, body: result };

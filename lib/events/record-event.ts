@@ -4,17 +4,17 @@
 // against the in-memory catalog, then the write (lib/events/write-event.ts):
 // two statements and no transaction of its own for a standalone event, one
 // for an event that advances nothing; after commit, the stream updates are
-// published in the user's change order, the answer cached and the analytics
-// data point written, side by side. Callers see only `{ ctx, input }` → the answer.
+// published in the user's change order and the answer cached, side by side.
+// The dashboard's rollups are written by the same statement as the event. Callers see only `{ ctx, input }` → the answer.
 import { randomUUID } from 'node:crypto';
 import { getDb } from '@/db/client';
 import type { UnitOfWork } from '@/db/unit-of-work';
-import { recordDataPoint } from '@/lib/analytics/record-data-point';
+import { eventRollups, rollupRows } from '@/lib/analytics/rollups';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { AppError } from '@/lib/errors';
 import { cacheOutcome, cachedOutcome, hashRequest, idempotencyMismatch, storedBody, type Outcome } from '@/lib/idempotency/run-idempotent';
-import { claimedMissionIds, evaluateEvent, isMissionLocked, toMissionProgress } from '@/lib/missions/engine';
+import { claimedMissionIds, explainEvent, missionLock, toMissionProgress, type Verdict } from '@/lib/missions/engine';
 import type { EngineEvent, ProgressRecord } from '@/lib/missions/schema';
 import { lockUser, lockUsers } from '@/lib/progress/records';
 import { publishInOrder } from '@/lib/updates/publish';
@@ -27,7 +27,8 @@ export interface RecordedEvent {
   missionsUpdated: string[];
 }
 
-export type EventSource = 'api' | 'webhook';
+/** Where an event came from: `/v1/events`, a webhook delivery, or a staff member's test event (inspector). */
+export type EventSource = 'api' | 'webhook' | 'test';
 
 /**
  * Standalone: the verb writes with statements of its own (autocommit). Joined:
@@ -57,23 +58,31 @@ const MAX_ATTEMPTS = 50;
 /** The key under which an event's answer is stored: namespaced so it can never collide with a claim's `claim:` key. */
 export const eventKey = (idempotencyKey: string) => `event:${idempotencyKey}`;
 
+/** The stored `outcome` of an event: the verdict of each mission with the event's name, at ingestion. */
+export type EventOutcome = Array<{ missionId: string } & Verdict>;
+
+/** Judges the event against every mission with its name (explainEvent): the records to save, the answer, the stream updates and the verdicts. */
 function evaluate(catalog: Catalog, event: EngineEvent, records: Map<string, ProgressRecord>, now: number) {
   const candidates = catalog.byEvent.get(event.name) ?? [];
   const missionsUpdated: string[] = [];
+  const missionsCompleted: string[] = [];
   const updates: SdkUpdate[] = [];
   const toSave: ProgressRecord[] = [];
+  const outcome: EventOutcome = [];
   const claimed = claimedMissionIds(records.values());
   for (const mission of candidates) {
     const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
-    const locked = isMissionLocked({ mission, campaign, claimedMissionIds: claimed, now });
-    const result = evaluateEvent({ mission, campaign, record: records.get(mission.id) ?? null, event, locked, now });
-    if (!result) continue;
-    toSave.push(result.record);
+    const lock = missionLock({ mission, campaign, claimedMissionIds: claimed, now });
+    const { evaluation, verdict } = explainEvent({ mission, campaign, record: records.get(mission.id) ?? null, event, lock, now });
+    outcome.push({ missionId: mission.id, ...verdict });
+    if (!evaluation) continue;
+    toSave.push(evaluation.record);
     missionsUpdated.push(mission.id);
-    const data = toMissionProgress({ mission, record: result.record, locked: false, now });
-    if (data) updates.push({ type: result.change === 'completed' ? 'mission.completed' : 'mission.progress', data });
+    if (evaluation.change === 'completed') missionsCompleted.push(mission.id);
+    const data = toMissionProgress({ mission, record: evaluation.record, locked: false, now });
+    if (data) updates.push({ type: evaluation.change === 'completed' ? 'mission.completed' : 'mission.progress', data });
   }
-  return { missionsUpdated, updates, toSave };
+  return { missionsUpdated, missionsCompleted, updates, toSave, outcome };
 }
 
 /** The missions whose records evaluation reads: the event's candidates and their prerequisites. */
@@ -116,7 +125,7 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
     // An event no mission reads needs no records; a keyed one still finds its stored answer through the write.
     const read = related.length > 0 ? await readForEvent(db, scope, key, related) : { seq: null, stored: null, records: new Map() };
     if (read.stored) return replayOf(read.stored, requestHash);
-    const { missionsUpdated, updates, toSave } = evaluate(catalog, event, read.records, now);
+    const { missionsUpdated, missionsCompleted, updates, toSave, outcome: verdicts } = evaluate(catalog, event, read.records, now);
     const eventId = `evt_${randomUUID()}`;
     const body: RecordedEvent = { accepted: true, eventId, missionsUpdated };
     const response = JSON.stringify(body);
@@ -131,6 +140,9 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
       keyRow: key === null ? null : { key, requestHash, status: 200, response },
       records: toSave,
       expectedSeq: read.seq,
+      outcome: verdicts,
+      // The dashboard's counts, in the same statement (lib/analytics/rollups.ts).
+      rollups: rollupRows({ appId, userId: event.userId, at: now, deltas: eventRollups(event.name, missionsCompleted) }),
     });
     if (written.kind === 'stale') continue;
     const seq = written.seq;
@@ -146,9 +158,6 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
     const steps: Array<() => Promise<void>> = [];
     if (publish) steps.push(publish);
     if (key !== null) steps.push(() => cacheOutcome(idemScope, outcome));
-    steps.push(() =>
-      recordDataPoint({ appId, userId: event.userId, kind: 'event', name: event.name, properties: { eventId, missionsUpdated, source } }),
-    );
     if (ctx.uow) for (const step of steps) ctx.uow.afterCommit(step);
     else await Promise.all(steps.map((step) => step()));
     return outcome;

@@ -5,14 +5,15 @@
 // answer of the event's idempotency key and the progress records the event's
 // missions need, all from one snapshot. The write checks that the sequence
 // number is still the one read and bumps it, in the same statement that
-// inserts the event row, the idempotency row and the progress rows (one
-// multi-row upsert): when another change of the user committed in between
+// inserts the event row (with its verdicts), the idempotency row, the
+// progress rows (one multi-row upsert) and the dashboard's rollups: when another change of the user committed in between
 // (an event, a claim, a webhook delivery: every writer of progress bumps the
 // number), the write changes nothing and the caller evaluates again. An event
 // that changes no progress takes no sequence number; its key row alone makes
 // a concurrent duplicate fail.
 import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
+import type { rollupRows } from '@/lib/analytics/rollups';
 import type { ProgressRecord } from '@/lib/missions/schema';
 
 export interface StoredAnswer {
@@ -83,10 +84,14 @@ export interface EventWrite {
   timestamp: number;
   /** The caller's key as the events table keeps it (without namespace). */
   idempotencyKey: string | null;
-  source: 'api' | 'webhook';
+  source: 'api' | 'webhook' | 'test';
   receivedAt: number;
   /** The stored key row (namespaced key), when the event has one. */
   keyRow: { key: string; requestHash: string; status: number; response: string } | null;
+  /** The verdict of each mission with the event's name (events.outcome). */
+  outcome: unknown[];
+  /** The dashboard's rollup rows to add to (lib/analytics/rollups.ts rollupRows). */
+  rollups: ReturnType<typeof rollupRows>;
   /** Progress records to write; non-empty ones need `expectedSeq` (the sequence number read). */
   records: ProgressRecord[];
   expectedSeq: number | null;
@@ -121,8 +126,8 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
     gate = sql`k`;
   }
   const from = gate ? sql`from ${gate}` : sql``;
-  parts.push(sql`e as (insert into "events" (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at)
-    select ${w.eventId}, ${s.appId}, ${s.userId}, ${w.name}, ${JSON.stringify(w.payload)}::jsonb, ${w.timestamp}, ${w.idempotencyKey}, ${w.source}, ${w.receivedAt}
+  parts.push(sql`e as (insert into "events" (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at, outcome)
+    select ${w.eventId}, ${s.appId}, ${s.userId}, ${w.name}, ${JSON.stringify(w.payload)}::jsonb, ${w.timestamp}, ${w.idempotencyKey}, ${w.source}, ${w.receivedAt}, ${JSON.stringify(w.outcome)}::jsonb
     ${from} returning 1 as one)`);
   if (w.records.length > 0) {
     const json = JSON.stringify(
@@ -141,6 +146,14 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
       from ${gate!}, json_to_recordset(${json}::json) as r(mission_id text, status text, current_count integer, target_count integer, window_start bigint, cycle integer, updated_at bigint)
       on conflict (app_id, user_id, mission_id) do update set status = excluded.status, current_count = excluded.current_count,
         target_count = excluded.target_count, window_start = excluded.window_start, cycle = excluded.cycle, updated_at = excluded.updated_at
+      returning 1 as one)`);
+  }
+  if (w.rollups.length > 0) {
+    const rows = JSON.stringify(w.rollups.map((r) => ({ bucket_start: r.bucketStart, kind: r.kind, key: r.key, shard: r.shard, count: r.count, amount: r.amount })));
+    parts.push(sql`a as (insert into analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
+      select ${s.appId}, r.bucket_start, r.kind, r.key, r.shard, r.count, r.amount
+      from ${gate ?? sql`(select 1) as g`}, json_to_recordset(${rows}::json) as r(bucket_start bigint, kind text, key text, shard smallint, count bigint, amount bigint)
+      on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
       returning 1 as one)`);
   }
   const seqSelect = w.records.length > 0 ? sql`(select seq::text from s)` : sql`null::text`;
