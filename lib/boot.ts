@@ -1,4 +1,5 @@
 // Start-up: configuration checked, database migrated, the denylist warmed,
+// the retention job scheduled,
 // and on the embedded default a demo app with a demo catalog. Runs once per
 // process, from Next.js's instrumentation hook or the plain Node server.
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { putCatalog } from '@/lib/catalog/put-catalog';
 import { getConfig, readOrCreateSecret } from '@/lib/config';
 import { demoCatalog } from '@/lib/demo/demo-catalog';
 import { getKv } from '@/lib/kv';
+import { startRetention } from '@/lib/retention/retention';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
 
 export const DEMO_APP_ID = 'demo';
@@ -39,6 +41,8 @@ async function runBoot(): Promise<void> {
   await getDb();
   const kv = await getKv();
   await warmRevocations();
+  // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations.md).
+  startRetention();
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];

@@ -465,12 +465,90 @@ async function benchSse(server: Server, runId: string): Promise<Row & { streams:
   };
 }
 
+// ---------------------------------------------------------------- growth
+
+/**
+ * `--growth [N]`: table and index size per event at N events (default
+ * 1,000,000), on copies of the tables (same columns and indexes) filled with
+ * SQL the way the API fills them: one events row per event (with verdicts),
+ * an idempotency row for half of them, 2,000 users' progress rows, per-minute
+ * rollups over one day. The copies are dropped afterwards.
+ */
+async function growth(db: pg.Client, n: number): Promise<void> {
+  const tables = ['events', 'idempotency_keys', 'progress', 'analytics_rollups', 'user_sequences'];
+  for (const t of tables) {
+    await db.query(`drop table if exists growth_${t}`);
+    await db.query(`create table growth_${t} (like ${t} including all)`);
+  }
+  const t0 = performance.now();
+  const now = Date.now();
+  await db.query(
+    `insert into growth_events (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at, outcome)
+     select 'evt_' || gen_random_uuid(), 'bench-app', 'u' || (i % 2000), 'match_played',
+       jsonb_build_object('mode', 'ranked', 'score', i % 50, 'durationSec', 300 + i % 400), $1 - ($2 - i) * 10,
+       case when i % 2 = 0 then 'k-' || i end, 'api', $1 - ($2 - i) * 10,
+       '[{"missionId":"life","counted":true,"change":"progress","currentCount":5,"targetCount":1000},{"missionId":"ranked","counted":false,"code":"filter_mismatch","key":"mode","condition":"eq","missing":false,"seen":"casual"}]'::jsonb
+     from generate_series(1, $2) i`,
+    [now, n],
+  );
+  await db.query(
+    `insert into growth_idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
+     select 'bench-app', 'u' || (i % 2000), 'event:k-' || i, md5(i::text) || md5((i + 1)::text), 200,
+       to_jsonb('{"accepted":true,"eventId":"evt_' || gen_random_uuid() || '","missionsUpdated":["life","daily"]}'), $1
+     from generate_series(2, $2, 2) i`,
+    [now, n],
+  );
+  await db.query(
+    `insert into growth_progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
+     select 'bench-app', 'u' || u, m, 'active', 5, 1000, 0, 1, $1 from generate_series(0, 1999) u, unnest(array['life','daily','ranked','buy']) m`,
+    [now],
+  );
+  await db.query(
+    `insert into growth_analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
+     select 'bench-app', $1 - m * 60000 - $1 % 60000, 'event', 'match_played', s, 10, 0 from generate_series(0, 1439) m, generate_series(0, 7) s`,
+    [now],
+  );
+  await db.query(`insert into growth_user_sequences (app_id, user_id, seq) select 'bench-app', 'u' || u, 500 from generate_series(0, 1999) u`);
+  for (const t of tables) await db.query(`analyze growth_${t}`);
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(`\ngrowth at ${n.toLocaleString('en')} events (filled in ${seconds.toFixed(0)} s; load average ${load()})\n`);
+  console.log('| table | rows | heap MB | indexes MB | total MB | bytes per event |');
+  console.log('|---|---|---|---|---|---|');
+  for (const t of tables) {
+    const { rows } = await db.query(
+      `select (select count(*) from growth_${t})::bigint as rows, pg_table_size('growth_${t}') as heap, pg_indexes_size('growth_${t}') as idx, pg_total_relation_size('growth_${t}') as total`,
+    );
+    const r = rows[0] as { rows: string; heap: string; idx: string; total: string };
+    const mb = (x: string) => (Number(x) / 1048576).toFixed(1);
+    console.log(`| ${t} | ${Number(r.rows).toLocaleString('en')} | ${mb(r.heap)} | ${mb(r.idx)} | ${mb(r.total)} | ${Math.round(Number(r.total) / n)} |`);
+  }
+  const { rows: idx } = await db.query(
+    `select indexrelname as name, pg_relation_size(indexrelid) as size from pg_stat_user_indexes where relname like 'growth_%' order by 2 desc`,
+  );
+  console.log(`indexes: ${idx.map((x: { name: string; size: string }) => `${x.name} ${(Number(x.size) / 1048576).toFixed(1)} MB`).join(', ')}`);
+  for (const t of tables) await db.query(`drop table growth_${t}`);
+}
+
 // ---------------------------------------------------------------- main
 
 async function main(): Promise<void> {
   const runId = Date.now().toString(36);
   log(`questline bench ${QUICK ? '--quick ' : ''}on ${cpus().length} cores, node ${process.version}; load average ${load()}`);
   await ensureDatabase();
+  if (flag('growth')) {
+    // Table sizes only: needs the schema (migrations), so the server starts and stops once first.
+    const size = Number(option('growth', '1000000')) || 1_000_000;
+    const booted = await startServer();
+    await booted.stop();
+    const db = new pg.Client({ connectionString: DATABASE_URL });
+    await db.connect();
+    try {
+      await growth(db, size);
+    } finally {
+      await db.end();
+    }
+    return;
+  }
   const server = await startServer();
   const db = new pg.Client({ connectionString: DATABASE_URL });
   await db.connect();
