@@ -192,6 +192,22 @@ export const progress = pgTable(
   (t) => [primaryKey({ columns: [t.appId, t.userId, t.missionId] })],
 );
 
+/**
+ * Each user's change counter: bumped by every transaction that changes the
+ * user's progress (events, claims), in the same statement that writes, so it
+ * is both the optimistic version an event's write checks and the sequence
+ * number its stream updates are published under, in order, after commit.
+ */
+export const userSequences = pgTable(
+  'user_sequences',
+  {
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.userId] })],
+);
+
 export const balances = pgTable(
   'balances',
   {

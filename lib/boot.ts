@@ -1,4 +1,5 @@
 // Start-up: configuration checked, database migrated, the denylist warmed,
+// the retention job scheduled,
 // and on the embedded default a demo app with a demo catalog. Runs once per
 // process, from Next.js's instrumentation hook or the plain Node server.
 import path from 'node:path';
@@ -12,6 +13,7 @@ import { demoCatalog } from '@/lib/demo/demo-catalog';
 import { getKv } from '@/lib/kv';
 import { isUnavailableError } from '@/lib/errors';
 import { logError } from '@/lib/log';
+import { startRetention } from '@/lib/retention/retention';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
 
 export const DEMO_APP_ID = 'demo';
@@ -65,6 +67,8 @@ async function runBoot(): Promise<void> {
     if (!isUnavailableError(err)) throw err;
     logError('start-up: revocation warm-up skipped, the key-value store is unavailable', err);
   }
+  // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations.md).
+  startRetention();
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];

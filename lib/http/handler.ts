@@ -2,7 +2,7 @@
 // authentication, rate limit, and errors turned into the spec's JSON body.
 // Web-standard only (no next/* import), so a plain Node server can mount it.
 import { AppError, isUnavailableError as isUnavailable } from '@/lib/errors';
-import { bearerToken, verifyAccessToken, type TokenClaims } from '@/lib/auth/jwt';
+import { bearerToken, verifyAccessTokenCached, type TokenClaims } from '@/lib/auth/jwt';
 import { revocationOf } from '@/lib/auth/revocation';
 import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
 import { checkAdminRequest, identifyAdmin, type AdminIdentity } from '@/lib/auth/admin';
@@ -51,20 +51,19 @@ export interface AdminContext extends BaseContext {
   admin: AdminIdentity;
 }
 
-export interface UserRouteOptions {
+export interface UserRouteOptions<P = undefined> {
   /** Accept the token in the `access_token` query parameter (streams only). */
   tokenInQuery?: boolean;
   /** Sliding-window limiter keyed by the token's jti. */
   limiter?: () => Limiter;
+  /** A read sent with the token checks (same round trip); its result reaches the handler as `prefetched`. */
+  prefetch?: (req: Request, auth: TokenClaims) => Promise<P> | undefined;
 }
 
-async function authenticate(req: Request, tokenInQuery: boolean): Promise<TokenClaims> {
+function tokenOf(req: Request, tokenInQuery: boolean): string {
   const token = bearerToken(req, tokenInQuery);
   if (!token) throw new AppError('unauthorized', 'Missing bearer token');
-  const claims = await verifyAccessToken(token);
-  const revoked = await revocationOf(claims);
-  if (revoked !== null) throw new AppError('unauthorized', revoked);
-  return claims;
+  return token;
 }
 
 /** Counts one request against the limiter and throws 429 when over. */
@@ -150,20 +149,41 @@ export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>, optio
     );
 }
 
-/** A /v1 endpoint behind a bearer JWT. */
-export function userRoute(options: UserRouteOptions, fn: (ctx: UserContext) => Promise<Response>): Handler {
+/**
+ * A /v1 endpoint behind a bearer JWT. The token's signature is checked from a
+ * short-lived cache (lib/auth/jwt.ts); then the revocation read (one MGET),
+ * the rate-limit script and the route's `prefetch` read (the idempotency
+ * answer cache) are sent to the key-value store together: one round trip.
+ * A revoked token is refused even when the limiter or the read answered.
+ */
+export function userRoute<P = undefined>(options: UserRouteOptions<P>, fn: (ctx: UserContext & { prefetched: P | undefined }) => Promise<Response>): Handler {
   return (req, routeCtx) =>
     run(req, true, async (requestId, extra) => {
-      const auth = await authenticate(req, options.tokenInQuery ?? false);
+      const auth = await verifyAccessTokenCached(tokenOf(req, options.tokenInQuery ?? false));
       noteApp(req, auth.appId);
-      if (options.limiter) {
-        const result = await enforceLimit(options.limiter(), auth.jti).catch((err: unknown) => {
-          if (err instanceof AppError) Object.entries(err.headers).forEach(([k, v]) => extra.set(k, v));
+      const [revoked, limited, prefetched] = await Promise.all([
+        revocationOf(auth),
+        options.limiter ? options.limiter().consume(auth.jti).then((r) => ({ ok: r }), (err: unknown) => ({ err })) : null,
+        // Fail-open: the prefetched cache read only saves work; without the store the database decides.
+        options.prefetch
+          ? Promise.resolve(options.prefetch(req, auth)).catch((err: unknown) => {
+              if (isUnavailable(err)) return undefined;
+              throw err;
+            })
+          : undefined,
+      ]);
+      if (revoked !== null) throw new AppError('unauthorized', revoked);
+      if (limited) {
+        if ('err' in limited) throw limited.err;
+        const result = limited.ok;
+        if (!result.success) {
+          const err = rateLimitedError(result);
+          Object.entries(err.headers).forEach(([k, v]) => extra.set(k, v));
           throw err;
-        });
+        }
         rateLimitHeaders(result).forEach((value, name) => extra.set(name, value));
       }
-      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth });
+      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth, prefetched });
     });
 }
 

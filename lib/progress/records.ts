@@ -5,9 +5,20 @@ import type { DbOrTx, Tx } from '@/db/client';
 import { progress } from '@/db/schema';
 import type { ProgressRecord } from '@/lib/missions/schema';
 
-/** Transaction-scoped lock on (app, user): concurrent writers of one user queue up. App ids cannot contain "/", so the key is unambiguous. */
-export async function lockUser(tx: Tx, appId: string, userId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${appId}/${userId}`}, 0))`);
+/**
+ * Transaction-scoped lock on (app, user): concurrent writers of one user queue
+ * up. It is the row lock of the user's sequence number (user_sequences,
+ * created at 0 when missing), so it also stops the optimistic write of a
+ * concurrent event (lib/events/write-event.ts) until this transaction ends.
+ * Answers the user's sequence number; a writer that changes progress bumps it
+ * in the same transaction (bumpUserSequence).
+ */
+export async function lockUser(tx: Tx, appId: string, userId: string): Promise<number> {
+  const result = await tx.execute(
+    sql`insert into user_sequences (app_id, user_id, seq) values (${appId}, ${userId}, 0)
+        on conflict (app_id, user_id) do update set seq = user_sequences.seq returning seq::text as seq`,
+  );
+  return Number((result as unknown as { rows: Array<{ seq: string }> }).rows[0].seq);
 }
 
 /**
