@@ -193,11 +193,11 @@ function AnalyticsPanel({ appId, missionTitles }: { appId: string; missionTitles
       )}
 
       <p className="text-sm text-muted-foreground" data-testid="analytics-totals" aria-live="polite">
-        {data
+        {data && !analytics.isPlaceholderData
           ? `${number.format(data.totals.events)} events, ${number.format(data.totals.completions)} completions, ${number.format(data.totals.claims)} claims ${rangeLabel}` +
             (data.currencies.length > 0 ? `; granted ${currencyTotal}.` : '.') +
             ` Updated ${timeOfDay.format(analytics.dataUpdatedAt)}${refreshMs ? `, refreshed every ${refreshMs / 1000} s` : ''}.`
-          : 'Loading…'}
+          : `Loading ${rangeLabel.replace(/^in /, '')}…`}
       </p>
 
       <section aria-label="Totals" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
@@ -223,7 +223,7 @@ function AnalyticsPanel({ appId, missionTitles }: { appId: string; missionTitles
         </Card>
       ) : (
         data && (
-          <div className="grid gap-4 xl:grid-cols-3">
+          <div className={`grid gap-4 transition-opacity xl:grid-cols-3 ${analytics.isPlaceholderData ? 'opacity-60' : ''}`} aria-busy={analytics.isPlaceholderData}>
             <ChartCard
               className="xl:col-span-3"
               title="Events per minute"
