@@ -13,11 +13,11 @@ const SHOWCASE_APPS = [
   { id: 'moonfall', name: 'Moonfall Tactics' },
 ];
 
-async function shoot(page: Page, name: string, scheme: string): Promise<void> {
+async function shoot(page: Page, name: string, scheme: string, fullPage = false): Promise<void> {
   // Fonts and transitions settled, no caret blinking in the picture.
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(DIR, `${name}-${scheme}.png`), caret: 'hide', animations: 'disabled' });
+  await page.screenshot({ path: path.join(DIR, `${name}-${scheme}.png`), caret: 'hide', animations: 'disabled', fullPage });
 }
 
 test.beforeAll(async ({ request }, testInfo) => {
@@ -87,6 +87,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expect(page.getByRole('img', { name: /^Events per minute/ }).locator('.recharts-area-area')).toBeVisible({ timeout: 20_000 });
       await expect(page.getByRole('listitem').filter({ hasText: 'Ace pilot' })).toBeVisible();
       await shoot(page, 'dashboard', colorScheme);
+      await expect(page.getByRole('table', { name: 'Currency granted' })).toBeVisible();
+      await shoot(page, 'dashboard-full', colorScheme, true);
 
       await page.goto('/admin/apps');
       await expect(page.getByRole('row').filter({ hasText: 'Star Raiders' })).toBeVisible();

@@ -67,14 +67,14 @@ test('the dashboard shows what /v1 recorded: totals, missions, currency and the 
   await expect(page.getByRole('img', { name: /^Currency granted in the last hour: 75 gems · 14 coins/ }).locator('.recharts-bar-rectangle')).toHaveCount(2);
 
   // Another range keeps the numbers (everything happened just now).
-  await page.getByRole('tab', { name: 'Last 7 days' }).click();
+  await page.getByRole('button', { name: 'Last 7 days' }).click();
   await expect(page.getByTestId('analytics-totals')).toContainText('9 events, 6 completions, 5 claims in the last 7 days');
-  await page.getByRole('tab', { name: 'Custom' }).click();
-  await expect(page.getByLabel('From')).toBeVisible();
+  await page.getByRole('button', { name: 'Custom' }).click();
+  await expect(page.getByLabel('From', { exact: true })).toBeVisible();
   await expect(page.getByTestId('analytics-totals')).toContainText('9 events, 6 completions, 5 claims in the chosen range');
   // A custom range before anything happened: the empty state.
-  await page.getByLabel('From').fill('2020-01-01T00:00');
-  await page.getByLabel('To').fill('2020-01-02T00:00');
+  await page.getByLabel('From', { exact: true }).fill('2020-01-01T00:00');
+  await page.getByLabel('To', { exact: true }).fill('2020-01-02T00:00');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByText('No events in the chosen range')).toBeVisible();
   await expect(page.getByTestId('analytics-totals')).toContainText('0 events, 0 completions, 0 claims in the chosen range');
@@ -106,9 +106,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.goto(`/admin?app=${appId}`);
       await expect(page.getByTestId('analytics-totals')).toContainText('9 events,', { timeout: 20_000 });
       await expectAccessible(page, `${colorScheme} dashboard with charts`);
-      await page.getByRole('tab', { name: 'Custom' }).click();
-      await page.getByLabel('From').fill('2020-01-01T00:00');
-      await page.getByLabel('To').fill('2020-01-02T00:00');
+      await page.getByRole('button', { name: 'Custom' }).click();
+      await page.getByLabel('From', { exact: true }).fill('2020-01-01T00:00');
+      await page.getByLabel('To', { exact: true }).fill('2020-01-02T00:00');
       await page.getByRole('button', { name: 'Apply' }).click();
       await expect(page.getByText('No events in the chosen range')).toBeVisible();
       await expectAccessible(page, `${colorScheme} dashboard empty range`);

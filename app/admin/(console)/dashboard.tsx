@@ -10,7 +10,8 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ActivityIcon, AppWindowIcon, BookOpenIcon, CoinsIcon, GiftIcon, RefreshCwIcon, TrophyIcon, UsersIcon, type LucideIcon } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
+import { Button, focusRing } from '@/components/ui/button';
+import { cn } from '@/lib/cn';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
@@ -18,7 +19,6 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { Tabs, TabsList, TabsTrigger } from '@/components/ui/tabs';
 import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
 import { CurrencyChart, EventRateChart, MissionBarsChart } from '@/components/console/analytics-charts';
 import { useStaff } from '@/components/console/staff-context';
@@ -154,24 +154,28 @@ function AnalyticsPanel({ appId, missionTitles }: { appId: string; missionTitles
           Activity
         </h2>
         <div className="flex flex-wrap items-center gap-2">
-          <Tabs
-            value={range.preset}
-            onValueChange={(v) => {
-              if (v === 'custom') {
-                const now = Date.now();
-                setRange({ preset: 'custom', from: now - 24 * HOUR, to: now });
-              } else setRange({ preset: v as Preset });
-            }}
-          >
-            <TabsList aria-label="Range">
-              {(Object.keys(PRESETS) as Preset[]).map((p) => (
-                <TabsTrigger key={p} value={p}>
-                  {PRESETS[p].label}
-                </TabsTrigger>
-              ))}
-              <TabsTrigger value="custom">Custom</TabsTrigger>
-            </TabsList>
-          </Tabs>
+          <div role="group" aria-label="Range" className="inline-flex h-9 items-center rounded-lg bg-muted p-1 text-muted-foreground">
+            {([...(Object.keys(PRESETS) as Preset[]), 'custom'] as const).map((p) => (
+              <button
+                key={p}
+                type="button"
+                aria-pressed={range.preset === p}
+                onClick={() => {
+                  if (p === range.preset) return;
+                  if (p === 'custom') {
+                    const now = Date.now();
+                    setRange({ preset: 'custom', from: now - 24 * HOUR, to: now });
+                  } else setRange({ preset: p });
+                }}
+                className={cn(
+                  'inline-flex h-full items-center rounded-md px-3 text-sm font-medium whitespace-nowrap transition-colors hover:text-foreground aria-pressed:bg-background aria-pressed:text-foreground aria-pressed:shadow-xs',
+                  focusRing,
+                )}
+              >
+                {p === 'custom' ? 'Custom' : PRESETS[p].label}
+              </button>
+            ))}
+          </div>
           <Button variant="outline" size="icon" aria-label="Refresh" onClick={() => void analytics.refetch()} disabled={analytics.isFetching}>
             <RefreshCwIcon className={analytics.isFetching ? 'animate-spin' : undefined} aria-hidden />
           </Button>
@@ -204,7 +208,13 @@ function AnalyticsPanel({ appId, missionTitles }: { appId: string; missionTitles
         <Stat icon={ActivityIcon} label="Events" value={number.format(data?.totals.events ?? 0)} detail={data && `peak ${number.format(Math.round(peak * 100) / 100)} per minute`} loading={loading} />
         <Stat icon={TrophyIcon} label="Completions" value={number.format(data?.totals.completions ?? 0)} detail={data && `${data.missions.filter((m) => m.completions > 0).length} missions`} loading={loading} />
         <Stat icon={GiftIcon} label="Claims" value={number.format(data?.totals.claims ?? 0)} detail={data && `${data.missions.filter((m) => m.claims > 0).length} missions`} loading={loading} />
-        <Stat icon={CoinsIcon} label="Currency granted" value={data && data.currencies.length > 0 ? number.format(data.currencies.reduce((a, c) => a + c.amount, 0)) : '0'} detail={currencyTotal || undefined} loading={loading} />
+        <Stat
+          icon={CoinsIcon}
+          label="Currency granted"
+          value={data && data.currencies.length > 0 ? `${number.format(data.currencies[0].amount)} ${data.currencies[0].currency}` : '0'}
+          detail={data && data.currencies.length > 1 ? `and ${data.currencies.slice(1).map((c) => `${number.format(c.amount)} ${c.currency}`).join(' · ')}` : data && `${number.format(data.currencies.reduce((a, c) => a + c.grants, 0))} grants`}
+          loading={loading}
+        />
       </section>
 
       {loading ? (
