@@ -20,7 +20,8 @@ export interface RecordedEvent {
   missionsUpdated: string[];
 }
 
-export type EventSource = 'api' | 'webhook';
+/** Where an event came from: `/v1/events`, a webhook delivery, or a staff member's test event (inspector). */
+export type EventSource = 'api' | 'webhook' | 'test';
 
 /**
  * Standalone: the verb opens, and commits, its own transaction. Joined: it
