@@ -4,7 +4,7 @@
 // embedded pass (a fresh database) they go to docs/screenshots/; on a shared
 // database (DATABASE_URL set) to test-results/screenshots/ only.
 import path from 'node:path';
-import type { Page } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import { ADMIN_HEADERS, expect, test } from './fixtures';
 
 const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') : path.join('docs', 'screenshots');
@@ -13,11 +13,11 @@ const SHOWCASE_APPS = [
   { id: 'moonfall', name: 'Moonfall Tactics' },
 ];
 
-async function shoot(page: Page, name: string, scheme: string): Promise<void> {
+async function shoot(page: Page, name: string, scheme: string, fullPage = false): Promise<void> {
   // Fonts and transitions settled, no caret blinking in the picture.
   await page.evaluate(() => document.fonts.ready);
   await page.waitForTimeout(250);
-  await page.screenshot({ path: path.join(DIR, `${name}-${scheme}.png`), caret: 'hide', animations: 'disabled' });
+  await page.screenshot({ path: path.join(DIR, `${name}-${scheme}.png`), caret: 'hide', animations: 'disabled', fullPage });
 }
 
 test.beforeAll(async ({ request }, testInfo) => {
@@ -30,7 +30,41 @@ test.beforeAll(async ({ request }, testInfo) => {
   // One app in a webhook-secret grace period, so the Apps screen shows that state too.
   const rotated = await request.post('/api/admin/apps/star-raiders/rotate-webhook-secret', { headers: ADMIN_HEADERS, data: {} });
   expect(rotated.status()).toBe(200);
+  await sendShowcaseActivity(request);
 });
+
+/** Star Raiders' catalog and some players' events and claims through /v1, for the Dashboard's charts. */
+async function sendShowcaseActivity(request: APIRequestContext): Promise<void> {
+  const put = await request.put('/api/admin/apps/star-raiders/catalog', {
+    headers: ADMIN_HEADERS,
+    data: {
+      missions: [
+        { id: 'first-flight', title: 'First flight', criteria: { eventName: 'launch', count: 1 }, reward: { kind: 'currency', currency: 'credits', amount: 100 } },
+        { id: 'ace-pilot', title: 'Ace pilot', criteria: { eventName: 'enemy_down', count: 3 }, reward: { kind: 'currency', currency: 'credits', amount: 250 } },
+        { id: 'salvager', title: 'Salvager', criteria: { eventName: 'salvage', count: 2 }, reward: { kind: 'currency', currency: 'crystals', amount: 5 } },
+        { id: 'daily-patrol', title: 'Daily patrol', criteria: { eventName: 'launch', count: 2, window: 'daily' }, reward: { kind: 'badge', badgeId: 'patrol' } },
+      ],
+    },
+  });
+  expect(put.status()).toBe(200);
+  // The secret is shown once: a new one for this run (the showcase app has no other client).
+  const { appSecret } = (await (await request.post('/api/admin/apps/star-raiders/rotate-secret', { headers: ADMIN_HEADERS })).json()) as { appSecret: string };
+  const plan: Array<[string, string[], string[]]> = [
+    ['nova', ['launch', 'launch', 'enemy_down', 'enemy_down', 'enemy_down', 'salvage', 'salvage'], ['first-flight', 'ace-pilot', 'salvager', 'daily-patrol']],
+    ['orion', ['launch', 'enemy_down', 'enemy_down', 'enemy_down', 'salvage'], ['first-flight', 'ace-pilot']],
+    ['vega', ['launch', 'launch', 'salvage', 'salvage', 'dock'], ['first-flight', 'salvager']],
+    ['lyra', ['launch', 'enemy_down', 'dock', 'dock'], ['first-flight']],
+    ['cass', ['launch', 'launch', 'enemy_down'], []],
+  ];
+  for (const [userId, names, claims] of plan) {
+    const token = await request.post('/v1/auth/token', { data: { appId: 'star-raiders', appSecret, userId } });
+    expect(token.status()).toBe(200);
+    const auth = { Authorization: `Bearer ${((await token.json()) as { accessToken: string }).accessToken}` };
+    for (const name of names) expect((await request.post('/v1/events', { headers: auth, data: { userId, name, payload: {}, timestamp: Date.now() } })).status()).toBe(200);
+    // 409 on a rerun against the same database: claimed then.
+    for (const id of claims) expect([200, 409]).toContain((await request.post(`/v1/missions/${id}/claim`, { headers: auth })).status());
+  }
+}
 
 for (const colorScheme of ['light', 'dark'] as const) {
   test.describe(`${colorScheme}`, () => {
@@ -49,9 +83,12 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     test(`console screens (${colorScheme})`, async ({ pageAs }) => {
       const page = await pageAs('admin');
-      await page.goto('/admin?app=demo');
-      await expect(page.getByRole('listitem').filter({ hasText: 'First match' })).toBeVisible();
+      await page.goto('/admin?app=star-raiders');
+      await expect(page.getByRole('img', { name: /^Events per minute/ }).locator('.recharts-area-area')).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByRole('listitem').filter({ hasText: 'Ace pilot' })).toBeVisible();
       await shoot(page, 'dashboard', colorScheme);
+      await expect(page.getByRole('table', { name: 'Currency granted' })).toBeVisible();
+      await shoot(page, 'dashboard-full', colorScheme, true);
 
       await page.goto('/admin/apps');
       await expect(page.getByRole('row').filter({ hasText: 'Star Raiders' })).toBeVisible();

@@ -49,4 +49,5 @@ export const queryKeys = {
   apps: ['admin', 'apps'] as const,
   staff: ['admin', 'staff'] as const,
   catalog: (appId: string) => ['admin', 'apps', appId, 'catalog'] as const,
+  analytics: (appId: string, range: unknown) => ['admin', 'apps', appId, 'analytics', range] as const,
 };
