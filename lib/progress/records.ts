@@ -22,19 +22,22 @@ export async function lockUser(tx: Tx, appId: string, userId: string): Promise<n
 }
 
 /**
- * Locks several users in one statement, in the order of their lock keys: two
- * transactions locking overlapping sets always queue instead of deadlocking
- * (the key order also holds for two user ids whose keys collide).
+ * Locks several users with the same row locks as lockUser, taken in user id
+ * order in one statement: two transactions locking overlapping sets always
+ * queue instead of deadlocking, and a single-user writer (lockUser, or the
+ * optimistic event write) waits for the whole batch.
  */
 export async function lockUsers(tx: Tx, appId: string, userIds: string[]): Promise<void> {
-  const names = [...new Set(userIds)].map((u) => `${appId}/${u}`);
-  if (names.length === 0) return;
+  const ids = [...new Set(userIds)].sort();
+  if (ids.length === 0) return;
   const rows = sql.join(
-    names.map((n) => sql`(${n}::text)`),
+    ids.map((u) => sql`(${appId}::text, ${u}::text, 0::bigint)`),
     sql`, `,
   );
   await tx.execute(
-    sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(n, 0) as k from (values ${rows}) as v(n) order by k) as keys`,
+    sql`insert into user_sequences (app_id, user_id, seq)
+        select a, u, s from (values ${rows}) as v(a, u, s) order by u
+        on conflict (app_id, user_id) do update set seq = user_sequences.seq`,
   );
 }
 
