@@ -212,9 +212,13 @@ export class Fuzzer {
         case 4:
           if (leaf) leaf.parent[leaf.key] = this.pick(['\u0000', '\ud800x', 'x\udfff', 'a'.repeat(70_000)]);
           break;
-        case 5:
-          if (leaf) leaf.parent[leaf.key] = this.nested(this.pick([40, 500, 5_000]));
+        case 5: {
+          // Written as text: a structure this deep would overflow JSON.stringify's stack here.
+          const depth = this.pick([33, 500, 5_000]);
+          if (leaf) leaf.parent[leaf.key] = 'NESTED_PLACEHOLDER';
+          text = JSON.stringify(copy).replace('"NESTED_PLACEHOLDER"', `${'[{"a":'.repeat(depth)}1${'}]'.repeat(depth)}`);
           break;
+        }
         case 6:
           text = (text ?? JSON.stringify(copy)).slice(0, Math.max(1, this.int(JSON.stringify(copy).length)));
           break;
@@ -226,12 +230,6 @@ export class Fuzzer {
       }
     }
     return text ?? JSON.stringify(copy);
-  }
-
-  private nested(depth: number): unknown {
-    let node: unknown = 1;
-    for (let i = 0; i < depth; i++) node = this.chance(0.5) ? [node] : { a: node };
-    return node;
   }
 
   private bodyFor(target: Target, c: FuzzCredentials): Buffer | null {
