@@ -20,6 +20,8 @@ import { postRotateWebhookSecret } from './admin/webhook-secret';
 import { getHealth, getReady } from './ops/health';
 import { getMetrics } from './ops/metrics';
 import { observe } from './observe';
+import { getAnalytics } from './admin/analytics';
+import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -56,6 +58,10 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/staff/:staffId', handlers: { PATCH: patchStaff, DELETE: deleteStaff } },
   { path: '/api/admin/openapi.json', handlers: { GET: adminOpenApiDocument } },
   { path: '/api/admin/apps/:appId/rotate-webhook-secret', handlers: { POST: postRotateWebhookSecret } },
+  { path: '/api/admin/apps/:appId/analytics', handlers: { GET: getAnalytics } },
+  { path: '/api/admin/apps/:appId/users/:userId', handlers: { GET: getInspection } },
+  { path: '/api/admin/apps/:appId/users/:userId/events', handlers: { POST: postTestEvent } },
+  { path: '/api/admin/apps/:appId/users/:userId/updates', handlers: { GET: streamUserUpdates } },
 ];
 
 /** For operators and orchestrators: liveness, readiness, Prometheus metrics (no CORS). */

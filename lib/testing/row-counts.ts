@@ -15,7 +15,7 @@ const APP_TABLES = [
   'ledger',
   'revoked_tokens',
   'user_revocations',
-  'analytics_points',
+  'analytics_rollups',
   'audit_log',
 ] as const;
 
