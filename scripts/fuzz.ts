@@ -53,17 +53,18 @@ async function main(): Promise<void> {
     adminKey = server.adminKey;
     close = server.close;
   }
-  const credentials = await credentialsFor(base, adminKey);
+  let credentials = await credentialsFor(base, adminKey);
+  const appId = credentials.appId;
   if (!values.url) {
     const { appRowCounts, rowsNamedBy } = await import('@/lib/testing/row-counts');
     dbChecks = {
-      snapshot: () => appRowCounts([credentials.appId]),
+      snapshot: () => appRowCounts([appId]),
       unchanged: async (before, req) => {
-        const after = await appRowCounts([credentials.appId]);
+        const after = await appRowCounts([appId]);
         if (JSON.stringify(after) !== JSON.stringify(before)) return `rows changed: ${JSON.stringify(before)} -> ${JSON.stringify(after)}`;
         const names = namesIn(req.body);
         const named = await rowsNamedBy(names);
-        return named > (names.includes(credentials.appId) ? 1 : 0) ? `a row named in the body exists (${named})` : null;
+        return named > (names.includes(appId) ? 1 : 0) ? `a row named in the body exists (${named})` : null;
       },
     };
   }
@@ -79,6 +80,7 @@ async function main(): Promise<void> {
       ...(dbChecks ?? {}),
     });
     reports.push(report);
+    credentials = report.credentials;
     console.log(JSON.stringify({ seed, requests: count, seconds: (Date.now() - started) / 1000, byStatus: report.byStatus, problems: report.problems.length }));
     for (const p of report.problems.slice(0, 40)) console.log(`  seed ${seed} ${p}`);
   }
