@@ -10,6 +10,8 @@ import { putCatalog } from '@/lib/catalog/put-catalog';
 import { getConfig, readOrCreateSecret } from '@/lib/config';
 import { demoCatalog } from '@/lib/demo/demo-catalog';
 import { getKv } from '@/lib/kv';
+import { isUnavailableError } from '@/lib/errors';
+import { logError } from '@/lib/log';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
 
 export const DEMO_APP_ID = 'demo';
@@ -31,9 +33,17 @@ type GlobalWithBoot = typeof globalThis & { [bootKey]?: Promise<void>; [bootDone
 
 export function boot(): Promise<void> {
   const g = globalThis as GlobalWithBoot;
-  g[bootKey] ??= runBoot().then(() => {
-    g[bootDoneKey] = true;
-  });
+  // A failed start (database unreachable) is tried again by the next request:
+  // the service recovers without a restart once the dependency is back.
+  g[bootKey] ??= runBoot().then(
+    () => {
+      g[bootDoneKey] = true;
+    },
+    (err: unknown) => {
+      delete g[bootKey];
+      throw err;
+    },
+  );
   return g[bootKey];
 }
 
@@ -46,7 +56,15 @@ async function runBoot(): Promise<void> {
   const config = getConfig();
   await getDb();
   const kv = await getKv();
-  await warmRevocations();
+  try {
+    await warmRevocations();
+  } catch (err) {
+    // Redis down at start: the service still starts. Revocations are then
+    // checked against the database, and the first check that finds the store
+    // back (without its warm marker) re-warms it (lib/auth/revocation.ts).
+    if (!isUnavailableError(err)) throw err;
+    logError('start-up: revocation warm-up skipped, the key-value store is unavailable', err);
+  }
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];

@@ -1,7 +1,7 @@
 // The one wrapper every /v1 and admin handler goes through: request id, CORS,
 // authentication, rate limit, and errors turned into the spec's JSON body.
 // Web-standard only (no next/* import), so a plain Node server can mount it.
-import { AppError } from '@/lib/errors';
+import { AppError, isUnavailableError as isUnavailable } from '@/lib/errors';
 import { bearerToken, verifyAccessToken, type TokenClaims } from '@/lib/auth/jwt';
 import { revocationOf } from '@/lib/auth/revocation';
 import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
@@ -82,22 +82,6 @@ function toErrorResponse(err: unknown, requestId: string, req: Request): Respons
   }
   logError('unhandled error', err, { requestId, method: req.method, url: loggableUrl(req.url) });
   return errorResponse(new AppError('internal_error', 'Unexpected error; quote the X-Request-Id when reporting it'));
-}
-
-/** Connection-level failures of PostgreSQL or Redis: answered 503, not 500. */
-function isUnavailable(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE)$/.test(code) || /^(08|57P0)/.test(code))) {
-      return true;
-    }
-    // ioredis gives up on a command after its retries while the connection is down.
-    if ((e as { name?: unknown }).name === 'MaxRetriesPerRequestError') return true;
-    const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && /Connection is closed|connect ECONNREFUSED|Connection terminated/.test(message)) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 function finish(res: Response, requestId: string, cors: boolean, extraHeaders: Headers | null): Response {

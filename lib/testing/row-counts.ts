@@ -5,19 +5,14 @@
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 
-const APP_TABLES = [
-  'missions',
-  'campaigns',
-  'events',
-  'idempotency_keys',
-  'progress',
-  'balances',
-  'ledger',
-  'revoked_tokens',
-  'user_revocations',
-  'analytics_rollups',
-  'audit_log',
-] as const;
+/** Every table with an app_id column, read from the database (so a new table is covered without editing this list). */
+async function appTables(): Promise<string[]> {
+  const db = await getDb();
+  const result = (await db.execute(
+    sql`select table_name as t from information_schema.columns where column_name = 'app_id' and table_schema = current_schema() order by table_name`,
+  )) as unknown as { rows: { t: string }[] };
+  return result.rows.map((r) => r.t);
+}
 
 /** Row counts of every table with an app_id, for these apps, plus the apps rows themselves. */
 export async function appRowCounts(appIds: string[]): Promise<Record<string, number>> {
@@ -27,7 +22,7 @@ export async function appRowCounts(appIds: string[]): Promise<Record<string, num
     sql`, `,
   );
   const parts = [
-    ...APP_TABLES.map((t) => sql`select ${t} as t, count(*)::int as n from ${sql.identifier(t)} where app_id in (${ids})`),
+    ...(await appTables()).map((t) => sql`select ${t} as t, count(*)::int as n from ${sql.identifier(t)} where app_id in (${ids})`),
     sql`select 'apps' as t, count(*)::int as n from apps where id in (${ids})`,
   ];
   const result = (await db.execute(sql.join(parts, sql` union all `))) as unknown as { rows: { t: string; n: number | string }[] };

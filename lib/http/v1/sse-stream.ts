@@ -4,6 +4,7 @@
 // clean-up. lib/http/v1/sse.ts opens it; the ordering rules are described there.
 import type { Unsubscribe } from '@/lib/bus';
 import { AppError } from '@/lib/errors';
+import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError } from '@/lib/log';
 import { metrics } from '@/lib/metrics';
@@ -129,7 +130,7 @@ export class UpdateStream {
       return await withTimeout(getUpdateLog().readAfter(logKey, this.lastSent), sseLimits.logReadTimeoutMs, 'update log read');
     } catch (err) {
       metrics().updateLogErrors.inc();
-      logError('stream: update log read failed', err, { channel });
+      if (!isCircuitOpen(err)) logError('stream: update log read failed', err, { channel });
       return [];
     }
   }
