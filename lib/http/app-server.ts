@@ -7,7 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { getConfig } from '@/lib/config';
 import { logError } from '@/lib/log';
 import { clientAddress } from './client-ip';
-import { handleApiRequest, isApiPath, requestUrl } from './node-server';
+import { answerClientErrors, handleApiRequest, isApiPath, requestUrl } from './node-server';
 import { loggableUrl } from './observe';
 
 /** What `next({ dev: false }).getRequestHandler()` answers. */
@@ -28,5 +28,6 @@ export function createAppServer(nextHandler: NextRequestHandler): Server {
     });
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   return server;
 }

@@ -4,6 +4,7 @@
 // by the custom server of `npm start` (lib/http/app-server.ts) for /v1 and
 // /api/admin, and on its own by scripts/serve.ts, the test suites and benchmarks.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { adminNotFound, allRoutes, endpoint, matchRoute, notFound, type Method } from './routes';
 import { errorRoute } from './handler';
@@ -158,9 +159,28 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
   }
 }
 
+/**
+ * A request Node's HTTP parser refuses (bytes not allowed in the request
+ * line, a head over the size limit, a broken chunked body) never reaches a
+ * handler: answer it in the spec's error shape with a request id, as every
+ * other 400, instead of Node's bare `400 Bad Request`.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (err.code === 'ECONNRESET')) return void socket.destroy();
+    const message = err.code === 'HPE_HEADER_OVERFLOW' ? 'The request head is too large' : 'Malformed HTTP request';
+    const body = JSON.stringify({ error: 'validation_error', message });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
 /** The API alone on a plain Node server (scripts/serve.ts, the test suites, benchmarks). */
 export function createNodeServer(): Server {
   const server = createServer((req, res) => void handleApiRequest(req, res));
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   return server;
 }

@@ -105,6 +105,10 @@ export const TARGETS: Target[] = [
   { path: '/api/admin/apps/:appId/rotate-secret', methods: ['POST'], kind: 'admin', body: () => ({}) },
   { path: '/api/admin/apps/:appId/revocations', methods: ['POST'], kind: 'admin', body: (c) => ({ userId: c.userId }) },
   { path: '/api/admin/apps/:appId/rotate-webhook-secret', methods: ['POST'], kind: 'admin', body: () => ({ gracePeriodSeconds: 3600 }) },
+  { path: '/api/admin/apps/:appId/analytics', methods: ['GET'], kind: 'admin', query: ['from', 'to', 'bucket', 'range'] },
+  { path: '/api/admin/apps/:appId/users/:userId', methods: ['GET'], kind: 'admin' },
+  { path: '/api/admin/apps/:appId/users/:userId/events', methods: ['POST'], kind: 'admin', body: () => ({ name: 'play', payload: { level: 2 } }) },
+  { path: '/api/admin/apps/:appId/users/:userId/updates', methods: ['GET'], kind: 'admin', query: ['lastEventId'] },
   { path: '/api/admin/me', methods: ['GET'], kind: 'admin' },
   { path: '/api/admin/staff', methods: ['GET', 'POST'], kind: 'admin', body: () => ({ email: `fuzz-${randomUUID().slice(0, 8)}@example.com`, password: 'fuzz-password-0123', role: 'support' }) },
   { path: '/api/admin/staff/:staffId', methods: ['PATCH', 'DELETE'], kind: 'admin', body: () => ({ role: 'editor' }) },
@@ -143,6 +147,7 @@ export class Fuzzer {
     if (roll < 0.5) {
       if (name === 'appId') return encodeURIComponent(c.appId);
       if (name === 'id') return encodeURIComponent(this.pick([...c.missionIds, 'camp-1']));
+      if (name === 'userId') return encodeURIComponent(c.userId);
       return randomUUID();
     }
     if (roll < 0.6) return 'x'.repeat(1 + this.int(20_000));
@@ -212,9 +217,13 @@ export class Fuzzer {
         case 4:
           if (leaf) leaf.parent[leaf.key] = this.pick(['\u0000', '\ud800x', 'x\udfff', 'a'.repeat(70_000)]);
           break;
-        case 5:
-          if (leaf) leaf.parent[leaf.key] = this.nested(this.pick([40, 500, 5_000]));
+        case 5: {
+          // Written as text: a structure this deep would overflow JSON.stringify's stack here.
+          const depth = this.pick([33, 500, 5_000]);
+          if (leaf) leaf.parent[leaf.key] = 'NESTED_PLACEHOLDER';
+          text = JSON.stringify(copy).replace('"NESTED_PLACEHOLDER"', `${'[{"a":'.repeat(depth)}1${'}]'.repeat(depth)}`);
           break;
+        }
         case 6:
           text = (text ?? JSON.stringify(copy)).slice(0, Math.max(1, this.int(JSON.stringify(copy).length)));
           break;
@@ -226,12 +235,6 @@ export class Fuzzer {
       }
     }
     return text ?? JSON.stringify(copy);
-  }
-
-  private nested(depth: number): unknown {
-    let node: unknown = 1;
-    for (let i = 0; i < depth; i++) node = this.chance(0.5) ? [node] : { a: node };
-    return node;
   }
 
   private bodyFor(target: Target, c: FuzzCredentials): Buffer | null {
@@ -443,6 +446,8 @@ export interface FuzzReport {
   requests: number;
   byStatus: Record<string, number>;
   problems: string[];
+  /** The credentials at the end (a run may rotate secrets and revoke tokens): the next run starts from these. */
+  credentials: FuzzCredentials;
 }
 
 export async function runFuzz(run: FuzzRun): Promise<FuzzReport> {
@@ -470,7 +475,7 @@ export async function runFuzz(run: FuzzRun): Promise<FuzzReport> {
     }
     if (answer.status < 300) credentials = await run.refresh(credentials, req, answer);
   }
-  return { seed: run.seed, requests: run.count, byStatus, problems };
+  return { seed: run.seed, requests: run.count, byStatus, problems, credentials };
 }
 
 /** After a 2xx that changed credentials: a new token (revocation, secret rotation), the new secrets. */
