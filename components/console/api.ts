@@ -49,4 +49,8 @@ export const queryKeys = {
   apps: ['admin', 'apps'] as const,
   staff: ['admin', 'staff'] as const,
   catalog: (appId: string) => ['admin', 'apps', appId, 'catalog'] as const,
+  missions: (appId: string) => ['admin', 'apps', appId, 'missions'] as const,
+  mission: (appId: string, id: string) => ['admin', 'apps', appId, 'missions', id] as const,
+  eventNames: (appId: string) => ['admin', 'apps', appId, 'event-names'] as const,
+  audit: ['admin', 'audit'] as const,
 };
