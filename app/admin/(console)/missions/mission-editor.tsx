@@ -97,19 +97,20 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   const values = useWatch({ control: form.control }) as MissionFormValues;
   const idTouched = React.useRef(editing);
 
-  const loaded = React.useRef(false);
+  // The version the form shows: saves send it back, so a change made meanwhile is refused, not overwritten.
+  const [loadedVersion, setLoadedVersion] = React.useState<number | null>(null);
   React.useEffect(() => {
-    if (existing.data && !loaded.current) {
-      loaded.current = true;
+    if (existing.data && !existing.isFetching && existing.data.version !== loadedVersion) {
+      setLoadedVersion(existing.data.version);
       form.reset(toFormValues(existing.data));
     }
-  }, [existing.data, form]);
+  }, [existing.data, existing.isFetching, loadedVersion, form]);
 
   const listHref = withApp('/admin/missions');
   const save = useMutation({
     mutationFn: (mission: Mission) =>
       editing
-        ? adminFetch<MissionRecord>(`${missionsPath(appId!)}/${encodeURIComponent(missionId)}`, { method: 'PUT', body: { ...mission, version: existing.data!.version } })
+        ? adminFetch<MissionRecord>(`${missionsPath(appId!)}/${encodeURIComponent(missionId)}`, { method: 'PUT', body: { ...mission, version: loadedVersion } })
         : adminFetch<MissionRecord>(missionsPath(appId!), { method: 'POST', body: mission }),
     onSuccess: (saved) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.missions(appId!) });
@@ -135,8 +136,6 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
 
   const reload = async () => {
     setConflict(null);
-    loaded.current = false;
-    await queryClient.invalidateQueries({ queryKey: queryKeys.mission(appId!, missionId!) });
     await existing.refetch();
   };
 
@@ -165,7 +164,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
         description="What players do (the criteria), what they earn, and when it is available."
         breadcrumbs={[{ label: 'Console', href: withApp('/admin') }, { label: 'Missions', href: listHref }, { label: editing ? (missionId ?? '') : 'New' }]}
       />
-      {editing && !existing.data ? (
+      {editing && loadedVersion === null ? (
         <div className="grid gap-4" aria-busy>
           <Skeleton className="h-40 w-full" />
           <Skeleton className="h-64 w-full" />

@@ -40,7 +40,8 @@ export function useMission(appId: string | undefined, id: string | undefined) {
     queryKey: queryKeys.mission(appId ?? '', id ?? ''),
     queryFn: () => adminFetch<MissionRecord>(`${appPath(appId!)}/missions/${encodeURIComponent(id!)}`),
     enabled: !!appId && !!id,
-    // An open form keeps the version it was read at; a refetch would hide a conflict.
+    // Read afresh whenever a form opens; never behind the open form's back.
+    refetchOnMount: 'always',
     staleTime: Infinity,
     refetchOnWindowFocus: false,
   });
