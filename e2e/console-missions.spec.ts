@@ -46,18 +46,18 @@ test('an editor creates a mission with a filter using only the keyboard, and a p
   await page.keyboard.press('Enter');
   await expect(page.getByRole('heading', { name: 'New mission', level: 1 })).toBeVisible();
 
-  await tabTo(page, page.getByLabel('Title'));
+  await tabTo(page, page.getByLabel('Title', { exact: true }));
   await page.keyboard.type('Win 3 ranked matches');
   await page.keyboard.press('Tab');
-  await expect(page.getByLabel('Mission ID')).toBeFocused();
-  await expect(page.getByLabel('Mission ID')).toHaveValue('win-3-ranked-matches');
+  await expect(page.getByLabel('Mission ID', { exact: true })).toBeFocused();
+  await expect(page.getByLabel('Mission ID', { exact: true })).toHaveValue('win-3-ranked-matches');
   await page.keyboard.press('Tab');
   await page.keyboard.type('Ranked only: casual games do not count.');
 
-  await tabTo(page, page.getByLabel('Event name'));
+  await tabTo(page, page.getByLabel('Event name', { exact: true }));
   await page.keyboard.type('match_won');
   await page.keyboard.press('Tab');
-  await expect(page.getByLabel('Count')).toBeFocused();
+  await expect(page.getByLabel('Count', { exact: true })).toBeFocused();
   await page.keyboard.press('Control+A');
   await page.keyboard.type('3');
   await page.keyboard.press('Tab');
@@ -80,7 +80,7 @@ test('an editor creates a mission with a filter using only the keyboard, and a p
   await expect(page.getByLabel('Filter 1 value')).toBeFocused();
   await page.keyboard.type('ranked');
 
-  await tabTo(page, page.getByLabel('Currency'));
+  await tabTo(page, page.getByLabel('Currency', { exact: true }));
   await page.keyboard.press('Control+A');
   await page.keyboard.type('gems');
   await page.keyboard.press('Tab');
@@ -125,13 +125,13 @@ test('the form shows the schema’s errors inline and refuses to save', async ({
   const app = await createApp(request);
   const page = await pageAs('editor');
   await page.goto(`/admin/missions/new?app=${app.appId}`);
-  await page.getByLabel('Title').fill('Broken');
-  await page.getByLabel('Count').fill('0');
+  await page.getByLabel('Title', { exact: true }).fill('Broken');
+  await page.getByLabel('Count', { exact: true }).fill('0');
   await page.getByRole('button', { name: 'Add filter' }).click();
   await page.getByLabel('Filter 1 value').fill('x');
   await page.getByRole('button', { name: 'Create mission' }).click();
-  await expect(page.getByLabel('Event name')).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByLabel('Count')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Event name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Count', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByRole('alert').filter({ hasText: /filter path ""/ })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/missions\/new/);
   const { missions } = await (await request.get(`/api/admin/apps/${app.appId}/missions`, { headers: ADMIN_HEADERS })).json();
@@ -149,9 +149,9 @@ test('an editor edits and duplicates a mission; the audit log shows the change w
   const page = await pageAs('editor');
   await page.goto(`/admin/missions?app=${app.appId}`);
   await page.getByRole('link', { name: 'Log in', exact: true }).click();
-  await expect(page.getByLabel('Title')).toHaveValue('Log in');
-  await page.getByLabel('Title').fill('Log in every day');
-  await page.getByLabel('Amount').fill('15');
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Log in');
+  await page.getByLabel('Title', { exact: true }).fill('Log in every day');
+  await page.getByLabel('Amount', { exact: true }).fill('15');
   await page.getByRole('button', { name: 'Save mission' }).click();
   await expect(page.getByRole('row').filter({ hasText: 'Log in every day' })).toContainText('15 coins');
 
@@ -222,12 +222,12 @@ test.describe('accessibility', () => {
         await expectAccessible(page, `${colorScheme} /admin/missions`);
 
         await page.goto('/admin/missions/edit?app=demo&id=ranked-ace');
-        await expect(page.getByLabel('Title')).not.toHaveValue('');
+        await expect(page.getByLabel('Title', { exact: true })).not.toHaveValue('');
         await expectAccessible(page, `${colorScheme} mission editor`);
-        await page.getByLabel('Title').fill('');
-        await page.getByLabel('Event name').fill('');
+        await page.getByLabel('Title', { exact: true }).fill('');
+        await page.getByLabel('Event name', { exact: true }).fill('');
         await page.getByRole('button', { name: 'Save mission' }).click();
-        await expect(page.getByLabel('Title')).toHaveAttribute('aria-invalid', 'true');
+        await expect(page.getByLabel('Title', { exact: true })).toHaveAttribute('aria-invalid', 'true');
         await expectAccessible(page, `${colorScheme} mission editor with errors`);
 
         await page.goto('/admin/audit');

@@ -49,8 +49,10 @@ export const queryKeys = {
   apps: ['admin', 'apps'] as const,
   staff: ['admin', 'staff'] as const,
   catalog: (appId: string) => ['admin', 'apps', appId, 'catalog'] as const,
+  /** Every mission query of an app (lists and single missions): invalidate this after a write. */
   missions: (appId: string) => ['admin', 'apps', appId, 'missions'] as const,
-  mission: (appId: string, id: string) => ['admin', 'apps', appId, 'missions', id] as const,
+  missionList: (appId: string, query: string) => ['admin', 'apps', appId, 'missions', 'list', query] as const,
+  mission: (appId: string, id: string) => ['admin', 'apps', appId, 'missions', 'one', id] as const,
   eventNames: (appId: string) => ['admin', 'apps', appId, 'event-names'] as const,
   audit: ['admin', 'audit'] as const,
 };

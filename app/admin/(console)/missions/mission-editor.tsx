@@ -8,7 +8,7 @@
 import * as React from 'react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useFieldArray, useForm, useWatch, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useFieldArray, useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PlusIcon, Trash2Icon } from 'lucide-react';
@@ -94,7 +94,8 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
 
   const form = useForm<MissionFormValues, unknown, Mission>({ resolver: missionResolver, defaultValues: emptyMissionForm(), mode: 'onTouched' });
   const rows = useFieldArray({ control: form.control, name: 'criteria.filterRows' });
-  const values = useWatch({ control: form.control }) as MissionFormValues;
+  // Every value, on every change: the preview and the reward's fields follow the form.
+  const values = form.watch();
   const idTouched = React.useRef(editing);
 
   // The version the form shows: saves send it back, so a change made meanwhile is refused, not overwritten.

@@ -28,7 +28,7 @@ export function useMissions(appId: string | undefined, filters?: MissionFilters)
   }
   const query = params.toString();
   return useQuery({
-    queryKey: [...queryKeys.missions(appId ?? ''), query],
+    queryKey: queryKeys.missionList(appId ?? '', query),
     queryFn: () => adminFetch<{ missions: MissionRecord[] }>(`${appPath(appId!)}/missions${query ? `?${query}` : ''}`).then((r) => r.missions),
     enabled: !!appId,
     placeholderData: (previous) => previous,
