@@ -132,7 +132,15 @@ test('the form shows the schema’s errors inline and refuses to save', async ({
   await page.getByRole('button', { name: 'Create mission' }).click();
   await expect(page.getByLabel('Event name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Count', { exact: true })).toHaveAttribute('aria-invalid', 'true');
-  await expect(page.getByRole('alert').filter({ hasText: /filter path ""/ })).toBeVisible();
+  await expect(page.getByLabel('Filter 1 payload path')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert').filter({ hasText: 'Enter the payload path to compare' })).toBeVisible();
+  // A bad operand is the schema's own message, beside the filters.
+  await page.getByLabel('Filter 1 payload path').fill('level');
+  await page.getByRole('combobox', { name: 'Filter 1 operator' }).click();
+  await page.getByRole('option', { name: /is one of/ }).click();
+  await page.getByLabel('Filter 1 value').fill('[{"a": 1}]');
+  await page.getByRole('button', { name: 'Create mission' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'filter "level": operator "in" takes an array' })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/missions\/new/);
   const { missions } = await (await request.get(`/api/admin/apps/${app.appId}/missions`, { headers: ADMIN_HEADERS })).json();
   expect(missions).toEqual([]);

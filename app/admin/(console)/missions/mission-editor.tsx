@@ -48,12 +48,21 @@ const missionResolver: Resolver<MissionFormValues, unknown, Mission> = async (va
     context,
     options as never,
   );
-  const duplicates = duplicateRows(values.criteria.filterRows);
-  if (duplicates.length === 0) return result as Awaited<ReturnType<Resolver<MissionFormValues, unknown, Mission>>>;
-  const errors = { ...(result.errors as FieldErrors<MissionFormValues>) };
+  // What the schema cannot say row by row: a blank path, a path and operator given twice.
   const rows: NonNullable<NonNullable<FieldErrors<MissionFormValues>['criteria']>['filterRows']> = [];
-  for (const i of duplicates) rows[i] = { op: { type: 'duplicate', message: 'This path already has this operator' } };
-  errors.criteria = { ...errors.criteria, filterRows: rows };
+  let blank = false;
+  values.criteria.filterRows.forEach((row, i) => {
+    if (row.path.trim() !== '') return;
+    blank = true;
+    rows[i] = { path: { type: 'required', message: 'Enter the payload path to compare' } };
+  });
+  for (const i of duplicateRows(values.criteria.filterRows)) rows[i] = { ...rows[i], op: { type: 'duplicate', message: 'This path already has this operator' } };
+  if (!blank && rows.length === 0) return result as Awaited<ReturnType<Resolver<MissionFormValues, unknown, Mission>>>;
+  const errors = { ...(result.errors as FieldErrors<MissionFormValues>) };
+  const criteria: Record<string, unknown> = { ...errors.criteria, filterRows: rows };
+  // The schema's message about the same blank key would only repeat it.
+  if (blank) delete criteria.filter;
+  errors.criteria = criteria as FieldErrors<MissionFormValues>['criteria'];
   return { values: {}, errors };
 };
 
