@@ -82,7 +82,14 @@ for (const colorScheme of ['light', 'dark'] as const) {
         data: { id: 'asteroid-run', title: 'Asteroid run', criteria: { eventName: 'asteroid_destroyed', count: 25, window: 'daily' }, reward: { kind: 'currency', currency: 'credits', amount: 100 } },
       });
       expect([201, 409]).toContain(created.status());
-      const current = await (await page.request.get(`${path}/asteroid-run`)).json();
+      // Back to the first version when an earlier run changed it, then the change the picture shows.
+      const baseline = { title: 'Asteroid run', criteria: { eventName: 'asteroid_destroyed', count: 25, window: 'daily' } };
+      let current = await (await page.request.get(`${path}/asteroid-run`)).json();
+      if (current.title !== baseline.title) {
+        const reset = await page.request.put(`${path}/asteroid-run`, { headers: { Origin: origin }, data: { ...current, ...baseline } });
+        expect(reset.status()).toBe(200);
+        current = await reset.json();
+      }
       const updated = await page.request.put(`${path}/asteroid-run`, {
         headers: { Origin: origin },
         data: { ...current, title: 'Asteroid sweep', criteria: { ...current.criteria, count: 30, filter: { sector: { in: ['alpha', 'beta'] } } } },

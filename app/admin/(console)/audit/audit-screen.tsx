@@ -61,14 +61,14 @@ function columns(onShow: (entry: AuditEntry) => void): ColumnDef<AuditEntry, unk
         </time>
       ),
     },
-    { id: 'actor', accessorFn: (e) => actorLabel(e.actor), header: 'Who', cell: ({ getValue }) => <span className="break-all">{getValue() as string}</span> },
+    { id: 'actor', accessorFn: (e) => actorLabel(e.actor), header: 'Who', cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue() as string}</span> },
     { accessorKey: 'action', header: 'What', cell: ({ row }) => <Badge variant="outline" className="font-mono">{row.original.action}</Badge> },
     {
       accessorKey: 'target',
       header: 'Entity',
       cell: ({ row }) => <code className="break-all font-mono text-xs">{row.original.target}</code>,
     },
-    { id: 'app', accessorFn: (e) => e.appId ?? '', header: 'App', cell: ({ getValue }) => (getValue() ? <span className="font-mono text-xs">{getValue() as string}</span> : <span className="text-muted-foreground">—</span>) },
+    { id: 'app', accessorFn: (e) => e.appId ?? '', header: 'App', cell: ({ getValue }) => (getValue() ? <span className="whitespace-nowrap font-mono text-xs">{getValue() as string}</span> : <span className="text-muted-foreground">—</span>) },
     {
       id: 'diff',
       header: () => <span className="sr-only">Changes</span>,
