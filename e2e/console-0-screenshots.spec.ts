@@ -103,6 +103,43 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await page.goto('/admin/staff');
       await expect(page.getByRole('row').filter({ hasText: 'Priya Shah' })).toBeVisible();
       await shoot(page, 'staff', colorScheme);
+
+      await page.goto('/admin/missions?app=demo');
+      await expect(page.getByRole('row').filter({ hasText: 'Ranked ace' })).toBeVisible();
+      await shoot(page, 'missions', colorScheme);
+      await page.goto('/admin/missions/edit?app=demo&id=ranked-ace');
+      await expect(page.getByLabel('Filter 2 value')).toHaveValue('1000');
+      await shoot(page, 'mission-editor', colorScheme);
+
+      // A signed-in edit, so the audit log shows a person and a diff.
+      const origin = new URL(page.url()).origin;
+      const path = '/api/admin/apps/star-raiders/missions';
+      const created = await page.request.post(path, {
+        headers: { Origin: origin },
+        data: { id: 'asteroid-run', title: 'Asteroid run', criteria: { eventName: 'asteroid_destroyed', count: 25, window: 'daily' }, reward: { kind: 'currency', currency: 'credits', amount: 100 } },
+      });
+      expect([201, 409]).toContain(created.status());
+      // Back to the first version when an earlier run changed it, then the change the picture shows.
+      const baseline = { title: 'Asteroid run', criteria: { eventName: 'asteroid_destroyed', count: 25, window: 'daily' } };
+      let current = await (await page.request.get(`${path}/asteroid-run`)).json();
+      if (current.title !== baseline.title) {
+        const reset = await page.request.put(`${path}/asteroid-run`, { headers: { Origin: origin }, data: { ...current, ...baseline } });
+        expect(reset.status()).toBe(200);
+        current = await reset.json();
+      }
+      const updated = await page.request.put(`${path}/asteroid-run`, {
+        headers: { Origin: origin },
+        data: { ...current, title: 'Asteroid sweep', criteria: { ...current.criteria, count: 30, filter: { sector: { in: ['alpha', 'beta'] } } } },
+      });
+      expect(updated.status()).toBe(200);
+      await page.goto('/admin/audit');
+      const row = page.getByRole('row').filter({ hasText: 'mission.update' }).first();
+      await expect(row).toBeVisible();
+      await shoot(page, 'audit-log', colorScheme);
+      await row.getByRole('button', { name: /^Changes of/ }).click();
+      await expect(page.getByRole('dialog').getByRole('table', { name: 'Changes' })).toBeVisible();
+      await shoot(page, 'audit-diff', colorScheme);
+      await page.keyboard.press('Escape');
     });
   });
 }

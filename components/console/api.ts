@@ -50,4 +50,10 @@ export const queryKeys = {
   staff: ['admin', 'staff'] as const,
   catalog: (appId: string) => ['admin', 'apps', appId, 'catalog'] as const,
   analytics: (appId: string, range: unknown) => ['admin', 'apps', appId, 'analytics', range] as const,
+  /** Every mission query of an app (lists and single missions): invalidate this after a write. */
+  missions: (appId: string) => ['admin', 'apps', appId, 'missions'] as const,
+  missionList: (appId: string, query: string) => ['admin', 'apps', appId, 'missions', 'list', query] as const,
+  mission: (appId: string, id: string) => ['admin', 'apps', appId, 'missions', 'one', id] as const,
+  eventNames: (appId: string) => ['admin', 'apps', appId, 'event-names'] as const,
+  audit: ['admin', 'audit'] as const,
 };
