@@ -8,7 +8,7 @@
 import * as React from 'react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ActivityIcon, BanIcon, ChevronRightIcon, CoinsIcon, ListChecksIcon, ScrollTextIcon, SearchCheckIcon, SendIcon } from 'lucide-react';
+import { ActivityIcon, BanIcon, ChevronRightIcon, CoinsIcon, ListChecksIcon, RefreshCwIcon, ScrollTextIcon, SearchCheckIcon, SendIcon } from 'lucide-react';
 import { toast } from 'sonner';
 import {
   AlertDialog,
@@ -463,7 +463,12 @@ function ActionsCard({ target, onDone }: { target: Target; onDone(): void }) {
 
 function Inspected({ target }: { target: Target }) {
   const queryClient = useQueryClient();
-  const { data, isLoading, error } = useQuery({ queryKey: inspectionKey(target), queryFn: () => adminFetch<Inspection>(userPath(target)) });
+  // The stream refreshes on every update; an event that changed nothing sends none, so the view also polls (visible tab only).
+  const { data, isLoading, error, isFetching, refetch, dataUpdatedAt } = useQuery({
+    queryKey: inspectionKey(target),
+    queryFn: () => adminFetch<Inspection>(userPath(target)),
+    refetchInterval: 10_000,
+  });
   const refresh = React.useCallback(() => void queryClient.invalidateQueries({ queryKey: inspectionKey(target) }), [queryClient, target]);
   const live = useLiveUpdates(target, refresh);
   const titles = React.useMemo(() => new Map(data?.missions.map((m) => [m.mission.id, m.mission.title])), [data]);
@@ -478,6 +483,16 @@ function Inspected({ target }: { target: Target }) {
   }
   return (
     <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(20rem,2fr)]">
+      <div className="flex flex-wrap items-center justify-between gap-2 xl:col-span-2">
+        <p className="text-sm text-muted-foreground">
+          Player <code className="font-medium text-foreground">{target.userId}</code> in <code className="font-medium text-foreground">{target.appId}</code>
+          {dataUpdatedAt > 0 && <> · as of {new Date(dataUpdatedAt).toLocaleTimeString()}</>}
+        </p>
+        <Button variant="outline" size="sm" onClick={() => void refetch()} disabled={isFetching}>
+          <RefreshCwIcon aria-hidden className={cn(isFetching && 'animate-spin')} />
+          Refresh
+        </Button>
+      </div>
       <div className="grid content-start gap-6">
         {isLoading || !data ? <Skeleton className="h-64" /> : <MissionsCard data={data} titleOf={titleOf} />}
         {isLoading || !data ? <Skeleton className="h-64" /> : <EventsCard data={data} titleOf={titleOf} />}
