@@ -78,8 +78,9 @@ test('support answers “why didn’t my mission progress?” live, then claims 
   await expect(row).toContainText('counted for no mission');
   await row.locator('summary').click();
   const why = row.getByRole('list', { name: 'Why, mission by mission' });
-  await expect(why.getByRole('listitem').filter({ hasText: 'Win 2 ranked matches' })).toContainText('Filter “mode” did not match: needs = "ranked", saw "casual"');
-  await expect(why.getByRole('listitem').filter({ hasText: 'Encore' })).toContainText('Locked: “Win 2 ranked matches” not claimed yet');
+  const verdictOf = (title: string) => why.getByRole('listitem').filter({ has: page.getByText(title, { exact: true }) });
+  await expect(verdictOf('Win 2 ranked matches')).toContainText('Filter “mode” did not match: needs = "ranked", saw "casual"');
+  await expect(verdictOf('Encore')).toContainText('Locked: “Win 2 ranked matches” not claimed yet');
   await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('1/2');
   if (testInfo.project.name === 'npm start') await expectAccessible(page, 'inspector with an event explained');
 

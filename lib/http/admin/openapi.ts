@@ -11,7 +11,7 @@ import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema } from '@/
 import { revocationSchema } from './apps';
 import { rotateWebhookSecretSchema } from './webhook-secret';
 import { meSchema } from './staff';
-import { inspectionSchema, testEventSchema } from '@/lib/contract/inspector';
+import { inspectedEventSchema, inspectedMissionSchema, inspectionSchema, ledgerEntrySchema, missionLockSchema, testEventSchema, verdictSchema } from '@/lib/contract/inspector';
 import { eventResponseSchema } from '@/lib/contract/v1';
 
 const appListSchema = z.object({ apps: z.array(publicAppSchema) }).meta({ id: 'AppList' });
@@ -27,7 +27,8 @@ const named = [
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
   rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema,
-  inspectionSchema, testEventSchema, eventResponseSchema.meta({ id: 'RecordedEvent' }),
+  inspectionSchema, inspectedMissionSchema, inspectedEventSchema, missionLockSchema, verdictSchema, ledgerEntrySchema, testEventSchema,
+  eventResponseSchema.meta({ id: 'RecordedEvent' }),
 ];
 
 function components(): Record<string, unknown> {

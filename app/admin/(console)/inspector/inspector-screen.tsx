@@ -342,7 +342,8 @@ function LivePanel({ state, messages }: { state: LiveState; messages: LiveMessag
         <CardDescription>The player’s stream, as their game receives it.</CardDescription>
       </CardHeader>
       <CardContent>
-        <ol role="log" aria-label="Live updates" className="grid max-h-72 gap-1.5 overflow-y-auto text-sm">
+        <div role="log" aria-label="Live updates" className="max-h-72 overflow-y-auto">
+          <ol className="grid gap-1.5 text-sm">
           {messages.length === 0 ? (
             <li className="text-muted-foreground">Waiting for the player’s next update…</li>
           ) : (
@@ -356,7 +357,8 @@ function LivePanel({ state, messages }: { state: LiveState; messages: LiveMessag
               </li>
             ))
           )}
-        </ol>
+          </ol>
+        </div>
       </CardContent>
     </Card>
   );
