@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  foreignKey,
   bigserial,
   boolean,
   check,
@@ -11,6 +12,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -18,6 +20,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
+import type { ThemePreset } from '@/lib/contract/theme';
 import { STAFF_ROLES } from '@/lib/contract/staff';
 
 const ms = (name: string) => bigint(name, { mode: 'number' });
@@ -64,6 +67,8 @@ export const missions = pgTable(
     ...missionFields,
     createdAt: ms('created_at').notNull(),
     updatedAt: ms('updated_at').notNull(),
+    /** Bumped by every write: the console's optimistic concurrency (a stale write answers 409). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.appId, t.id] }), index('missions_campaign_idx').on(t.appId, t.campaignId)],
 );
@@ -79,17 +84,50 @@ const campaignFields = {
   theme: jsonb('theme').$type<NonNullable<Campaign['theme']>>(),
   bannerUrl: text('banner_url').notNull().default(''),
   archived: boolean('archived').notNull().default(false),
+  themeId: text('theme_id'),
 } satisfies ColumnsOf<Omit<Campaign, 'missionIds'>>;
+
+/** Named theme presets of an app; campaigns refer to them by theme_id. */
+const themeFields = {
+  id: text('id').notNull(),
+  name: text('name').notNull(),
+  primaryColor: text('primary_color').notNull(),
+  accentColor: text('accent_color'),
+  backgroundColor: text('background_color'),
+  textColor: text('text_color'),
+} satisfies ColumnsOf<ThemePreset>;
+
+export const themes = pgTable(
+  'themes',
+  {
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    ...themeFields,
+    /** Optimistic concurrency of the admin API: every write adds one. */
+    version: integer('version').notNull().default(1),
+    createdAt: ms('created_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.id] })],
+);
+export type ThemeRow = typeof themes.$inferSelect;
 
 export const campaigns = pgTable(
   'campaigns',
   {
     appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
     ...campaignFields,
+    /** Optimistic concurrency of the admin API: every write adds one. */
+    version: integer('version').notNull().default(1),
     createdAt: ms('created_at').notNull(),
     updatedAt: ms('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.appId, t.id] }), check('campaign_bounds', sql`${t.endAt} > ${t.startAt}`)],
+  (t) => [
+    primaryKey({ columns: [t.appId, t.id] }),
+    check('campaign_bounds', sql`${t.endAt} > ${t.startAt}`),
+    check('campaign_one_theme', sql`${t.theme} is null or ${t.themeId} is null`),
+    // A preset in use cannot be deleted (the admin API answers 409 first).
+    foreignKey({ name: 'campaigns_theme_fk', columns: [t.appId, t.themeId], foreignColumns: [themes.appId, themes.id] }),
+  ],
 );
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -112,7 +150,11 @@ export const events = pgTable(
      */
     outcome: jsonb('outcome').$type<Array<{ missionId: string; counted: boolean } & Record<string, unknown>>>(),
   },
-  (t) => [index('events_user_idx').on(t.appId, t.userId, t.timestamp)],
+  (t) => [
+    index('events_user_idx').on(t.appId, t.userId, t.timestamp),
+    /** The app's latest events first: event-name suggestions read a bounded slice of it. */
+    index('events_app_received_idx').on(t.appId, t.receivedAt),
+  ],
 );
 
 /**
@@ -203,18 +245,27 @@ export const userRevocations = pgTable(
   (t) => [primaryKey({ columns: [t.appId, t.userId] })],
 );
 
-export const analyticsPoints = pgTable(
-  'analytics_points',
+/**
+ * Dashboard counters, one row per (app, minute, kind, key, shard), upserted in
+ * the transaction of the event or claim they count (lib/analytics/rollups.ts):
+ * kind `event` (key: event name), `completion` and `claim` (key: mission id),
+ * `currency` (key: currency; `amount` sums the amounts granted). The shard
+ * (from the user id) spreads one busy minute over several rows, so concurrent
+ * transactions of different users seldom wait on the same row.
+ */
+export const analyticsRollups = pgTable(
+  'analytics_rollups',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: text('app_id').notNull(),
-    userId: text('user_id').notNull(),
-    kind: text('kind').notNull(),
-    name: text('name').notNull(),
-    properties: jsonb('properties').$type<Record<string, unknown>>().notNull(),
-    at: ms('at').notNull(),
+    /** Start of the minute, ms since the epoch (server clock at write). */
+    bucketStart: ms('bucket_start').notNull(),
+    kind: text('kind', { enum: ['event', 'completion', 'claim', 'currency'] }).notNull(),
+    key: text('key').notNull(),
+    shard: smallint('shard').notNull(),
+    count: ms('count').notNull(),
+    amount: ms('amount').notNull(),
   },
-  (t) => [index('analytics_app_idx').on(t.appId, t.at)],
+  (t) => [primaryKey({ columns: [t.appId, t.bucketStart, t.kind, t.key, t.shard] }), index('analytics_rollups_bucket_idx').on(t.bucketStart)],
 );
 
 export const auditLog = pgTable(

@@ -17,7 +17,7 @@ export const ERRORS = {
   campaign_not_found: { status: 404, description: 'The campaign does not exist' },
   app_not_found: { status: 404, description: 'The app does not exist' },
   method_not_allowed: { status: 405, description: 'The route exists, the method does not (see Allow)' },
-  conflict: { status: 409, description: 'The resource exists already' },
+  conflict: { status: 409, description: 'The resource exists already, or it changed since the version a write was based on' },
   claim_not_ready: { status: 409, description: 'No progress record, or its status is not completed' },
   payload_too_large: { status: 413, description: 'The body is over 64 KiB' },
   idempotency_key_reused: { status: 422, description: 'The same idempotency key was used for a different request' },

@@ -23,6 +23,10 @@ export interface IngestInput {
 export interface IngestResult {
   eventId: string;
   missionsUpdated: string[];
+  /** The missions this event completed (a subset of missionsUpdated). */
+  missionsCompleted: string[];
+  /** Server time the event was stored at. */
+  receivedAt: number;
   updates: SdkUpdate[];
 }
 
@@ -73,12 +77,14 @@ export async function ingestEvent(tx: Tx, input: IngestInput, now = Date.now()):
   });
 
   const missionsUpdated: string[] = [];
+  const missionsCompleted: string[] = [];
   const updates: SdkUpdate[] = [];
   for (const { mission, evaluation } of changed) {
     await saveRecord(tx, appId, evaluation.record);
     missionsUpdated.push(mission.id);
+    if (evaluation.change === 'completed') missionsCompleted.push(mission.id);
     const data = toMissionProgress({ mission, record: evaluation.record, locked: false, now });
     if (data) updates.push({ type: evaluation.change === 'completed' ? 'mission.completed' : 'mission.progress', data });
   }
-  return { eventId, missionsUpdated, updates };
+  return { eventId, missionsUpdated, missionsCompleted, receivedAt: now, updates };
 }

@@ -17,7 +17,22 @@ import { getAppCatalog, getApps, postApp, postRevocation, postRotateSecret, putA
 import { deleteStaff, getMe, getStaff, patchStaff, postStaff } from './admin/staff';
 import { adminOpenApiDocument } from './admin/openapi';
 import { postRotateWebhookSecret } from './admin/webhook-secret';
+import { getAnalytics } from './admin/analytics';
 import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
+import { getEventNames, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
+import { getAudit } from './admin/audit';
+import {
+  deleteCampaignItem,
+  deleteThemeItem,
+  getCampaignItem,
+  getCampaigns,
+  getThemeItem,
+  getThemes,
+  postCampaign,
+  postTheme,
+  putCampaign,
+  putTheme,
+} from './admin/catalog-items';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -54,9 +69,21 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/staff/:staffId', handlers: { PATCH: patchStaff, DELETE: deleteStaff } },
   { path: '/api/admin/openapi.json', handlers: { GET: adminOpenApiDocument } },
   { path: '/api/admin/apps/:appId/rotate-webhook-secret', handlers: { POST: postRotateWebhookSecret } },
+  { path: '/api/admin/apps/:appId/analytics', handlers: { GET: getAnalytics } },
   { path: '/api/admin/apps/:appId/users/:userId', handlers: { GET: getInspection } },
   { path: '/api/admin/apps/:appId/users/:userId/events', handlers: { POST: postTestEvent } },
   { path: '/api/admin/apps/:appId/users/:userId/updates', handlers: { GET: streamUserUpdates } },
+  { path: '/api/admin/apps/:appId/missions', handlers: { GET: getMissions, POST: postMission } },
+  { path: '/api/admin/apps/:appId/missions/:missionId', handlers: { GET: getAdminMission, PUT: putMission } },
+  { path: '/api/admin/apps/:appId/missions/:missionId/duplicate', handlers: { POST: postDuplicateMission } },
+  { path: '/api/admin/apps/:appId/missions/:missionId/archive', handlers: { POST: postArchiveMission } },
+  { path: '/api/admin/apps/:appId/missions/:missionId/unarchive', handlers: { POST: postUnarchiveMission } },
+  { path: '/api/admin/apps/:appId/event-names', handlers: { GET: getEventNames } },
+  { path: '/api/admin/audit', handlers: { GET: getAudit } },
+  { path: '/api/admin/apps/:appId/themes', handlers: { GET: getThemes, POST: postTheme } },
+  { path: '/api/admin/apps/:appId/themes/:themeId', handlers: { GET: getThemeItem, PUT: putTheme, DELETE: deleteThemeItem } },
+  { path: '/api/admin/apps/:appId/campaigns', handlers: { GET: getCampaigns, POST: postCampaign } },
+  { path: '/api/admin/apps/:appId/campaigns/:campaignId', handlers: { GET: getCampaignItem, PUT: putCampaign, DELETE: deleteCampaignItem } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
