@@ -144,6 +144,49 @@ for (const colorScheme of ['light', 'dark'] as const) {
   });
 }
 
+/**
+ * A player of its own app (created after the Apps picture) with progress, a
+ * claim, and an event that failed a filter, for the Inspector's pictures.
+ */
+async function inspectorShowcase(request: APIRequestContext): Promise<{ userId: string; failedEventId: string }> {
+  expect([201, 409]).toContain((await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: { id: 'nova-league', name: 'Nova League' } })).status());
+  const catalog = {
+    missions: [
+      { id: 'ranked-streak', title: 'Win 3 ranked matches', criteria: { eventName: 'match.won', count: 3, window: 'lifetime', filter: { mode: 'ranked' } }, reward: { kind: 'currency', currency: 'credits', amount: 150 } },
+      { id: 'first-boss', title: 'Defeat the first boss', criteria: { eventName: 'boss.defeated', count: 1, window: 'lifetime' }, reward: { kind: 'currency', currency: 'credits', amount: 50 } },
+      { id: 'veteran', title: 'Veteran pilot', criteria: { eventName: 'match.won', count: 10, window: 'lifetime' }, reward: { kind: 'badge', badgeId: 'veteran' }, prerequisites: ['ranked-streak'] },
+    ],
+  };
+  expect((await request.put('/api/admin/apps/nova-league/catalog', { headers: ADMIN_HEADERS, data: catalog })).status()).toBe(200);
+  const secret = await request.post('/api/admin/apps/nova-league/rotate-secret', { headers: ADMIN_HEADERS });
+  const { appSecret } = await secret.json();
+  const userId = `pilot-${Date.now().toString(36)}`;
+  const { accessToken } = await (await request.post('/v1/auth/token', { data: { appId: 'nova-league', appSecret, userId } })).json();
+  const auth = { Authorization: `Bearer ${accessToken}` };
+  const send = async (name: string, payload: Record<string, unknown>) =>
+    (await (await request.post('/v1/events', { headers: auth, data: { userId, name, payload, timestamp: Date.now() } })).json()) as { eventId: string };
+  await send('boss.defeated', { boss: 'warden' });
+  expect((await request.post('/v1/missions/first-boss/claim', { headers: auth })).status()).toBe(200);
+  await send('match.won', { mode: 'ranked', map: 'nebula' });
+  const failed = await send('match.won', { mode: 'casual', map: 'asteroids' });
+  return { userId, failedEventId: failed.eventId };
+}
+
+for (const colorScheme of ['light', 'dark'] as const) {
+  test(`inspector (${colorScheme})`, async ({ pageAs, request }) => {
+    const { userId, failedEventId } = await inspectorShowcase(request);
+    const page = await pageAs('support');
+    await page.setViewportSize({ width: 1440, height: 1100 });
+    await page.emulateMedia({ colorScheme });
+    await page.goto(`/admin/inspector?app=nova-league&user=${userId}`);
+    await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 15_000 });
+    const row = page.locator(`[data-event="${failedEventId}"]`);
+    await row.locator('summary').click();
+    await expect(row).toContainText('Filter “mode” did not match');
+    await shoot(page, 'inspector', colorScheme);
+  });
+}
+
 test('a laptop screen (1280 × 800)', async ({ pageAs }) => {
   const page = await pageAs('editor');
   await page.setViewportSize({ width: 1280, height: 800 });

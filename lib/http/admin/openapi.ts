@@ -14,7 +14,7 @@ import { themePresetSchema } from '@/lib/contract/theme';
 import { revocationSchema } from './apps';
 import { rotateWebhookSecretSchema } from './webhook-secret';
 import { meSchema } from './staff';
-import { inspectionSchema, testEventSchema } from '@/lib/contract/inspector';
+import { inspectedEventSchema, inspectedMissionSchema, inspectionSchema, ledgerEntrySchema, missionLockSchema, testEventSchema, verdictSchema } from '@/lib/contract/inspector';
 import { eventResponseSchema } from '@/lib/contract/v1';
 import { auditPageSchema, auditQuerySchema } from '@/lib/contract/audit';
 import { missionSchema } from '@/lib/contract/mission';
@@ -46,7 +46,8 @@ const named = [
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
   rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema, analyticsSchema,
-  inspectionSchema, testEventSchema, eventResponseSchema.meta({ id: 'RecordedEvent' }),
+  inspectionSchema, inspectedMissionSchema, inspectedEventSchema, missionLockSchema, verdictSchema, ledgerEntrySchema, testEventSchema,
+  eventResponseSchema.meta({ id: 'RecordedEvent' }),
   missionSchema.meta({ id: 'MissionDefinition' }), missionRecordSchema, missionRecordListSchema, missionUpdateSchema,
   missionDuplicateSchema, missionArchiveSchema, eventNameListSchema, auditPageSchema,
   themePresetComponent, themeRecordSchema, themeListSchema, themeAnswerSchema, updateThemeSchema,
