@@ -49,4 +49,11 @@ export const queryKeys = {
   apps: ['admin', 'apps'] as const,
   staff: ['admin', 'staff'] as const,
   catalog: (appId: string) => ['admin', 'apps', appId, 'catalog'] as const,
+  themes: (appId: string) => ['admin', 'apps', appId, 'themes'] as const,
+  campaigns: (appId: string) => ['admin', 'apps', appId, 'campaigns'] as const,
 };
+
+/** The path of an app's admin resource, its ids encoded: appPath('demo', 'themes', 'night'). */
+export function appPath(appId: string, ...segments: string[]): string {
+  return ['/api/admin/apps', appId, ...segments].map((s, i) => (i === 0 ? s : encodeURIComponent(s))).join('/');
+}
