@@ -102,7 +102,7 @@ describe('loadConfig', () => {
   });
 });
 
-const TABLES = ['apps', 'missions', 'campaigns', 'events', 'idempotency_keys', 'progress', 'balances', 'ledger', 'revoked_tokens', 'user_revocations', 'analytics_points', 'audit_log'];
+const TABLES = ['apps', 'missions', 'campaigns', 'events', 'idempotency_keys', 'progress', 'balances', 'ledger', 'revoked_tokens', 'user_revocations', 'analytics_rollups', 'audit_log'];
 
 async function tablesOf(handle: Awaited<ReturnType<typeof openDatabase>>): Promise<string[]> {
   const result = await handle.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public'`);

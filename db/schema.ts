@@ -12,6 +12,7 @@ import {
   jsonb,
   pgTable,
   primaryKey,
+  smallint,
   text,
   timestamp,
   uniqueIndex,
@@ -140,6 +141,12 @@ export const events = pgTable(
     idempotencyKey: text('idempotency_key'),
     source: text('source').notNull().default('api'),
     receivedAt: ms('received_at').notNull(),
+    /**
+     * The criteria engine's verdict for each mission with the event's name, at
+     * ingestion (lib/events/ingest-event.ts EventOutcome); null for events
+     * stored before verdicts were kept.
+     */
+    outcome: jsonb('outcome').$type<Array<{ missionId: string; counted: boolean } & Record<string, unknown>>>(),
   },
   (t) => [index('events_user_idx').on(t.appId, t.userId, t.timestamp)],
 );
@@ -232,18 +239,27 @@ export const userRevocations = pgTable(
   (t) => [primaryKey({ columns: [t.appId, t.userId] })],
 );
 
-export const analyticsPoints = pgTable(
-  'analytics_points',
+/**
+ * Dashboard counters, one row per (app, minute, kind, key, shard), upserted in
+ * the transaction of the event or claim they count (lib/analytics/rollups.ts):
+ * kind `event` (key: event name), `completion` and `claim` (key: mission id),
+ * `currency` (key: currency; `amount` sums the amounts granted). The shard
+ * (from the user id) spreads one busy minute over several rows, so concurrent
+ * transactions of different users seldom wait on the same row.
+ */
+export const analyticsRollups = pgTable(
+  'analytics_rollups',
   {
-    id: bigserial('id', { mode: 'number' }).primaryKey(),
     appId: text('app_id').notNull(),
-    userId: text('user_id').notNull(),
-    kind: text('kind').notNull(),
-    name: text('name').notNull(),
-    properties: jsonb('properties').$type<Record<string, unknown>>().notNull(),
-    at: ms('at').notNull(),
+    /** Start of the minute, ms since the epoch (server clock at write). */
+    bucketStart: ms('bucket_start').notNull(),
+    kind: text('kind', { enum: ['event', 'completion', 'claim', 'currency'] }).notNull(),
+    key: text('key').notNull(),
+    shard: smallint('shard').notNull(),
+    count: ms('count').notNull(),
+    amount: ms('amount').notNull(),
   },
-  (t) => [index('analytics_app_idx').on(t.appId, t.at)],
+  (t) => [primaryKey({ columns: [t.appId, t.bucketStart, t.kind, t.key, t.shard] }), index('analytics_rollups_bucket_idx').on(t.bucketStart)],
 );
 
 export const auditLog = pgTable(

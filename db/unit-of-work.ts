@@ -2,7 +2,7 @@
 // delivery records many events in one), with the steps that must wait for it:
 // `beforeCommit` steps run last inside the transaction, while its locks are
 // held (stream publication, so one user's updates go out in commit order);
-// `afterCommit` steps run once it has committed (analytics, caches). Neither
+// `afterCommit` steps run once it has committed (caches, background refreshes). Neither
 // runs when the transaction rolls back, so nothing is announced or cached for
 // a change that did not happen.
 import { logError } from '@/lib/log';

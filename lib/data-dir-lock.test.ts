@@ -161,5 +161,5 @@ describe('two server processes on one embedded data directory', () => {
     expect(apps.map((a) => a.id)).toEqual(expect.arrayContaining(['before', 'after', 'demo']));
     restarted.child.kill('SIGTERM');
     expect(await restarted.exited).toBe(0);
-  });
+  }, 240_000); // three server starts on a loaded two-core machine
 });

@@ -1,10 +1,10 @@
 // Recording events: the one path every event takes, whether it arrives on
 // POST /v1/events or in a webhook delivery. Idempotency under the event's key,
 // the user's lock, storage and evaluation (ingestEvent), the stream updates
-// (published before commit, under the user's lock) and the analytics data point
-// (after commit). Callers see only `{ ctx, input }` → the answer.
+// (published before commit, under the user's lock) and the dashboard's rollups
+// (in the same transaction). Callers see only `{ ctx, input }` → the answer.
 import type { UnitOfWork } from '@/db/unit-of-work';
-import { recordDataPoint } from '@/lib/analytics/record-data-point';
+import { eventRollups, writeRollups } from '@/lib/analytics/rollups';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
 import { hashRequest, runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
@@ -20,7 +20,8 @@ export interface RecordedEvent {
   missionsUpdated: string[];
 }
 
-export type EventSource = 'api' | 'webhook';
+/** Where an event came from: `/v1/events`, a webhook delivery, or a staff member's test event (inspector). */
+export type EventSource = 'api' | 'webhook' | 'test';
 
 /**
  * Standalone: the verb opens, and commits, its own transaction. Joined: it
@@ -55,15 +56,7 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
     async (uow) => {
       const result = await ingestEvent(uow.tx, { appId, catalog, event, idempotencyKey, source });
       uow.beforeCommit(() => publishUpdates(appId, event.userId, result.updates));
-      uow.afterCommit(() =>
-        recordDataPoint({
-          appId,
-          userId: event.userId,
-          kind: 'event',
-          name: event.name,
-          properties: { eventId: result.eventId, missionsUpdated: result.missionsUpdated, source },
-        }),
-      );
+      await writeRollups(uow.tx, { appId, userId: event.userId, at: result.receivedAt, deltas: eventRollups(event.name, result.missionsCompleted) });
       return { status: 200, body: { accepted: true, eventId: result.eventId, missionsUpdated: result.missionsUpdated } };
     },
     { uow: ctx.uow },

@@ -29,6 +29,8 @@ import {
   putCampaign,
   putTheme,
 } from './admin/catalog-items';
+import { getAnalytics } from './admin/analytics';
+import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -69,6 +71,10 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/themes/:themeId', handlers: { GET: getThemeItem, PUT: putTheme, DELETE: deleteThemeItem } },
   { path: '/api/admin/apps/:appId/campaigns', handlers: { GET: getCampaigns, POST: postCampaign } },
   { path: '/api/admin/apps/:appId/campaigns/:campaignId', handlers: { GET: getCampaignItem, PUT: putCampaign, DELETE: deleteCampaignItem } },
+  { path: '/api/admin/apps/:appId/analytics', handlers: { GET: getAnalytics } },
+  { path: '/api/admin/apps/:appId/users/:userId', handlers: { GET: getInspection } },
+  { path: '/api/admin/apps/:appId/users/:userId/events', handlers: { POST: postTestEvent } },
+  { path: '/api/admin/apps/:appId/users/:userId/updates', handlers: { GET: streamUserUpdates } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];

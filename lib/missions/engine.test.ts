@@ -4,6 +4,8 @@ import {
   claimedMissionIds,
   effectiveStatus,
   evaluateEvent,
+  explainEvent,
+  missionLock,
   isListed,
   isMissionLocked,
   isWithinMissionTime,
@@ -85,7 +87,7 @@ function evaluate(a: {
     campaign: a.campaign ?? null,
     record: a.record ?? null,
     event: a.event ?? event(),
-    locked: a.locked ?? false,
+    lock: a.locked ? { reason: 'prerequisites', missing: ['m0'] } : null,
     now: a.now ?? NOW,
   });
 }
@@ -458,5 +460,116 @@ describe('effectiveStatus (status filter of GET /v1/missions)', () => {
   });
   it('is active for a claimed record whose bucket is over', () => {
     expect(status(record({ status: 'claimed' }), false, TODAY + DAY)).toBe('active');
+  });
+});
+
+describe('explainEvent: the verdict says why, from the same checks that decide', () => {
+  function explain(a: { mission?: Mission; campaign?: Campaign | null; record?: ProgressRecord | null; event?: EngineEvent; claimed?: string[]; now?: number }) {
+    const m = a.mission ?? mission();
+    const c = a.campaign ?? null;
+    const now = a.now ?? NOW;
+    const lock = missionLock({ mission: m, campaign: c, claimedMissionIds: new Set(a.claimed ?? []), now });
+    return explainEvent({ mission: m, campaign: c, record: a.record ?? null, event: a.event ?? event(), lock, now });
+  }
+  const verdict = (a: Parameters<typeof explain>[0]) => explain(a).verdict;
+
+  it('counted: the new count and target, and the same record evaluateEvent gives', () => {
+    const e = explain({ record: record({ currentCount: 1 }) });
+    expect(e.verdict).toEqual({ counted: true, change: 'progress', currentCount: 2, targetCount: 3 });
+    expect(e.evaluation).toEqual(evaluate({ record: record({ currentCount: 1 }) }));
+    expect(verdict({ record: record({ currentCount: 2 }) })).toEqual({ counted: true, change: 'completed', currentCount: 3, targetCount: 3 });
+  });
+  it('event name mismatch: the expected and the seen name', () => {
+    expect(verdict({ event: event(NOON, {}, 'match.lost') })).toEqual({ counted: false, code: 'event_name_mismatch', expected: 'match.won', seen: 'match.lost' });
+  });
+  it('filter mismatch: the first failing key, its condition and the value seen', () => {
+    const m = mission({ filter: { mode: 'ranked', level: { gte: 10 } } });
+    expect(verdict({ mission: m, event: event(NOON, { mode: 'ranked', level: 9 }) })).toEqual({
+      counted: false,
+      code: 'filter_mismatch',
+      key: 'level',
+      condition: { gte: 10 },
+      missing: false,
+      seen: 9,
+    });
+    expect(verdict({ mission: m, event: event(NOON, { mode: 'casual', level: 12 }) })).toMatchObject({ code: 'filter_mismatch', key: 'mode', seen: 'casual' });
+  });
+  it('filter mismatch on a missing field says so and carries no value', () => {
+    const v = verdict({ mission: mission({ filter: { 'map.region': 'eu' } }), event: event(NOON, { map: {} }) });
+    expect(v).toEqual({ counted: false, code: 'filter_mismatch', key: 'map.region', condition: 'eu', missing: true });
+  });
+  it('filter mismatch on an object value summarises it', () => {
+    expect(verdict({ mission: mission({ filter: { map: 'eu' } }), event: event(NOON, { map: { region: 'eu' } }) })).toMatchObject({ seen: '[object]', missing: false });
+  });
+  it('outside the window: an event before the campaign start, with the window', () => {
+    const c = campaign({ startAt: NOON });
+    expect(verdict({ campaign: c, event: event(NOON - 1) })).toEqual({
+      counted: false,
+      code: 'outside_window',
+      campaignId: 'c1',
+      startAt: NOON,
+      endAt: c.endAt,
+      timestamp: NOON - 1,
+    });
+  });
+  it('campaign not live: ended, archived, not started yet', () => {
+    const ended = campaign({ endAt: NOON });
+    expect(verdict({ campaign: ended, event: event(NOON) })).toMatchObject({ counted: false, code: 'campaign_not_live', state: 'ended', endAt: NOON });
+    expect(verdict({ campaign: campaign({ archived: true }) })).toMatchObject({ counted: false, code: 'campaign_not_live', state: 'archived' });
+    const upcoming = campaign({ startAt: NOW + DAY });
+    expect(verdict({ campaign: upcoming })).toMatchObject({ counted: false, code: 'campaign_not_live', state: 'not_started', startAt: NOW + DAY });
+  });
+  it('locked by the prerequisites the user has not claimed (only those)', () => {
+    const m = mission({ prerequisites: ['a', 'b', 'c'] });
+    expect(verdict({ mission: m, claimed: ['b'] })).toEqual({ counted: false, code: 'locked_by_prerequisite', missing: ['a', 'c'] });
+    expect(verdict({ mission: m, claimed: ['a', 'b', 'c'] })).toMatchObject({ counted: true });
+  });
+  it('expired: the event at or after expiresAt', () => {
+    expect(verdict({ mission: mission({ expiresAt: NOON }), event: event(NOON) })).toEqual({ counted: false, code: 'expired', expiresAt: NOON, timestamp: NOON });
+  });
+  it('already completed (waiting for its claim), already claimed (same window)', () => {
+    expect(verdict({ record: record({ status: 'completed', currentCount: 3 }) })).toEqual({ counted: false, code: 'already_completed' });
+    const lifetime = mission({ window: 'lifetime' });
+    expect(verdict({ mission: lifetime, record: record({ status: 'claimed', windowStart: 0, currentCount: 3 }) })).toEqual({ counted: false, code: 'already_claimed' });
+    // A completed record is never reset by a later window either.
+    expect(verdict({ record: record({ status: 'completed', windowStart: TODAY - DAY }) })).toEqual({ counted: false, code: 'already_completed' });
+  });
+  it('window closed: an event of an earlier window than the record', () => {
+    expect(verdict({ record: record(), event: event(NOON - DAY) })).toEqual({
+      counted: false,
+      code: 'window_closed',
+      eventWindowStart: TODAY - DAY,
+      recordWindowStart: TODAY,
+    });
+  });
+  it('mission archived', () => {
+    expect(verdict({ mission: mission({ archived: true }) })).toEqual({ counted: false, code: 'mission_archived' });
+  });
+  it('evaluateEvent is explainEvent without the why: null exactly when not counted', () => {
+    const cases: Array<Parameters<typeof explain>[0]> = [
+      {},
+      { event: event(NOON, {}, 'x') },
+      { mission: mission({ expiresAt: NOON }) },
+      { record: record({ status: 'completed' }) },
+      { mission: mission({ prerequisites: ['p'] }) },
+    ];
+    for (const c of cases) expect(explain(c).evaluation === null).toBe(!explain(c).verdict.counted);
+  });
+});
+
+describe('missionLock: why a mission is locked for the mission list', () => {
+  it('a campaign that has not started locks for everyone, before prerequisites', () => {
+    const c = campaign({ startAt: NOW + 1 });
+    expect(missionLock({ mission: mission({ prerequisites: ['p'] }), campaign: c, claimedMissionIds: new Set(), now: NOW })).toEqual({
+      reason: 'campaign_not_started',
+      campaignId: 'c1',
+      startAt: NOW + 1,
+      endAt: c.endAt,
+    });
+  });
+  it('lists the unclaimed prerequisites; null once all are claimed', () => {
+    const m = mission({ prerequisites: ['a', 'b'] });
+    expect(missionLock({ mission: m, campaign: null, claimedMissionIds: new Set(['a']), now: NOW })).toEqual({ reason: 'prerequisites', missing: ['b'] });
+    expect(missionLock({ mission: m, campaign: null, claimedMissionIds: new Set(['a', 'b']), now: NOW })).toBeNull();
   });
 });

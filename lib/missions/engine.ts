@@ -2,7 +2,7 @@
 // on one mission, and how a stored record reads. No I/O and no clock: `now` is
 // always a parameter, so the rules of docs/api.md ("Mission rules", "Status
 // model", "GET /v1/missions") are testable to the ms.
-import { matchesFilter } from './filter';
+import { firstFilterMismatch } from './filter';
 import type {
   Campaign,
   EngineEvent,
@@ -19,19 +19,29 @@ export interface Evaluation {
   change: EvaluationChange;
 }
 
+/** Why events cannot advance a mission for a user now (null: not locked). */
+export type MissionLock =
+  | { reason: 'campaign_not_started'; campaignId: string; startAt: number; endAt: number }
+  | { reason: 'prerequisites'; /** The prerequisites the user has not claimed yet, in the mission's order. */ missing: string[] };
+
 /**
- * Locked until every prerequisite is claimed by the user; a mission of a
- * campaign that has not started yet is locked for everyone.
+ * Locked while its campaign has not started (for everyone), else until every
+ * prerequisite is claimed by the user; null when not locked.
  */
-export function isMissionLocked(args: {
+export function missionLock(args: {
   mission: Mission;
   campaign: Campaign | null;
   claimedMissionIds: ReadonlySet<string>;
   now: number;
-}): boolean {
+}): MissionLock | null {
   const { mission, campaign, claimedMissionIds, now } = args;
-  if (campaign !== null && campaign.startAt > now) return true;
-  return mission.prerequisites.some((id) => !claimedMissionIds.has(id));
+  if (campaign !== null && campaign.startAt > now) return { reason: 'campaign_not_started', campaignId: campaign.id, startAt: campaign.startAt, endAt: campaign.endAt };
+  const missing = mission.prerequisites.filter((id) => !claimedMissionIds.has(id));
+  return missing.length > 0 ? { reason: 'prerequisites', missing } : null;
+}
+
+export function isMissionLocked(args: Parameters<typeof missionLock>[0]): boolean {
+  return missionLock(args) !== null;
 }
 
 /**
@@ -45,11 +55,20 @@ export function claimedMissionIds(records: Iterable<ProgressRecord>): Set<string
   return ids;
 }
 
+/** Why an event at `timestamp` is outside the mission's counting time (before expiresAt, in [startAt, endAt) of its campaign); null when inside. */
+function timeReason(mission: Mission, campaign: Campaign | null, timestamp: number, now: number): NotCounted | null {
+  if (mission.expiresAt !== null && timestamp >= mission.expiresAt) return { code: 'expired', expiresAt: mission.expiresAt, timestamp };
+  if (campaign !== null && (timestamp < campaign.startAt || timestamp >= campaign.endAt)) {
+    const window = { campaignId: campaign.id, startAt: campaign.startAt, endAt: campaign.endAt };
+    if (timestamp >= campaign.endAt && campaign.endAt <= now) return { code: 'campaign_not_live', state: 'ended', ...window };
+    return { code: 'outside_window', timestamp, ...window };
+  }
+  return null;
+}
+
 /** Whether an event at `timestamp` is in the mission's counting time: before expiresAt and in [startAt, endAt) of its campaign. */
 export function isWithinMissionTime(mission: Mission, campaign: Campaign | null, timestamp: number): boolean {
-  if (mission.expiresAt !== null && timestamp >= mission.expiresAt) return false;
-  if (campaign !== null && (timestamp < campaign.startAt || timestamp >= campaign.endAt)) return false;
-  return true;
+  return timeReason(mission, campaign, timestamp, timestamp) === null;
 }
 
 /**
@@ -111,34 +130,95 @@ function withCount(
 }
 
 /**
- * What `event` does to the user's record of `mission`: the new record and
- * whether it progressed or completed, or null when the event does not count.
+ * Why an event did not count for a mission (docs/api.md, "Why an event did not
+ * count"). The first failing rule wins, in the order explainEvent checks them.
+ * `seen` of filter_mismatch is the payload value (absent when the field is
+ * missing; objects and arrays are summarised, they never equal a literal).
  */
-export function evaluateEvent(args: {
+export type NotCounted =
+  | { code: 'event_name_mismatch'; expected: string; seen: string }
+  | { code: 'mission_archived' }
+  | { code: 'campaign_not_live'; state: 'archived' | 'not_started' | 'ended'; campaignId: string; startAt: number; endAt: number }
+  | { code: 'locked_by_prerequisite'; missing: string[] }
+  | { code: 'expired'; expiresAt: number; timestamp: number }
+  | { code: 'outside_window'; campaignId: string; startAt: number; endAt: number; timestamp: number }
+  | { code: 'filter_mismatch'; key: string; condition: unknown; missing: boolean; seen?: unknown }
+  | { code: 'window_closed'; eventWindowStart: number; recordWindowStart: number }
+  | { code: 'already_completed' }
+  | { code: 'already_claimed' };
+
+export type NotCountedCode = NotCounted['code'];
+
+/** The verdict of one event on one mission: counted (and what it did), or not and why. */
+export type Verdict =
+  | { counted: true; change: EvaluationChange; currentCount: number; targetCount: number }
+  | ({ counted: false } & NotCounted);
+
+export interface Explanation {
+  /** The new record when the event counts, else null. */
+  evaluation: Evaluation | null;
+  verdict: Verdict;
+}
+
+/** A payload value as a verdict keeps it: primitives as they are, objects and arrays summarised. */
+function seenValue(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  return Array.isArray(value) ? `[array of ${value.length}]` : '[object]';
+}
+
+function notCounted(reason: NotCounted): Explanation {
+  return { evaluation: null, verdict: { counted: false, ...reason } };
+}
+
+/**
+ * THE criteria engine: what `event` does to the user's record of `mission`
+ * and why. Ingestion applies `evaluation` and stores `verdict` with the event;
+ * the inspector shows the verdict. `lock` is missionLock() of the user before
+ * the event.
+ */
+export function explainEvent(args: {
   mission: Mission;
   campaign: Campaign | null;
   record: ProgressRecord | null;
   event: EngineEvent;
-  locked: boolean;
+  lock: MissionLock | null;
   now: number;
-}): Evaluation | null {
-  const { mission, campaign, record, event, locked, now } = args;
-  if (event.name !== mission.criteria.eventName) return null;
-  if (mission.archived || campaign?.archived === true || locked) return null;
-  if (!isWithinMissionTime(mission, campaign, event.timestamp)) return null;
-  if (!matchesFilter(mission.criteria.filter, event.payload)) return null;
+}): Explanation {
+  const { mission, campaign, record, event, lock, now } = args;
+  if (event.name !== mission.criteria.eventName) return notCounted({ code: 'event_name_mismatch', expected: mission.criteria.eventName, seen: event.name });
+  if (mission.archived) return notCounted({ code: 'mission_archived' });
+  if (campaign !== null && campaign.archived) {
+    return notCounted({ code: 'campaign_not_live', state: 'archived', campaignId: campaign.id, startAt: campaign.startAt, endAt: campaign.endAt });
+  }
+  if (lock !== null) {
+    if (lock.reason === 'prerequisites') return notCounted({ code: 'locked_by_prerequisite', missing: lock.missing });
+    const { campaignId, startAt, endAt } = lock;
+    return notCounted({ code: 'campaign_not_live', state: 'not_started', campaignId, startAt, endAt });
+  }
+  const outside = timeReason(mission, campaign, event.timestamp, now);
+  if (outside) return notCounted(outside);
+  const mismatch = firstFilterMismatch(mission.criteria.filter, event.payload);
+  if (mismatch) {
+    const { key, condition, seen } = mismatch;
+    return notCounted({ code: 'filter_mismatch', key, condition, missing: seen === undefined, ...(seen === undefined ? {} : { seen: seenValue(seen) }) });
+  }
 
   const bucket = windowStart(mission.criteria.window, event.timestamp);
-  const counted = (userId: string, cycle: number, count: number): Evaluation =>
-    withCount({ userId, missionId: mission.id, windowStart: bucket, cycle }, mission, count, now);
+  const counted = (userId: string, cycle: number, count: number): Explanation => {
+    const evaluation = withCount({ userId, missionId: mission.id, windowStart: bucket, cycle }, mission, count, now);
+    const { currentCount, targetCount } = evaluation.record;
+    return { evaluation, verdict: { counted: true, change: evaluation.change, currentCount, targetCount } };
+  };
   if (record === null) return counted(event.userId, 1, 1);
 
   const current = recordBucket(mission, record);
-  if (bucket < current) return null; // out of order: that bucket is closed
+  // Out of order: that bucket is closed.
+  if (bucket < current) return notCounted({ code: 'window_closed', eventWindowStart: bucket, recordWindowStart: current });
 
   if (bucket === current) {
     // completed waits for its claim; claimed is done for this bucket.
-    if (record.status !== 'active') return null;
+    if (record.status === 'completed') return notCounted({ code: 'already_completed' });
+    if (record.status === 'claimed') return notCounted({ code: 'already_claimed' });
     return counted(record.userId, record.cycle, record.currentCount + 1);
   }
 
@@ -149,8 +229,13 @@ export function evaluateEvent(args: {
     case 'claimed':
       return counted(record.userId, record.cycle + 1, 1); // a new cycle after the claim
     case 'completed':
-      return null; // never reset: the earned reward stays claimable
+      return notCounted({ code: 'already_completed' }); // never reset: the earned reward stays claimable
   }
+}
+
+/** What `event` does to the user's record of `mission` (explainEvent without the why); null when it does not count. */
+export function evaluateEvent(args: Parameters<typeof explainEvent>[0]): Evaluation | null {
+  return explainEvent(args).evaluation;
 }
 
 function ratio(count: number, target: number): number {

@@ -76,14 +76,32 @@ function matchesOperator(op: string, operand: unknown, actual: unknown): boolean
   }
 }
 
+/** The first filter condition the payload fails: its key, the condition and the value seen there (undefined when missing). */
+export interface FilterMismatch {
+  key: string;
+  condition: unknown;
+  /** The payload's value at `key`; undefined when the field is missing. */
+  seen: unknown;
+}
+
+/** The first condition of the filter (in its key order) the payload does not satisfy; null when all match or there is no filter. */
+export function firstFilterMismatch(filter: MissionFilter | undefined, payload: Record<string, unknown>): FilterMismatch | null {
+  if (filter === undefined) return null;
+  for (const [path, condition] of Object.entries(filter)) {
+    const actual = readPath(payload, path);
+    if (!matchesCondition(condition, actual)) return { key: path, condition, seen: actual };
+  }
+  return null;
+}
+
+function matchesCondition(condition: unknown, actual: unknown): boolean {
+  if (isLiteral(condition)) return actual === condition;
+  if (!isPlainObject(condition)) return false;
+  const ops = Object.entries(condition);
+  return ops.length > 0 && ops.every(([op, operand]) => matchesOperator(op, operand, actual));
+}
+
 /** True when the payload satisfies every condition of the filter (no filter: always true). */
 export function matchesFilter(filter: MissionFilter | undefined, payload: Record<string, unknown>): boolean {
-  if (filter === undefined) return true;
-  return Object.entries(filter).every(([path, condition]) => {
-    const actual = readPath(payload, path);
-    if (isLiteral(condition)) return actual === condition;
-    if (!isPlainObject(condition)) return false;
-    const ops = Object.entries(condition);
-    return ops.length > 0 && ops.every(([op, operand]) => matchesOperator(op, operand, actual));
-  });
+  return firstFilterMismatch(filter, payload) === null;
 }

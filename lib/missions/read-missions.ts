@@ -3,7 +3,7 @@
 import type { DbOrTx } from '@/db/client';
 import type { Catalog } from '@/lib/catalog/catalog';
 import { readRecords } from '@/lib/progress/records';
-import { claimedMissionIds, effectiveStatus, isListed, isMissionLocked, toMissionProgress } from './engine';
+import { claimedMissionIds, effectiveStatus, isListed, missionLock, toMissionProgress, type MissionLock } from './engine';
 import type { Mission, MissionProgress, ProgressRecord, ProgressStatus } from './schema';
 
 export interface MissionView {
@@ -13,14 +13,18 @@ export interface MissionView {
   record: ProgressRecord | null;
   /** Events cannot advance it for this user now: a prerequisite is unclaimed, or its campaign has not started. */
   locked: boolean;
+  /** Why it is locked (the inspector shows it); null when not locked. */
+  lock: MissionLock | null;
 }
 
 export function viewMission(catalog: Catalog, mission: Mission, records: Map<string, ProgressRecord>, now: number): MissionView {
   const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
   const record = records.get(mission.id) ?? null;
-  const locked = isMissionLocked({ mission, campaign, claimedMissionIds: claimedMissionIds(records.values()), now });
+  const lock = missionLock({ mission, campaign, claimedMissionIds: claimedMissionIds(records.values()), now });
+  const locked = lock !== null;
   return {
     mission,
+    lock,
     record,
     progress: toMissionProgress({ mission, record, locked, now }),
     status: effectiveStatus({ mission, record, locked, now }),

@@ -3,6 +3,7 @@
 // zod schemas that validate the requests; each operation says which capability it needs.
 import { z } from 'zod';
 import { CAPABILITIES, type Capability } from '@/lib/auth/roles';
+import { analyticsQuerySchema, analyticsSchema } from '@/lib/contract/analytics';
 import { catalogSchema } from '@/lib/contract/catalog';
 import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/contract/staff';
 import { publicRoute } from '../handler';
@@ -13,6 +14,8 @@ import { themePresetSchema } from '@/lib/contract/theme';
 import { revocationSchema } from './apps';
 import { rotateWebhookSecretSchema } from './webhook-secret';
 import { meSchema } from './staff';
+import { inspectionSchema, testEventSchema } from '@/lib/contract/inspector';
+import { eventResponseSchema } from '@/lib/contract/v1';
 
 const appListSchema = z.object({ apps: z.array(publicAppSchema) }).meta({ id: 'AppList' });
 const createdAppSchema = z
@@ -31,9 +34,10 @@ const named = [
   publicAppSchema, appListSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
-  rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema,
   themePresetComponent, themeRecordSchema, themeListSchema, themeAnswerSchema, updateThemeSchema,
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
+  rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema, analyticsSchema,
+  inspectionSchema, testEventSchema, eventResponseSchema.meta({ id: 'RecordedEvent' }),
 ];
 
 function components(): Record<string, unknown> {
@@ -58,6 +62,11 @@ const error = (description: string) => ({ description, ...body('AdminError') });
 const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
 const versionQuery = { name: 'version', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'The version read; a stale one answers 409 conflict. Without it the delete is unconditional.' };
 const stale = error('conflict: the item changed since that version was read (reload, apply again)');
+/** The analytics query's parameters, from its zod schema. */
+function queryParams() {
+  const schema = z.toJSONSchema(analyticsQuerySchema, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, { description?: string }> };
+  return Object.entries(schema.properties).map(([name, { description, ...rest }]) => ({ name, in: 'query', required: false, description, schema: rest }));
+}
 const common = {
   '401': error('unauthorized: no admin key and no staff session'),
   '403': error('forbidden: the role lacks the capability, or a cookie write came from another origin'),
@@ -122,6 +131,18 @@ function buildDocument() {
       },
       '/api/admin/apps/{appId}/revocations': {
         post: op('players.revoke', 'Revoke one token ({jti}) or every token of a user so far ({userId})', { '200': { description: 'Revoked' }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('Revocation') } }),
+      },
+      '/api/admin/apps/{appId}/analytics': {
+        get: op('analytics.read', 'Counts of events, completions, claims and currency granted over a range, per bucket, event name, mission and currency (the dashboard)', { '200': { description: 'Analytics', ...body('Analytics') }, '400': error('validation_error: a bad parameter, from not before to, a range over 31 days or over 1,500 buckets'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), ...queryParams()] }),
+      },
+      '/api/admin/apps/{appId}/users/{userId}': {
+        get: op('players.read', 'Inspect a user: missions with status and lock reason, balances, ledger, recent events with the engine’s verdict per mission', { '200': { description: 'Inspection', ...body('Inspection') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')] }),
+      },
+      '/api/admin/apps/{appId}/users/{userId}/events': {
+        post: op('players.test_event', 'Send a test event as the user: recorded like POST /v1/events (source "test"), audited as user.test_event', { '200': { description: 'Recorded', ...body('RecordedEvent') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')], requestBody: { required: true, ...body('TestEvent') } }),
+      },
+      '/api/admin/apps/{appId}/users/{userId}/updates': {
+        get: op('players.read', 'The user’s stream updates as Server-Sent Events, from the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends', { '200': { description: 'text/event-stream of `id: <id>\\ndata: <SDKUpdate JSON>` frames', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '404': error('app_not_found'), '429': error('too_many_streams') }, { parameters: [pathParam('appId'), pathParam('userId'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }] }),
       },
       '/api/admin/staff': {
         get: op('staff.manage', 'List staff accounts', { '200': { description: 'Staff', ...body('StaffList') } }),

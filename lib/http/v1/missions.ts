@@ -3,7 +3,7 @@
 // POST /v1/missions/:id/claim – claim the reward of a completed mission
 import type { z } from 'zod';
 import { getDb } from '@/db/client';
-import { recordDataPoint } from '@/lib/analytics/record-data-point';
+import { claimRollups, writeRollups } from '@/lib/analytics/rollups';
 import { getCatalog } from '@/lib/catalog/catalog';
 import { publicMission } from '@/lib/catalog/convert';
 import { claimMission, type ClaimResult } from '@/lib/claims/claim-mission';
@@ -67,9 +67,8 @@ export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, aut
       const { result, updates } = await claimMission(uow.tx, { appId: auth.appId, userId: auth.userId, missionId: params.id, catalog });
       // Under the user's lock, so this user's updates are published in commit order.
       uow.beforeCommit(() => publishUpdates(auth.appId, auth.userId, updates));
-      uow.afterCommit(() =>
-        recordDataPoint({ appId: auth.appId, userId: auth.userId, kind: 'claim', name: params.id, properties: { reward: result.reward } }),
-      );
+      // The dashboard's counts, in the claim's transaction (a replay never gets here).
+      await writeRollups(uow.tx, { appId: auth.appId, userId: auth.userId, at: result.progress.updatedAt, deltas: claimRollups(params.id, result.reward) });
       // A first claim changes what is worth recommending: refresh in the background (pushes a `recommendation`).
       uow.afterCommit(async () => refreshRecommendationsInBackground({ ctx: { appId: auth.appId, userId: auth.userId } }));
       return { status: 200, body: result };

@@ -1,8 +1,7 @@
-// One open update stream (GET /v1/sse/updates): what it has sent, the live
+// One open update stream (GET /v1/sse/updates, and the inspector's
+// GET /api/admin/apps/:appId/users/:userId/updates): what it has sent, the live
 // messages it holds back while it reads the log, the keep-alive tick and the
 // clean-up. lib/http/v1/sse.ts opens it; the ordering rules are described there.
-import { isRevoked } from '@/lib/auth/revocation';
-import type { TokenClaims } from '@/lib/auth/jwt';
 import type { Unsubscribe } from '@/lib/bus';
 import { AppError } from '@/lib/errors';
 import { kvKey } from '@/lib/kv/keys';
@@ -49,7 +48,16 @@ export function closeAllStreams(): void {
 }
 
 export interface UpdateStreamOptions {
-  auth: TokenClaims;
+  /** Whose updates: the stream's log and channel belong to this app and user. */
+  owner: { appId: string; userId: string };
+  /**
+   * Asked on every keep-alive tick (after the keep-alive is written); false
+   * closes the stream: the player's token expired or was revoked, or the staff
+   * session ended or lost its role.
+   */
+  stillAuthorized: () => Promise<boolean>;
+  /** The per-user cap's count: players' streams and staff streams watching a player are counted apart. */
+  capScope?: 'streams' | 'staff-streams';
   logKey: string;
   channel: string;
   keepAliveMs: number;
@@ -76,7 +84,7 @@ export class UpdateStream {
   /** Throws 429 too_many_streams when the user already holds `maxPerUser` streams here; nothing is held then. */
   constructor(private readonly opts: UpdateStreamOptions) {
     this.lastSent = opts.lastSent;
-    this.userKey = kvKey('streams', opts.auth.appId, opts.auth.userId);
+    this.userKey = kvKey(opts.capScope ?? 'streams', opts.owner.appId, opts.owner.userId);
     const held = registry.perUser.get(this.userKey) ?? 0;
     if (held >= opts.maxPerUser) {
       const retryAfterMs = sseLimits.tooManyStreamsRetryMs;
@@ -177,11 +185,9 @@ export class UpdateStream {
   }
 
   private async tick(): Promise<void> {
-    // The client reconnects with a fresh token.
-    if (Date.now() >= this.opts.auth.exp * 1000) return this.close();
     // First, so a slow check below never delays it past the interval.
     this.write(': keep-alive\n\n');
-    if (await isRevoked(this.opts.auth).catch(() => false)) return this.close();
+    if (!(await this.opts.stillAuthorized())) return this.close();
     await this.catchUp();
   }
 

@@ -31,6 +31,8 @@
 // or revocation all end in UpdateStream.close(), which runs once: the
 // keep-alive timer is cleared and the bus subscription released at once.
 // The per-stream state lives in ./sse-stream.ts.
+import { isRevoked } from '@/lib/auth/revocation';
+import type { TokenClaims } from '@/lib/auth/jwt';
 import { getBus } from '@/lib/bus';
 import { getConfig } from '@/lib/config';
 import { getUpdateLog, MIN_LOG_ID, resumableId, userLogKey } from '@/lib/updates/log';
@@ -54,17 +56,30 @@ export function requestedLastEventId(req: Request, url: URL): string | null {
   return nonEmpty(req.headers.get('last-event-id')) ?? nonEmpty(url.searchParams.get('lastEventId'));
 }
 
-export const streamUpdates = userRoute({ tokenInQuery: true }, async ({ req, url, auth }) => {
+/**
+ * Opens one user's stream (the caller has authorized the request): resume or
+ * start from the newest id, subscribe, replay the log, go live.
+ */
+export async function openUpdateStream(args: {
+  req: Request;
+  url: URL;
+  owner: { appId: string; userId: string };
+  stillAuthorized: () => Promise<boolean>;
+  capScope: 'streams' | 'staff-streams';
+}): Promise<Response> {
+  const { req, url, owner } = args;
   const requested = requestedLastEventId(req, url);
-  const logKey = userLogKey(auth.appId, auth.userId);
-  const channel = userChannel(auth.appId, auth.userId);
+  const logKey = userLogKey(owner.appId, owner.userId);
+  const channel = userChannel(owner.appId, owner.userId);
   const from =
     requested !== null
       ? (resumableId(requested) ?? MIN_LOG_ID)
       : ((await withTimeout(getUpdateLog().lastId(logKey), sseLimits.logReadTimeoutMs, 'update log lastId')) ?? MIN_LOG_ID);
 
   const stream = new UpdateStream({
-    auth,
+    owner,
+    stillAuthorized: args.stillAuthorized,
+    capScope: args.capScope,
     logKey,
     channel,
     keepAliveMs: getConfig().sseKeepAliveMs,
@@ -85,4 +100,13 @@ export const streamUpdates = userRoute({ tokenInQuery: true }, async ({ req, url
     stream.close();
     throw err;
   }
-});
+}
+
+/** The token's stream stays open while the token is neither expired (the client reconnects with a fresh one) nor revoked. */
+function tokenStillValid(auth: TokenClaims): () => Promise<boolean> {
+  return async () => Date.now() < auth.exp * 1000 && !(await isRevoked(auth).catch(() => false));
+}
+
+export const streamUpdates = userRoute({ tokenInQuery: true }, async ({ req, url, auth }) =>
+  openUpdateStream({ req, url, owner: { appId: auth.appId, userId: auth.userId }, stillAuthorized: tokenStillValid(auth), capScope: 'streams' }),
+);

@@ -5,9 +5,9 @@
 // mixed with single events sharing their keys, all succeed (no deadlock) with
 // exact counts. Run on both backends (PostgreSQL is where locks can cross).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, sql, sum } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { analyticsPoints, events, idempotencyKeys } from '@/db/schema';
+import { analyticsRollups, events, idempotencyKeys } from '@/db/schema';
 import { getKv } from '@/lib/kv';
 import { idempotencyCacheKey } from '@/lib/idempotency/run-idempotent';
 import { openSse, type SseStream } from '@/lib/testing/sse-client';
@@ -93,7 +93,7 @@ describe('a delivery that fails half-way', () => {
     expect(Number(keyRows[0].n)).toBe(0);
     expect(await getKv().get(idempotencyCacheKey(app.appId, '', `webhook:${failed.webhookId}`))).toBeNull();
     expect(await getKv().get(idempotencyCacheKey(app.appId, u1, `event:${eventKey}`))).toBeNull();
-    const analytics = await db.select({ n: count() }).from(analyticsPoints).where(eq(analyticsPoints.appId, app.appId));
+    const analytics = await db.select({ n: count() }).from(analyticsRollups).where(eq(analyticsRollups.appId, app.appId));
     expect(Number(analytics[0].n)).toBe(0);
     await new Promise((r) => setTimeout(r, 300));
     expect(s1.messages).toHaveLength(0);
@@ -111,6 +111,12 @@ describe('a delivery that fails half-way', () => {
     expect(replay.res.headers.get('x-idempotent-replay')).toBe('hit');
     expect(replay.body).toEqual(retry.body);
     expect(await storedCount(u1)).toBe(2);
+    // The dashboard counted the applied delivery once: not the failed attempt, not the replay.
+    const [counted] = await db
+      .select({ n: sum(analyticsRollups.count) })
+      .from(analyticsRollups)
+      .where(and(eq(analyticsRollups.appId, app.appId), eq(analyticsRollups.kind, 'event')));
+    expect(Number(counted.n)).toBe(4);
   });
 });
 

@@ -1,0 +1,109 @@
+// Dashboard analytics as per-minute rollups, written by the transaction that
+// records the event or claim they count: one multi-row INSERT … ON CONFLICT
+// DO UPDATE per event or claim, no statement after commit. A rolled-back
+// write leaves no count; an idempotent replay never runs the write again, so
+// it is never counted twice. Read by lib/analytics/read-analytics.ts.
+import { lt, sql } from 'drizzle-orm';
+import type { DbOrTx, Tx } from '@/db/client';
+import { analyticsRollups } from '@/db/schema';
+import type { Reward } from '@/lib/contract/mission';
+
+export const ROLLUP_BUCKET_MS = 60_000;
+/** Rows per (app, minute, kind, key): concurrent writers of different users seldom share one. */
+export const ROLLUP_SHARDS = 8;
+
+export type RollupKind = (typeof analyticsRollups.kind.enumValues)[number];
+
+/** One counter to add to: `count` occurrences and, for currency, `amount` granted. */
+export interface RollupDelta {
+  kind: RollupKind;
+  key: string;
+  count: number;
+  amount: number;
+}
+
+/** What one recorded event counts: the event (by name) and each mission it completed. */
+export function eventRollups(eventName: string, completedMissionIds: readonly string[]): RollupDelta[] {
+  return [
+    { kind: 'event', key: eventName, count: 1, amount: 0 },
+    ...completedMissionIds.map((id): RollupDelta => ({ kind: 'completion', key: id, count: 1, amount: 0 })),
+  ];
+}
+
+/** What one claim counts: the claim of the mission and, for a currency reward, the amount granted. */
+export function claimRollups(missionId: string, reward: Reward): RollupDelta[] {
+  const deltas: RollupDelta[] = [{ kind: 'claim', key: missionId, count: 1, amount: 0 }];
+  if (reward.kind === 'currency') deltas.push({ kind: 'currency', key: reward.currency, count: 1, amount: reward.amount });
+  return deltas;
+}
+
+/** The shard of a user's rows: FNV-1a of the user id. */
+export function rollupShard(userId: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < userId.length; i++) {
+    h ^= userId.charCodeAt(i);
+    h = Math.imul(h, 0x01000193);
+  }
+  return (h >>> 0) % ROLLUP_SHARDS;
+}
+
+/** Start of the minute of `at` (ms). */
+export const bucketOf = (at: number) => at - (at % ROLLUP_BUCKET_MS);
+
+export interface RollupWrite {
+  appId: string;
+  userId: string;
+  /** When it happened (server clock): picks the minute. */
+  at: number;
+  deltas: readonly RollupDelta[];
+}
+
+/** The rows to upsert, deltas of one (kind, key) merged: one statement may not touch a row twice. */
+export function rollupRows(input: RollupWrite) {
+  const merged = new Map<string, RollupDelta>();
+  for (const d of input.deltas) {
+    const id = `${d.kind}\u0000${d.key}`;
+    const seen = merged.get(id);
+    merged.set(id, seen ? { ...seen, count: seen.count + d.count, amount: seen.amount + d.amount } : { ...d });
+  }
+  const bucketStart = bucketOf(input.at);
+  const shard = rollupShard(input.userId);
+  return [...merged.values()].map((d) => ({ appId: input.appId, bucketStart, kind: d.kind, key: d.key, shard, count: d.count, amount: d.amount }));
+}
+
+/**
+ * Adds the deltas to the minute of `at`, in the caller's transaction, in one
+ * statement. Best run last in the transaction: the rows stay locked until commit.
+ */
+export async function writeRollups(tx: Tx, input: RollupWrite): Promise<void> {
+  const rows = rollupRows(input);
+  if (rows.length === 0) return;
+  await tx
+    .insert(analyticsRollups)
+    .values(rows)
+    .onConflictDoUpdate({
+      target: [analyticsRollups.appId, analyticsRollups.bucketStart, analyticsRollups.kind, analyticsRollups.key, analyticsRollups.shard],
+      set: {
+        count: sql`${analyticsRollups.count} + excluded.count`,
+        amount: sql`${analyticsRollups.amount} + excluded.amount`,
+      },
+    });
+}
+
+/**
+ * Retention: deletes rollups of minutes that started more than `days` days
+ * before `now` (every app), at most `batch` rows per call, and answers how
+ * many went; call it again until it answers less than `batch`.
+ */
+export async function deleteRollupsOlderThan(db: DbOrTx, days: number, now = Date.now(), batch = 10_000): Promise<number> {
+  if (!Number.isFinite(days) || days <= 0) throw new Error('deleteRollupsOlderThan: days must be positive');
+  const cutoff = bucketOf(now - days * 86_400_000);
+  const deleted = await db.execute(sql`
+    with doomed as (select ctid from ${analyticsRollups} where ${lt(analyticsRollups.bucketStart, cutoff)} limit ${batch})
+    delete from ${analyticsRollups} where ctid in (select ctid from doomed) returning 1`);
+  return rowsOf(deleted).length;
+}
+
+function rowsOf(result: unknown): unknown[] {
+  return Array.isArray(result) ? result : ((result as { rows?: unknown[] }).rows ?? []);
+}

@@ -1,0 +1,104 @@
+// The inspector's admin API (support staff): one user's missions with their
+// status and lock, balances, ledger and recent events with the engine's
+// verdict per mission; a test event sent as the user. The verdict shapes are
+// the engine's (lib/missions/engine.ts NotCounted / Verdict).
+import { z } from 'zod';
+import { balanceSchema } from './balance';
+import { missionSchema } from './mission';
+import { missionProgressSchema, progressStatusSchema } from './progress';
+
+export const missionLockSchema = z
+  .discriminatedUnion('reason', [
+    z.object({ reason: z.literal('campaign_not_started'), campaignId: z.string(), startAt: z.number(), endAt: z.number() }),
+    z.object({ reason: z.literal('prerequisites'), missing: z.array(z.string()).describe('Prerequisites the user has not claimed yet') }),
+  ])
+  .meta({ id: 'MissionLock', description: 'Why events cannot advance the mission for this user now' });
+
+export const NOT_COUNTED_CODES = [
+  'event_name_mismatch',
+  'mission_archived',
+  'campaign_not_live',
+  'locked_by_prerequisite',
+  'expired',
+  'outside_window',
+  'filter_mismatch',
+  'window_closed',
+  'already_completed',
+  'already_claimed',
+  'not_evaluated',
+] as const;
+
+export const verdictSchema = z
+  .object({
+    missionId: z.string(),
+    counted: z.boolean(),
+    change: z.enum(['progress', 'completed']).optional().describe('When counted'),
+    currentCount: z.number().int().optional().describe('When counted: the count after the event'),
+    targetCount: z.number().int().optional(),
+    code: z.enum(NOT_COUNTED_CODES).optional().describe('When not counted: the first rule the event failed'),
+  })
+  .catchall(z.unknown())
+  .meta({
+    id: 'Verdict',
+    description:
+      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/recordWindowStart.',
+  });
+export type InspectorVerdict = z.infer<typeof verdictSchema>;
+
+export const inspectedMissionSchema = z
+  .object({
+    mission: missionSchema,
+    status: progressStatusSchema,
+    progress: missionProgressSchema.nullable(),
+    lock: missionLockSchema.nullable(),
+  })
+  .meta({ id: 'InspectedMission' });
+
+export const ledgerEntrySchema = z
+  .object({
+    id: z.number(),
+    kind: z.enum(['currency', 'item', 'badge']),
+    currency: z.string().nullable(),
+    amount: z.number().nullable(),
+    itemId: z.string().nullable(),
+    quantity: z.number().nullable(),
+    badgeId: z.string().nullable(),
+    missionId: z.string().nullable(),
+    balanceAfter: z.number().nullable(),
+    createdAt: z.number(),
+  })
+  .meta({ id: 'LedgerEntry' });
+
+export const inspectedEventSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    payload: z.record(z.string(), z.unknown()),
+    timestamp: z.number(),
+    receivedAt: z.number(),
+    source: z.string().describe('api, webhook or test (sent from the inspector)'),
+    verdicts: z.array(verdictSchema).nullable().describe('One per mission of the catalog; null for events stored before verdicts were kept'),
+  })
+  .meta({ id: 'InspectedEvent' });
+
+export const inspectionSchema = z
+  .object({
+    appId: z.string(),
+    userId: z.string(),
+    missions: z.array(inspectedMissionSchema).describe('Every mission not archived, in catalog order'),
+    balances: z.array(balanceSchema),
+    ledger: z.array(ledgerEntrySchema).describe('Newest first, at most 50'),
+    events: z.array(inspectedEventSchema).describe('Newest first (by arrival), at most 50'),
+  })
+  .meta({ id: 'Inspection' });
+export type Inspection = z.infer<typeof inspectionSchema>;
+
+export const testEventSchema = z
+  .object({
+    name: z.string().min(1).max(128),
+    payload: z.record(z.string(), z.unknown()).default({}),
+    timestamp: z.number().int().nonnegative().max(8_640_000_000_000_000).optional().describe('Unix ms; default now'),
+  })
+  .strict()
+  .meta({ id: 'TestEvent', description: 'Recorded as the user through the same path as POST /v1/events, with source "test", and audited' });
+export type TestEventInput = z.input<typeof testEventSchema>;

@@ -1,0 +1,143 @@
+// The inspector's admin API (support staff, docs/api.md "Inspector"):
+// GET  /api/admin/apps/:appId/users/:userId          – missions (status, lock), balances, ledger, recent events with verdicts
+// POST /api/admin/apps/:appId/users/:userId/events   – a test event as the user (recordEvent, source "test", audited)
+// GET  /api/admin/apps/:appId/users/:userId/updates  – the user's stream updates (SSE), staff session or admin key
+// Revoking the user's tokens is POST /api/admin/apps/:appId/revocations {userId} (./apps.ts).
+import { and, desc, eq } from 'drizzle-orm';
+import { z } from 'zod';
+import { getDb } from '@/db/client';
+import { inUnitOfWork } from '@/db/unit-of-work';
+import { events, ledger } from '@/db/schema';
+import { getApp } from '@/lib/apps/apps';
+import { recordAudit } from '@/lib/audit';
+import { can } from '@/lib/auth/roles';
+import { getSignedInStaff } from '@/lib/auth/staff-session';
+import { listBalances } from '@/lib/balances/balances';
+import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
+import { testEventSchema, type Inspection, type InspectorVerdict } from '@/lib/contract/inspector';
+import { AppError } from '@/lib/errors';
+import { recordEvent } from '@/lib/events/record-event';
+import { explainEvent } from '@/lib/missions/engine';
+import { viewMission } from '@/lib/missions/read-missions';
+import { readRecords } from '@/lib/progress/records';
+import { readJsonBody } from '../body';
+import { adminRoute, type AdminContext } from '../handler';
+import { json } from '../respond';
+import { parseWith } from '../validate';
+import { openUpdateStream } from '../v1/sse';
+
+/** Events and ledger rows the inspector shows, newest first. */
+export const INSPECTOR_LIMIT = 50;
+
+const userIdSchema = z.string().min(1).max(256);
+
+async function target(params: AdminContext['params']): Promise<{ appId: string; userId: string }> {
+  const userId = parseWith(userIdSchema, params.userId);
+  if (!(await getApp(params.appId))) throw new AppError('app_not_found', `No app "${params.appId}"`);
+  return { appId: params.appId, userId };
+}
+
+type StoredVerdict = { missionId: string; counted: boolean } & Record<string, unknown>;
+
+/**
+ * One verdict per (non-archived) mission of the current catalog: the one
+ * stored at ingestion for the missions with the event's name; for a mission
+ * with another name, the engine's own answer (event_name_mismatch is its first
+ * rule, decided by the names alone); a mission that has the event's name now
+ * but was not judged then (created or re-authored since) is `not_evaluated`.
+ */
+function verdictsOf(catalog: Catalog, event: typeof events.$inferSelect, now: number): InspectorVerdict[] | null {
+  if (event.outcome === null) return null;
+  const stored = new Map((event.outcome as StoredVerdict[]).map((v) => [v.missionId, v]));
+  const engineEvent = { userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp };
+  const out: InspectorVerdict[] = [];
+  for (const mission of catalog.ordered) {
+    if (mission.archived) continue;
+    const kept = stored.get(mission.id);
+    if (kept) {
+      out.push(kept as InspectorVerdict);
+    } else if (mission.criteria.eventName !== event.name) {
+      const { verdict } = explainEvent({ mission, campaign: null, record: null, event: engineEvent, lock: null, now });
+      out.push({ missionId: mission.id, ...verdict } as InspectorVerdict);
+    } else {
+      out.push({ missionId: mission.id, counted: false, code: 'not_evaluated' });
+    }
+  }
+  return out;
+}
+
+export async function inspectUser(appId: string, userId: string, now = Date.now()): Promise<Inspection> {
+  const catalog = await getCatalog(appId);
+  const db = await getDb();
+  const records = await readRecords(db, appId, userId);
+  const balanceRows = await listBalances(db, appId, userId);
+  const ledgerRows = await db
+    .select()
+    .from(ledger)
+    .where(and(eq(ledger.appId, appId), eq(ledger.userId, userId)))
+    .orderBy(desc(ledger.id))
+    .limit(INSPECTOR_LIMIT);
+  const eventRows = await db
+    .select()
+    .from(events)
+    .where(and(eq(events.appId, appId), eq(events.userId, userId)))
+    .orderBy(desc(events.timestamp), desc(events.receivedAt))
+    .limit(INSPECTOR_LIMIT);
+
+  const missions = catalog.ordered
+    .filter((m) => !m.archived)
+    .map((mission) => {
+      const view = viewMission(catalog, mission, records, now);
+      return { mission, status: view.status, progress: view.progress, lock: view.lock };
+    });
+  return {
+    appId,
+    userId,
+    missions,
+    balances: balanceRows,
+    ledger: ledgerRows.map(({ appId: _a, userId: _u, grantKey: _g, ...row }) => row),
+    events: eventRows.map((e) => ({
+      id: e.id,
+      name: e.name,
+      payload: e.payload,
+      timestamp: e.timestamp,
+      receivedAt: e.receivedAt,
+      source: e.source,
+      verdicts: verdictsOf(catalog, e, now),
+    })),
+  };
+}
+
+export const getInspection = adminRoute('players.read', async ({ params }) => {
+  const { appId, userId } = await target(params);
+  return json(await inspectUser(appId, userId));
+});
+
+export const postTestEvent = adminRoute('players.test_event', async ({ req, params, admin }) => {
+  const { appId, userId } = await target(params);
+  const { value } = await readJsonBody(req);
+  const input = parseWith(testEventSchema, value);
+  const event = { userId, name: input.name, payload: input.payload, timestamp: input.timestamp ?? Date.now() };
+  // The catalog is read before the transaction (the embedded database has one connection).
+  const catalog = await getCatalog(appId);
+  const recorded = await inUnitOfWork(undefined, async (uow) => {
+    const outcome = await recordEvent({ ctx: { appId, source: 'test', uow, catalog }, input: { event, idempotencyKey: null } });
+    await recordAudit(uow.tx, { actor: admin.actor, action: 'user.test_event', appId, target: userId, after: { eventId: outcome.body.eventId, ...event } });
+    return outcome.body;
+  });
+  return json(recorded);
+});
+
+export const streamUserUpdates = adminRoute('players.read', async ({ req, url, params, admin }) => {
+  const owner = await target(params);
+  const headers = req.headers;
+  // The admin key cannot be taken back while the process runs; a staff session can end, or its role change.
+  const stillAuthorized = admin.staff
+    ? async () => {
+        // A failed look-up (database briefly away) keeps the stream; the next tick asks again.
+        const member = await getSignedInStaff(headers, req.url).catch(() => undefined);
+        return member === undefined || (member !== null && can(member.role, 'players.read'));
+      }
+    : async () => true;
+  return openUpdateStream({ req, url, owner, stillAuthorized, capScope: 'staff-streams' });
+});
