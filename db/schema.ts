@@ -67,6 +67,8 @@ export const missions = pgTable(
     ...missionFields,
     createdAt: ms('created_at').notNull(),
     updatedAt: ms('updated_at').notNull(),
+    /** Bumped by every write: the console's optimistic concurrency (a stale write answers 409). */
+    version: integer('version').notNull().default(1),
   },
   (t) => [primaryKey({ columns: [t.appId, t.id] }), index('missions_campaign_idx').on(t.appId, t.campaignId)],
 );
@@ -148,7 +150,11 @@ export const events = pgTable(
      */
     outcome: jsonb('outcome').$type<Array<{ missionId: string; counted: boolean } & Record<string, unknown>>>(),
   },
-  (t) => [index('events_user_idx').on(t.appId, t.userId, t.timestamp)],
+  (t) => [
+    index('events_user_idx').on(t.appId, t.userId, t.timestamp),
+    /** The app's latest events first: event-name suggestions read a bounded slice of it. */
+    index('events_app_received_idx').on(t.appId, t.receivedAt),
+  ],
 );
 
 /**

@@ -21,6 +21,7 @@ const missionRow: MissionRow = {
   archived: false,
   createdAt: 1,
   updatedAt: 2,
+  version: 1,
 };
 
 const campaignRow: CampaignRow = {
@@ -44,7 +45,7 @@ describe('missions', () => {
     const m = missionFromRow(missionRow);
     expect(missionSchema.parse(m)).toEqual(m);
     expect(Object.keys(m)).toEqual(Object.keys(missionSchema.shape));
-    const { appId: _a, id: _i, createdAt: _c, updatedAt: _u, ...columns } = missionRow;
+    const { appId: _a, id: _i, createdAt: _c, updatedAt: _u, version: _v, ...columns } = missionRow;
     expect(missionColumns(m)).toEqual(columns);
   });
 

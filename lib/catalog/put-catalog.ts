@@ -43,7 +43,7 @@ function parseItems<S extends z.ZodType>(schema: S, items: unknown[], kind: stri
   });
 }
 
-function findCycle(missions: Map<string, Pick<Mission, 'id' | 'prerequisites'>>): string | null {
+export function findCycle(missions: Map<string, Pick<Mission, 'id' | 'prerequisites'>>): string | null {
   const state = new Map<string, 'visiting' | 'done'>();
   const visit = (id: string): string | null => {
     if (state.get(id) === 'done') return null;
@@ -148,7 +148,8 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
       await tx
         .insert(missionsTable)
         .values({ appId, id: m.id, ...values, createdAt: now })
-        .onConflictDoUpdate({ target: [missionsTable.appId, missionsTable.id], set: values });
+        // A console edit based on the version before this import is then refused (409), not lost.
+        .onConflictDoUpdate({ target: [missionsTable.appId, missionsTable.id], set: { ...values, version: sql`${missionsTable.version} + 1` } });
       const before = beforeMissions.get(m.id) ?? null;
       await recordAudit(tx, { actor, action: before ? 'mission.update' : 'mission.create', appId, target: `mission:${m.id}`, before, after: m }, now);
     }

@@ -13,8 +13,9 @@ import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { idempotencyKeys } from '@/db/schema';
 import { inUnitOfWork, type UnitOfWork } from '@/db/unit-of-work';
-import { AppError } from '@/lib/errors';
+import { AppError, isUnavailableError } from '@/lib/errors';
 import { getKv } from '@/lib/kv';
+import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError } from '@/lib/log';
 import { lockUser } from '@/lib/progress/records';
@@ -94,7 +95,16 @@ function storedBody<T>(response: unknown): T {
 /** The 24 h cached answer of the scope's key, or null (no key, or not cached). */
 export async function cachedOutcome<T>(scope: Scope): Promise<Outcome<T> | null> {
   if (scope.key === null) return null;
-  const cached = await getKv().get(cacheKey(scope));
+  let cached: string | null;
+  try {
+    cached = await getKv().get(cacheKey(scope));
+  } catch (err) {
+    // Fail-open: the cache only saves a transaction; the key's row in the
+    // database still makes the write exactly-once (docs/operations.md).
+    if (!isUnavailableError(err)) throw err;
+    if (!isCircuitOpen(err)) logError('idempotency cache read failed; the database decides', err);
+    return null;
+  }
   if (cached === null) return null;
   const entry = JSON.parse(cached) as StoredResponse<T> & { hash: string };
   if (entry.hash !== scope.requestHash) throw mismatch();
@@ -145,7 +155,12 @@ export async function runIdempotent<T>(
       uow.afterCommit(() =>
         getKv()
           .set(cacheKey(scope), entry, { ttlMs: IDEMPOTENCY_TTL_MS })
-          .then(() => undefined, (err: unknown) => logError('idempotency cache write failed', err)),
+          .then(
+            () => undefined,
+            (err: unknown) => {
+              if (!isCircuitOpen(err)) logError('idempotency cache write failed', err);
+            },
+          ),
       );
     }
     return outcome;

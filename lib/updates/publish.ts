@@ -3,9 +3,11 @@
 // `{id, update}` on the user's bus channel; the stream endpoint fans them out
 // to every open stream and replays them on resume (Last-Event-ID).
 import { logError } from '@/lib/log';
+import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
+import { metrics } from '@/lib/metrics';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 
@@ -19,6 +21,7 @@ export async function publishUpdates(appId: string, userId: string, updates: Sdk
     );
   } catch (err) {
     // The change is committed; a lost message is recovered by the client's next read.
-    logError('publish failed', err, { appId, userId, types: updates.map((u) => u.type) });
+    metrics().busErrors.inc({ operation: 'publish' });
+    if (!isCircuitOpen(err)) logError('publish failed', err, { appId, userId, types: updates.map((u) => u.type) });
   }
 }

@@ -16,6 +16,17 @@ import { rotateWebhookSecretSchema } from './webhook-secret';
 import { meSchema } from './staff';
 import { inspectionSchema, testEventSchema } from '@/lib/contract/inspector';
 import { eventResponseSchema } from '@/lib/contract/v1';
+import { auditPageSchema, auditQuerySchema } from '@/lib/contract/audit';
+import { missionSchema } from '@/lib/contract/mission';
+import {
+  eventNameListSchema,
+  missionArchiveSchema,
+  missionDuplicateSchema,
+  missionListQuerySchema,
+  missionRecordListSchema,
+  missionRecordSchema,
+  missionUpdateSchema,
+} from '@/lib/contract/mission-admin';
 
 const appListSchema = z.object({ apps: z.array(publicAppSchema) }).meta({ id: 'AppList' });
 const createdAppSchema = z
@@ -34,10 +45,12 @@ const named = [
   publicAppSchema, appListSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
-  themePresetComponent, themeRecordSchema, themeListSchema, themeAnswerSchema, updateThemeSchema,
-  campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
   rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema, analyticsSchema,
   inspectionSchema, testEventSchema, eventResponseSchema.meta({ id: 'RecordedEvent' }),
+  missionSchema.meta({ id: 'MissionDefinition' }), missionRecordSchema, missionRecordListSchema, missionUpdateSchema,
+  missionDuplicateSchema, missionArchiveSchema, eventNameListSchema, auditPageSchema,
+  themePresetComponent, themeRecordSchema, themeListSchema, themeAnswerSchema, updateThemeSchema,
+  campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
 ];
 
 function components(): Record<string, unknown> {
@@ -60,13 +73,16 @@ const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const body = (id: string) => ({ content: { 'application/json': { schema: ref(id) } } });
 const error = (description: string) => ({ description, ...body('AdminError') });
 const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
+/** The query parameters of a GET, from the zod object that validates them. */
+function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { description?: string }> };
+  return Object.entries(json.properties ?? {}).map(([name, property]) => {
+    const { description, ...rest } = property;
+    return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
+  });
+}
 const versionQuery = { name: 'version', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'The version read; a stale one answers 409 conflict. Without it the delete is unconditional.' };
 const stale = error('conflict: the item changed since that version was read (reload, apply again)');
-/** The analytics query's parameters, from its zod schema. */
-function queryParams() {
-  const schema = z.toJSONSchema(analyticsQuerySchema, { io: 'input', unrepresentable: 'any' }) as { properties: Record<string, { description?: string }> };
-  return Object.entries(schema.properties).map(([name, { description, ...rest }]) => ({ name, in: 'query', required: false, description, schema: rest }));
-}
 const common = {
   '401': error('unauthorized: no admin key and no staff session'),
   '403': error('forbidden: the role lacks the capability, or a cookie write came from another origin'),
@@ -133,7 +149,7 @@ function buildDocument() {
         post: op('players.revoke', 'Revoke one token ({jti}) or every token of a user so far ({userId})', { '200': { description: 'Revoked' }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('Revocation') } }),
       },
       '/api/admin/apps/{appId}/analytics': {
-        get: op('analytics.read', 'Counts of events, completions, claims and currency granted over a range, per bucket, event name, mission and currency (the dashboard)', { '200': { description: 'Analytics', ...body('Analytics') }, '400': error('validation_error: a bad parameter, from not before to, a range over 31 days or over 1,500 buckets'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), ...queryParams()] }),
+        get: op('analytics.read', 'Counts of events, completions, claims and currency granted over a range, per bucket, event name, mission and currency (the dashboard)', { '200': { description: 'Analytics', ...body('Analytics') }, '400': error('validation_error: a bad parameter, from not before to, a range over 31 days or over 1,500 buckets'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), ...queryParams(analyticsQuerySchema)] }),
       },
       '/api/admin/apps/{appId}/users/{userId}': {
         get: op('players.read', 'Inspect a user: missions with status and lock reason, balances, ledger, recent events with the engine’s verdict per mission', { '200': { description: 'Inspection', ...body('Inspection') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')] }),
@@ -151,6 +167,29 @@ function buildDocument() {
       '/api/admin/staff/{staffId}': {
         patch: op('staff.manage', 'Change a role (takes effect on the member’s next request)', { '200': { description: 'Updated', content: { 'application/json': { schema: { type: 'object', properties: { staff: ref('StaffMember') }, required: ['staff'] } } } }, '400': error('validation_error'), '404': error('not_found'), '409': error('conflict: the last admin') }, { parameters: [pathParam('staffId')], requestBody: { required: true, ...body('UpdateStaff') } }),
         delete: op('staff.manage', 'Remove an account and end its sessions', { '204': { description: 'Removed' }, '404': error('not_found'), '409': error('conflict: the last admin, or yourself') }, { parameters: [pathParam('staffId')] }),
+      },
+      '/api/admin/apps/{appId}/missions': {
+        get: op('catalog.read', 'List missions, filtered (every given filter must match), ordered by id', { '200': { description: 'Missions', ...body('MissionRecordList') }, '400': error('validation_error naming the query parameter'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), ...queryParams(missionListQuerySchema)] }),
+        post: op('catalog.write', 'Create a mission (validated like a catalog item; campaign and prerequisites must exist); audited', { '201': { description: 'Created (version 1)', ...body('MissionRecord') }, '400': error('validation_error naming the field'), '404': error('app_not_found'), '409': error('conflict: the id exists') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('MissionDefinition') } }),
+      },
+      '/api/admin/apps/{appId}/missions/{missionId}': {
+        get: op('catalog.read', 'One mission with its version', { '200': { description: 'Mission', ...body('MissionRecord') }, '404': error('app_not_found or mission_not_found') }, { parameters: [pathParam('appId'), pathParam('missionId')] }),
+        put: op('catalog.write', 'Replace a mission; `version` must be the one it was read at; audited with before and after', { '200': { description: 'Updated (version + 1)', ...body('MissionRecord') }, '400': error('validation_error naming the field'), '404': error('app_not_found or mission_not_found'), '409': error('conflict: the mission changed since that version (reload and apply the change again)') }, { parameters: [pathParam('appId'), pathParam('missionId')], requestBody: { required: true, ...body('MissionUpdate') } }),
+      },
+      '/api/admin/apps/{appId}/missions/{missionId}/duplicate': {
+        post: op('catalog.write', 'Copy a mission under a new id (default "<id>-copy"), not archived; audited', { '201': { description: 'The copy', ...body('MissionRecord') }, '400': error('validation_error'), '404': error('app_not_found or mission_not_found'), '409': error('conflict: the id exists') }, { parameters: [pathParam('appId'), pathParam('missionId')], requestBody: { required: false, ...body('MissionDuplicate') } }),
+      },
+      '/api/admin/apps/{appId}/missions/{missionId}/archive': {
+        post: op('catalog.write', 'Archive a mission: events stop counting for it and /v1 stops listing it; a completed record stays claimable; audited', { '200': { description: 'Archived', ...body('MissionRecord') }, '404': error('app_not_found or mission_not_found'), '409': error('conflict: stale version') }, { parameters: [pathParam('appId'), pathParam('missionId')], requestBody: { required: false, ...body('MissionArchive') } }),
+      },
+      '/api/admin/apps/{appId}/missions/{missionId}/unarchive': {
+        post: op('catalog.write', 'Bring an archived mission back; audited', { '200': { description: 'Live again', ...body('MissionRecord') }, '404': error('app_not_found or mission_not_found'), '409': error('conflict: stale version') }, { parameters: [pathParam('appId'), pathParam('missionId')], requestBody: { required: false, ...body('MissionArchive') } }),
+      },
+      '/api/admin/apps/{appId}/event-names': {
+        get: op('catalog.read', 'Event-name suggestions: distinct names of the app’s most recent events, then names its missions use', { '200': { description: 'Names', ...body('EventNameList') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
+      },
+      '/api/admin/audit': {
+        get: op('audit.read', 'The audit log, newest first, a page at a time (pass nextCursor as `before`)', { '200': { description: 'A page', ...body('AuditPage') }, '400': error('validation_error naming the query parameter') }, { parameters: queryParams(auditQuerySchema) }),
       },
       '/api/admin/openapi.json': {
         get: { summary: 'This document (no authentication)', responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } } } },

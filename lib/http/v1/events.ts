@@ -8,6 +8,7 @@ import { readJsonBody } from '../body';
 import { userRoute } from '../handler';
 import { idempotentJson } from '../respond';
 import { parseWith } from '../validate';
+import { metrics } from '@/lib/metrics';
 
 export const postEvent = userRoute({ limiter: eventsLimiter }, async ({ req, auth }) => {
   const { value } = await readJsonBody(req, { invalidCode: 'invalid_event' });
@@ -15,5 +16,7 @@ export const postEvent = userRoute({ limiter: eventsLimiter }, async ({ req, aut
   if (body.userId !== auth.userId) throw new AppError('user_mismatch', 'Body userId differs from the token subject');
   const idempotencyKey = checkKey(req.headers.get('idempotency-key') ?? body.idempotencyKey, 'invalid_event');
   const event = { userId: body.userId, name: body.name, payload: body.payload, timestamp: body.timestamp };
-  return idempotentJson(await recordEvent({ ctx: { appId: auth.appId, source: 'api' }, input: { event, idempotencyKey } }));
+  const outcome = await recordEvent({ ctx: { appId: auth.appId, source: 'api' }, input: { event, idempotencyKey } });
+  if (outcome.replay === null) metrics().eventsIngested.inc({ source: 'api' });
+  return idempotentJson(outcome);
 });

@@ -19,6 +19,7 @@ import { publishUpdates } from '@/lib/updates/publish';
 import { userRoute } from '../handler';
 import { idempotentJson, json } from '../respond';
 import { parseWith, queryOf } from '../validate';
+import { metrics } from '@/lib/metrics';
 
 const encodeCursor = (id: string) => Buffer.from(`m:${id}`, 'utf8').toString('base64url');
 function decodeCursor(cursor: string): string {
@@ -73,6 +74,10 @@ export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, aut
       uow.afterCommit(async () => refreshRecommendationsInBackground({ ctx: { appId: auth.appId, userId: auth.userId } }));
       return { status: 200, body: result };
     },
-  );
+  ).catch((err: unknown) => {
+    if (err instanceof AppError) metrics().claims.inc({ outcome: err.code });
+    throw err;
+  });
+  metrics().claims.inc({ outcome: outcome.replay === null ? 'granted' : 'replayed' });
   return idempotentJson(outcome);
 });

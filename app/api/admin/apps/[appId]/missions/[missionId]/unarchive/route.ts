@@ -1,0 +1,5 @@
+// /api/admin/apps/:appId/missions/:missionId/unarchive – bring an archived mission back
+import { routeEndpoint } from '@/lib/http/routes';
+
+export const dynamic = 'force-dynamic';
+export const { GET, POST, PUT, PATCH, DELETE, OPTIONS } = routeEndpoint('/api/admin/apps/:appId/missions/:missionId/unarchive');

@@ -1,0 +1,11 @@
+// GET /api/admin/audit – the audit log, newest first: filters (appId, actor, entity, target, from, to), keyset pages
+import { listAudit } from '@/lib/audit';
+import { auditQuerySchema } from '@/lib/contract/audit';
+import { adminRoute } from '../handler';
+import { json } from '../respond';
+import { parseWith, queryOf } from '../validate';
+
+export const getAudit = adminRoute('audit.read', async ({ req }) => {
+  const query = parseWith(auditQuerySchema, queryOf(req), { prefix: 'query' });
+  return json(await listAudit(query));
+});
