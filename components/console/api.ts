@@ -56,4 +56,11 @@ export const queryKeys = {
   mission: (appId: string, id: string) => ['admin', 'apps', appId, 'missions', 'one', id] as const,
   eventNames: (appId: string) => ['admin', 'apps', appId, 'event-names'] as const,
   audit: ['admin', 'audit'] as const,
+  themes: (appId: string) => ['admin', 'apps', appId, 'themes'] as const,
+  campaigns: (appId: string) => ['admin', 'apps', appId, 'campaigns'] as const,
 };
+
+/** The path of an app's admin resource, its ids encoded: appPath('demo', 'themes', 'night'). */
+export function appPath(appId: string, ...segments: string[]): string {
+  return ['/api/admin/apps', appId, ...segments].map((s, i) => (i === 0 ? s : encodeURIComponent(s))).join('/');
+}

@@ -64,7 +64,7 @@ async function assignMissions(tx: Tx, ctx: CatalogVerbContext & { now: number },
     const campaignIdAfter = wanted.has(row.id) ? campaignId : null;
     await tx
       .update(missionsTable)
-      .set({ campaignId: campaignIdAfter, updatedAt: ctx.now })
+      .set({ campaignId: campaignIdAfter, updatedAt: ctx.now, version: sql`${missionsTable.version} + 1` })
       .where(and(eq(missionsTable.appId, appId), eq(missionsTable.id, row.id)));
     const before = missionFromRow(row);
     await recordAudit(tx, { actor: ctx.actor, action: 'mission.update', appId, target: `mission:${row.id}`, before, after: { ...before, campaignId: campaignIdAfter } }, ctx.now);
