@@ -15,8 +15,12 @@ export default defineConfig({
   test: {
     include: ['**/*.test.ts'],
     exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**'],
-    testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Bounds for a hang, not for speed: on a loaded 2-core machine (load
+    // average 25+ seen while other suites and a build ran) a fresh embedded
+    // database's start and migrations alone took over 60 s, and tests wait on
+    // conditions for up to 30 s each.
+    testTimeout: 120_000,
+    hookTimeout: 180_000,
     pool: 'forks',
     env: { TMPDIR: process.env.QUESTLINE_TEST_TMP },
     globalSetup: ['./lib/testing/global-setup.ts'],

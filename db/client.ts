@@ -4,10 +4,11 @@
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
-import { getConfig, type Config } from '@/lib/config';
+import { ConfigError, getConfig, type Config } from '@/lib/config';
 import { lockDataDir, makeOwnerOnly } from '@/lib/data-dir-lock';
 import { logError } from '@/lib/log';
 import * as schema from './schema';
+import { metrics } from '@/lib/metrics';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -55,24 +56,94 @@ async function openPglite(config: Config): Promise<Handle> {
   }
 }
 
+const DEFAULT_DATABASE_CONNECT_TIMEOUT_MS = 5_000;
+const DEFAULT_DATABASE_QUERY_TIMEOUT_MS = 10_000;
+
+function msFromEnv(name: string, fallback: number, env: Readonly<Record<string, string | undefined>>): number {
+  const raw = env[name]?.trim();
+  if (!raw) return fallback;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 10 || ms > 600_000) throw new ConfigError(name, 'must be a whole number of milliseconds from 10 to 600000');
+  return ms;
+}
+
+/**
+ * Bounds on PostgreSQL calls (node-postgres): the wait for a pooled or new
+ * connection (DATABASE_CONNECT_TIMEOUT_MS, default 5 s) and for each query's
+ * reply (DATABASE_QUERY_TIMEOUT_MS, default 10 s). Past them the request
+ * answers 503 `unavailable` instead of hanging.
+ */
+function databaseTimeouts(env: Readonly<Record<string, string | undefined>> = process.env): { connectMs: number; queryMs: number } {
+  return {
+    connectMs: msFromEnv('DATABASE_CONNECT_TIMEOUT_MS', DEFAULT_DATABASE_CONNECT_TIMEOUT_MS, env),
+    queryMs: msFromEnv('DATABASE_QUERY_TIMEOUT_MS', DEFAULT_DATABASE_QUERY_TIMEOUT_MS, env),
+  };
+}
+
 async function openNodePostgres(config: Config): Promise<Handle> {
   const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
     import('pg'),
     import('drizzle-orm/node-postgres'),
     import('drizzle-orm/node-postgres/migrator'),
   ]);
-  const pool = new pg.Pool({ connectionString: config.databaseUrl!, max: Number(process.env.DATABASE_POOL_MAX ?? 10) });
+  const timeouts = databaseTimeouts();
+  // On a query that outlives its bound, pg answers the caller but leaves the
+  // connection waiting for a reply that may never come (a hung server, a
+  // dropped route): the connection is destroyed then, so the pool replaces it
+  // instead of handing it out again (a transaction's client is released
+  // without an error by drizzle).
+  class BoundedClient extends pg.Client {
+    constructor(config?: ConstructorParameters<typeof pg.Client>[0]) {
+      super(config);
+      // A connection lost while the client is checked out (mid-transaction)
+      // fails the query in flight, and the pool drops the client on release;
+      // without a listener pg's 'error' event would stop the process.
+      this.on('error', () => undefined);
+    }
+
+    override query(...args: unknown[]): never {
+      const result = (super.query as (...a: unknown[]) => unknown)(...args);
+      if (result && typeof (result as Promise<unknown>).then === 'function') {
+        const text = typeof args[0] === 'string' ? args[0] : ((args[0] as { text?: unknown } | undefined)?.text ?? '');
+        (result as Promise<unknown>).catch((err: unknown) => {
+          if (err instanceof Error && err.message === 'Query read timeout') {
+            (this as unknown as { connection: { stream: { destroy(): void } } }).connection.stream.destroy();
+          }
+          // drizzle (0.45) releases a transaction's client only once BEGIN
+          // succeeded: a BEGIN that fails (the connection died between
+          // checkout and BEGIN) would keep the client checked out for good,
+          // and a few such leaks exhaust the pool until a restart. Released
+          // here instead, with the error, so the pool discards it.
+          if (typeof text === 'string' && /^\s*begin\b/i.test(text)) {
+            (this as unknown as { release?: (err?: Error) => void }).release?.(err instanceof Error ? err : new Error(String(err)));
+          }
+        });
+      }
+      return result as never;
+    }
+  }
+  const pool = new pg.Pool({
+    connectionString: config.databaseUrl!,
+    max: Number(process.env.DATABASE_POOL_MAX ?? 10),
+    Client: BoundedClient,
+    connectionTimeoutMillis: timeouts.connectMs,
+    query_timeout: timeouts.queryMs,
+    // A peer that vanished without a FIN (a dropped route) is noticed by TCP keep-alive.
+    keepAlive: true,
+  });
   // An idle pooled connection that dies (server restart, failover) emits 'error'; unhandled, it would stop the process.
   pool.on('error', (err) => logError('database: idle connection lost', err));
   const conn = await pool.connect();
   try {
-    await conn.query('select pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    // Waits for another instance's migrations however long they take (not the per-query bound).
+    await conn.query({ text: 'select pg_advisory_lock($1)', values: [MIGRATION_LOCK], query_timeout: 600_000 } as unknown as string);
     await migrate(drizzle({ client: conn, schema }), { migrationsFolder: MIGRATIONS });
   } finally {
     await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
     conn.release();
   }
   const db = drizzle({ client: pool, schema });
+  metrics().sources.pool = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 });
   return { db: db as unknown as Db, driver: 'node-postgres', close: () => pool.end() };
 }
 

@@ -12,6 +12,8 @@ import { getConfig, readOrCreateSecret } from '@/lib/config';
 import { demoCatalog } from '@/lib/demo/demo-catalog';
 import { getKv } from '@/lib/kv';
 import { startRetention } from '@/lib/retention/retention';
+import { isUnavailableError } from '@/lib/errors';
+import { logError } from '@/lib/log';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
 
 export const DEMO_APP_ID = 'demo';
@@ -28,19 +30,43 @@ export async function seedDemo(): Promise<string> {
 }
 
 const bootKey = Symbol.for('questline.boot');
-type GlobalWithBoot = typeof globalThis & { [bootKey]?: Promise<void> };
+const bootDoneKey = Symbol.for('questline.boot.done');
+type GlobalWithBoot = typeof globalThis & { [bootKey]?: Promise<void>; [bootDoneKey]?: boolean };
 
 export function boot(): Promise<void> {
   const g = globalThis as GlobalWithBoot;
-  g[bootKey] ??= runBoot();
+  // A failed start (database unreachable) is tried again by the next request:
+  // the service recovers without a restart once the dependency is back.
+  g[bootKey] ??= runBoot().then(
+    () => {
+      g[bootDoneKey] = true;
+    },
+    (err: unknown) => {
+      delete g[bootKey];
+      throw err;
+    },
+  );
   return g[bootKey];
+}
+
+/** True once start-up (migrations, warm-up, seed) has finished in this process (GET /api/ready). */
+export function booted(): boolean {
+  return (globalThis as GlobalWithBoot)[bootDoneKey] === true;
 }
 
 async function runBoot(): Promise<void> {
   const config = getConfig();
   await getDb();
   const kv = await getKv();
-  await warmRevocations();
+  try {
+    await warmRevocations();
+  } catch (err) {
+    // Redis down at start: the service still starts. Revocations are then
+    // checked against the database, and the first check that finds the store
+    // back (without its warm marker) re-warms it (lib/auth/revocation.ts).
+    if (!isUnavailableError(err)) throw err;
+    logError('start-up: revocation warm-up skipped, the key-value store is unavailable', err);
+  }
   // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations.md).
   startRetention();
   const lines = [

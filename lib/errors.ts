@@ -33,3 +33,47 @@ export class AppError extends Error {
     return this.message !== this.code;
   }
 }
+
+// Connection-level failures of PostgreSQL or Redis (refused, reset, timed
+// out, pool exhausted, retries given up): answered 503 `unavailable`, never
+// 500. Matched by code and message along the cause chain, because they come
+// from several drivers (pg, pg-pool, ioredis, fetch) and from other Next.js
+// chunks' copies of them (no instanceof).
+const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET|EREDISDOWN)$/;
+// SQLSTATE class 08 (connection exception), 57P01-03 (admin shutdown, crash shutdown, cannot connect now).
+const UNAVAILABLE_SQLSTATE = /^(08|57P0)/;
+const UNAVAILABLE_MESSAGES = new RegExp(
+  [
+    'Connection is closed', // ioredis, connection gone
+    'connect ECONNREFUSED',
+    'Connection terminated', // pg, server went away mid-query
+    'Query read timeout', // pg query_timeout (DATABASE_QUERY_TIMEOUT_MS)
+    'timeout exceeded when trying to connect', // pg-pool connectionTimeoutMillis
+    'Client has encountered a connection error and is not queryable',
+    'Command timed out', // ioredis commandTimeout (REDIS_COMMAND_TIMEOUT_MS)
+    'Reached the max retries per request limit', // ioredis maxRetriesPerRequest while reconnecting
+    "Stream isn't writeable",
+    'timed out after', // withTimeout (lib/http/v1/sse-stream.ts)
+    'aborted due to timeout', // AbortSignal.timeout on Upstash REST calls
+  ]
+    .map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .join('|'),
+);
+
+export function isUnavailableError(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
+    if (typeof e === 'object') {
+      if ((e as { name?: unknown }).name === 'AppError' && (e as { code?: unknown }).code === 'unavailable') return true;
+      // ioredis gives up on a command after its retries while the connection is down.
+      if ((e as { name?: unknown }).name === 'MaxRetriesPerRequestError') return true;
+      const code = (e as { code?: unknown }).code;
+      if (typeof code === 'string' && (UNAVAILABLE_CODES.test(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+      const message = (e as { message?: unknown }).message;
+      if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+      e = (e as { cause?: unknown }).cause;
+    } else {
+      return false;
+    }
+  }
+  return false;
+}

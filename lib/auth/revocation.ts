@@ -3,11 +3,14 @@
 // hot-path check in one round trip (MGET); the database keeps every
 // revocation and rotation time, so a restart of an in-process store (or a
 // flushed Redis) is re-warmed at start-up.
-import { gt } from 'drizzle-orm';
+import { and, eq, gt } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '@/db/client';
 import { recordAudit } from '@/lib/audit';
 import { apps, revokedTokens, userRevocations } from '@/db/schema';
+import { isUnavailableError } from '@/lib/errors';
 import { getKv } from '@/lib/kv';
+import { isCircuitOpen } from '@/lib/kv/breaker';
+import { logError } from '@/lib/log';
 import { kvKey } from '@/lib/kv/keys';
 import { processWide } from '@/lib/process-wide';
 import { TOKEN_TTL_SECONDS, type TokenClaims } from './jwt';
@@ -26,9 +29,25 @@ async function storeTokenRevocation(db: DbOrTx, claims: Revocable, now: number):
     .onConflictDoNothing();
 }
 
+/**
+ * A cache write that the store refused while unreachable. The database row is
+ * written first and is the truth; the store is marked for a re-warm (by this
+ * process, on its next check that finds the store back), so the revocation
+ * reaches the store even if Redis kept its old contents (and its warm marker).
+ */
+async function cacheWrite(write: () => Promise<unknown>, what: string): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (!isUnavailableError(err)) throw err;
+    warming.stale = true;
+    if (!isCircuitOpen(err)) logError(`revocation: ${what} not cached (key-value store unavailable); re-warm pending`, err);
+  }
+}
+
 async function cacheTokenRevocation(claims: Revocable, now: number): Promise<void> {
   const ttlMs = claims.exp * 1000 - now;
-  if (ttlMs > 0) await getKv().set(denyKey(claims.jti), '1', { ttlMs });
+  if (ttlMs > 0) await cacheWrite(() => getKv().set(denyKey(claims.jti), '1', { ttlMs }), 'token revocation');
 }
 
 async function storeUserRevocation(db: DbOrTx, appId: string, userId: string, now: number): Promise<void> {
@@ -40,7 +59,7 @@ async function storeUserRevocation(db: DbOrTx, appId: string, userId: string, no
 
 async function cacheUserRevocation(appId: string, userId: string, now: number): Promise<void> {
   // A token issued before `now` lives at most one TTL longer.
-  await getKv().set(userKey(appId, userId), String(now), { ttlMs: TOKEN_TTL_MS });
+  await cacheWrite(() => getKv().set(userKey(appId, userId), String(now), { ttlMs: TOKEN_TTL_MS }), 'user revocation');
 }
 
 /**
@@ -50,7 +69,7 @@ async function cacheUserRevocation(appId: string, userId: string, now: number): 
  */
 export async function cacheSecretRotation(appId: string, rotatedAt: number, now = Date.now()): Promise<void> {
   const ttlMs = rotatedAt + TOKEN_TTL_MS - now;
-  if (ttlMs > 0) await getKv().set(rotationKey(appId), String(rotatedAt), { ttlMs });
+  if (ttlMs > 0) await cacheWrite(() => getKv().set(rotationKey(appId), String(rotatedAt), { ttlMs }), 'secret rotation');
 }
 
 /** The holder of a token revokes it (POST /v1/auth/revoke). */
@@ -93,24 +112,73 @@ export async function revokeByStaff(
  * back to life.
  */
 export const WARM_MARKER = 'revocations:warm';
-// One re-warm at a time per process, whichever Next.js chunk checks a token.
-const warming = processWide('revocation.warming', () => ({ pending: null as Promise<unknown> | null }));
+// One re-warm at a time per process, whichever Next.js chunk checks a token;
+// `stale`: a revocation could not be cached, re-warm once the store answers.
+const warming = processWide('revocation.warming', () => ({ pending: null as Promise<unknown> | null, stale: false }));
+
+function rewarm(): Promise<unknown> {
+  // Joining a warm-up already under way leaves `stale` set: that one may have
+  // read the database before the revocation that set it, so the next check
+  // warms again.
+  if (!warming.pending) {
+    warming.stale = false;
+    warming.pending = warmRevocations()
+      .catch((err: unknown) => {
+        warming.stale = true;
+        throw err;
+      })
+      .finally(() => (warming.pending = null));
+  }
+  return warming.pending;
+}
 
 /** Why the token no longer counts (the 401's message), or null while it does. */
 export async function revocationOf(claims: TokenClaims): Promise<string | null> {
+  try {
+    return await revocationFromStore(claims);
+  } catch (err) {
+    // Fail-safe, neither open nor closed: with the store unreachable the
+    // answer comes from the database, which holds every revocation (three
+    // indexed reads per request while the outage lasts). If the database is
+    // down too, the request answers 503.
+    if (!isUnavailableError(err)) throw err;
+    return revocationFromDatabase(claims);
+  }
+}
+
+async function revocationFromStore(claims: TokenClaims): Promise<string | null> {
   const kv = getKv();
   // One round trip: the jti, the user-wide cut-off, the app's last secret rotation and the marker.
   const read = () => kv.mget([denyKey(claims.jti), userKey(claims.appId, claims.userId), rotationKey(claims.appId), WARM_MARKER]);
   let [denied, before, rotated, warm] = await read();
-  if (warm === null) {
-    warming.pending ??= warmRevocations().finally(() => (warming.pending = null));
-    await warming.pending;
+  // The store answers: re-warm it if it lost its contents (no marker) or missed a revocation while unreachable.
+  if (warm === null || warming.stale) {
+    await rewarm();
     [denied, before, rotated, warm] = await read();
   }
-  if (denied !== null) return 'Token revoked';
-  if (before !== null && claims.issuedAtMs < Number(before)) return 'Token revoked';
-  if (rotated !== null && claims.issuedAtMs < Number(rotated)) return 'Token issued before the app secret was rotated';
+  return verdict(claims, denied !== null, before === null ? null : Number(before), rotated === null ? null : Number(rotated));
+}
+
+function verdict(claims: TokenClaims, denied: boolean, before: number | null, rotated: number | null): string | null {
+  if (denied) return 'Token revoked';
+  if (before !== null && claims.issuedAtMs < before) return 'Token revoked';
+  if (rotated !== null && claims.issuedAtMs < rotated) return 'Token issued before the app secret was rotated';
   return null;
+}
+
+/** The same answer from the database alone (the key-value store is unreachable). */
+async function revocationFromDatabase(claims: TokenClaims): Promise<string | null> {
+  const db = await getDb();
+  const [[token], [user], [app]] = await Promise.all([
+    db.select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, claims.jti)).limit(1),
+    db
+      .select({ before: userRevocations.before })
+      .from(userRevocations)
+      .where(and(eq(userRevocations.appId, claims.appId), eq(userRevocations.userId, claims.userId)))
+      .limit(1),
+    db.select({ rotatedAt: apps.secretRotatedAt }).from(apps).where(eq(apps.id, claims.appId)).limit(1),
+  ]);
+  return verdict(claims, token !== undefined, user?.before ?? null, app?.rotatedAt ?? null);
 }
 
 export async function isRevoked(claims: TokenClaims): Promise<boolean> {
@@ -130,7 +198,7 @@ export async function warmRevocations(now = Date.now()): Promise<number> {
   await Promise.all([
     ...tokens.map((t) => kv.set(denyKey(t.jti), '1', { ttlMs: t.expiresAt - now })),
     ...users.map((u) => kv.set(userKey(u.appId, u.userId), String(u.before), { ttlMs: u.before + TOKEN_TTL_MS - now })),
-    ...rotations.map((r) => cacheSecretRotation(r.id, r.rotatedAt, now)),
+    ...rotations.map((r) => kv.set(rotationKey(r.id), String(r.rotatedAt), { ttlMs: Math.max(1, r.rotatedAt + TOKEN_TTL_MS - now) })),
   ]);
   await kv.set(WARM_MARKER, String(now));
   return tokens.length + users.length + rotations.length;

@@ -2,6 +2,7 @@
 // subscriber connection shared by every channel (a connection in subscribe
 // mode can run nothing else, hence two).
 import type { Redis as IORedis } from 'ioredis';
+import { throughBreaker } from '@/lib/kv/breaker';
 import { connectIORedis } from '@/lib/kv/clients';
 import { Fanout } from './fanout';
 import type { Bus, Unsubscribe } from './types';
@@ -21,7 +22,7 @@ export class RedisBus implements Bus {
     open: async (channel) => {
       const sub = this.subscriber();
       await handshakeDone(sub);
-      await sub.subscribe(channel);
+      await throughBreaker(() => sub.subscribe(channel));
     },
     shut: async (channel) => {
       await this.subscriber().unsubscribe(channel);
@@ -32,8 +33,8 @@ export class RedisBus implements Bus {
 
   async publish(channel: string, message: string): Promise<void> {
     this.assertOpen();
-    this.pub ??= connectIORedis(this.url, 'bus-pub');
-    await this.pub.publish(channel, message);
+    const pub = (this.pub ??= connectIORedis(this.url, 'bus-pub'));
+    await throughBreaker(() => pub.publish(channel, message));
   }
 
   subscribe(channel: string, onMessage: (message: string) => void): Promise<Unsubscribe> {

@@ -5,12 +5,14 @@ import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { getBus, type Bus } from '@/lib/bus';
+import { isCircuitOpen } from '@/lib/kv/breaker';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
 import { themeOfPreset, type ThemePreset } from '@/lib/contract/theme';
 import { campaignFromRow, missionFromRow, themeFromRow } from './convert';
+import { metrics } from '@/lib/metrics';
 
 export interface Catalog {
   appId: string;
@@ -106,7 +108,8 @@ function ensureSubscribed(): Promise<void> {
   })().catch((err: unknown) => {
     state.bus = null;
     state.subscribed = null;
-    logError('catalog subscription failed', err);
+    metrics().busErrors.inc({ operation: 'subscribe' });
+    if (!isCircuitOpen(err)) logError('catalog subscription failed', err);
   });
   return state.subscribed;
 }
@@ -134,6 +137,7 @@ export async function invalidateCatalog(appId: string): Promise<void> {
   try {
     await getBus().publish(CATALOG_CHANNEL, appId);
   } catch (err) {
-    logError('catalog invalidation publish failed', err, { appId });
+    metrics().busErrors.inc({ operation: 'publish' });
+    if (!isCircuitOpen(err)) logError('catalog invalidation publish failed', err, { appId });
   }
 }

@@ -2,6 +2,7 @@
 // routes and methods, CORS on /v1 (and none on admin), and error bodies that
 // never leak internals.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { getDb } from '@/db/client';
 import { getKv } from '@/lib/kv';
 import {
   createTestApp,
@@ -209,9 +210,19 @@ describe('errors never leak internals', () => {
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
 
-  it('answers a dependency that is down with 503 unavailable and no internal detail', async () => {
+  it('checks revocations against the database while the key-value store is down (no 503 for that alone)', async () => {
     const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' });
     vi.spyOn(getKv(), 'mget').mockRejectedValueOnce(down);
+    expect((await call('GET', '/v1/missions', bearer())).status).toBe(200);
+  });
+
+  it('answers a dependency that is down with 503 unavailable and no internal detail', async () => {
+    const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:6379'), { code: 'ECONNREFUSED' });
+    // The store and then the database (the revocation check's fallback) refuse the connection.
+    vi.spyOn(getKv(), 'mget').mockRejectedValueOnce(down);
+    vi.spyOn(await getDb(), 'select').mockImplementationOnce(() => {
+      throw down;
+    });
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const res = await call('GET', '/v1/missions', bearer());
     expect(res.status).toBe(503);

@@ -1,7 +1,7 @@
 // The one wrapper every /v1 and admin handler goes through: request id, CORS,
 // authentication, rate limit, and errors turned into the spec's JSON body.
 // Web-standard only (no next/* import), so a plain Node server can mount it.
-import { AppError } from '@/lib/errors';
+import { AppError, isUnavailableError as isUnavailable } from '@/lib/errors';
 import { bearerToken, verifyAccessTokenCached, type TokenClaims } from '@/lib/auth/jwt';
 import { revocationOf } from '@/lib/auth/revocation';
 import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
@@ -16,6 +16,7 @@ import { logError } from '@/lib/log';
 import { boot } from '@/lib/boot';
 import { getConfig } from '@/lib/config';
 import { clientIp } from './client-ip';
+import { loggableUrl, noteApp } from './observe';
 
 export type Params = Record<string, string>;
 /** The second argument Next.js passes to route handlers; the Node servers pass the same, plus the peer's address. */
@@ -75,25 +76,11 @@ export async function enforceLimit(limiter: Limiter, identifier: string): Promis
 function toErrorResponse(err: unknown, requestId: string, req: Request): Response {
   if (err instanceof AppError) return errorResponse(err);
   if (isUnavailable(err)) {
-    logError('dependency unavailable', err, { requestId, method: req.method, url: req.url });
+    logError('dependency unavailable', err, { requestId, method: req.method, url: loggableUrl(req.url) });
     return errorResponse(new AppError('unavailable', 'A dependency of the service is unavailable; retry later'));
   }
-  logError('unhandled error', err, { requestId, method: req.method, url: req.url });
+  logError('unhandled error', err, { requestId, method: req.method, url: loggableUrl(req.url) });
   return errorResponse(new AppError('internal_error', 'Unexpected error; quote the X-Request-Id when reporting it'));
-}
-
-/** Connection-level failures of PostgreSQL or Redis: answered 503, not 500. */
-function isUnavailable(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    const code = (e as { code?: unknown }).code;
-    if (typeof code === 'string' && (/^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE)$/.test(code) || /^(08|57P0)/.test(code))) {
-      return true;
-    }
-    const message = (e as { message?: unknown }).message;
-    if (typeof message === 'string' && /Connection is closed|connect ECONNREFUSED|Connection terminated/.test(message)) return true;
-    e = (e as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 function finish(res: Response, requestId: string, cors: boolean, extraHeaders: Headers | null): Response {
@@ -113,12 +100,13 @@ async function run(
   req: Request,
   cors: boolean,
   body: (requestId: string, extra: Headers) => Promise<Response>,
+  waitForBoot = true,
 ): Promise<Response> {
   const requestId = requestIdOf(req);
   const extra = new Headers();
   try {
     // Migrations and the denylist warm-up finish before any request is served.
-    await boot();
+    if (waitForBoot) await boot();
     return finish(await body(requestId, extra), requestId, cors, extra);
   } catch (err) {
     return finish(toErrorResponse(err, requestId, req), requestId, cors, extra);
@@ -146,10 +134,19 @@ function base(req: Request, requestId: string, params: Params, routeCtx: RouteCo
   return { req, url, requestId, params, clientIp: clientIp(req, routeCtx?.remoteAddress, getConfig().trustProxy) };
 }
 
-/** An endpoint that takes no token (the token endpoint, the OpenAPI documents); `cors: false` under /api/admin. */
-export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>, options: { cors?: boolean } = {}): Handler {
+/**
+ * An endpoint that takes no token (the token endpoint, the OpenAPI documents);
+ * `cors: false` outside /v1; `boot: false` answers before start-up has
+ * finished (health and readiness).
+ */
+export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>, options: { cors?: boolean; boot?: boolean } = {}): Handler {
   return (req, routeCtx) =>
-    run(req, options.cors ?? true, async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth: null }));
+    run(
+      req,
+      options.cors ?? true,
+      async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth: null }),
+      options.boot ?? true,
+    );
 }
 
 /**
@@ -163,10 +160,12 @@ export function userRoute<P = undefined>(options: UserRouteOptions<P>, fn: (ctx:
   return (req, routeCtx) =>
     run(req, true, async (requestId, extra) => {
       const auth = await verifyAccessTokenCached(tokenOf(req, options.tokenInQuery ?? false));
+      noteApp(req, auth.appId);
       const [revoked, limited, prefetched] = await Promise.all([
         revocationOf(auth),
         options.limiter ? options.limiter().consume(auth.jti).then((r) => ({ ok: r }), (err: unknown) => ({ err })) : null,
-        options.prefetch ? options.prefetch(req, auth) : undefined,
+        // A failed read is no answer: the route reads again (and fails open) itself.
+        options.prefetch ? Promise.resolve(options.prefetch(req, auth)).catch(() => undefined) : undefined,
       ]);
       if (revoked !== null) throw new AppError('unauthorized', revoked);
       if (limited) {
@@ -193,7 +192,9 @@ export function adminRoute(capability: Capability | 'authenticated', fn: (ctx: A
   const handler: Handler = (req, routeCtx) =>
     run(req, false, async (requestId) => {
       const admin = capability === 'authenticated' ? await identifyAdmin(req) : await checkAdminRequest(req, capability);
-      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), admin });
+      const params = await paramsOf(routeCtx);
+      if (params.appId) noteApp(req, params.appId);
+      return fn({ ...base(req, requestId, params, routeCtx), admin });
     });
   // Tagged so a test can check every admin route against the role map.
   return Object.assign(handler, { capability });

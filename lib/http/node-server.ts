@@ -5,7 +5,7 @@
 // /api/admin, and on its own by scripts/serve.ts, the test suites and benchmarks.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { adminNotFound, adminRoutes, endpoint, matchRoute, notFound, v1Routes, type Method } from './routes';
+import { adminNotFound, allRoutes, endpoint, matchRoute, notFound, type Method } from './routes';
 import { errorRoute } from './handler';
 import { isPreflight, preflightResponse } from './cors';
 import { hasMalformedEscape, malformedPathResponse } from './malformed-path';
@@ -100,12 +100,13 @@ function drainedOrClosed(res: ServerResponse, signal: AbortSignal): Promise<void
   });
 }
 
-const routes = [...v1Routes, ...adminRoutes];
+const routes = allRoutes;
 const unknownMethod = errorRoute('method_not_allowed');
-const endpoints = new Map(routes.map((r) => [r, endpoint(r.handlers, r.path.startsWith('/v1/'))]));
+const endpoints = new Map(routes.map((r) => [r, endpoint(r.handlers, r.path.startsWith('/v1/'), r.path)]));
 
 /**
- * The paths the route table serves: /v1 and /api/admin, also when spelled
+ * The paths the route table serves: /v1, /api/admin and the ops endpoints
+ * (/api/health, /api/ready, /api/metrics), also when spelled
  * with percent-escapes (`/%76%31/…`), so that no spelling of an API path
  * reaches the Next.js route files from the custom server.
  */
@@ -116,7 +117,7 @@ export function isApiPath(pathname: string): boolean {
   } catch {
     // Malformed escapes: judged on the raw path (answered 400 by handleApiRequest).
   }
-  return [pathname, decoded].some((p) => /^\/(v1|api\/admin)(\/|$)/.test(p));
+  return [pathname, decoded].some((p) => /^\/(v1|api\/admin)(\/|$)/.test(p) || /^\/api\/(health|ready|metrics)\/?$/.test(p));
 }
 
 /** Serves one request from the route table (the /v1 and admin handlers). */

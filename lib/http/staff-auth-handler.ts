@@ -6,7 +6,7 @@
 import { boot } from '@/lib/boot';
 import { getStaffAuth, wantsSecureCookies, type StaffAuth } from '@/lib/auth/staff-auth';
 import { getConfig } from '@/lib/config';
-import { AppError } from '@/lib/errors';
+import { AppError, isUnavailableError } from '@/lib/errors';
 import { toStoredEmail } from '@/lib/staff/email';
 import { logError } from '@/lib/log';
 import { signInFailuresPerClient, signInFailuresPerEmail } from '@/lib/ratelimit/policies';
@@ -16,6 +16,7 @@ import { clientIp, UNKNOWN_CLIENT } from './client-ip';
 import { rateLimitedError } from './rate-limit';
 import { requestIdOf } from './request-id';
 import { errorResponse } from './respond';
+import { loggableUrl } from './observe';
 
 /** The body's address as stored (`…@localhost` → lib/staff/email.ts), and the body to forward. */
 function parseSignIn(raw: string): { email: string | null; body: string } {
@@ -71,8 +72,16 @@ export async function handleStaffAuth(req: Request): Promise<Response> {
     out.headers.set('Cache-Control', 'no-store');
     return out;
   } catch (err) {
-    if (!(err instanceof AppError)) logError('staff auth failure', err, { requestId, method: req.method, url: req.url });
-    const res = errorResponse(err instanceof AppError ? err : new AppError('internal_error', 'Unexpected error; quote the X-Request-Id when reporting it'));
+    if (!(err instanceof AppError)) logError('staff auth failure', err, { requestId, method: req.method, url: loggableUrl(req.url) });
+    // PostgreSQL or Redis (the sign-in failure limits fail closed) unreachable: 503, not 500.
+    const unavailable = !(err instanceof AppError) && isUnavailableError(err);
+    const res = errorResponse(
+      err instanceof AppError
+        ? err
+        : unavailable
+          ? new AppError('unavailable', 'A dependency of the service is unavailable; retry later')
+          : new AppError('internal_error', 'Unexpected error; quote the X-Request-Id when reporting it'),
+    );
     res.headers.set('X-Request-Id', requestId);
     return res;
   }

@@ -13,8 +13,9 @@ import { createHash } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { idempotencyKeys } from '@/db/schema';
 import { inUnitOfWork, type UnitOfWork } from '@/db/unit-of-work';
-import { AppError } from '@/lib/errors';
+import { AppError, isUnavailableError } from '@/lib/errors';
 import { getKv } from '@/lib/kv';
+import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError } from '@/lib/log';
 import { lockUser } from '@/lib/progress/records';
@@ -98,7 +99,19 @@ export function storedBody<T>(response: unknown): T {
  */
 export async function cachedOutcome<T>(scope: IdempotencyScope, prefetched?: string | null): Promise<Outcome<T> | null> {
   if (scope.key === null) return null;
-  const cached = prefetched !== undefined ? prefetched : await getKv().get(cacheKey(scope));
+  let cached: string | null;
+  if (prefetched !== undefined) cached = prefetched;
+  else {
+    try {
+      cached = await getKv().get(cacheKey(scope));
+    } catch (err) {
+      // Fail-open: the cache only saves a transaction; the key's row in the
+      // database still makes the write exactly-once (docs/operations.md).
+      if (!isUnavailableError(err)) throw err;
+      if (!isCircuitOpen(err)) logError('idempotency cache read failed; the database decides', err);
+      return null;
+    }
+  }
   if (cached === null) return null;
   const entry = JSON.parse(cached) as StoredResponse<T> & { hash: string };
   if (entry.hash !== scope.requestHash) throw idempotencyMismatch();
@@ -111,7 +124,12 @@ export async function cacheOutcome(scope: IdempotencyScope, outcome: StoredRespo
   const entry = JSON.stringify({ hash: scope.requestHash, status: outcome.status, body: outcome.body });
   await getKv()
     .set(cacheKey(scope), entry, { ttlMs: IDEMPOTENCY_TTL_MS })
-    .then(() => undefined, (err: unknown) => logError('idempotency cache write failed', err));
+    .then(
+      () => undefined,
+      (err: unknown) => {
+        if (!isCircuitOpen(err)) logError('idempotency cache write failed', err);
+      },
+    );
 }
 
 /**

@@ -2,11 +2,31 @@
 // (Upstash REST) or over TCP (plain Redis through TcpRequester).
 import { Redis as IORedis } from 'ioredis';
 import { Redis, type Requester } from '@upstash/redis';
+import { ConfigError } from '@/lib/config';
 import { TcpRequester } from './tcp-requester';
+
+/** Default bound on one Redis command (REDIS_COMMAND_TIMEOUT_MS). */
+const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 2_000;
+
+/**
+ * The bound on one Redis command, over TCP or REST: REDIS_COMMAND_TIMEOUT_MS
+ * (default 2 s). A Redis that answers slowly or not at all (a hung server, a
+ * dropped route) then fails the command instead of holding the request.
+ */
+export function redisCommandTimeoutMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const raw = env.REDIS_COMMAND_TIMEOUT_MS?.trim();
+  if (!raw) return DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
+  const ms = Number(raw);
+  if (!Number.isInteger(ms) || ms < 10 || ms > 60_000) {
+    throw new ConfigError('REDIS_COMMAND_TIMEOUT_MS', 'must be a whole number of milliseconds from 10 to 60000');
+  }
+  return ms;
+}
 
 /**
  * ioredis connection with fail-fast settings: a web request should get an
- * error within a few seconds rather than wait through 20 silent retries.
+ * error within a few seconds rather than wait through 20 silent retries, and
+ * no command waits longer than REDIS_COMMAND_TIMEOUT_MS for its reply.
  * Errors are logged (once per distinct message) because an unhandled ioredis
  * 'error' event is noisy and would otherwise hide the reason.
  */
@@ -18,6 +38,7 @@ export function connectIORedis(url: string, role: string, options: { autoPipelin
     // Commands issued in the same tick (a request's token checks, rate limit
     // and cache read; its publish and cache write) leave in one write.
     enableAutoPipelining: options.autoPipelining ?? false,
+    commandTimeout: redisCommandTimeoutMs(),
   });
   let lastError = '';
   redis.on('error', (err: Error) => {
@@ -73,6 +94,8 @@ export function createHttpRedisClient(url: string, token: string): RedisClientHa
     // Off so HTTP sends one request per command, exactly the shapes the TCP
     // requester is tested with; batching can be turned on once measured.
     enableAutoPipelining: false,
+    // A fresh signal per request: the REST call is abandoned after the same bound as a TCP command.
+    signal: () => AbortSignal.timeout(redisCommandTimeoutMs()),
   });
   // fetch keeps no connection we own, so there is nothing to close.
   return { client, close: async () => {} };

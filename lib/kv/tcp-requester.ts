@@ -3,6 +3,7 @@
 import { createHash } from 'node:crypto';
 import { ReplyError, type Redis as IORedis } from 'ioredis';
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
+import { throughBreaker } from './breaker';
 
 type Arg = string | number;
 
@@ -63,7 +64,7 @@ export class TcpRequester implements Requester {
     }
     // A transaction rejected at EXEC (EXECABORT) rejects here; the REST API
     // answers that with an HTTP error, which the HTTP client throws too.
-    const replies = (await chain.exec()) ?? [];
+    const replies = (await throughBreaker(() => chain.exec())) ?? [];
     return replies.map(([err, result], i) => {
       if (err) return { error: err.message };
       const map = prepared[i].mapResult;
@@ -72,7 +73,7 @@ export class TcpRequester implements Requester {
   }
 
   private call([name, ...args]: Arg[]): Promise<unknown> {
-    return this.redis.call(String(name), ...args);
+    return throughBreaker(() => this.redis.call(String(name), ...args));
   }
 
   /** Normalises arguments and rewrites script commands for plain Redis. */

@@ -1,6 +1,9 @@
+import { isUnavailableError } from '@/lib/errors';
 import { getKv, redisClientOf, type KV } from '@/lib/kv';
+import { logError } from '@/lib/log';
+import { processWide } from '@/lib/process-wide';
 import { assertLimits, MemoryLimiter } from './memory';
-import type { Limiter } from './types';
+import type { Limiter, LimitResult } from './types';
 import { UpstashLimiter } from './upstash';
 
 export type { Limiter, LimitResult } from './types';
@@ -12,6 +15,13 @@ export interface LimiterOptions {
   name: string;
   limit: number;
   windowMs: number;
+  /**
+   * What a request gets when the store cannot be reached (docs/operations.md,
+   * "Redis outages"): `open` lets it through (a throughput limit; the database
+   * still guards correctness), `closed` (the default) answers 503
+   * `unavailable` (a brute-force guard must not open during an outage).
+   */
+  whenUnavailable?: 'open' | 'closed';
 }
 
 interface Built {
@@ -60,11 +70,39 @@ function resolve(opts: LimiterOptions): Limiter {
 export function createLimiter(opts: LimiterOptions): Limiter {
   assertLimits(opts.limit, opts.windowMs);
   if (!/^[\w.-]+$/.test(opts.name)) throw new Error(`rate limiter name must match [\\w.-]+, got "${opts.name}"`);
+  const failOpen = opts.whenUnavailable === 'open';
+  const guarded = async (call: () => Promise<LimitResult>): Promise<LimitResult> => {
+    try {
+      return await call();
+    } catch (err) {
+      if (!failOpen || !isUnavailableError(err)) throw err;
+      countFailOpen(opts.name);
+      return { success: true, limit: opts.limit, remaining: opts.limit, reset: Date.now() + opts.windowMs };
+    }
+  };
   return {
     limit: opts.limit,
     windowMs: opts.windowMs,
     // async so a configuration error surfaces as a rejection, like a store error.
-    consume: async (identifier, units) => resolve(opts).consume(identifier, units),
-    peek: async (identifier) => resolve(opts).peek(identifier),
+    consume: (identifier, units) => guarded(async () => resolve(opts).consume(identifier, units)),
+    peek: (identifier) => guarded(async () => resolve(opts).peek(identifier)),
   };
+}
+
+// Requests let through by a fail-open limiter, per limiter name (process-wide;
+// logged once per outage rather than once per request).
+const failOpen = processWide('ratelimit.failOpen', () => ({ counts: new Map<string, number>(), loggedAt: 0 }));
+
+function countFailOpen(name: string): void {
+  failOpen.counts.set(name, (failOpen.counts.get(name) ?? 0) + 1);
+  const now = Date.now();
+  if (now - failOpen.loggedAt > 10_000) {
+    failOpen.loggedAt = now;
+    logError('rate limit: store unavailable, failing open', null, { limiter: name, counts: Object.fromEntries(failOpen.counts) });
+  }
+}
+
+/** Requests let through unlimited because the store was unreachable, by limiter name (tests and metrics). */
+export function failOpenCounts(): Record<string, number> {
+  return Object.fromEntries(failOpen.counts);
 }

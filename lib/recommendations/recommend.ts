@@ -8,6 +8,7 @@ import { getDb } from '@/db/client';
 import { RECOMMENDATIONS_LIMIT } from '@/lib/contract/v1';
 import { getCatalog } from '@/lib/catalog/catalog';
 import { getKv } from '@/lib/kv';
+import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError, logInfo, logWarn } from '@/lib/log';
 import { readRecords } from '@/lib/progress/records';
@@ -58,7 +59,7 @@ async function readCache(ctx: Ctx): Promise<CacheEntry | null> {
     const raw = await getKv().get(cacheKey(ctx));
     return raw === null ? null : (JSON.parse(raw) as CacheEntry);
   } catch (err) {
-    logError('recommendation cache read failed', err, { appId: ctx.appId });
+    if (!isCircuitOpen(err)) logError('recommendation cache read failed', err, { appId: ctx.appId });
     return null;
   }
 }
@@ -94,7 +95,9 @@ async function compute(ctx: Ctx, limit: number): Promise<Recommendation> {
   const entry: CacheEntry = { limit, result };
   await getKv()
     .set(cacheKey(ctx), JSON.stringify(entry), { ttlMs: result.fallback ? FALLBACK_CACHE_TTL_MS : CACHE_TTL_MS })
-    .catch((err: unknown) => logError('recommendation cache write failed', err, { appId: ctx.appId }));
+    .catch((err: unknown) => {
+      if (!isCircuitOpen(err)) logError('recommendation cache write failed', err, { appId: ctx.appId });
+    });
   await publishUpdates(ctx.appId, ctx.userId, [
     { type: 'recommendation', data: { userId: ctx.userId, missionIds: result.missionIds, reason: result.reason } },
   ]);

@@ -57,11 +57,11 @@ describe('recommendations() and the `recommendation` message', () => {
       if (update.type === 'recommendation') received.push(update);
     });
     try {
-      await vi.waitFor(() => expect(sub.state).toBe('open'));
+      await vi.waitFor(() => expect(sub.state).toBe('open'), { timeout: 30_000, interval: 20 });
       await client.sendEvent({ name: 'match' });
       const recs = await client.recommendations({ limit: 2 });
       expect(recs).toEqual({ userId, missionIds: ['three-matches', 'badge-win'], reason: expect.any(String), fallback: true, generatedAt: expect.any(Number) });
-      await vi.waitFor(() => expect(received).toHaveLength(1));
+      await vi.waitFor(() => expect(received).toHaveLength(1), { timeout: 30_000, interval: 20 });
       expect(received[0].data).toEqual({ userId, missionIds: recs.missionIds, reason: recs.reason });
     } finally {
       sub.close();

@@ -36,7 +36,7 @@ export class SseStream {
     });
   }
 
-  async waitFor(check: (s: SseStream) => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+  async waitFor(check: (s: SseStream) => boolean, what: string, timeoutMs = 30_000): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!check(this)) {
       if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; received so far:\n${JSON.stringify(this.raw)}`);

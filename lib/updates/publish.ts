@@ -7,9 +7,11 @@
 // took (lib/progress/user-sequence.ts) and are published in that order
 // (publishInOrder), whatever order their publishers reach the log in.
 import { logError } from '@/lib/log';
+import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey, userOrderKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
+import { metrics } from '@/lib/metrics';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 
@@ -31,7 +33,8 @@ export async function publishUpdates(appId: string, userId: string, updates: Sdk
     );
   } catch (err) {
     // The change is committed; a lost message is recovered by the client's next read.
-    logError('publish failed', err, { appId, userId, types: updates.map((u) => u.type) });
+    metrics().busErrors.inc({ operation: 'publish' });
+    if (!isCircuitOpen(err)) logError('publish failed', err, { appId, userId, types: updates.map((u) => u.type) });
   }
 }
 
@@ -58,6 +61,7 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
       timer.unref?.();
     }
   } catch (err) {
-    logError('publish failed', err, { appId, userId, seq, types: updates.map((u) => u.type) });
+    metrics().busErrors.inc({ operation: 'publish' });
+    if (!isCircuitOpen(err)) logError('publish failed', err, { appId, userId, seq, types: updates.map((u) => u.type) });
   }
 }

@@ -16,6 +16,7 @@ import { claimsLimiter } from '@/lib/ratelimit/policies';
 import { userRoute } from '../handler';
 import { idempotentJson, json } from '../respond';
 import { parseWith, queryOf } from '../validate';
+import { metrics } from '@/lib/metrics';
 
 const encodeCursor = (id: string) => Buffer.from(`m:${id}`, 'utf8').toString('base64url');
 function decodeCursor(cursor: string): string {
@@ -57,5 +58,12 @@ export const getMission = userRoute({}, async ({ auth, params }) => {
 
 export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, auth, params }) => {
   const idempotencyKey = checkKey(req.headers.get('idempotency-key'));
-  return idempotentJson(await claimReward({ ctx: { appId: auth.appId, userId: auth.userId }, input: { missionId: params.id, idempotencyKey } }));
+  const outcome = await claimReward({ ctx: { appId: auth.appId, userId: auth.userId }, input: { missionId: params.id, idempotencyKey } }).catch(
+    (err: unknown) => {
+      if (err instanceof AppError) metrics().claims.inc({ outcome: err.code });
+      throw err;
+    },
+  );
+  metrics().claims.inc({ outcome: outcome.replay === null ? 'granted' : 'replayed' });
+  return idempotentJson(outcome);
 });

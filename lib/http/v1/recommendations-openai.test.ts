@@ -147,6 +147,6 @@ describe('GET /v1/recommendations against an OpenAI-compatible server at OPENAI_
     expect(lastReason()).toBe(reason);
     // One attempt, no retries; a hung call is abandoned (its connection closed), not left open.
     expect(seen).toHaveLength(1);
-    if (m === 'hang') await vi.waitFor(() => expect(seen[0].closedEarly).toBe(true));
+    if (m === 'hang') await vi.waitFor(() => expect(seen[0].closedEarly).toBe(true), { timeout: 30_000, interval: 20 });
   });
 });

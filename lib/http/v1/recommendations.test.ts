@@ -78,7 +78,7 @@ async function player(): Promise<TestUser> {
   expect((await user.claim('done')).status).toBe(200);
   // That claim refreshed (and cached) the user's recommendations in the background: let it finish, then forget it.
   const key = kvKey('recs', app.appId, user.userId);
-  await vi.waitFor(async () => expect(await getKv().get(key)).not.toBeNull());
+  await vi.waitFor(async () => expect(await getKv().get(key)).not.toBeNull(), { timeout: 30_000, interval: 20 });
   await getKv().del(key);
   return user;
 }
@@ -249,7 +249,7 @@ describe('GET /v1/recommendations: cache, single flight and stream', () => {
     });
     setModelForTests({ model });
     const pending = Promise.all(Array.from({ length: 6 }, () => recommend(user)));
-    await vi.waitFor(() => expect(model.doGenerateCalls).toHaveLength(1));
+    await vi.waitFor(() => expect(model.doGenerateCalls).toHaveLength(1), { timeout: 30_000, interval: 20 });
     await new Promise((r) => setTimeout(r, 100));
     release();
     const all = await pending;
@@ -283,7 +283,7 @@ describe('GET /v1/recommendations: cache, single flight and stream', () => {
     await recommend(user);
     // Claimed behind the cache's back (the background refresh is not awaited here, so drop its result too).
     expect((await user.claim('claimable')).status).toBe(200);
-    await vi.waitFor(() => expect(model.doGenerateCalls.length).toBeGreaterThanOrEqual(2));
+    await vi.waitFor(() => expect(model.doGenerateCalls.length).toBeGreaterThanOrEqual(2), { timeout: 30_000, interval: 20 });
     await getKv().set(kvKey('recs', app.appId, user.userId), JSON.stringify({ limit: 3, result: { userId: user.userId, missionIds: ['claimable'], reason: 'stale', fallback: false, generatedAt: 1 } }));
     const { body } = await recommend(user);
     expect(body.reason).not.toBe('stale');

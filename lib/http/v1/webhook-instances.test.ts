@@ -30,7 +30,7 @@ function suite(): void {
     await db.execute(
       sql.raw(`create or replace function ${trigger}() returns trigger language plpgsql as $$
         begin
-          if new.app_id = '${app.appId}' and new.payload ? 'slow' then perform pg_sleep(2); end if;
+          if new.app_id = '${app.appId}' and new.payload ? 'slow' then perform pg_sleep(4); end if;
           return new;
         end $$`),
     );
@@ -77,7 +77,7 @@ function suite(): void {
     const inFlight = sendDelivery(doomed, app, body, { webhookId }).catch((err: unknown) => err);
     // Wait until the doomed process's transaction is inside the third event (the trigger's sleep; the
     // event row is inserted by one statement with the key row and the progress upsert, lib/events/write-event.ts).
-    const deadline = Date.now() + 10_000;
+    const deadline = Date.now() + 60_000;
     for (;;) {
       const result = await db.execute(sql`select count(*)::int as n from pg_stat_activity where wait_event = 'PgSleep' and query like '%insert into "events"%'`);
       if (Number((result as unknown as { rows: Array<{ n: number }> }).rows[0].n) > 0) break;
