@@ -11,9 +11,9 @@ import { putCatalog } from '@/lib/catalog/put-catalog';
 import { getConfig, readOrCreateSecret } from '@/lib/config';
 import { demoCatalog } from '@/lib/demo/demo-catalog';
 import { getKv } from '@/lib/kv';
+import { startRetention } from '@/lib/retention/retention';
 import { isUnavailableError } from '@/lib/errors';
 import { logError } from '@/lib/log';
-import { startRetention } from '@/lib/retention/retention';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
 
 export const DEMO_APP_ID = 'demo';

@@ -164,13 +164,8 @@ export function userRoute<P = undefined>(options: UserRouteOptions<P>, fn: (ctx:
       const [revoked, limited, prefetched] = await Promise.all([
         revocationOf(auth),
         options.limiter ? options.limiter().consume(auth.jti).then((r) => ({ ok: r }), (err: unknown) => ({ err })) : null,
-        // Fail-open: the prefetched cache read only saves work; without the store the database decides.
-        options.prefetch
-          ? Promise.resolve(options.prefetch(req, auth)).catch((err: unknown) => {
-              if (isUnavailable(err)) return undefined;
-              throw err;
-            })
-          : undefined,
+        // A failed read is no answer: the route reads again (and fails open) itself.
+        options.prefetch ? Promise.resolve(options.prefetch(req, auth)).catch(() => undefined) : undefined,
       ]);
       if (revoked !== null) throw new AppError('unauthorized', revoked);
       if (limited) {

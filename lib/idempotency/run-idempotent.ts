@@ -100,14 +100,17 @@ export function storedBody<T>(response: unknown): T {
 export async function cachedOutcome<T>(scope: IdempotencyScope, prefetched?: string | null): Promise<Outcome<T> | null> {
   if (scope.key === null) return null;
   let cached: string | null;
-  try {
-    cached = prefetched !== undefined ? prefetched : await getKv().get(cacheKey(scope));
-  } catch (err) {
-    // Fail-open: the cache only saves a transaction; the key's row in the
-    // database still makes the write exactly-once (docs/operations.md).
-    if (!isUnavailableError(err)) throw err;
-    if (!isCircuitOpen(err)) logError('idempotency cache read failed; the database decides', err);
-    return null;
+  if (prefetched !== undefined) cached = prefetched;
+  else {
+    try {
+      cached = await getKv().get(cacheKey(scope));
+    } catch (err) {
+      // Fail-open: the cache only saves a transaction; the key's row in the
+      // database still makes the write exactly-once (docs/operations.md).
+      if (!isUnavailableError(err)) throw err;
+      if (!isCircuitOpen(err)) logError('idempotency cache read failed; the database decides', err);
+      return null;
+    }
   }
   if (cached === null) return null;
   const entry = JSON.parse(cached) as StoredResponse<T> & { hash: string };

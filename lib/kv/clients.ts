@@ -35,10 +35,10 @@ export function connectIORedis(url: string, role: string, options: { autoPipelin
     connectionName: `questline:${role}`,
     maxRetriesPerRequest: 2,
     connectTimeout: 5_000,
-    commandTimeout: redisCommandTimeoutMs(),
     // Commands issued in the same tick (a request's token checks, rate limit
     // and cache read; its publish and cache write) leave in one write.
     enableAutoPipelining: options.autoPipelining ?? false,
+    commandTimeout: redisCommandTimeoutMs(),
   });
   let lastError = '';
   redis.on('error', (err: Error) => {

@@ -61,6 +61,7 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
       timer.unref?.();
     }
   } catch (err) {
-    logError('publish failed', err, { appId, userId, seq, types: updates.map((u) => u.type) });
+    metrics().busErrors.inc({ operation: 'publish' });
+    if (!isCircuitOpen(err)) logError('publish failed', err, { appId, userId, seq, types: updates.map((u) => u.type) });
   }
 }

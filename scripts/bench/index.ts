@@ -485,27 +485,27 @@ async function growth(db: pg.Client, n: number): Promise<void> {
   await db.query(
     `insert into growth_events (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at, outcome)
      select 'evt_' || gen_random_uuid(), 'bench-app', 'u' || (i % 2000), 'match_played',
-       jsonb_build_object('mode', 'ranked', 'score', i % 50, 'durationSec', 300 + i % 400), $1 - ($2 - i) * 10,
-       case when i % 2 = 0 then 'k-' || i end, 'api', $1 - ($2 - i) * 10,
+       jsonb_build_object('mode', 'ranked', 'score', i % 50, 'durationSec', 300 + i % 400), $1::bigint - ($2::int - i) * 10,
+       case when i % 2 = 0 then 'k-' || i end, 'api', $1::bigint - ($2::int - i) * 10,
        '[{"missionId":"life","counted":true,"change":"progress","currentCount":5,"targetCount":1000},{"missionId":"ranked","counted":false,"code":"filter_mismatch","key":"mode","condition":"eq","missing":false,"seen":"casual"}]'::jsonb
-     from generate_series(1, $2) i`,
+     from generate_series(1, $2::int) i`,
     [now, n],
   );
   await db.query(
     `insert into growth_idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
      select 'bench-app', 'u' || (i % 2000), 'event:k-' || i, md5(i::text) || md5((i + 1)::text), 200,
-       to_jsonb('{"accepted":true,"eventId":"evt_' || gen_random_uuid() || '","missionsUpdated":["life","daily"]}'), $1
-     from generate_series(2, $2, 2) i`,
+       to_jsonb('{"accepted":true,"eventId":"evt_' || gen_random_uuid() || '","missionsUpdated":["life","daily"]}'), $1::bigint
+     from generate_series(2, $2::int, 2) i`,
     [now, n],
   );
   await db.query(
     `insert into growth_progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
-     select 'bench-app', 'u' || u, m, 'active', 5, 1000, 0, 1, $1 from generate_series(0, 1999) u, unnest(array['life','daily','ranked','buy']) m`,
+     select 'bench-app', 'u' || u, m, 'active', 5, 1000, 0, 1, $1::bigint from generate_series(0, 1999) u, unnest(array['life','daily','ranked','buy']) m`,
     [now],
   );
   await db.query(
     `insert into growth_analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
-     select 'bench-app', $1 - m * 60000 - $1 % 60000, 'event', 'match_played', s, 10, 0 from generate_series(0, 1439) m, generate_series(0, 7) s`,
+     select 'bench-app', $1::bigint - m * 60000 - $1::bigint % 60000, 'event', 'match_played', s, 10, 0 from generate_series(0, 1439) m, generate_series(0, 7) s`,
     [now],
   );
   await db.query(`insert into growth_user_sequences (app_id, user_id, seq) select 'bench-app', 'u' || u, 500 from generate_series(0, 1999) u`);
