@@ -8,6 +8,7 @@ import { ConfigError, getConfig, type Config } from '@/lib/config';
 import { lockDataDir, makeOwnerOnly } from '@/lib/data-dir-lock';
 import { logError } from '@/lib/log';
 import * as schema from './schema';
+import { metrics } from '@/lib/metrics';
 
 export type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -142,6 +143,7 @@ async function openNodePostgres(config: Config): Promise<Handle> {
     conn.release();
   }
   const db = drizzle({ client: pool, schema });
+  metrics().sources.pool = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 });
   return { db: db as unknown as Db, driver: 'node-postgres', close: () => pool.end() };
 }
 

@@ -3,6 +3,7 @@
 import { sql } from 'drizzle-orm';
 import {
   bigint,
+  foreignKey,
   bigserial,
   boolean,
   check,
@@ -19,6 +20,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
+import type { ThemePreset } from '@/lib/contract/theme';
 import { STAFF_ROLES } from '@/lib/contract/staff';
 
 const ms = (name: string) => bigint(name, { mode: 'number' });
@@ -82,17 +84,50 @@ const campaignFields = {
   theme: jsonb('theme').$type<NonNullable<Campaign['theme']>>(),
   bannerUrl: text('banner_url').notNull().default(''),
   archived: boolean('archived').notNull().default(false),
+  themeId: text('theme_id'),
 } satisfies ColumnsOf<Omit<Campaign, 'missionIds'>>;
+
+/** Named theme presets of an app; campaigns refer to them by theme_id. */
+const themeFields = {
+  id: text('id').notNull(),
+  name: text('name').notNull(),
+  primaryColor: text('primary_color').notNull(),
+  accentColor: text('accent_color'),
+  backgroundColor: text('background_color'),
+  textColor: text('text_color'),
+} satisfies ColumnsOf<ThemePreset>;
+
+export const themes = pgTable(
+  'themes',
+  {
+    appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
+    ...themeFields,
+    /** Optimistic concurrency of the admin API: every write adds one. */
+    version: integer('version').notNull().default(1),
+    createdAt: ms('created_at').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.id] })],
+);
+export type ThemeRow = typeof themes.$inferSelect;
 
 export const campaigns = pgTable(
   'campaigns',
   {
     appId: text('app_id').notNull().references(() => apps.id, { onDelete: 'cascade' }),
     ...campaignFields,
+    /** Optimistic concurrency of the admin API: every write adds one. */
+    version: integer('version').notNull().default(1),
     createdAt: ms('created_at').notNull(),
     updatedAt: ms('updated_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.appId, t.id] }), check('campaign_bounds', sql`${t.endAt} > ${t.startAt}`)],
+  (t) => [
+    primaryKey({ columns: [t.appId, t.id] }),
+    check('campaign_bounds', sql`${t.endAt} > ${t.startAt}`),
+    check('campaign_one_theme', sql`${t.theme} is null or ${t.themeId} is null`),
+    // A preset in use cannot be deleted (the admin API answers 409 first).
+    foreignKey({ name: 'campaigns_theme_fk', columns: [t.appId, t.themeId], foreignColumns: [themes.appId, themes.id] }),
+  ],
 );
 export type CampaignRow = typeof campaigns.$inferSelect;
 
@@ -155,6 +190,22 @@ export const progress = pgTable(
     updatedAt: ms('updated_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.appId, t.userId, t.missionId] })],
+);
+
+/**
+ * Each user's change counter: bumped by every transaction that changes the
+ * user's progress (events, claims), in the same statement that writes, so it
+ * is both the optimistic version an event's write checks and the sequence
+ * number its stream updates are published under, in order, after commit.
+ */
+export const userSequences = pgTable(
+  'user_sequences',
+  {
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    seq: bigint('seq', { mode: 'number' }).notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.userId] })],
 );
 
 export const balances = pgTable(

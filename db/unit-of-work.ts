@@ -1,8 +1,9 @@
 // One database transaction that several domain verbs can share (a webhook
 // delivery records many events in one), with the steps that must wait for it:
 // `beforeCommit` steps run last inside the transaction, while its locks are
-// held (stream publication, so one user's updates go out in commit order);
-// `afterCommit` steps run once it has committed (caches, background refreshes). Neither
+// held; `afterCommit` steps run once it has committed, side by side (stream
+// publication, which orders itself by the user's sequence number, analytics,
+// caches). Neither
 // runs when the transaction rolls back, so nothing is announced or cached for
 // a change that did not happen.
 import { logError } from '@/lib/log';
@@ -12,7 +13,7 @@ export interface UnitOfWork {
   readonly tx: Tx;
   /** Queued in order; runs after the work, before commit. Failures are logged, never fatal. */
   beforeCommit(step: () => Promise<void>): void;
-  /** Queued in order; runs after commit. Failures are logged, never fatal. */
+  /** Runs after commit, side by side with the other such steps (no order among them). Failures are logged, never fatal. */
   afterCommit(step: () => Promise<void>): void;
 }
 
@@ -45,6 +46,7 @@ export async function inUnitOfWork<T>(outer: UnitOfWork | undefined, work: (uow:
     await runSteps(before, 'before-commit');
     return value;
   });
-  await runSteps(after, 'after-commit');
+  // Side by side: publication, caches and analytics are independent round trips.
+  await Promise.all(after.map((step) => runSteps([step], 'after-commit')));
   return result;
 }

@@ -1,4 +1,5 @@
 // Start-up: configuration checked, database migrated, the denylist warmed,
+// the retention job scheduled,
 // and on the embedded default a demo app with a demo catalog. Runs once per
 // process, from Next.js's instrumentation hook or the plain Node server.
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { putCatalog } from '@/lib/catalog/put-catalog';
 import { getConfig, readOrCreateSecret } from '@/lib/config';
 import { demoCatalog } from '@/lib/demo/demo-catalog';
 import { getKv } from '@/lib/kv';
+import { startRetention } from '@/lib/retention/retention';
 import { isUnavailableError } from '@/lib/errors';
 import { logError } from '@/lib/log';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
@@ -28,17 +30,28 @@ export async function seedDemo(): Promise<string> {
 }
 
 const bootKey = Symbol.for('questline.boot');
-type GlobalWithBoot = typeof globalThis & { [bootKey]?: Promise<void> };
+const bootDoneKey = Symbol.for('questline.boot.done');
+type GlobalWithBoot = typeof globalThis & { [bootKey]?: Promise<void>; [bootDoneKey]?: boolean };
 
 export function boot(): Promise<void> {
   const g = globalThis as GlobalWithBoot;
   // A failed start (database unreachable) is tried again by the next request:
   // the service recovers without a restart once the dependency is back.
-  g[bootKey] ??= runBoot().catch((err: unknown) => {
-    delete g[bootKey];
-    throw err;
-  });
+  g[bootKey] ??= runBoot().then(
+    () => {
+      g[bootDoneKey] = true;
+    },
+    (err: unknown) => {
+      delete g[bootKey];
+      throw err;
+    },
+  );
   return g[bootKey];
+}
+
+/** True once start-up (migrations, warm-up, seed) has finished in this process (GET /api/ready). */
+export function booted(): boolean {
+  return (globalThis as GlobalWithBoot)[bootDoneKey] === true;
 }
 
 async function runBoot(): Promise<void> {
@@ -54,6 +67,8 @@ async function runBoot(): Promise<void> {
     if (!isUnavailableError(err)) throw err;
     logError('start-up: revocation warm-up skipped, the key-value store is unavailable', err);
   }
+  // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations.md).
+  startRetention();
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];

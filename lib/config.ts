@@ -59,7 +59,14 @@ export interface Config {
    * n-th X-Forwarded-For address from the right; 0 ignores the header.
    */
   trustProxy: number;
+  /** Time in-flight requests get to finish at shutdown before their connections are cut (SHUTDOWN_GRACE_MS, default 10 s). */
+  shutdownGraceMs: number;
+  /** Lowest level logged (LOG_LEVEL: fatal, error, warn, info, debug, trace or silent; default info). */
+  logLevel: LogLevel;
 }
+
+export const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
 
 type Env = Record<string, string | undefined>;
 
@@ -201,6 +208,17 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('TRUST_PROXY', `must be the number of proxies in front, 0 to 10 (got "${trustProxyText}")`);
   }
 
+  const graceText = nonEmpty(env, 'SHUTDOWN_GRACE_MS') ?? '10000';
+  const shutdownGraceMs = Number(graceText);
+  if (!/^\d+$/.test(graceText) || shutdownGraceMs > 600_000) {
+    throw new ConfigError('SHUTDOWN_GRACE_MS', `must be an integer from 0 to 600000 (got "${graceText}")`);
+  }
+  const logLevelText = (nonEmpty(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevelText)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')} (got "${logLevelText}")`);
+  }
+  const logLevel = logLevelText as LogLevel;
+
   const openaiBaseUrl = nonEmpty(env, 'OPENAI_BASE_URL');
   if (openaiBaseUrl && !/^https?:\/\/[^/]/.test(openaiBaseUrl)) {
     throw new ConfigError('OPENAI_BASE_URL', 'must be an http:// or https:// URL');
@@ -233,6 +251,8 @@ export function loadConfig(env: Env = process.env): Config {
     trustedOrigins,
     sseMaxStreamsPerUser,
     trustProxy,
+    shutdownGraceMs,
+    logLevel,
   };
 }
 

@@ -64,6 +64,8 @@ export function isUnavailableError(err: unknown): boolean {
   for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
     if (typeof e === 'object') {
       if ((e as { name?: unknown }).name === 'AppError' && (e as { code?: unknown }).code === 'unavailable') return true;
+      // ioredis gives up on a command after its retries while the connection is down.
+      if ((e as { name?: unknown }).name === 'MaxRetriesPerRequestError') return true;
       const code = (e as { code?: unknown }).code;
       if (typeof code === 'string' && (UNAVAILABLE_CODES.test(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
       const message = (e as { message?: unknown }).message;

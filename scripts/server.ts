@@ -12,13 +12,9 @@ import { closeBus } from '@/lib/bus';
 import { getConfig, startupErrorLine } from '@/lib/config';
 import { closeDb } from '@/db/client';
 import { closeKv } from '@/lib/kv';
-import { logError } from '@/lib/log';
 import { createAppServer } from '@/lib/http/app-server';
+import { drainOnSignals } from '@/lib/http/drain';
 import { customServer } from '@/lib/http/server-mode';
-import { closeAllStreams } from '@/lib/http/v1/sse';
-
-/** In-flight requests get this long to finish at shutdown; then their connections are cut. */
-const SHUTDOWN_GRACE_MS = 10_000;
 
 // This file sits one level below the project (scripts/ or .next/).
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -41,39 +37,19 @@ async function main(): Promise<void> {
   });
   if (process.env.QUESTLINE_QUIET !== '1') console.log(`Questline: listening on http://localhost:${config.port}`);
 
-  let stopping = false;
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) {
-      // A second signal: stop now.
-      process.exit(1);
-    }
-    stopping = true;
-    if (process.env.QUESTLINE_QUIET !== '1') console.log(`Questline: ${signal}, shutting down`);
-    const cut = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    cut.unref();
-    // No new connections; idle keep-alive ones close now, streams end cleanly
-    // (clients resume elsewhere), requests in flight finish.
-    server.close(() => {
-      clearTimeout(cut);
-      void (async () => {
-        try {
-          await app.close();
-          await closeBus();
-          await closeKv();
-          // Last: PGlite flushes and the data directory's lock is released.
-          await closeDb();
-        } catch (err) {
-          logError('shutdown failed', err);
-          process.exit(1);
-        }
-        process.exit(0);
-      })();
-    });
-    server.closeIdleConnections();
-    closeAllStreams();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  drainOnSignals(server, {
+    graceMs: config.shutdownGraceMs,
+    onSignal: (signal) => {
+      if (process.env.QUESTLINE_QUIET !== '1') console.log(`Questline: ${signal}, shutting down`);
+    },
+    closeResources: async () => {
+      await app.close();
+      await closeBus();
+      await closeKv();
+      // Last: PGlite flushes and the data directory's lock is released.
+      await closeDb();
+    },
+  });
 }
 
 main().catch((err: unknown) => {

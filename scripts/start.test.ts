@@ -82,13 +82,57 @@ describeWithBuild('npm start (the custom server)', () => {
     expect((await newApp()).appSecret).toMatch(/^qs_/);
   });
 
-  it('SIGTERM ends open streams cleanly, closes the server and exits 0', async () => {
+  it('GET /api/health and /api/ready are served by the route table (JSON with a request id), /api/metrics behind the admin key', async () => {
+    const health = await fetch(`${server.url}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    expect(health.headers.get('x-request-id')).toBeTruthy();
+    const ready = await fetch(`${server.url}/api/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', store: 'ok' } });
+    expect((await fetch(`${server.url}/api/metrics`)).status).toBe(401);
+    const metrics = await fetch(`${server.url}/api/metrics`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
+    expect(metrics.status).toBe(200);
+    expect(await metrics.text()).toMatch(/^questline_http_requests_total\{route="\/api\/ready",method="GET",status="200"\} [1-9]/m);
+  });
+
+  it('SIGTERM ends open streams with a last comment, closes the server and exits 0', async () => {
     const app = await newApp();
     const token = await httpFrom('127.0.0.1', `${server.url}/v1/auth/token`, { body: { ...app, userId: 'u' } });
     const stream = await openSse(`${server.url}/v1/sse/updates`, { Authorization: `Bearer ${(token.body as { accessToken: string }).accessToken}` });
     await stream.waitFor((s) => s.raw.startsWith(': connected'), 'connected');
     expect(await server.stop('SIGTERM')).toBe(0);
     await stream.waitFor((s) => s.ended, 'the stream to end');
+    expect(stream.raw.endsWith(': server shutting down; reconnect (with Last-Event-ID) to resume\n\n')).toBe(true);
     expect(server.output()).toContain('Questline: SIGTERM, shutting down');
+  });
+});
+
+describeWithBuild('next start (the route files): the ops endpoints', () => {
+  let server: Instance;
+
+  beforeAll(async () => {
+    server = await startProduction({ env: { ADMIN_API_KEY: ADMIN_KEY, QUESTLINE_QUIET: '1' }, nextStart: true });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+  });
+
+  it('GET /api/health, /api/ready and /api/metrics answer as under npm start', async () => {
+    const health = await fetch(`${server.url}/api/health`);
+    expect(health.status).toBe(200);
+    expect(await health.json()).toEqual({ status: 'ok' });
+    const ready = await fetch(`${server.url}/api/ready`);
+    expect(ready.status).toBe(200);
+    expect(await ready.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', store: 'ok' } });
+    const refused = await fetch(`${server.url}/api/metrics`, { headers: { Authorization: 'Bearer wrong' } });
+    expect(refused.status).toBe(401);
+    expect(((await refused.json()) as { error: string }).error).toBe('unauthorized');
+    // One registry for the process, whichever route chunk counted: the /api/ready request above shows up here.
+    const metrics = await fetch(`${server.url}/api/metrics`, { headers: { Authorization: `Bearer ${ADMIN_KEY}` } });
+    expect(metrics.status).toBe(200);
+    const text = await metrics.text();
+    expect(text).toMatch(/^questline_http_requests_total\{route="\/api\/ready",method="GET",status="200"\} [1-9]/m);
+    expect(text).toMatch(/^questline_http_requests_total\{route="\/api\/metrics",method="GET",status="401"\} [1-9]/m);
   });
 });

@@ -49,4 +49,18 @@ export const queryKeys = {
   apps: ['admin', 'apps'] as const,
   staff: ['admin', 'staff'] as const,
   catalog: (appId: string) => ['admin', 'apps', appId, 'catalog'] as const,
+  analytics: (appId: string, range: unknown) => ['admin', 'apps', appId, 'analytics', range] as const,
+  /** Every mission query of an app (lists and single missions): invalidate this after a write. */
+  missions: (appId: string) => ['admin', 'apps', appId, 'missions'] as const,
+  missionList: (appId: string, query: string) => ['admin', 'apps', appId, 'missions', 'list', query] as const,
+  mission: (appId: string, id: string) => ['admin', 'apps', appId, 'missions', 'one', id] as const,
+  eventNames: (appId: string) => ['admin', 'apps', appId, 'event-names'] as const,
+  audit: ['admin', 'audit'] as const,
+  themes: (appId: string) => ['admin', 'apps', appId, 'themes'] as const,
+  campaigns: (appId: string) => ['admin', 'apps', appId, 'campaigns'] as const,
 };
+
+/** The path of an app's admin resource, its ids encoded: appPath('demo', 'themes', 'night'). */
+export function appPath(appId: string, ...segments: string[]): string {
+  return ['/api/admin/apps', appId, ...segments].map((s, i) => (i === 0 ? s : encodeURIComponent(s))).join('/');
+}

@@ -15,7 +15,7 @@ export const Form = FormProvider;
 const FieldContext = React.createContext<{ name: string } | null>(null);
 const ItemContext = React.createContext<{ id: string } | null>(null);
 
-export function FormField<TValues extends FieldValues, TName extends FieldPath<TValues>>(props: ControllerProps<TValues, TName>) {
+export function FormField<TValues extends FieldValues, TName extends FieldPath<TValues>, TTransformed = TValues>(props: ControllerProps<TValues, TName, TTransformed>) {
   return (
     <FieldContext.Provider value={{ name: props.name }}>
       <Controller {...props} />

@@ -22,7 +22,8 @@ function sameSecret(a: string, b: string): boolean {
   return timingSafeEqual(ha, hb);
 }
 
-function checkAdminKey(header: string): AdminIdentity {
+/** The admin key as a bearer credential; 401 unauthorized when missing, wrong or disabled. */
+export function checkAdminKey(header: string): AdminIdentity {
   const key = getConfig().adminApiKey;
   const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
   if (!key) throw new AppError('unauthorized', 'Bearer access to the admin API is disabled: set ADMIN_API_KEY, or sign in to the console');

@@ -4,6 +4,7 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { getConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
+import { processWide } from '@/lib/process-wide';
 
 export const TOKEN_TTL_SECONDS = 3600;
 
@@ -66,4 +67,30 @@ export function bearerToken(req: Request, allowQueryParam = false): string | nul
   }
   if (allowQueryParam) return new URL(req.url).searchParams.get('access_token');
   return null;
+}
+
+/** Verified tokens, so a client's every request does not pay the HMAC and claim checks again. */
+const VERIFIED_TTL_MS = 5 * 60_000;
+const VERIFIED_MAX = 20_000;
+const verified = processWide('jwt.verified', () => ({ secret: null as unknown, tokens: new Map<string, { claims: TokenClaims; until: number }>() }));
+
+/**
+ * verifyAccessToken with a short-lived cache of successes (5 min, never past
+ * the token's expiry; dropped when the secret changes). Revocation is not
+ * cached: the caller checks it on every request.
+ */
+export async function verifyAccessTokenCached(token: string, now = Date.now()): Promise<TokenClaims> {
+  const secret = getConfig().jwtSecret;
+  if (verified.secret !== secret) {
+    verified.tokens.clear();
+    verified.secret = secret;
+  }
+  const hit = verified.tokens.get(token);
+  if (hit && hit.until > now) return hit.claims;
+  const claims = await verifyAccessToken(token);
+  if (verified.tokens.size >= VERIFIED_MAX) {
+    for (const [t, entry] of verified.tokens) if (entry.until <= now || verified.tokens.size >= VERIFIED_MAX) verified.tokens.delete(t);
+  }
+  verified.tokens.set(token, { claims, until: Math.min(now + VERIFIED_TTL_MS, claims.exp * 1000) });
+  return claims;
 }

@@ -1,4 +1,5 @@
 import { logError } from '@/lib/log';
+import { metrics } from '@/lib/metrics';
 
 /** One subscription; identity (not the callback) is what unsubscribe removes. */
 export interface Listener {
@@ -10,6 +11,7 @@ export function deliver(listener: Listener, channel: string, message: string): v
   try {
     listener.onMessage(message);
   } catch (err) {
+    metrics().busErrors.inc({ operation: 'listener' });
     logError('bus listener failed', err, { channel });
   }
 }

@@ -8,6 +8,7 @@ import type { Redis } from '@upstash/redis';
 import { logError } from '@/lib/log';
 import { Fanout } from './fanout';
 import type { Bus, Unsubscribe } from './types';
+import { metrics } from '@/lib/metrics';
 
 type Subscriber = ReturnType<Redis['subscribe']>;
 
@@ -61,7 +62,10 @@ export class UpstashBus implements Bus {
       const timer = setTimeout(() => settle(new Error(`no SUBSCRIBE confirmation for ${channel}`)), this.confirmTimeoutMs);
       stream.on('subscribe', () => settle());
       stream.on('error', (err) => {
-        if (settled) logError('upstash subscription failed', err, { channel });
+        if (settled) {
+          metrics().busErrors.inc({ operation: 'subscribe' });
+          logError('upstash subscription failed', err, { channel });
+        }
         else settle(err);
       });
     });

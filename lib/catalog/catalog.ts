@@ -3,14 +3,16 @@
 // event; a catalog change publishes on the bus and every instance drops its copy.
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { campaigns as campaignsTable, missions as missionsTable } from '@/db/schema';
+import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { getBus, type Bus } from '@/lib/bus';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
-import { campaignFromRow, missionFromRow } from './convert';
+import { themeOfPreset, type ThemePreset } from '@/lib/contract/theme';
+import { campaignFromRow, missionFromRow, themeFromRow } from './convert';
+import { metrics } from '@/lib/metrics';
 
 export interface Catalog {
   appId: string;
@@ -20,6 +22,7 @@ export interface Catalog {
   ordered: Mission[];
   /** Non-archived missions by criteria.eventName. */
   byEvent: Map<string, Mission[]>;
+  /** Campaigns with their `theme` resolved (a preset's colours when `themeId` names one). */
   campaigns: Map<string, Campaign>;
   /** When each mission was first authored (Unix ms): "newest" in the recommendation fallback. */
   missionCreatedAt: ReadonlyMap<string, number>;
@@ -49,7 +52,9 @@ export function buildCatalog(
   campaignList: Omit<Campaign, 'missionIds'>[],
   now = Date.now(),
   missionCreatedAt: ReadonlyMap<string, number> = new Map(),
+  themeList: ThemePreset[] = [],
 ): Catalog {
+  const presets = new Map(themeList.map((t) => [t.id, t]));
   const ordered = [...missionList].sort((a, b) => compareIds(a.id, b.id));
   const missions = new Map(ordered.map((m) => [m.id, m]));
   const byEvent = new Map<string, Mission[]>();
@@ -62,16 +67,23 @@ export function buildCatalog(
   const campaigns = new Map<string, Campaign>();
   for (const c of [...campaignList].sort((a, b) => compareIds(a.id, b.id))) {
     // Archived missions are not resolvable by clients, so they are not listed here either.
-    campaigns.set(c.id, { ...c, missionIds: ordered.filter((m) => m.campaignId === c.id && !m.archived).map((m) => m.id) });
+    const preset = c.themeId === undefined ? undefined : presets.get(c.themeId);
+    const theme = preset ? themeOfPreset(preset) : c.theme;
+    campaigns.set(c.id, {
+      ...c,
+      ...(theme ? { theme } : {}),
+      missionIds: ordered.filter((m) => m.campaignId === c.id && !m.archived).map((m) => m.id),
+    });
   }
   return { appId, missions, ordered, byEvent, campaigns, missionCreatedAt, loadedAt: now };
 }
 
 async function loadCatalog(appId: string): Promise<Catalog> {
   const db = await getDb();
-  const [missionRows, campaignRows] = await Promise.all([
+  const [missionRows, campaignRows, themeRows] = await Promise.all([
     db.select().from(missionsTable).where(eq(missionsTable.appId, appId)),
     db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId)),
+    db.select().from(themesTable).where(eq(themesTable.appId, appId)),
   ]);
   return buildCatalog(
     appId,
@@ -79,6 +91,7 @@ async function loadCatalog(appId: string): Promise<Catalog> {
     campaignRows.map((row) => campaignFromRow(row, [])),
     Date.now(),
     new Map(missionRows.map((row) => [row.id, row.createdAt])),
+    themeRows.map(themeFromRow),
   );
 }
 
@@ -95,6 +108,7 @@ function ensureSubscribed(): Promise<void> {
   })().catch((err: unknown) => {
     state.bus = null;
     state.subscribed = null;
+    metrics().busErrors.inc({ operation: 'subscribe' });
     if (!isCircuitOpen(err)) logError('catalog subscription failed', err);
   });
   return state.subscribed;
@@ -123,6 +137,7 @@ export async function invalidateCatalog(appId: string): Promise<void> {
   try {
     await getBus().publish(CATALOG_CHANNEL, appId);
   } catch (err) {
+    metrics().busErrors.inc({ operation: 'publish' });
     if (!isCircuitOpen(err)) logError('catalog invalidation publish failed', err, { appId });
   }
 }

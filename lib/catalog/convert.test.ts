@@ -1,10 +1,11 @@
 // Conversions driven by the entities' schemas: rows ↔ entities ↔ /v1 form,
 // with the JSON key order clients have always seen.
 import { describe, expect, it } from 'vitest';
-import type { CampaignRow, MissionRow } from '@/db/schema';
+import type { CampaignRow, MissionRow, ThemeRow } from '@/db/schema';
 import { campaignSchema } from '@/lib/contract/campaign';
 import { missionSchema } from '@/lib/contract/mission';
-import { campaignColumns, campaignFromRow, missionColumns, missionFromRow, publicCampaign, publicMission } from './convert';
+import { themeOfPreset, themePresetSchema } from '@/lib/contract/theme';
+import { campaignColumns, campaignFromRow, missionColumns, missionFromRow, publicCampaign, publicMission, themeColumns, themeFromRow } from './convert';
 
 const missionRow: MissionRow = {
   appId: 'app',
@@ -33,6 +34,8 @@ const campaignRow: CampaignRow = {
   theme: null,
   bannerUrl: 'https://x/b.png',
   archived: true,
+  themeId: null,
+  version: 3,
   createdAt: 1,
   updatedAt: 2,
 };
@@ -61,7 +64,7 @@ describe('campaigns', () => {
     expect(Object.keys(c)).toEqual(['id', 'title', 'description', 'startAt', 'endAt', 'missionIds', 'bannerUrl', 'archived']);
     expect(campaignSchema.parse(c)).toEqual(c);
     const columns = campaignColumns(campaignSchema.parse(c));
-    expect(columns).toEqual({ title: 'Launch', description: '', startAt: 1000, endAt: 2000, theme: null, bannerUrl: 'https://x/b.png', archived: true });
+    expect(columns).toEqual({ title: 'Launch', description: '', startAt: 1000, endAt: 2000, theme: null, bannerUrl: 'https://x/b.png', archived: true, themeId: null });
     expect(columns).not.toHaveProperty('missionIds');
   });
 
@@ -71,5 +74,29 @@ describe('campaigns', () => {
     expect(Object.keys(pub)).toEqual(['id', 'title', 'description', 'startAt', 'endAt', 'missionIds', 'theme', 'bannerUrl']);
     expect(pub.theme).toEqual({ primaryColor: '#fff', accent: '#000' });
     expect(publicCampaign(campaignFromRow(campaignRow, []))).not.toHaveProperty('theme');
+  });
+
+  it('a preset reference is kept as themeId and never reaches the /v1 form', () => {
+    const c = campaignFromRow({ ...campaignRow, themeId: 'night' }, []);
+    expect(c.themeId).toBe('night');
+    expect(campaignColumns(campaignSchema.parse(c))).toMatchObject({ themeId: 'night', theme: null });
+    expect(publicCampaign(c)).not.toHaveProperty('themeId');
+  });
+});
+
+describe('themes', () => {
+  const themeRow: ThemeRow = { appId: 'app', id: 'night', name: 'Night', primaryColor: '#112233', accentColor: null, backgroundColor: '#000000', textColor: null, version: 2, createdAt: 1, updatedAt: 2 };
+
+  it('a row becomes the preset (absent colours omitted) and the preset its columns again', () => {
+    const t = themeFromRow(themeRow);
+    expect(t).toEqual({ id: 'night', name: 'Night', primaryColor: '#112233', backgroundColor: '#000000' });
+    expect(themePresetSchema.parse(t)).toEqual(t);
+    expect(themeColumns(t)).toEqual({ name: 'Night', primaryColor: '#112233', accentColor: null, backgroundColor: '#000000', textColor: null });
+  });
+
+  it('a preset resolves to the /v1 theme object: its colours only, primaryColor first', () => {
+    const theme = themeOfPreset(themeFromRow({ ...themeRow, textColor: '#ffffff' }));
+    expect(Object.keys(theme)).toEqual(['primaryColor', 'backgroundColor', 'textColor']);
+    expect(theme).toEqual({ primaryColor: '#112233', backgroundColor: '#000000', textColor: '#ffffff' });
   });
 });

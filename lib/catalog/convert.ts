@@ -2,9 +2,10 @@
 // public /v1 form, driven by the entities' zod schemas: no field is listed
 // here. An optional field of an entity is a nullable column (absent ↔ NULL).
 import type { z } from 'zod';
-import type { CampaignRow, MissionRow } from '@/db/schema';
+import type { CampaignRow, MissionRow, ThemeRow } from '@/db/schema';
 import { campaignSchema, publicCampaignSchema, type Campaign, type PublicCampaign } from '@/lib/contract/campaign';
 import { missionSchema, publicMissionSchema, type Mission, type PublicMission } from '@/lib/contract/mission';
+import { themePresetSchema, type ThemePreset } from '@/lib/contract/theme';
 
 /** True for a field declared `.optional()` (absent rather than null). */
 const isOptional = (field: z.ZodType) => field.def.type === 'optional';
@@ -43,8 +44,9 @@ const rowTypesMatch: [
   Same<Pick<MissionRow, keyof Mission>, Stored<Mission>>,
   Same<Pick<CampaignRow, keyof StoredCampaign>, Stored<StoredCampaign>>,
   Same<Omit<PublicMission, 'locked'>, Omit<Mission, 'archived'>>,
-  Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived'>>,
-] = [true, true, true, true];
+  Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived' | 'themeId'>>,
+  Same<Pick<ThemeRow, keyof ThemePreset>, Stored<ThemePreset>>,
+] = [true, true, true, true, true];
 void rowTypesMatch;
 
 export function missionFromRow(row: MissionRow): Mission {
@@ -63,6 +65,15 @@ export function campaignFromRow(row: CampaignRow, missionIds: string[]): Campaig
 /** The columns of a campaign row other than its keys and timestamps (missionIds is derived, not stored). */
 export function campaignColumns(c: z.output<typeof campaignSchema>): Omit<Stored<StoredCampaign>, 'id'> {
   return columns(campaignSchema, c, ['id', 'missionIds']) as Omit<Stored<StoredCampaign>, 'id'>;
+}
+
+export function themeFromRow(row: ThemeRow): ThemePreset {
+  return project(themePresetSchema, row);
+}
+
+/** The columns of a theme row other than its keys, version and timestamps. */
+export function themeColumns(t: ThemePreset): Omit<Stored<ThemePreset>, 'id'> {
+  return columns(themePresetSchema, t, ['id']) as Omit<Stored<ThemePreset>, 'id'>;
 }
 
 /** The /v1 form of a mission for one user (`archived` is internal). */

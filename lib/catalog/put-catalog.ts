@@ -1,23 +1,26 @@
-// PUT of an app's catalog: validated as a whole (one invalid item and nothing
-// is written), upserted by id in one transaction with an audit row per change.
+// PUT of an app's catalog (themes, campaigns, missions): validated as a whole
+// (one invalid item and nothing is written), upserted by id in one transaction
+// with an audit row per change.
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
-import { campaigns as campaignsTable, missions as missionsTable } from '@/db/schema';
+import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
 import { getApp } from '@/lib/apps/apps';
 import { campaignFormSchema, type campaignSchema } from '@/lib/contract/campaign';
 import { CATALOG_LIMITS, type CatalogDocument } from '@/lib/contract/catalog';
 import { missionSchema, type Mission } from '@/lib/contract/mission';
+import { themePresetSchema } from '@/lib/contract/theme';
 import { describeIssues } from '@/lib/http/validate';
-import { campaignColumns, campaignFromRow, missionColumns, missionFromRow } from './convert';
+import { campaignColumns, campaignFromRow, missionColumns, missionFromRow, themeColumns, themeFromRow } from './convert';
 import { invalidateCatalog } from './catalog';
 
 /** The envelope only: each item is parsed on its own, so an error names the item. */
 const catalogEnvelopeSchema = z.object({
   missions: z.array(z.unknown()).max(CATALOG_LIMITS.missions).default([]),
   campaigns: z.array(z.unknown()).max(CATALOG_LIMITS.campaigns).default([]),
+  themes: z.array(z.unknown()).max(CATALOG_LIMITS.themes).default([]),
 });
 
 type CampaignIn = z.output<typeof campaignSchema>;
@@ -62,15 +65,19 @@ export function findCycle(missions: Map<string, Pick<Mission, 'id' | 'prerequisi
 
 export async function exportCatalog(appId: string): Promise<CatalogDocument> {
   const db = await getDb();
-  const [missionRows, campaignRows] = await Promise.all([
+  const [missionRows, campaignRows, themeRows] = await Promise.all([
     db.select().from(missionsTable).where(eq(missionsTable.appId, appId)).orderBy(missionsTable.id),
     db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId)).orderBy(campaignsTable.id),
+    db.select().from(themesTable).where(eq(themesTable.appId, appId)).orderBy(themesTable.id),
   ]);
   const missions = missionRows.map(missionFromRow);
-  return {
+  const doc: CatalogDocument = {
     missions,
     campaigns: campaignRows.map((row) => campaignFromRow(row, missions.filter((m) => m.campaignId === row.id).map((m) => m.id))),
   };
+  // Only when the app has presets: a catalog without them keeps its historical shape.
+  if (themeRows.length > 0) doc.themes = themeRows.map(themeFromRow);
+  return doc;
 }
 
 export async function putCatalog(appId: string, input: unknown, actor: string, now = Date.now()): Promise<CatalogDocument> {
@@ -80,16 +87,19 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
   // The same schemas as the console's forms: fields, filters, campaign bounds.
   const missions = parseItems(missionSchema, body.data.missions, 'missions');
   const campaigns: CampaignIn[] = parseItems(campaignFormSchema, body.data.campaigns, 'campaigns');
+  const themes = parseItems(themePresetSchema, body.data.themes, 'themes');
 
   const db = await getDb();
   await db.transaction(async (tx) => {
     const existingMissions = (await tx.select().from(missionsTable).where(eq(missionsTable.appId, appId))).map(missionFromRow);
     const existingCampaigns = await tx.select().from(campaignsTable).where(eq(campaignsTable.appId, appId));
+    const existingThemes = (await tx.select().from(themesTable).where(eq(themesTable.appId, appId))).map(themeFromRow);
 
     // The catalog as it will be after this write, to check references as a whole.
     const finalMissions = new Map(existingMissions.map((m) => [m.id, m]));
     missions.forEach((m) => finalMissions.set(m.id, m));
     const finalCampaignIds = new Set([...existingCampaigns.map((c) => c.id), ...campaigns.map((c) => c.id)]);
+    const finalThemeIds = new Set([...existingThemes.map((t) => t.id), ...themes.map((t) => t.id)]);
 
     missions.forEach((m, i) => {
       const where = `missions[${i}] (id "${m.id}")`;
@@ -102,6 +112,7 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
     const cycle = findCycle(finalMissions);
     if (cycle) invalid(`missions (id "${cycle}")`, 'prerequisites form a cycle');
     campaigns.forEach((c, i) => {
+      if (c.themeId !== undefined && !finalThemeIds.has(c.themeId)) invalid(`campaigns[${i}] (id "${c.id}")`, `themeId "${c.themeId}" is not a theme of this app`);
       if (!c.missionIds) return;
       const actual = new Set([...finalMissions.values()].filter((m) => m.campaignId === c.id).map((m) => m.id));
       for (const id of c.missionIds) {
@@ -111,12 +122,24 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
 
     const beforeMissions = new Map(existingMissions.map((m) => [m.id, m]));
     const beforeCampaigns = new Map(existingCampaigns.map((c) => [c.id, c]));
+    const beforeThemes = new Map(existingThemes.map((t) => [t.id, t]));
+    // Presets first: the campaigns below may name them.
+    for (const t of themes) {
+      const values = { ...themeColumns(t), updatedAt: now };
+      await tx
+        .insert(themesTable)
+        .values({ appId, id: t.id, ...values, createdAt: now })
+        .onConflictDoUpdate({ target: [themesTable.appId, themesTable.id], set: { ...values, version: sql`${themesTable.version} + 1` } });
+      const before = beforeThemes.get(t.id) ?? null;
+      await recordAudit(tx, { actor, action: before ? 'theme.update' : 'theme.create', appId, target: `theme:${t.id}`, before, after: t }, now);
+    }
     for (const c of campaigns) {
       const values = { ...campaignColumns(c), updatedAt: now };
+      // The version moves with every write, so a console edit begun before this import is refused (409).
       await tx
         .insert(campaignsTable)
         .values({ appId, id: c.id, ...values, createdAt: now })
-        .onConflictDoUpdate({ target: [campaignsTable.appId, campaignsTable.id], set: values });
+        .onConflictDoUpdate({ target: [campaignsTable.appId, campaignsTable.id], set: { ...values, version: sql`${campaignsTable.version} + 1` } });
       const before = beforeCampaigns.get(c.id) ?? null;
       await recordAudit(tx, { actor, action: before ? 'campaign.update' : 'campaign.create', appId, target: `campaign:${c.id}`, before, after: c }, now);
     }

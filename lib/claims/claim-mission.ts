@@ -1,10 +1,10 @@
 // Claiming a completed mission: completed → claimed, the reward written to the
 // ledger and, for currency, the balance credited, all in one transaction.
 // The status guard and the ledger's unique grant key make it exactly-once.
-import { and, eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Tx } from '@/db/client';
-import { ledger, progress } from '@/db/schema';
+import { ledger } from '@/db/schema';
 import { creditBalance } from '@/lib/balances/balances';
 import type { Balance } from '@/lib/contract/balance';
 import type { Catalog } from '@/lib/catalog/catalog';
@@ -12,7 +12,7 @@ import { AppError } from '@/lib/errors';
 import { toMissionProgress } from '@/lib/missions/engine';
 import type { Reward } from '@/lib/contract/mission';
 import type { MissionProgress } from '@/lib/contract/progress';
-import { lockUser, readRecords } from '@/lib/progress/records';
+import { readRecords } from '@/lib/progress/records';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import type { claimResponseSchema } from '@/lib/contract/v1';
 
@@ -23,17 +23,24 @@ export async function claimMission(
   tx: Tx,
   input: { appId: string; userId: string; missionId: string; catalog: Catalog },
   now = Date.now(),
-): Promise<{ result: ClaimResult; updates: SdkUpdate[] }> {
+): Promise<{ result: ClaimResult; updates: SdkUpdate[]; seq: number }> {
   const { appId, userId, missionId } = input;
   const mission = input.catalog.missions.get(missionId);
   if (!mission) throw new AppError('mission_not_found', `No mission "${missionId}"`);
 
-  await lockUser(tx, appId, userId);
-  const [claimed] = await tx
-    .update(progress)
-    .set({ status: 'claimed', updatedAt: now })
-    .where(and(eq(progress.appId, appId), eq(progress.userId, userId), eq(progress.missionId, missionId), eq(progress.status, 'completed')))
-    .returning();
+  // The caller holds the user's lock (lockUser); the claim bumps the user's
+  // sequence number in the same statement that claims, so a concurrent
+  // event's optimistic write sees the change, and the updates go out in order.
+  const result = await tx.execute(sql`
+    with s as (update user_sequences set seq = seq + 1 where app_id = ${appId} and user_id = ${userId} returning seq)
+    update progress set status = 'claimed', updated_at = ${now} from s
+    where progress.app_id = ${appId} and progress.user_id = ${userId} and progress.mission_id = ${missionId} and progress.status = 'completed'
+    returning progress.cycle, progress.target_count, s.seq::text as seq`);
+  const claimed = (result as unknown as { rows: Array<{ cycle: number; target_count: number; seq: string }> }).rows.map((r) => ({
+    cycle: Number(r.cycle),
+    targetCount: Number(r.target_count),
+    seq: Number(r.seq),
+  }))[0];
   if (!claimed) {
     const record = (await readRecords(tx, appId, userId, [missionId])).get(missionId) ?? null;
     // An archived mission exists only for users who have a record of it (as in GET /v1/missions/:id).
@@ -77,5 +84,5 @@ export async function claimMission(
   };
   const updates: SdkUpdate[] = [{ type: 'reward.granted', data: { userId, missionId, reward } }];
   if (balance) updates.push({ type: 'balance.changed', data: balance });
-  return { result: { progress: progressView, balance, reward }, updates };
+  return { result: { progress: progressView, balance, reward }, updates, seq: claimed.seq };
 }

@@ -1,17 +1,24 @@
 // Recording events: the one path every event takes, whether it arrives on
-// POST /v1/events or in a webhook delivery. Idempotency under the event's key,
-// the user's lock, storage and evaluation (ingestEvent), the stream updates
-// (published before commit, under the user's lock) and the dashboard's rollups
-// (in the same transaction). Callers see only `{ ctx, input }` → the answer.
+// POST /v1/events or in a webhook delivery. Idempotency under the event's key
+// (the key-value store's 24 h answer, else the database row), evaluation
+// against the in-memory catalog, then the write (lib/events/write-event.ts):
+// two statements and no transaction of its own for a standalone event, one
+// for an event that advances nothing; after commit, the stream updates are
+// published in the user's change order and the answer cached, side by side.
+// The dashboard's rollups are written by the same statement as the event. Callers see only `{ ctx, input }` → the answer.
+import { randomUUID } from 'node:crypto';
+import { getDb } from '@/db/client';
 import type { UnitOfWork } from '@/db/unit-of-work';
-import { eventRollups, writeRollups } from '@/lib/analytics/rollups';
+import { eventRollups, rollupRows } from '@/lib/analytics/rollups';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
+import type { SdkUpdate } from '@/lib/contract/updates';
 import { AppError } from '@/lib/errors';
-import { hashRequest, runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
-import type { EngineEvent } from '@/lib/missions/schema';
-import { lockUsers } from '@/lib/progress/records';
-import { publishUpdates } from '@/lib/updates/publish';
-import { ingestEvent } from './ingest-event';
+import { cacheOutcome, cachedOutcome, hashRequest, idempotencyMismatch, storedBody, type Outcome } from '@/lib/idempotency/run-idempotent';
+import { claimedMissionIds, explainEvent, missionLock, toMissionProgress, type Verdict } from '@/lib/missions/engine';
+import type { EngineEvent, ProgressRecord } from '@/lib/missions/schema';
+import { lockUser, lockUsers } from '@/lib/progress/records';
+import { publishInOrder } from '@/lib/updates/publish';
+import { readForEvent, readStoredAnswer, writeEvent, type StoredAnswer } from './write-event';
 
 /** The answer to one recorded event, byte for byte what POST /v1/events returns and replays. */
 export interface RecordedEvent {
@@ -24,9 +31,9 @@ export interface RecordedEvent {
 export type EventSource = 'api' | 'webhook' | 'test';
 
 /**
- * Standalone: the verb opens, and commits, its own transaction. Joined: it
- * runs in the caller's unit of work, which must have read the catalog before
- * opening its transaction (the embedded database has one connection).
+ * Standalone: the verb writes with statements of its own (autocommit). Joined:
+ * it runs in the caller's unit of work, which must have read the catalog
+ * before opening its transaction (the embedded database has one connection).
  */
 export type EventContext = { appId: string; source: EventSource } & (
   | { uow?: undefined; catalog?: Catalog }
@@ -37,30 +44,125 @@ export interface RecordEventInput {
   event: EngineEvent;
   /** The caller's key (header or body), without namespace; null for none. */
   idempotencyKey: string | null;
+  /**
+   * The key-value store's cached answer for the key, already read by the
+   * caller in the same round trip as the token checks (a string, or null when
+   * absent); undefined when not read.
+   */
+  cachedAnswer?: string | null;
+}
+
+/** Evaluations lost to concurrent changes of the same user before giving up (each loser evaluates again). */
+const MAX_ATTEMPTS = 50;
+
+/** The key under which an event's answer is stored: namespaced so it can never collide with a claim's `claim:` key. */
+export const eventKey = (idempotencyKey: string) => `event:${idempotencyKey}`;
+
+/** The stored `outcome` of an event: the verdict of each mission with the event's name, at ingestion. */
+export type EventOutcome = Array<{ missionId: string } & Verdict>;
+
+/** Judges the event against every mission with its name (explainEvent): the records to save, the answer, the stream updates and the verdicts. */
+function evaluate(catalog: Catalog, event: EngineEvent, records: Map<string, ProgressRecord>, now: number) {
+  const candidates = catalog.byEvent.get(event.name) ?? [];
+  const missionsUpdated: string[] = [];
+  const missionsCompleted: string[] = [];
+  const updates: SdkUpdate[] = [];
+  const toSave: ProgressRecord[] = [];
+  const outcome: EventOutcome = [];
+  const claimed = claimedMissionIds(records.values());
+  for (const mission of candidates) {
+    const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
+    const lock = missionLock({ mission, campaign, claimedMissionIds: claimed, now });
+    const { evaluation, verdict } = explainEvent({ mission, campaign, record: records.get(mission.id) ?? null, event, lock, now });
+    outcome.push({ missionId: mission.id, ...verdict });
+    if (!evaluation) continue;
+    toSave.push(evaluation.record);
+    missionsUpdated.push(mission.id);
+    if (evaluation.change === 'completed') missionsCompleted.push(mission.id);
+    const data = toMissionProgress({ mission, record: evaluation.record, locked: false, now });
+    if (data) updates.push({ type: evaluation.change === 'completed' ? 'mission.completed' : 'mission.progress', data });
+  }
+  return { missionsUpdated, missionsCompleted, updates, toSave, outcome };
+}
+
+/** The missions whose records evaluation reads: the event's candidates and their prerequisites. */
+function relatedMissionIds(catalog: Catalog, eventName: string): string[] {
+  const related = new Set<string>();
+  for (const m of catalog.byEvent.get(eventName) ?? []) {
+    related.add(m.id);
+    m.prerequisites.forEach((p) => related.add(p));
+  }
+  return [...related];
+}
+
+function replayOf(stored: StoredAnswer, requestHash: string): Outcome<RecordedEvent> {
+  if (stored.hash !== requestHash) throw idempotencyMismatch();
+  return { status: stored.status, body: storedBody<RecordedEvent>(stored.response), replay: 'db-hit' };
 }
 
 export async function recordEvent({ ctx, input }: { ctx: EventContext; input: RecordEventInput }): Promise<Outcome<RecordedEvent>> {
   const { appId, source } = ctx;
   const { event, idempotencyKey } = input;
   const catalog = ctx.catalog ?? (await getCatalog(appId));
-  const scope = {
-    appId,
-    userId: event.userId,
-    // Namespaced so that an event key can never collide with a claim's `claim:` key.
-    key: idempotencyKey === null ? null : `event:${idempotencyKey}`,
-    // The same event under the same key, whichever way it arrived, is the same request.
-    requestHash: hashRequest({ userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp }),
-  };
-  return runIdempotent<RecordedEvent>(
-    scope,
-    async (uow) => {
-      const result = await ingestEvent(uow.tx, { appId, catalog, event, idempotencyKey, source });
-      uow.beforeCommit(() => publishUpdates(appId, event.userId, result.updates));
-      await writeRollups(uow.tx, { appId, userId: event.userId, at: result.receivedAt, deltas: eventRollups(event.name, result.missionsCompleted) });
-      return { status: 200, body: { accepted: true, eventId: result.eventId, missionsUpdated: result.missionsUpdated } };
-    },
-    { uow: ctx.uow },
-  );
+  const scope = { appId, userId: event.userId };
+  const key = idempotencyKey === null ? null : eventKey(idempotencyKey);
+  // The same event under the same key, whichever way it arrived, is the same request.
+  const requestHash = hashRequest({ userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp });
+  const idemScope = { appId, userId: event.userId, key, requestHash };
+
+  const cached = await cachedOutcome<RecordedEvent>(idemScope, input.cachedAnswer);
+  if (cached) return cached;
+
+  const db = ctx.uow ? ctx.uow.tx : await getDb();
+  // Joined (a webhook delivery's transaction): the user's row is locked for
+  // the rest of the transaction, so the sequence number read cannot move.
+  if (ctx.uow) await lockUser(ctx.uow.tx, appId, event.userId);
+  const related = relatedMissionIds(catalog, event.name);
+  const after = (step: () => Promise<void>) => (ctx.uow ? ctx.uow.afterCommit(step) : step());
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const now = Date.now();
+    // An event no mission reads needs no records; a keyed one still finds its stored answer through the write.
+    const read = related.length > 0 ? await readForEvent(db, scope, key, related) : { seq: null, stored: null, records: new Map() };
+    if (read.stored) return replayOf(read.stored, requestHash);
+    const { missionsUpdated, missionsCompleted, updates, toSave, outcome: verdicts } = evaluate(catalog, event, read.records, now);
+    const eventId = `evt_${randomUUID()}`;
+    const body: RecordedEvent = { accepted: true, eventId, missionsUpdated };
+    const response = JSON.stringify(body);
+    const written = await writeEvent(db, scope, {
+      eventId,
+      name: event.name,
+      payload: event.payload,
+      timestamp: event.timestamp,
+      idempotencyKey,
+      source,
+      receivedAt: now,
+      keyRow: key === null ? null : { key, requestHash, status: 200, response },
+      records: toSave,
+      expectedSeq: read.seq,
+      outcome: verdicts,
+      // The dashboard's counts, in the same statement (lib/analytics/rollups.ts).
+      rollups: rollupRows({ appId, userId: event.userId, at: now, deltas: eventRollups(event.name, missionsCompleted) }),
+    });
+    if (written.kind === 'stale') continue;
+    const seq = written.seq;
+    // Every sequence number taken is published, even with nothing to say, so later changes need not wait for it.
+    const publish = seq === null ? null : () => publishInOrder(appId, event.userId, seq, written.kind === 'written' ? updates : []);
+    if (written.kind === 'key-taken') {
+      if (publish) await after(publish);
+      const stored = await readStoredAnswer(db, scope, key!);
+      if (stored) return replayOf(stored, requestHash);
+      continue;
+    }
+    const outcome: Outcome<RecordedEvent> = { status: 200, body, replay: null };
+    const steps: Array<() => Promise<void>> = [];
+    if (publish) steps.push(publish);
+    if (key !== null) steps.push(() => cacheOutcome(idemScope, outcome));
+    if (ctx.uow) for (const step of steps) ctx.uow.afterCommit(step);
+    else await Promise.all(steps.map((step) => step()));
+    return outcome;
+  }
+  throw new AppError('unavailable', 'Too many concurrent changes of this user; retry later');
 }
 
 export interface RecordEventsInput {

@@ -7,7 +7,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { getConfig } from '@/lib/config';
 import { logError } from '@/lib/log';
 import { clientAddress } from './client-ip';
-import { handleApiRequest, isApiPath, requestUrl } from './node-server';
+import { answerClientErrors, handleApiRequest, isApiPath, requestUrl } from './node-server';
+import { loggableUrl } from './observe';
 
 /** What `next({ dev: false }).getRequestHandler()` answers. */
 export type NextRequestHandler = (req: IncomingMessage, res: ServerResponse) => Promise<void>;
@@ -21,11 +22,12 @@ export function createAppServer(nextHandler: NextRequestHandler): Server {
     // never the one a client wrote (see lib/http/client-ip.ts).
     req.headers['x-forwarded-for'] = clientAddress(req.headers['x-forwarded-for'] as string | undefined, req.socket.remoteAddress, trustProxy);
     nextHandler(req, res).catch((err: unknown) => {
-      logError('next.js request failed', err, { method: req.method, url: req.url });
+      logError('next.js request failed', err, { method: req.method, url: loggableUrl(requestUrl(req).href) });
       if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
       res.end('Internal Server Error');
     });
   });
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   return server;
 }

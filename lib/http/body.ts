@@ -61,11 +61,15 @@ export const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\
 export const MAX_JSON_DEPTH = 32;
 export const BAD_TEXT = 'text must not contain NUL characters (\\u0000) or unpaired surrogates';
 
+export const BAD_NUMBER = 'number is out of range (JSON numbers must be finite doubles)';
+
 /**
  * The first part of a body PostgreSQL cannot store, or that nests deeper than
  * MAX_JSON_DEPTH: a string (value or key) with U+0000 or a lone UTF-16
  * surrogate. Valid JSON can carry both, so without this check they reach the
- * database and fail there as a 500.
+ * database and fail there as a 500. Also a number JSON text can write but a
+ * double cannot hold (`1e999` parses to Infinity, which JSON.stringify and
+ * jsonb would store as null): refused, never stored altered.
  */
 function unstorablePart(root: unknown): { path: string; problem: string } | null {
   // Iterative: a 64 KiB body can nest deeper than the call stack allows.
@@ -75,6 +79,10 @@ function unstorablePart(root: unknown): { path: string; problem: string } | null
     const { value, path, depth } = item;
     if (typeof value === 'string') {
       if (UNSTORABLE_TEXT.test(value)) return { path, problem: BAD_TEXT };
+      continue;
+    }
+    if (typeof value === 'number') {
+      if (!Number.isFinite(value)) return { path, problem: BAD_NUMBER };
       continue;
     }
     if (value === null || typeof value !== 'object') continue;

@@ -2,7 +2,7 @@
 // authentication, rate limit, and errors turned into the spec's JSON body.
 // Web-standard only (no next/* import), so a plain Node server can mount it.
 import { AppError, isUnavailableError as isUnavailable } from '@/lib/errors';
-import { bearerToken, verifyAccessToken, type TokenClaims } from '@/lib/auth/jwt';
+import { bearerToken, verifyAccessTokenCached, type TokenClaims } from '@/lib/auth/jwt';
 import { revocationOf } from '@/lib/auth/revocation';
 import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
 import { checkAdminRequest, identifyAdmin, type AdminIdentity } from '@/lib/auth/admin';
@@ -16,6 +16,7 @@ import { logError } from '@/lib/log';
 import { boot } from '@/lib/boot';
 import { getConfig } from '@/lib/config';
 import { clientIp } from './client-ip';
+import { loggableUrl, noteApp } from './observe';
 
 export type Params = Record<string, string>;
 /** The second argument Next.js passes to route handlers; the Node servers pass the same, plus the peer's address. */
@@ -50,20 +51,19 @@ export interface AdminContext extends BaseContext {
   admin: AdminIdentity;
 }
 
-export interface UserRouteOptions {
+export interface UserRouteOptions<P = undefined> {
   /** Accept the token in the `access_token` query parameter (streams only). */
   tokenInQuery?: boolean;
   /** Sliding-window limiter keyed by the token's jti. */
   limiter?: () => Limiter;
+  /** A read sent with the token checks (same round trip); its result reaches the handler as `prefetched`. */
+  prefetch?: (req: Request, auth: TokenClaims) => Promise<P> | undefined;
 }
 
-async function authenticate(req: Request, tokenInQuery: boolean): Promise<TokenClaims> {
+function tokenOf(req: Request, tokenInQuery: boolean): string {
   const token = bearerToken(req, tokenInQuery);
   if (!token) throw new AppError('unauthorized', 'Missing bearer token');
-  const claims = await verifyAccessToken(token);
-  const revoked = await revocationOf(claims);
-  if (revoked !== null) throw new AppError('unauthorized', revoked);
-  return claims;
+  return token;
 }
 
 /** Counts one request against the limiter and throws 429 when over. */
@@ -76,10 +76,10 @@ export async function enforceLimit(limiter: Limiter, identifier: string): Promis
 function toErrorResponse(err: unknown, requestId: string, req: Request): Response {
   if (err instanceof AppError) return errorResponse(err);
   if (isUnavailable(err)) {
-    logError('dependency unavailable', err, { requestId, method: req.method, url: req.url });
+    logError('dependency unavailable', err, { requestId, method: req.method, url: loggableUrl(req.url) });
     return errorResponse(new AppError('unavailable', 'A dependency of the service is unavailable; retry later'));
   }
-  logError('unhandled error', err, { requestId, method: req.method, url: req.url });
+  logError('unhandled error', err, { requestId, method: req.method, url: loggableUrl(req.url) });
   return errorResponse(new AppError('internal_error', 'Unexpected error; quote the X-Request-Id when reporting it'));
 }
 
@@ -100,12 +100,13 @@ async function run(
   req: Request,
   cors: boolean,
   body: (requestId: string, extra: Headers) => Promise<Response>,
+  waitForBoot = true,
 ): Promise<Response> {
   const requestId = requestIdOf(req);
   const extra = new Headers();
   try {
     // Migrations and the denylist warm-up finish before any request is served.
-    await boot();
+    if (waitForBoot) await boot();
     return finish(await body(requestId, extra), requestId, cors, extra);
   } catch (err) {
     return finish(toErrorResponse(err, requestId, req), requestId, cors, extra);
@@ -133,25 +134,51 @@ function base(req: Request, requestId: string, params: Params, routeCtx: RouteCo
   return { req, url, requestId, params, clientIp: clientIp(req, routeCtx?.remoteAddress, getConfig().trustProxy) };
 }
 
-/** An endpoint that takes no token (the token endpoint, the OpenAPI documents); `cors: false` under /api/admin. */
-export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>, options: { cors?: boolean } = {}): Handler {
+/**
+ * An endpoint that takes no token (the token endpoint, the OpenAPI documents);
+ * `cors: false` outside /v1; `boot: false` answers before start-up has
+ * finished (health and readiness).
+ */
+export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>, options: { cors?: boolean; boot?: boolean } = {}): Handler {
   return (req, routeCtx) =>
-    run(req, options.cors ?? true, async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth: null }));
+    run(
+      req,
+      options.cors ?? true,
+      async (requestId) => fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth: null }),
+      options.boot ?? true,
+    );
 }
 
-/** A /v1 endpoint behind a bearer JWT. */
-export function userRoute(options: UserRouteOptions, fn: (ctx: UserContext) => Promise<Response>): Handler {
+/**
+ * A /v1 endpoint behind a bearer JWT. The token's signature is checked from a
+ * short-lived cache (lib/auth/jwt.ts); then the revocation read (one MGET),
+ * the rate-limit script and the route's `prefetch` read (the idempotency
+ * answer cache) are sent to the key-value store together: one round trip.
+ * A revoked token is refused even when the limiter or the read answered.
+ */
+export function userRoute<P = undefined>(options: UserRouteOptions<P>, fn: (ctx: UserContext & { prefetched: P | undefined }) => Promise<Response>): Handler {
   return (req, routeCtx) =>
     run(req, true, async (requestId, extra) => {
-      const auth = await authenticate(req, options.tokenInQuery ?? false);
-      if (options.limiter) {
-        const result = await enforceLimit(options.limiter(), auth.jti).catch((err: unknown) => {
-          if (err instanceof AppError) Object.entries(err.headers).forEach(([k, v]) => extra.set(k, v));
+      const auth = await verifyAccessTokenCached(tokenOf(req, options.tokenInQuery ?? false));
+      noteApp(req, auth.appId);
+      const [revoked, limited, prefetched] = await Promise.all([
+        revocationOf(auth),
+        options.limiter ? options.limiter().consume(auth.jti).then((r) => ({ ok: r }), (err: unknown) => ({ err })) : null,
+        // A failed read is no answer: the route reads again (and fails open) itself.
+        options.prefetch ? Promise.resolve(options.prefetch(req, auth)).catch(() => undefined) : undefined,
+      ]);
+      if (revoked !== null) throw new AppError('unauthorized', revoked);
+      if (limited) {
+        if ('err' in limited) throw limited.err;
+        const result = limited.ok;
+        if (!result.success) {
+          const err = rateLimitedError(result);
+          Object.entries(err.headers).forEach(([k, v]) => extra.set(k, v));
           throw err;
-        });
+        }
         rateLimitHeaders(result).forEach((value, name) => extra.set(name, value));
       }
-      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth });
+      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth, prefetched });
     });
 }
 
@@ -165,7 +192,9 @@ export function adminRoute(capability: Capability | 'authenticated', fn: (ctx: A
   const handler: Handler = (req, routeCtx) =>
     run(req, false, async (requestId) => {
       const admin = capability === 'authenticated' ? await identifyAdmin(req) : await checkAdminRequest(req, capability);
-      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), admin });
+      const params = await paramsOf(routeCtx);
+      if (params.appId) noteApp(req, params.appId);
+      return fn({ ...base(req, requestId, params, routeCtx), admin });
     });
   // Tagged so a test can check every admin route against the role map.
   return Object.assign(handler, { capability });

@@ -4,8 +4,9 @@
 // by the custom server of `npm start` (lib/http/app-server.ts) for /v1 and
 // /api/admin, and on its own by scripts/serve.ts, the test suites and benchmarks.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
-import { adminNotFound, adminRoutes, endpoint, matchRoute, notFound, v1Routes, type Method } from './routes';
+import { adminNotFound, allRoutes, endpoint, matchRoute, notFound, type Method } from './routes';
 import { errorRoute } from './handler';
 import { isPreflight, preflightResponse } from './cors';
 import { hasMalformedEscape, malformedPathResponse } from './malformed-path';
@@ -100,12 +101,13 @@ function drainedOrClosed(res: ServerResponse, signal: AbortSignal): Promise<void
   });
 }
 
-const routes = [...v1Routes, ...adminRoutes];
+const routes = allRoutes;
 const unknownMethod = errorRoute('method_not_allowed');
-const endpoints = new Map(routes.map((r) => [r, endpoint(r.handlers, r.path.startsWith('/v1/'))]));
+const endpoints = new Map(routes.map((r) => [r, endpoint(r.handlers, r.path.startsWith('/v1/'), r.path)]));
 
 /**
- * The paths the route table serves: /v1 and /api/admin, also when spelled
+ * The paths the route table serves: /v1, /api/admin and the ops endpoints
+ * (/api/health, /api/ready, /api/metrics), also when spelled
  * with percent-escapes (`/%76%31/…`), so that no spelling of an API path
  * reaches the Next.js route files from the custom server.
  */
@@ -116,7 +118,7 @@ export function isApiPath(pathname: string): boolean {
   } catch {
     // Malformed escapes: judged on the raw path (answered 400 by handleApiRequest).
   }
-  return [pathname, decoded].some((p) => /^\/(v1|api\/admin)(\/|$)/.test(p));
+  return [pathname, decoded].some((p) => /^\/(v1|api\/admin)(\/|$)/.test(p) || /^\/api\/(health|ready|metrics)\/?$/.test(p));
 }
 
 /** Serves one request from the route table (the /v1 and admin handlers). */
@@ -157,9 +159,28 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
   }
 }
 
+/**
+ * A request Node's HTTP parser refuses (bytes not allowed in the request
+ * line, a head over the size limit, a broken chunked body) never reaches a
+ * handler: answer it in the spec's error shape with a request id, as every
+ * other 400, instead of Node's bare `400 Bad Request`.
+ */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable || (err.code === 'ECONNRESET')) return void socket.destroy();
+    const message = err.code === 'HPE_HEADER_OVERFLOW' ? 'The request head is too large' : 'Malformed HTTP request';
+    const body = JSON.stringify({ error: 'validation_error', message });
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${randomUUID()}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  });
+}
+
 /** The API alone on a plain Node server (scripts/serve.ts, the test suites, benchmarks). */
 export function createNodeServer(): Server {
   const server = createServer((req, res) => void handleApiRequest(req, res));
   server.keepAliveTimeout = 65_000;
+  answerClientErrors(server);
   return server;
 }

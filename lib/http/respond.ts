@@ -1,5 +1,6 @@
 // Small Response builders shared by every handler.
 import type { AppError } from '@/lib/errors';
+import { metrics } from '@/lib/metrics';
 
 export function json(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
   const headers = new Headers(init.headers);
@@ -14,6 +15,7 @@ export function idempotentJson(outcome: { status: number; body: unknown; replay:
 
 /** The spec's error body: `{ error, message? }` plus any extra fields (retryAfterMs). */
 export function errorResponse(error: AppError): Response {
+  if (error.status === 429) metrics().rateLimited.inc({ code: error.code });
   const body: Record<string, unknown> = { error: error.code };
   if (error.hasMessage) body.message = error.message;
   Object.assign(body, error.extra);

@@ -4,7 +4,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { adminRoutes, matchRoute, v1Routes } from './routes';
+import { adminRoutes, allRoutes, matchRoute, opsRoutes, v1Routes } from './routes';
 
 const APP_DIR = path.resolve(__dirname, '../../app');
 const CATCH_ALL = 'v1/[...path]/route.ts';
@@ -21,7 +21,6 @@ function routeFiles(dir = APP_DIR): string[] {
 }
 
 const fileFor = (routePath: string) => `${routePath.slice(1).replace(/:([A-Za-z]+)/g, '[$1]')}/route.ts`;
-const allRoutes = [...v1Routes, ...adminRoutes];
 
 describe('route table ↔ app/ route files', () => {
   it.each(allRoutes.map((r) => [r.path]))('%s has a route file that serves that table entry', (routePath) => {
@@ -54,10 +53,12 @@ describe('route table ↔ app/ route files', () => {
     for (const method of ['GET', 'POST', 'PUT', 'PATCH', 'DELETE']) expect(source).toContain(`adminNotFound as ${method}`);
   });
 
-  it('table paths are unique, /v1 entries under /v1/ and admin entries under /api/admin/', () => {
+  it('table paths are unique, /v1 entries under /v1/, admin entries under /api/admin/, and the three ops endpoints', () => {
     expect(new Set(allRoutes.map((r) => r.path)).size).toBe(allRoutes.length);
     for (const r of v1Routes) expect(r.path.startsWith('/v1/')).toBe(true);
     for (const r of adminRoutes) expect(r.path.startsWith('/api/admin/')).toBe(true);
+    expect(opsRoutes.map((r) => r.path).sort()).toEqual(['/api/health', '/api/metrics', '/api/ready']);
+    expect(allRoutes).toHaveLength(v1Routes.length + adminRoutes.length + opsRoutes.length);
   });
 
   it('matchRoute finds each entry with its params, and nothing for an unknown path', () => {

@@ -21,6 +21,21 @@ import { getAnalytics } from './admin/analytics';
 import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
 import { getEventNames, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
 import { getAudit } from './admin/audit';
+import {
+  deleteCampaignItem,
+  deleteThemeItem,
+  getCampaignItem,
+  getCampaigns,
+  getThemeItem,
+  getThemes,
+  postCampaign,
+  postTheme,
+  putCampaign,
+  putTheme,
+} from './admin/catalog-items';
+import { getHealth, getReady } from './ops/health';
+import { getMetrics } from './ops/metrics';
+import { observe } from './observe';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 export type MethodHandlers = Partial<Record<Method, Handler>>;
@@ -68,30 +83,48 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/missions/:missionId/unarchive', handlers: { POST: postUnarchiveMission } },
   { path: '/api/admin/apps/:appId/event-names', handlers: { GET: getEventNames } },
   { path: '/api/admin/audit', handlers: { GET: getAudit } },
+  { path: '/api/admin/apps/:appId/themes', handlers: { GET: getThemes, POST: postTheme } },
+  { path: '/api/admin/apps/:appId/themes/:themeId', handlers: { GET: getThemeItem, PUT: putTheme, DELETE: deleteThemeItem } },
+  { path: '/api/admin/apps/:appId/campaigns', handlers: { GET: getCampaigns, POST: postCampaign } },
+  { path: '/api/admin/apps/:appId/campaigns/:campaignId', handlers: { GET: getCampaignItem, PUT: putCampaign, DELETE: deleteCampaignItem } },
+];
+
+/** For operators and orchestrators: liveness, readiness, Prometheus metrics (no CORS). */
+export const opsRoutes: RouteEntry[] = [
+  { path: '/api/health', handlers: { GET: getHealth } },
+  { path: '/api/ready', handlers: { GET: getReady } },
+  { path: '/api/metrics', handlers: { GET: getMetrics } },
 ];
 
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
-export const notFound: Handler = errorRoute('not_found');
-/** Unknown /api/admin paths: the same 404, without CORS. */
-export const adminNotFound: Handler = errorRoute('not_found', false);
+/** The route label of answers to paths outside the table (access log, metrics). */
+export const UNMATCHED_ROUTE = '(unmatched)';
 
-/** The exports of one route file: its handlers, 405 for the other methods, CORS preflight. */
-export function endpoint(handlers: MethodHandlers, cors = true): Record<Method | 'OPTIONS', Handler> {
+export const notFound: Handler = observe(UNMATCHED_ROUTE, errorRoute('not_found'));
+/** Unknown /api/admin paths: the same 404, without CORS. */
+export const adminNotFound: Handler = observe(UNMATCHED_ROUTE, errorRoute('not_found', false));
+
+/** The exports of one route file: its handlers, 405 for the other methods, CORS preflight; each answer observed under `route`. */
+export function endpoint(handlers: MethodHandlers, cors: boolean, route: string): Record<Method | 'OPTIONS', Handler> {
   const allow = Object.keys(handlers) as Method[];
   const notAllowed = errorRoute('method_not_allowed', cors, [...allow, 'OPTIONS']);
   const out = {} as Record<Method | 'OPTIONS', Handler>;
-  for (const method of ALL_METHODS) out[method] = handlers[method] ?? notAllowed;
-  out.OPTIONS = async (req: Request, ctx: RouteContext) =>
-    cors && isPreflight(req) ? preflightResponse(requestIdOf(req)) : notAllowed(req, ctx);
+  for (const method of ALL_METHODS) out[method] = observe(route, handlers[method] ?? notAllowed);
+  out.OPTIONS = observe(route, async (req: Request, ctx: RouteContext) =>
+    cors && isPreflight(req) ? preflightResponse(requestIdOf(req)) : notAllowed(req, ctx),
+  );
   return out;
 }
 
-/** The route file exports for a path of the tables above (admin routes get no CORS). */
+/** Every entry: /v1, admin and ops. */
+export const allRoutes: RouteEntry[] = [...v1Routes, ...adminRoutes, ...opsRoutes];
+
+/** The route file exports for a path of the tables above (only /v1 routes get CORS). */
 export function routeEndpoint(path: string): Record<Method | 'OPTIONS', Handler> {
-  const entry = [...v1Routes, ...adminRoutes].find((r) => r.path === path);
+  const entry = allRoutes.find((r) => r.path === path);
   if (!entry) throw new Error(`No route ${path} in lib/http/routes.ts`);
-  return endpoint(entry.handlers, path.startsWith('/v1/'));
+  return endpoint(entry.handlers, path.startsWith('/v1/'), path);
 }
 
 /** Matches a path against the table; params are URI-decoded. */

@@ -16,6 +16,7 @@ import { clientIp, UNKNOWN_CLIENT } from './client-ip';
 import { rateLimitedError } from './rate-limit';
 import { requestIdOf } from './request-id';
 import { errorResponse } from './respond';
+import { loggableUrl } from './observe';
 
 /** The body's address as stored (`…@localhost` → lib/staff/email.ts), and the body to forward. */
 function parseSignIn(raw: string): { email: string | null; body: string } {
@@ -71,7 +72,7 @@ export async function handleStaffAuth(req: Request): Promise<Response> {
     out.headers.set('Cache-Control', 'no-store');
     return out;
   } catch (err) {
-    if (!(err instanceof AppError)) logError('staff auth failure', err, { requestId, method: req.method, url: req.url });
+    if (!(err instanceof AppError)) logError('staff auth failure', err, { requestId, method: req.method, url: loggableUrl(req.url) });
     // PostgreSQL or Redis (the sign-in failure limits fail closed) unreachable: 503, not 500.
     const unavailable = !(err instanceof AppError) && isUnavailableError(err);
     const res = errorResponse(

@@ -44,7 +44,7 @@ export interface Applied<T> extends StoredResponse<T> {
 
 export type Outcome<T> = StoredResponse<T> & { replay: null | 'hit' | 'db-hit' };
 
-interface Scope {
+export interface IdempotencyScope {
   appId: string;
   /** Whose key it is, locked before the key row is taken; null for an app-level key (a webhook delivery). */
   userId: string | null;
@@ -57,8 +57,8 @@ interface Scope {
 /** The 24 h response cache entry of (app, user, key). */
 export const idempotencyCacheKey = (appId: string, userId: string, key: string) => kvKey('idem', appId, userId, key);
 /** App-level keys are stored under the empty user id, which no user can have (user ids are 1+ characters). */
-const storedUserId = (s: Scope) => s.userId ?? '';
-const cacheKey = (s: Scope) => idempotencyCacheKey(s.appId, storedUserId(s), s.key ?? '');
+const storedUserId = (s: IdempotencyScope) => s.userId ?? '';
+const cacheKey = (s: IdempotencyScope) => idempotencyCacheKey(s.appId, storedUserId(s), s.key ?? '');
 
 /** A stable hash of a JSON value (object keys sorted). */
 export function hashRequest(value: unknown): string {
@@ -80,7 +80,7 @@ export function checkKey(key: string | null | undefined, code: 'validation_error
   return key;
 }
 
-function mismatch(): AppError {
+export function idempotencyMismatch(): AppError {
   return new AppError('idempotency_key_reused', 'This idempotency key was used with a different request');
 }
 
@@ -88,27 +88,48 @@ function mismatch(): AppError {
  * The response is kept as a JSON string inside the jsonb column: jsonb reorders
  * object keys, and a replay must answer the original payload byte for byte.
  */
-function storedBody<T>(response: unknown): T {
+export function storedBody<T>(response: unknown): T {
   return (typeof response === 'string' ? JSON.parse(response) : response) as T;
 }
 
-/** The 24 h cached answer of the scope's key, or null (no key, or not cached). */
-export async function cachedOutcome<T>(scope: Scope): Promise<Outcome<T> | null> {
+/**
+ * The 24 h cached answer of the scope's key, or null (no key, or not cached).
+ * `prefetched`: the store's value, when the caller already read it (in the
+ * same round trip as the token checks); undefined to read it here.
+ */
+export async function cachedOutcome<T>(scope: IdempotencyScope, prefetched?: string | null): Promise<Outcome<T> | null> {
   if (scope.key === null) return null;
   let cached: string | null;
-  try {
-    cached = await getKv().get(cacheKey(scope));
-  } catch (err) {
-    // Fail-open: the cache only saves a transaction; the key's row in the
-    // database still makes the write exactly-once (docs/operations.md).
-    if (!isUnavailableError(err)) throw err;
-    if (!isCircuitOpen(err)) logError('idempotency cache read failed; the database decides', err);
-    return null;
+  if (prefetched !== undefined) cached = prefetched;
+  else {
+    try {
+      cached = await getKv().get(cacheKey(scope));
+    } catch (err) {
+      // Fail-open: the cache only saves a transaction; the key's row in the
+      // database still makes the write exactly-once (docs/operations.md).
+      if (!isUnavailableError(err)) throw err;
+      if (!isCircuitOpen(err)) logError('idempotency cache read failed; the database decides', err);
+      return null;
+    }
   }
   if (cached === null) return null;
   const entry = JSON.parse(cached) as StoredResponse<T> & { hash: string };
-  if (entry.hash !== scope.requestHash) throw mismatch();
+  if (entry.hash !== scope.requestHash) throw idempotencyMismatch();
   return { status: entry.status, body: entry.body, replay: 'hit' };
+}
+
+/** Caches a committed answer for 24 h; a failure is logged (the database row still answers replays). */
+export async function cacheOutcome(scope: IdempotencyScope, outcome: StoredResponse<unknown>): Promise<void> {
+  if (scope.key === null) return;
+  const entry = JSON.stringify({ hash: scope.requestHash, status: outcome.status, body: outcome.body });
+  await getKv()
+    .set(cacheKey(scope), entry, { ttlMs: IDEMPOTENCY_TTL_MS })
+    .then(
+      () => undefined,
+      (err: unknown) => {
+        if (!isCircuitOpen(err)) logError('idempotency cache write failed', err);
+      },
+    );
 }
 
 /**
@@ -116,7 +137,7 @@ export async function cachedOutcome<T>(scope: Scope): Promise<Outcome<T> | null>
  * (the caller commits); otherwise it runs in a transaction of its own.
  */
 export async function runIdempotent<T>(
-  scope: Scope,
+  scope: IdempotencyScope,
   apply: (uow: UnitOfWork) => Promise<Applied<T>>,
   options: { uow?: UnitOfWork } = {},
 ): Promise<Outcome<T>> {
@@ -138,7 +159,7 @@ export async function runIdempotent<T>(
         .returning({ key: idempotencyKeys.key });
       if (claimed.length === 0) {
         const [existing] = await tx.select().from(idempotencyKeys).where(where());
-        if (existing.requestHash !== scope.requestHash) throw mismatch();
+        if (existing.requestHash !== scope.requestHash) throw idempotencyMismatch();
         outcome = { status: existing.status, body: storedBody<T>(existing.response), replay: 'db-hit' };
       }
     }
@@ -149,20 +170,9 @@ export async function runIdempotent<T>(
       }
       outcome = { status: applied.status, body: applied.body, replay: applied.replay ?? null };
     }
-    if (scope.key !== null) {
-      const entry = JSON.stringify({ hash: scope.requestHash, status: outcome.status, body: outcome.body });
-      // Only once committed: a cached answer for a write that rolled back would be a lie.
-      uow.afterCommit(() =>
-        getKv()
-          .set(cacheKey(scope), entry, { ttlMs: IDEMPOTENCY_TTL_MS })
-          .then(
-            () => undefined,
-            (err: unknown) => {
-              if (!isCircuitOpen(err)) logError('idempotency cache write failed', err);
-            },
-          ),
-      );
-    }
+    // Only once committed: a cached answer for a write that rolled back would be a lie.
+    const done = outcome;
+    if (scope.key !== null) uow.afterCommit(() => cacheOutcome(scope, done));
     return outcome;
   });
 }

@@ -30,11 +30,14 @@ export function redisCommandTimeoutMs(env: Readonly<Record<string, string | unde
  * Errors are logged (once per distinct message) because an unhandled ioredis
  * 'error' event is noisy and would otherwise hide the reason.
  */
-export function connectIORedis(url: string, role: string): IORedis {
+export function connectIORedis(url: string, role: string, options: { autoPipelining?: boolean } = {}): IORedis {
   const redis = new IORedis(url, {
     connectionName: `questline:${role}`,
     maxRetriesPerRequest: 2,
     connectTimeout: 5_000,
+    // Commands issued in the same tick (a request's token checks, rate limit
+    // and cache read; its publish and cache write) leave in one write.
+    enableAutoPipelining: options.autoPipelining ?? false,
     commandTimeout: redisCommandTimeoutMs(),
   });
   let lastError = '';
@@ -73,7 +76,7 @@ export interface RedisClientHandle {
 }
 
 export function createTcpRedisClient(url: string): RedisClientHandle {
-  const connection = connectIORedis(url, 'kv');
+  const connection = connectIORedis(url, 'kv', { autoPipelining: true });
   return {
     client: createRawRedis(new TcpRequester(connection)),
     close: async () => {

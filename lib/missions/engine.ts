@@ -130,8 +130,8 @@ function withCount(
 }
 
 /**
- * Why an event did not count for a mission (docs/api.md, "Why an event did not
- * count"). The first failing rule wins, in the order explainEvent checks them.
+ * Why an event did not count for a mission (docs/api.md, "Inspector (players)";
+ * docs/inspector.md). The first failing rule wins, in the order explainEvent checks them.
  * `seen` of filter_mismatch is the payload value (absent when the field is
  * missing; objects and arrays are summarised, they never equal a literal).
  */

@@ -5,25 +5,39 @@ import type { DbOrTx, Tx } from '@/db/client';
 import { progress } from '@/db/schema';
 import type { ProgressRecord } from '@/lib/missions/schema';
 
-/** Transaction-scoped lock on (app, user): concurrent writers of one user queue up. App ids cannot contain "/", so the key is unambiguous. */
-export async function lockUser(tx: Tx, appId: string, userId: string): Promise<void> {
-  await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${appId}/${userId}`}, 0))`);
+/**
+ * Transaction-scoped lock on (app, user): concurrent writers of one user queue
+ * up. It is the row lock of the user's sequence number (user_sequences,
+ * created at 0 when missing), so it also stops the optimistic write of a
+ * concurrent event (lib/events/write-event.ts) until this transaction ends.
+ * Answers the user's sequence number; a writer that changes progress bumps it
+ * in the same transaction (bumpUserSequence).
+ */
+export async function lockUser(tx: Tx, appId: string, userId: string): Promise<number> {
+  const result = await tx.execute(
+    sql`insert into user_sequences (app_id, user_id, seq) values (${appId}, ${userId}, 0)
+        on conflict (app_id, user_id) do update set seq = user_sequences.seq returning seq::text as seq`,
+  );
+  return Number((result as unknown as { rows: Array<{ seq: string }> }).rows[0].seq);
 }
 
 /**
- * Locks several users in one statement, in the order of their lock keys: two
- * transactions locking overlapping sets always queue instead of deadlocking
- * (the key order also holds for two user ids whose keys collide).
+ * Locks several users with the same row locks as lockUser, taken in user id
+ * order in one statement: two transactions locking overlapping sets always
+ * queue instead of deadlocking, and a single-user writer (lockUser, or the
+ * optimistic event write) waits for the whole batch.
  */
 export async function lockUsers(tx: Tx, appId: string, userIds: string[]): Promise<void> {
-  const names = [...new Set(userIds)].map((u) => `${appId}/${u}`);
-  if (names.length === 0) return;
+  const ids = [...new Set(userIds)].sort();
+  if (ids.length === 0) return;
   const rows = sql.join(
-    names.map((n) => sql`(${n}::text)`),
+    ids.map((u) => sql`(${appId}::text, ${u}::text, 0::bigint)`),
     sql`, `,
   );
   await tx.execute(
-    sql`select pg_advisory_xact_lock(k) from (select distinct hashtextextended(n, 0) as k from (values ${rows}) as v(n) order by k) as keys`,
+    sql`insert into user_sequences (app_id, user_id, seq)
+        select a, u, s from (values ${rows}) as v(a, u, s) order by u
+        on conflict (app_id, user_id) do update set seq = user_sequences.seq`,
   );
 }
 

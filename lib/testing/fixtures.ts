@@ -1,6 +1,7 @@
 // Test support: catalog builders and small HTTP steps shared by the real-HTTP suites.
 import type { CampaignInput } from '@/lib/contract/campaign';
 import type { MissionInput } from '@/lib/contract/mission';
+import type { ThemePresetInput } from '@/lib/contract/theme';
 import { issueToken, uniqueId, userClient, type TestApp, type TestServer } from './test-server';
 
 export const HOUR = 3_600_000;
@@ -60,4 +61,9 @@ export async function newUser(server: TestServer, app: TestApp, userId = uniqueI
       return { status: res.status, body: (await res.json()) as T };
     },
   };
+}
+
+/** A theme preset with every colour set. */
+export function themePreset(id: string, overrides: Partial<ThemePresetInput> = {}): ThemePresetInput {
+  return { id, name: `Theme ${id}`, primaryColor: '#7c3aed', accentColor: '#f59e0b', backgroundColor: '#0f172a', textColor: '#f8fafc', ...overrides };
 }

@@ -7,12 +7,20 @@
 // - total messages across users: at most `maxTotal` (least recently written
 //   users' logs are dropped first).
 import type { Bus } from '@/lib/bus';
-import type { LogEntry, UpdateLog } from './log';
+import { appended, ORDER_STATE_MAX_AGE_MS, type Appended, type LogEntry, type LogOrder, type UpdateLog } from './log';
 import { encodeBusMessage, parseLogId } from './log-ids';
 
 interface Stored extends LogEntry {
   ms: number;
   seq: number;
+}
+
+interface OrderState {
+  /** The last sequence number published. */
+  last: number;
+  /** Messages that came before their predecessors, by sequence number. */
+  waiting: Map<number, string[]>;
+  touchedMs: number;
 }
 
 interface UserLog {
@@ -31,6 +39,8 @@ export class MemoryUpdateLog implements UpdateLog {
   readonly kind = 'memory' as const;
   /** Insertion order = least recently written first (re-inserted on write). */
   private readonly logs = new Map<string, UserLog>();
+  /** Per-user order states, least recently touched first. */
+  private readonly orders = new Map<string, OrderState>();
   private total = 0;
   private lastMs = 0;
   private lastSeq = 0;
@@ -46,7 +56,58 @@ export class MemoryUpdateLog implements UpdateLog {
     this.maxTotal = limits.maxTotal ?? 100_000;
   }
 
-  async appendAndPublish(logKey: string, channel: string, updates: string[]): Promise<string[]> {
+  async appendAndPublish(logKey: string, channel: string, updates: string[], order?: LogOrder): Promise<Appended> {
+    if (order) return this.ordered(logKey, channel, order, updates);
+    return appended(await this.publish(logKey, channel, updates), 'published');
+  }
+
+  async flushThrough(logKey: string, channel: string, order: LogOrder): Promise<string[]> {
+    const state = this.orders.get(order.stateKey);
+    if (!state || !state.waiting.has(order.seq)) return appended([], 'published');
+    // Give up on the sequence numbers before the first one waiting.
+    let s = state.last + 1;
+    while (s < order.seq && !state.waiting.has(s)) s++;
+    state.last = s - 1;
+    return this.drain(logKey, channel, order.stateKey, state);
+  }
+
+  /** The same steps as the Redis script (lib/updates/log-redis.ts), with no await before the publishes are queued. */
+  private async ordered(logKey: string, channel: string, order: LogOrder, updates: string[]): Promise<Appended> {
+    const now = this.now();
+    let state = this.orders.get(order.stateKey);
+    if (!state || state.touchedMs < now - ORDER_STATE_MAX_AGE_MS) {
+      // Only the first change is known to be next (see ORDER_STATE_MAX_AGE_MS).
+      state = { last: 0, waiting: new Map(), touchedMs: now };
+    }
+    if (order.seq <= state.last) return appended([], 'late');
+    state.waiting.set(order.seq, updates);
+    this.orders.delete(order.stateKey);
+    this.orders.set(order.stateKey, state);
+    this.evictOrders(now);
+    const ids = await this.drain(logKey, channel, order.stateKey, state);
+    return appended(ids, state.last < order.seq ? 'pending' : 'published');
+  }
+
+  private drain(logKey: string, channel: string, stateKey: string, state: OrderState): Promise<string[]> {
+    const batch: string[] = [];
+    for (let s = state.last + 1; state.waiting.has(s); s++) {
+      batch.push(...state.waiting.get(s)!);
+      state.waiting.delete(s);
+      state.last = s;
+    }
+    state.touchedMs = this.now();
+    return this.publish(logKey, channel, batch);
+  }
+
+  /** Order states idle for longer than the log's age are forgotten (as the Redis key expires). */
+  private evictOrders(now: number): void {
+    for (const [key, state] of this.orders) {
+      if (state.touchedMs >= now - ORDER_STATE_MAX_AGE_MS && this.orders.size <= this.maxUsers * 10) break;
+      this.orders.delete(key);
+    }
+  }
+
+  private async publish(logKey: string, channel: string, updates: string[]): Promise<string[]> {
     const bus = this.bus();
     const ids: string[] = [];
     // No await between append and publish: MemoryBus.publish queues the

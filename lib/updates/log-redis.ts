@@ -5,7 +5,7 @@
 // most ~maxLen entries), and PEXPIRE maxAge so an idle user's key disappears.
 import { createHash } from 'node:crypto';
 import type { Redis } from '@upstash/redis';
-import type { LogEntry, UpdateLog } from './log';
+import { appended, ORDER_STATE_MAX_AGE_MS, type Appended, type LogEntry, type LogOrder, type UpdateLog } from './log';
 import { parseLogId } from './log-ids';
 
 /**
@@ -30,6 +30,62 @@ return ids
 `;
 const APPEND_SHA = createHash('sha1').update(APPEND).digest('hex');
 
+/**
+ * Ordered append (lib/updates/log.ts LogOrder). KEYS[1] log key, KEYS[2] order
+ * state (a hash: `last` = last published sequence number, `p<seq>` = a
+ * waiting message's updates joined by newlines; JSON text has none).
+ * ARGV[1] channel, ARGV[2] max length, ARGV[3] max age ms, ARGV[4] mode
+ * (`seq`: store and publish what is in order; `flush`: give up on the gap
+ * before ARGV[5]), ARGV[5] sequence number, ARGV[6] the order state's max
+ * age ms, ARGV[7..] the updates' JSON. Without a state (a new user, or one
+ * silent for longer than its max age) only sequence number 1 is known to be
+ * next; any other waits for the flush.
+ * Answers {status, ids...}.
+ */
+const APPEND_ORDERED = `
+local t = redis.call('TIME')
+local nowMs = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local seq = tonumber(ARGV[5])
+local lastText = redis.call('HGET', KEYS[2], 'last')
+local last
+if ARGV[4] == 'seq' then
+  if lastText then last = tonumber(lastText) else last = 0 end
+  if seq <= last then return {'late'} end
+  local payload = {}
+  for i = 7, #ARGV do payload[#payload + 1] = ARGV[i] end
+  redis.call('HSET', KEYS[2], 'p' .. seq, table.concat(payload, '\\n'))
+else
+  if redis.call('HEXISTS', KEYS[2], 'p' .. seq) == 0 then return {'published'} end
+  last = tonumber(lastText or '0')
+  local s = last + 1
+  while s < seq and redis.call('HEXISTS', KEYS[2], 'p' .. s) == 0 do s = s + 1 end
+  last = s - 1
+end
+local ids = {'published'}
+local s = last + 1
+while true do
+  local waiting = redis.call('HGET', KEYS[2], 'p' .. s)
+  if not waiting then break end
+  redis.call('HDEL', KEYS[2], 'p' .. s)
+  for u in string.gmatch(waiting, '[^\\n]+') do
+    local id = redis.call('XADD', KEYS[1], 'MAXLEN', '~', ARGV[2], '*', 'u', u)
+    redis.call('PUBLISH', ARGV[1], '{"id":"' .. id .. '","update":' .. u .. '}')
+    ids[#ids + 1] = id
+  end
+  last = s
+  s = s + 1
+end
+redis.call('HSET', KEYS[2], 'last', last)
+redis.call('PEXPIRE', KEYS[2], ARGV[6])
+if last < seq then ids[1] = 'pending' end
+if #ids > 1 then
+  redis.call('XTRIM', KEYS[1], 'MINID', tostring(nowMs - tonumber(ARGV[3])))
+  redis.call('PEXPIRE', KEYS[1], ARGV[3])
+end
+return ids
+`;
+const APPEND_ORDERED_SHA = createHash('sha1').update(APPEND_ORDERED).digest('hex');
+
 export interface RedisLogLimits {
   maxLen: number;
   maxAgeMs: number;
@@ -42,19 +98,35 @@ export class RedisUpdateLog implements UpdateLog {
     private readonly limits: RedisLogLimits,
   ) {}
 
-  async appendAndPublish(logKey: string, channel: string, updates: string[]): Promise<string[]> {
-    if (updates.length === 0) return [];
+  private async script(script: string, sha: string, keys: string[], args: string[]): Promise<unknown> {
     const redis = this.client();
-    const args = [channel, String(this.limits.maxLen), String(this.limits.maxAgeMs), ...updates];
-    let reply: unknown;
     try {
-      reply = await redis.evalsha(APPEND_SHA, [logKey], args);
+      return await redis.evalsha(sha, keys, args);
     } catch (err) {
       if (!/NOSCRIPT/i.test(err instanceof Error ? err.message : String(err))) throw err;
-      reply = await redis.eval(APPEND, [logKey], args);
+      return redis.eval(script, keys, args);
     }
+  }
+
+  async appendAndPublish(logKey: string, channel: string, updates: string[], order?: LogOrder): Promise<Appended> {
+    if (order) return this.ordered(logKey, channel, order, 'seq', updates);
+    if (updates.length === 0) return appended([], 'published');
+    const args = [channel, String(this.limits.maxLen), String(this.limits.maxAgeMs), ...updates];
+    const reply = await this.script(APPEND, APPEND_SHA, [logKey], args);
     if (!Array.isArray(reply)) throw new Error('update log: unexpected reply to the append script');
-    return reply.map(String);
+    return appended(reply.map(String), 'published');
+  }
+
+  async flushThrough(logKey: string, channel: string, order: LogOrder): Promise<string[]> {
+    return this.ordered(logKey, channel, order, 'flush', []);
+  }
+
+  private async ordered(logKey: string, channel: string, order: LogOrder, mode: 'seq' | 'flush', updates: string[]): Promise<Appended> {
+    const args = [channel, String(this.limits.maxLen), String(this.limits.maxAgeMs), mode, String(order.seq), String(ORDER_STATE_MAX_AGE_MS), ...updates];
+    const reply = await this.script(APPEND_ORDERED, APPEND_ORDERED_SHA, [logKey, order.stateKey], args);
+    if (!Array.isArray(reply) || reply.length === 0) throw new Error('update log: unexpected reply to the ordered append script');
+    const [status, ...ids] = reply.map(String);
+    return appended(ids, status as 'published' | 'pending' | 'late');
   }
 
   async readAfter(logKey: string, afterId: string | null): Promise<LogEntry[]> {

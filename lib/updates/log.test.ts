@@ -27,6 +27,40 @@ describe('log ids', () => {
 
 /** Shared behaviour of every adapter. */
 function logContract(make: () => { log: UpdateLog; bus: Bus; prefix: string }) {
+  it('ordered appends: a change that arrives before its predecessor waits for it; a late one is dropped', async () => {
+    const { log, bus, prefix } = make();
+    const key = `${prefix}log:ord`;
+    const channel = `${prefix}chan:ord`;
+    const stateKey = `${prefix}updseq:ord`;
+    const got: string[] = [];
+    const unsubscribe = await bus.subscribe(channel, (m) => got.push(m));
+    // The user's first change is 1: it goes out at once.
+    const first = await log.appendAndPublish(key, channel, [upd(1)], { stateKey, seq: 1 });
+    expect(first.status).toBe('published');
+    // 3 comes before 2: it waits, and 2 publishes both, in order.
+    const third = await log.appendAndPublish(key, channel, [upd(3)], { stateKey, seq: 3 });
+    expect(third.status).toBe('pending');
+    expect(third).toEqual([]);
+    const second = await log.appendAndPublish(key, channel, [upd(2), upd(22)], { stateKey, seq: 2 });
+    expect(second.status).toBe('published');
+    expect(second).toHaveLength(3);
+    // A change with nothing to say still moves the order on.
+    expect((await log.appendAndPublish(key, channel, [], { stateKey, seq: 4 })).status).toBe('published');
+    // 6 waits for 5, whose publisher never comes: the flush gives up on 5.
+    expect((await log.appendAndPublish(key, channel, [upd(6)], { stateKey, seq: 6 })).status).toBe('pending');
+    expect(await log.flushThrough(key, channel, { stateKey, seq: 6 })).toHaveLength(1);
+    // 5 arriving now is late: dropped, so the stream never goes back.
+    const late = await log.appendAndPublish(key, channel, [upd(5)], { stateKey, seq: 5 });
+    expect(late.status).toBe('late');
+    // Flushing what was already published does nothing.
+    expect(await log.flushThrough(key, channel, { stateKey, seq: 6 })).toEqual([]);
+    await waitFor(() => got.length === 5, '5 messages');
+    const order = got.map((m) => (JSON.parse(decodeBusMessage(m)!.update) as { data: { n: number } }).data.n);
+    expect(order).toEqual([1, 2, 22, 3, 6]);
+    expect((await log.readAfter(key, null)).map((e) => (JSON.parse(e.update) as { data: { n: number } }).data.n)).toEqual([1, 2, 22, 3, 6]);
+    await unsubscribe();
+  });
+
   it('answers increasing ids, publishes {id, update} in id order, reads after an id exclusively', async () => {
     const { log, bus, prefix } = make();
     const key = `${prefix}log:a`;

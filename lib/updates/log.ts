@@ -23,6 +23,7 @@ export { compareLogIds, decodeBusMessage, encodeBusMessage, MIN_LOG_ID, parseLog
 export const LOG_MAX_AGE_MS = 15 * 60 * 1000;
 export const LOG_MAX_LEN = 1000;
 
+
 export interface LogEntry {
   id: string;
   /** The JSON text of the SdkUpdate `{type, data}`. */
@@ -36,7 +37,13 @@ export interface UpdateLog {
    * `channel`, message by message, so that publish order equals id order.
    * Answers the ids given, in order.
    */
-  appendAndPublish(logKey: string, channel: string, updates: string[]): Promise<string[]>;
+  appendAndPublish(logKey: string, channel: string, updates: string[], order?: LogOrder): Promise<Appended>;
+  /**
+   * Publishes what waits in the user's order state up to `seq`, skipping
+   * sequence numbers that never came (a change whose publisher died after
+   * commit). Called by a publisher whose message had to wait for a gap.
+   */
+  flushThrough(logKey: string, channel: string, order: LogOrder): Promise<string[]>;
   /**
    * What the log still holds after `afterId` (exclusive), oldest first. A null
    * id, or one older than everything retained, answers everything retained.
@@ -47,6 +54,38 @@ export interface UpdateLog {
 }
 
 export const userLogKey = (appId: string, userId: string) => kvKey('updlog', appId, userId);
+/** Where the user's last published sequence number and the messages waiting for a gap are kept. */
+export const userOrderKey = (appId: string, userId: string) => kvKey('updseq', appId, userId);
+
+/**
+ * A message's place in its user's order: the sequence number its change got
+ * in the database transaction (lib/progress/user-sequence.ts). Messages are
+ * appended and published in sequence order whatever order their publishers
+ * arrive in: one that comes before its predecessor waits in the order state
+ * until the predecessor arrives (or until flushThrough gives up on it); one
+ * that comes after a later one was published (`late`) is dropped, so a stream
+ * never shows an older state after a newer one.
+ */
+export interface LogOrder {
+  stateKey: string;
+  seq: number;
+}
+
+/** The ids appended by the call (a waiting message's later predecessor appends it), and how it went. */
+export type Appended = string[] & { status?: 'published' | 'pending' | 'late' };
+
+export function appended(ids: string[], status: 'published' | 'pending' | 'late'): Appended {
+  // Not enumerable: the answer still compares equal to a plain array of ids.
+  return Object.defineProperty(ids, 'status', { value: status, enumerable: false });
+}
+
+/**
+ * How long a user's order state (last sequence number published) is kept
+ * after their last change. A change after a longer silence cannot know
+ * whether its predecessor is still on its way: unless it is the user's first
+ * ever (sequence number 1) it waits GAP_WAIT_MS (lib/updates/publish.ts).
+ */
+export const ORDER_STATE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
 export function createUpdateLog(): UpdateLog {
   const kind = getKv().kind;

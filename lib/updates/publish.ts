@@ -2,14 +2,27 @@
 // is committed: each one gets a per-user increasing id and is published as
 // `{id, update}` on the user's bus channel; the stream endpoint fans them out
 // to every open stream and replays them on resume (Last-Event-ID).
+//
+// Changes to a user's progress carry the sequence number their transaction
+// took (lib/progress/user-sequence.ts) and are published in that order
+// (publishInOrder), whatever order their publishers reach the log in.
 import { logError } from '@/lib/log';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
-import { getUpdateLog, userLogKey } from './log';
+import { getUpdateLog, userLogKey, userOrderKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
+import { metrics } from '@/lib/metrics';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 
+/**
+ * How long a message that came before its predecessor waits for it before
+ * the gap is given up on (its publisher died between commit and publish; the
+ * client's next read of the API recovers that change).
+ */
+export const GAP_WAIT_MS = 1_000;
+
+/** Updates outside any user's change order (recommendations). */
 export async function publishUpdates(appId: string, userId: string, updates: SdkUpdate[]): Promise<void> {
   if (updates.length === 0) return;
   try {
@@ -20,6 +33,35 @@ export async function publishUpdates(appId: string, userId: string, updates: Sdk
     );
   } catch (err) {
     // The change is committed; a lost message is recovered by the client's next read.
+    metrics().busErrors.inc({ operation: 'publish' });
     if (!isCircuitOpen(err)) logError('publish failed', err, { appId, userId, types: updates.map((u) => u.type) });
+  }
+}
+
+/**
+ * Publishes the updates of the committed change number `seq` of the user,
+ * after every earlier one. Called for every sequence number taken, even with
+ * no updates, so that later ones need not wait.
+ */
+export async function publishInOrder(appId: string, userId: string, seq: number, updates: SdkUpdate[]): Promise<void> {
+  const log = getUpdateLog();
+  const logKey = userLogKey(appId, userId);
+  const channel = userChannel(appId, userId);
+  const order = { stateKey: userOrderKey(appId, userId), seq };
+  try {
+    const result = await log.appendAndPublish(logKey, channel, updates.map((u) => JSON.stringify(u)), order);
+    if (result.status === 'late') {
+      logError('publish too late: a later change was published first', null, { appId, userId, seq, types: updates.map((u) => u.type) });
+    } else if (result.status === 'pending') {
+      // Normally the predecessor's publisher arrives within milliseconds and
+      // publishes this one too; the request does not wait for that.
+      const timer = setTimeout(() => {
+        log.flushThrough(logKey, channel, order).catch((err: unknown) => logError('publish gap flush failed', err, { appId, userId, seq }));
+      }, GAP_WAIT_MS);
+      timer.unref?.();
+    }
+  } catch (err) {
+    metrics().busErrors.inc({ operation: 'publish' });
+    if (!isCircuitOpen(err)) logError('publish failed', err, { appId, userId, seq, types: updates.map((u) => u.type) });
   }
 }

@@ -1,9 +1,10 @@
-// /admin – the overview of the selected app (the Dashboard's charts replace it later).
+// /admin – the Dashboard of the selected app: charts of events, completions,
+// claims and currency granted (GET /api/admin/apps/:appId/analytics), and the catalog at a glance.
 import type { Metadata } from 'next';
-import { Overview } from './overview';
+import { Dashboard } from './dashboard';
 
 export const metadata: Metadata = { title: 'Dashboard' };
 
 export default function DashboardPage() {
-  return <Overview />;
+  return <Dashboard />;
 }

@@ -9,10 +9,12 @@ import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSche
 import { publicRoute } from '../handler';
 import { json } from '../respond';
 import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema } from '@/lib/contract/app';
+import { campaignRecordSchema, createCampaignSchema, themeRecordSchema, updateCampaignSchema, updateThemeSchema } from '@/lib/contract/catalog-admin';
+import { themePresetSchema } from '@/lib/contract/theme';
 import { revocationSchema } from './apps';
 import { rotateWebhookSecretSchema } from './webhook-secret';
 import { meSchema } from './staff';
-import { inspectionSchema, testEventSchema } from '@/lib/contract/inspector';
+import { inspectedEventSchema, inspectedMissionSchema, inspectionSchema, ledgerEntrySchema, missionLockSchema, testEventSchema, verdictSchema } from '@/lib/contract/inspector';
 import { eventResponseSchema } from '@/lib/contract/v1';
 import { auditPageSchema, auditQuerySchema } from '@/lib/contract/audit';
 import { missionSchema } from '@/lib/contract/mission';
@@ -33,15 +35,23 @@ const createdAppSchema = z
 const rotatedSecretSchema = z.object({ appId: z.string(), appSecret: z.string() }).meta({ id: 'RotatedAppSecret' });
 const catalogDocumentSchema = catalogSchema.meta({ id: 'Catalog', description: 'Upserted by id, validated as a whole: one invalid item and nothing is written.' });
 const adminErrorSchema = z.object({ error: z.string(), message: z.string().optional() }).meta({ id: 'AdminError' });
+const themePresetComponent = themePresetSchema.meta({ id: 'ThemePreset' });
+const themeListSchema = z.object({ themes: z.array(themeRecordSchema) }).meta({ id: 'ThemeList' });
+const themeAnswerSchema = z.object({ theme: themeRecordSchema }).meta({ id: 'ThemeAnswer' });
+const campaignListSchema = z.object({ campaigns: z.array(campaignRecordSchema) }).meta({ id: 'CampaignRecordList' });
+const campaignAnswerSchema = z.object({ campaign: campaignRecordSchema }).meta({ id: 'CampaignAnswer' });
 
 const named = [
   publicAppSchema, appListSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
   rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema, analyticsSchema,
-  inspectionSchema, testEventSchema, eventResponseSchema.meta({ id: 'RecordedEvent' }),
+  inspectionSchema, inspectedMissionSchema, inspectedEventSchema, missionLockSchema, verdictSchema, ledgerEntrySchema, testEventSchema,
+  eventResponseSchema.meta({ id: 'RecordedEvent' }),
   missionSchema.meta({ id: 'MissionDefinition' }), missionRecordSchema, missionRecordListSchema, missionUpdateSchema,
   missionDuplicateSchema, missionArchiveSchema, eventNameListSchema, auditPageSchema,
+  themePresetComponent, themeRecordSchema, themeListSchema, themeAnswerSchema, updateThemeSchema,
+  campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
 ];
 
 function components(): Record<string, unknown> {
@@ -53,7 +63,11 @@ function components(): Record<string, unknown> {
     registry.add(schema, { id });
   }
   const generated = z.toJSONSchema(registry, { target: 'draft-2020-12', uri: (id) => `#/components/schemas/${id}`, unrepresentable: 'any', io: 'input' });
-  return Object.fromEntries(Object.entries(generated.schemas).map(([name, { $id: _id, $schema: _schema, ...schema }]) => [name, schema]));
+  const { __shared: shared, ...schemas } = generated.schemas;
+  const out: Record<string, unknown> = Object.fromEntries(Object.entries(schemas).map(([name, { $id: _id, $schema: _schema, ...schema }]) => [name, schema]));
+  // Schemas several components share (a named enum, say) come as `__shared#/$defs/<Name>`: made components of their own.
+  Object.assign(out, (shared as { $defs?: Record<string, unknown> } | undefined)?.$defs ?? {});
+  return JSON.parse(JSON.stringify(out).replaceAll('#/components/schemas/__shared#/$defs/', '#/components/schemas/')) as Record<string, unknown>;
 }
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
@@ -68,6 +82,8 @@ function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
     return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
   });
 }
+const versionQuery = { name: 'version', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'The version read; a stale one answers 409 conflict. Without it the delete is unconditional.' };
+const stale = error('conflict: the item changed since that version was read (reload, apply again)');
 const common = {
   '401': error('unauthorized: no admin key and no staff session'),
   '403': error('forbidden: the role lacks the capability, or a cookie write came from another origin'),
@@ -86,7 +102,7 @@ function buildDocument() {
       title: 'Questline admin API',
       version: '0.1.0',
       description:
-        'Apps, catalog, staff and support actions, for the console and for automation. Authenticate with `Authorization: Bearer <ADMIN_API_KEY>` (admin rights) or a console session cookie; cookie writes must come from the console’s own origin. No CORS.',
+        'Apps, catalog (whole document, or theme presets and campaigns one at a time with optimistic concurrency), staff and support actions, for the console and for automation. Authenticate with `Authorization: Bearer <ADMIN_API_KEY>` (admin rights) or a console session cookie; cookie writes must come from the console’s own origin. No CORS.',
     },
     servers: [{ url: '/' }],
     components: {
@@ -111,6 +127,24 @@ function buildDocument() {
       '/api/admin/apps/{appId}/catalog': {
         get: op('catalog.read', 'Export the catalog (missions as code)', { '200': { description: 'Catalog', ...body('Catalog') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
         put: op('catalog.write', 'Import the catalog: upsert by id, all or nothing', { '200': { description: 'The catalog after the import', ...body('Catalog') }, '400': error('validation_error naming the item'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('Catalog') } }),
+      },
+      '/api/admin/apps/{appId}/themes': {
+        get: op('catalog.read', 'List theme presets, each with the campaigns using it', { '200': { description: 'Presets', ...body('ThemeList') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
+        post: op('catalog.write', 'Create a theme preset (version 1)', { '201': { description: 'Created', ...body('ThemeAnswer') }, '400': error('validation_error'), '404': error('app_not_found'), '409': error('conflict: the id exists') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('ThemePreset') } }),
+      },
+      '/api/admin/apps/{appId}/themes/{themeId}': {
+        get: op('catalog.read', 'One theme preset', { '200': { description: 'Preset', ...body('ThemeAnswer') }, '404': error('app_not_found, not_found') }, { parameters: [pathParam('appId'), pathParam('themeId')] }),
+        put: op('catalog.write', 'Replace a preset (the whole preset and the version read); campaigns using it answer the new colours in /v1 at once', { '200': { description: 'Updated (version + 1)', ...body('ThemeAnswer') }, '400': error('validation_error'), '404': error('app_not_found, not_found'), '409': stale }, { parameters: [pathParam('appId'), pathParam('themeId')], requestBody: { required: true, ...body('UpdateTheme') } }),
+        delete: op('catalog.write', 'Delete a preset no campaign uses', { '204': { description: 'Deleted' }, '400': error('validation_error (version)'), '404': error('app_not_found, not_found'), '409': error('conflict: campaigns use it (named in the message), or a stale version') }, { parameters: [pathParam('appId'), pathParam('themeId'), versionQuery] }),
+      },
+      '/api/admin/apps/{appId}/campaigns': {
+        get: op('catalog.read', 'List campaigns as stored (themeId unresolved), with missionIds and version', { '200': { description: 'Campaigns', ...body('CampaignRecordList') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
+        post: op('catalog.write', 'Create a campaign (version 1); missionIds, when given, assigns exactly those missions to it', { '201': { description: 'Created', ...body('CampaignAnswer') }, '400': error('validation_error (bounds, theme and themeId together, unknown preset or mission)'), '404': error('app_not_found'), '409': error('conflict: the id exists') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('CreateCampaign') } }),
+      },
+      '/api/admin/apps/{appId}/campaigns/{campaignId}': {
+        get: op('catalog.read', 'One campaign', { '200': { description: 'Campaign', ...body('CampaignAnswer') }, '404': error('app_not_found, campaign_not_found') }, { parameters: [pathParam('appId'), pathParam('campaignId')] }),
+        put: op('catalog.write', 'Replace a campaign (the whole campaign and the version read); missionIds, when given, reassigns missions (each change audited)', { '200': { description: 'Updated (version + 1)', ...body('CampaignAnswer') }, '400': error('validation_error'), '404': error('app_not_found, campaign_not_found'), '409': stale }, { parameters: [pathParam('appId'), pathParam('campaignId')], requestBody: { required: true, ...body('UpdateCampaign') } }),
+        delete: op('catalog.write', 'Delete a campaign no mission names (archive it otherwise)', { '204': { description: 'Deleted' }, '400': error('validation_error (version)'), '404': error('app_not_found, campaign_not_found'), '409': error('conflict: missions name it (listed in the message), or a stale version') }, { parameters: [pathParam('appId'), pathParam('campaignId'), versionQuery] }),
       },
       '/api/admin/apps/{appId}/revocations': {
         post: op('players.revoke', 'Revoke one token ({jti}) or every token of a user so far ({userId})', { '200': { description: 'Revoked' }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('Revocation') } }),

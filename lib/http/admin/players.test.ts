@@ -249,3 +249,13 @@ describe('GET /api/admin/apps/:appId/users/:userId/updates (staff stream)', () =
     }
   });
 });
+
+describe('admin OpenAPI', () => {
+  it('documents the inspector’s operations with their capabilities and shapes', async () => {
+    const doc = await (await fetch(`${server.url}/api/admin/openapi.json`)).json();
+    expect(doc.paths['/api/admin/apps/{appId}/users/{userId}'].get.description).toContain('players.read');
+    expect(doc.paths['/api/admin/apps/{appId}/users/{userId}/events'].post.description).toContain('players.test_event');
+    expect(Object.keys(doc.paths['/api/admin/apps/{appId}/users/{userId}/updates'].get.responses['200'].content)).toEqual(['text/event-stream']);
+    for (const name of ['Inspection', 'Verdict', 'MissionLock', 'TestEvent', 'RecordedEvent']) expect(doc.components.schemas, name).toHaveProperty(name);
+  });
+});

@@ -1,19 +1,37 @@
 // POST /v1/events – ingest one event and answer which missions it advanced
 import { eventSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
-import { recordEvent } from '@/lib/events/record-event';
-import { checkKey } from '@/lib/idempotency/run-idempotent';
+import { eventKey, recordEvent } from '@/lib/events/record-event';
+import { checkKey, idempotencyCacheKey, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
+import { getKv } from '@/lib/kv';
 import { eventsLimiter } from '@/lib/ratelimit/policies';
 import { readJsonBody } from '../body';
 import { userRoute } from '../handler';
 import { idempotentJson } from '../respond';
 import { parseWith } from '../validate';
+import { metrics } from '@/lib/metrics';
 
-export const postEvent = userRoute({ limiter: eventsLimiter }, async ({ req, auth }) => {
-  const { value } = await readJsonBody(req, { invalidCode: 'invalid_event' });
-  const body = parseWith(eventSchema, value, { code: 'invalid_event' });
-  if (body.userId !== auth.userId) throw new AppError('user_mismatch', 'Body userId differs from the token subject');
-  const idempotencyKey = checkKey(req.headers.get('idempotency-key') ?? body.idempotencyKey, 'invalid_event');
-  const event = { userId: body.userId, name: body.name, payload: body.payload, timestamp: body.timestamp };
-  return idempotentJson(await recordEvent({ ctx: { appId: auth.appId, source: 'api' }, input: { event, idempotencyKey } }));
-});
+export const postEvent = userRoute(
+  {
+    limiter: eventsLimiter,
+    // The cached answer of a header key is read with the token checks (one round trip).
+    prefetch: (req, auth) => {
+      const key = req.headers.get('idempotency-key');
+      if (key === null || key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
+      return getKv().get(idempotencyCacheKey(auth.appId, auth.userId, eventKey(key)));
+    },
+  },
+  async ({ req, auth, prefetched }) => {
+    const { value } = await readJsonBody(req, { invalidCode: 'invalid_event' });
+    const body = parseWith(eventSchema, value, { code: 'invalid_event' });
+    if (body.userId !== auth.userId) throw new AppError('user_mismatch', 'Body userId differs from the token subject');
+    const header = req.headers.get('idempotency-key');
+    const idempotencyKey = checkKey(header ?? body.idempotencyKey, 'invalid_event');
+    const event = { userId: body.userId, name: body.name, payload: body.payload, timestamp: body.timestamp };
+    // The prefetched answer belongs to the header's key (the header wins over the body's).
+    const cachedAnswer = header !== null ? prefetched : undefined;
+    const outcome = await recordEvent({ ctx: { appId: auth.appId, source: 'api' }, input: { event, idempotencyKey, cachedAnswer } });
+    if (outcome.replay === null) metrics().eventsIngested.inc({ source: 'api' });
+    return idempotentJson(outcome);
+  },
+);

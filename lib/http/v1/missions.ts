@@ -3,22 +3,20 @@
 // POST /v1/missions/:id/claim – claim the reward of a completed mission
 import type { z } from 'zod';
 import { getDb } from '@/db/client';
-import { claimRollups, writeRollups } from '@/lib/analytics/rollups';
 import { getCatalog } from '@/lib/catalog/catalog';
 import { publicMission } from '@/lib/catalog/convert';
-import { claimMission, type ClaimResult } from '@/lib/claims/claim-mission';
 import type { MissionProgress } from '@/lib/contract/progress';
 import { listMissionsQuerySchema, type missionDetailSchema, type missionListSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
-import { checkKey, runIdempotent } from '@/lib/idempotency/run-idempotent';
+import { checkKey } from '@/lib/idempotency/run-idempotent';
+import { claimReward } from '@/lib/claims/claim-reward';
 import { listMissionViews, viewMission } from '@/lib/missions/read-missions';
 import { readRecords } from '@/lib/progress/records';
 import { claimsLimiter } from '@/lib/ratelimit/policies';
-import { refreshRecommendationsInBackground } from '@/lib/recommendations/recommend';
-import { publishUpdates } from '@/lib/updates/publish';
 import { userRoute } from '../handler';
 import { idempotentJson, json } from '../respond';
 import { parseWith, queryOf } from '../validate';
+import { metrics } from '@/lib/metrics';
 
 const encodeCursor = (id: string) => Buffer.from(`m:${id}`, 'utf8').toString('base64url');
 function decodeCursor(cursor: string): string {
@@ -59,20 +57,13 @@ export const getMission = userRoute({}, async ({ auth, params }) => {
 });
 
 export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, auth, params }) => {
-  const key = checkKey(req.headers.get('idempotency-key'));
-  const catalog = await getCatalog(auth.appId);
-  const outcome = await runIdempotent<ClaimResult>(
-    { appId: auth.appId, userId: auth.userId, key: key === null ? null : `claim:${key}`, requestHash: `claim:${params.id}` },
-    async (uow) => {
-      const { result, updates } = await claimMission(uow.tx, { appId: auth.appId, userId: auth.userId, missionId: params.id, catalog });
-      // Under the user's lock, so this user's updates are published in commit order.
-      uow.beforeCommit(() => publishUpdates(auth.appId, auth.userId, updates));
-      // The dashboard's counts, in the claim's transaction (a replay never gets here).
-      await writeRollups(uow.tx, { appId: auth.appId, userId: auth.userId, at: result.progress.updatedAt, deltas: claimRollups(params.id, result.reward) });
-      // A first claim changes what is worth recommending: refresh in the background (pushes a `recommendation`).
-      uow.afterCommit(async () => refreshRecommendationsInBackground({ ctx: { appId: auth.appId, userId: auth.userId } }));
-      return { status: 200, body: result };
+  const idempotencyKey = checkKey(req.headers.get('idempotency-key'));
+  const outcome = await claimReward({ ctx: { appId: auth.appId, userId: auth.userId }, input: { missionId: params.id, idempotencyKey } }).catch(
+    (err: unknown) => {
+      if (err instanceof AppError) metrics().claims.inc({ outcome: err.code });
+      throw err;
     },
   );
+  metrics().claims.inc({ outcome: outcome.replay === null ? 'granted' : 'replayed' });
   return idempotentJson(outcome);
 });

@@ -7,6 +7,7 @@ import { AppError } from '@/lib/errors';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError } from '@/lib/log';
+import { metrics } from '@/lib/metrics';
 import { processWide } from '@/lib/process-wide';
 import { compareLogIds, decodeBusMessage, getUpdateLog, type LogEntry } from '@/lib/updates/log';
 
@@ -36,17 +37,22 @@ export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): P
 
 // The open streams of this process, and how many each app+user holds (the
 // SSE_MAX_STREAMS_PER_USER cap). Process-wide, whichever Next.js chunk serves.
-const registry = processWide('streams', () => ({ open: new Set<{ close(): void }>(), perUser: new Map<string, number>() }));
+const registry = processWide('streams', () => ({ open: new Set<{ close(): void; end(lastWords: string): void }>(), perUser: new Map<string, number>() }));
 
 /** Streams currently open in this process (tests, soak script, metrics). */
 export function openStreamCount(): number {
   return registry.open.size;
 }
 
-/** Ends every open stream cleanly (shutdown): clients resume elsewhere with Last-Event-ID. */
+/** The last thing a stream says when the server shuts down (an SSE comment: clients ignore it, people read it). */
+export const SHUTDOWN_COMMENT = ': server shutting down; reconnect (with Last-Event-ID) to resume\n\n';
+
+/** Ends every open stream cleanly (shutdown) with SHUTDOWN_COMMENT: clients resume elsewhere with Last-Event-ID. */
 export function closeAllStreams(): void {
-  for (const stream of [...registry.open]) stream.close();
+  for (const stream of [...registry.open]) stream.end(SHUTDOWN_COMMENT);
 }
+
+metrics().sources.openStreams = () => registry.open.size;
 
 export interface UpdateStreamOptions {
   /** Whose updates: the stream's log and channel belong to this app and user. */
@@ -123,6 +129,7 @@ export class UpdateStream {
     try {
       return await withTimeout(getUpdateLog().readAfter(logKey, this.lastSent), sseLimits.logReadTimeoutMs, 'update log read');
     } catch (err) {
+      metrics().updateLogErrors.inc();
       if (!isCircuitOpen(err)) logError('stream: update log read failed', err, { channel });
       return [];
     }
@@ -178,6 +185,12 @@ export class UpdateStream {
     }
     this.controller = null;
   };
+
+  /** Writes a last chunk (a comment), then closes. */
+  end(lastWords: string): void {
+    this.write(lastWords);
+    this.close();
+  }
 
   private readonly onAbort = (): void => this.close();
 

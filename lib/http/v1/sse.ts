@@ -39,6 +39,7 @@ import { getUpdateLog, MIN_LOG_ID, resumableId, userLogKey } from '@/lib/updates
 import { userChannel } from '@/lib/updates/publish';
 import { userRoute } from '../handler';
 import { sseLimits, UpdateStream, withTimeout } from './sse-stream';
+import { metrics } from '@/lib/metrics';
 
 export { closeAllStreams, frame, openStreamCount, sseLimits } from './sse-stream';
 
@@ -74,7 +75,10 @@ export async function openUpdateStream(args: {
   const from =
     requested !== null
       ? (resumableId(requested) ?? MIN_LOG_ID)
-      : ((await withTimeout(getUpdateLog().lastId(logKey), sseLimits.logReadTimeoutMs, 'update log lastId')) ?? MIN_LOG_ID);
+      : ((await withTimeout(getUpdateLog().lastId(logKey), sseLimits.logReadTimeoutMs, 'update log lastId').catch((err: unknown) => {
+          metrics().updateLogErrors.inc();
+          throw err;
+        })) ?? MIN_LOG_ID);
 
   const stream = new UpdateStream({
     owner,

@@ -81,6 +81,21 @@ function suite(): void {
     await new Promise((r) => setTimeout(r, 300));
     expect(stream.messages).toHaveLength(1);
   });
+
+  it('a theme preset edited through A reaches B’s /v1/campaigns (the catalog cache is dropped over the bus)', async () => {
+    const admin = (server: TestServer, method: string, route: string, body: unknown) =>
+      fetch(server.url + route, { method, headers: { Authorization: `Bearer ${server.adminKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+    const themes = `/api/admin/apps/${app.appId}/themes`;
+    expect((await admin(a, 'POST', themes, { id: 'sky', name: 'Sky', primaryColor: '#0284c7' })).status).toBe(201);
+    const now = Date.now();
+    expect((await admin(a, 'POST', `/api/admin/apps/${app.appId}/campaigns`, { id: 'sky-week', title: 'Sky week', startAt: now - 1000, endAt: now + 86_400_000, themeId: 'sky' })).status).toBe(201);
+    const client = userClient(b, await issueToken(b, app, uniqueId('u')));
+    const themeOnB = async () => ((await (await client.get('/v1/campaigns/sky-week')).json()) as { campaign?: { theme?: unknown } }).campaign?.theme;
+    // B has the campaign in its cache now; the edit on A must drop it there.
+    expect(await themeOnB()).toEqual({ primaryColor: '#0284c7' });
+    expect((await admin(a, 'PUT', `${themes}/sky`, { name: 'Sky', primaryColor: '#be123c', version: 1 })).status).toBe(200);
+    await expect.poll(themeOnB, { timeout: 10_000 }).toEqual({ primaryColor: '#be123c' });
+  });
 }
 
 if (shared) {

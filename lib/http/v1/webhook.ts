@@ -18,6 +18,8 @@ import { publicRoute } from '../handler';
 import { rateLimitedError, rateLimitHeaders } from '../rate-limit';
 import { idempotentJson } from '../respond';
 import { describeIssues } from '../validate';
+import { noteApp } from '../observe';
+import { metrics } from '@/lib/metrics';
 
 const envelopeSchema = z.object({ events: z.array(z.unknown()).min(1).max(MAX_DELIVERY_EVENTS) });
 
@@ -49,6 +51,7 @@ export const postWebhook = publicRoute(async ({ req }) => {
   );
   const raw = await readRawBytes(req);
   const { appId } = await verifySignature(headers, raw, now);
+  noteApp(req, appId);
 
   const webhookId = req.headers.get('x-webhook-id') ?? '';
   if (webhookId.length === 0 || webhookId.length > MAX_KEY_LENGTH) {
@@ -75,6 +78,7 @@ export const postWebhook = publicRoute(async ({ req }) => {
       events: delivery.events.map(({ idempotencyKey, ...event }) => ({ event, idempotencyKey: idempotencyKey ?? null })),
     },
   });
+  if (outcome.replay === null && outcome.status < 300) metrics().eventsIngested.inc({ source: 'webhook' }, delivery.events.length);
   const res = idempotentJson(outcome);
   limit.headers?.forEach((value, name) => res.headers.set(name, value));
   return res;

@@ -1,0 +1,411 @@
+'use client';
+
+// Create or edit a campaign, validated with the contract's campaignFormSchema:
+// title, id, description, start and end in the reader's time zone (named,
+// with UTC beside), mission assignment, banner URL with the image previewed,
+// and a theme (a preset, its own colours, or none), beside a live preview.
+import * as React from 'react';
+import { useForm, useWatch, type Control } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input, inputClass, Textarea } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { CampaignCardPreview, type PreviewTheme } from '@/components/console/campaign-card-preview';
+import { timeZoneLabel } from '@/components/console/campaign-phase';
+import { ColorField } from '@/components/console/color-field';
+import { cn } from '@/lib/cn';
+import { campaignFormSchema, type CampaignInput } from '@/lib/contract/campaign';
+import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
+import type { Mission } from '@/lib/contract/mission';
+import { slugOf } from '../themes/theme-dialog';
+
+const DAY = 86_400_000;
+type ThemeMode = 'none' | 'preset' | 'own';
+
+/** ms → the value of a datetime-local input, in the reader's time zone. */
+function toLocalInput(ms: number | undefined): string {
+  if (ms === undefined || !Number.isFinite(ms)) return '';
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** A datetime-local value (no zone: the reader's) → ms; undefined when empty or invalid. */
+function fromLocalInput(value: string): number | undefined {
+  if (!value) return undefined;
+  const ms = new Date(value).getTime();
+  return Number.isFinite(ms) ? ms : undefined;
+}
+
+function utcLabel(ms: number | undefined): string | null {
+  if (ms === undefined || !Number.isFinite(ms)) return null;
+  return `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+}
+
+function newCampaign(): CampaignInput {
+  // Tomorrow 00:00 local to a week later: a typical first draft.
+  const start = new Date();
+  start.setHours(0, 0, 0, 0);
+  const startAt = start.getTime() + DAY;
+  return { id: '', title: '', description: '', startAt, endAt: startAt + 7 * DAY, bannerUrl: '', missionIds: [], archived: false };
+}
+
+function toInput(c: CampaignRecord): CampaignInput {
+  const { version: _v, createdAt: _c, updatedAt: _u, ...fields } = c;
+  return fields;
+}
+
+function DateTimeField({ control, name, label }: { control: Control<CampaignInput>; name: 'startAt' | 'endAt'; label: string }) {
+  return (
+    <FormField
+      control={control}
+      name={name}
+      render={({ field }) => (
+        <FormItem>
+          <FormLabel>{label}</FormLabel>
+          <FormControl>
+            <Input type="datetime-local" value={toLocalInput(field.value)} onChange={(e) => field.onChange(fromLocalInput(e.target.value))} onBlur={field.onBlur} name={field.name} ref={field.ref} />
+          </FormControl>
+          <FormDescription>
+            {timeZoneLabel(field.value)}
+            {utcLabel(field.value) ? ` · ${utcLabel(field.value)}` : ''}
+          </FormDescription>
+          <FormMessage />
+        </FormItem>
+      )}
+    />
+  );
+}
+
+function MissionPicker({ control, missions, campaignId, campaignTitles }: { control: Control<CampaignInput>; missions: Mission[] | undefined; campaignId: string; campaignTitles: Map<string, string> }) {
+  return (
+    <FormField
+      control={control}
+      name="missionIds"
+      render={({ field }) => {
+        const selected = new Set(field.value ?? []);
+        const shown = (missions ?? []).filter((m) => !m.archived || selected.has(m.id));
+        return (
+          <FormItem>
+            <fieldset className="grid gap-2">
+              <legend className="mb-2 text-sm font-medium">Missions</legend>
+              {missions === undefined ? (
+                <p className="text-sm text-muted-foreground">Loading the app’s missions…</p>
+              ) : shown.length === 0 ? (
+                <p className="text-sm text-muted-foreground">This app has no mission yet.</p>
+              ) : (
+                <ul className="max-h-48 space-y-1 overflow-y-auto rounded-md border p-2">
+                  {shown.map((m) => {
+                    const elsewhere = m.campaignId && m.campaignId !== campaignId ? (campaignTitles.get(m.campaignId) ?? m.campaignId) : null;
+                    const id = `mission-pick-${m.id}`;
+                    return (
+                      <li key={m.id} className="flex items-start gap-2 rounded px-1 py-1 hover:bg-accent">
+                        <input
+                          id={id}
+                          type="checkbox"
+                          className="mt-0.5 size-4 accent-primary"
+                          checked={selected.has(m.id)}
+                          onChange={(e) => {
+                            const next = new Set(selected);
+                            if (e.target.checked) next.add(m.id);
+                            else next.delete(m.id);
+                            field.onChange([...next]);
+                          }}
+                        />
+                        <label htmlFor={id} className="min-w-0 text-sm leading-tight">
+                          {m.title} <span className="font-mono text-xs text-muted-foreground">{m.id}</span>
+                          {elsewhere && <span className="block text-xs text-muted-foreground">now in {elsewhere}: moves here</span>}
+                        </label>
+                      </li>
+                    );
+                  })}
+                </ul>
+              )}
+            </fieldset>
+            <FormMessage />
+          </FormItem>
+        );
+      }}
+    />
+  );
+}
+
+const OWN_COLORS = [
+  { key: 'primaryColor', label: 'Primary colour' },
+  { key: 'accentColor', label: 'Accent colour' },
+  { key: 'backgroundColor', label: 'Background colour' },
+  { key: 'textColor', label: 'Text colour' },
+] as const;
+
+export function CampaignDialog({
+  appId,
+  open,
+  editing,
+  themes,
+  missions,
+  campaigns,
+  onClose,
+}: {
+  appId: string;
+  open: boolean;
+  editing: CampaignRecord | null;
+  themes: ThemeRecord[] | undefined;
+  missions: Mission[] | undefined;
+  campaigns: CampaignRecord[] | undefined;
+  onClose(): void;
+}) {
+  const queryClient = useQueryClient();
+  const form = useForm<CampaignInput>({ resolver: zodResolver(campaignFormSchema), defaultValues: newCampaign() });
+  const idTouched = React.useRef(false);
+  const [mode, setMode] = React.useState<ThemeMode>('none');
+
+  React.useEffect(() => {
+    if (!open) return;
+    idTouched.current = editing !== null;
+    form.reset(editing ? toInput(editing) : newCampaign());
+    setMode(editing?.themeId ? 'preset' : editing?.theme ? 'own' : 'none');
+  }, [open, editing, form]);
+
+  const values = useWatch({ control: form.control });
+  const campaignTitles = React.useMemo(() => new Map((campaigns ?? []).map((c) => [c.id, c.title])), [campaigns]);
+
+  const chooseMode = (next: ThemeMode) => {
+    setMode(next);
+    const opts = { shouldDirty: true, shouldValidate: form.formState.isSubmitted };
+    if (next !== 'preset') form.setValue('themeId', undefined, opts);
+    if (next !== 'own') form.setValue('theme', undefined, opts);
+    if (next === 'preset' && !form.getValues('themeId') && themes?.[0]) form.setValue('themeId', themes[0].id, opts);
+    if (next === 'own' && !form.getValues('theme')) form.setValue('theme', { primaryColor: '#7c3aed' }, opts);
+  };
+
+  const previewTheme: PreviewTheme | undefined =
+    mode === 'preset' ? themes?.find((t) => t.id === values.themeId) : mode === 'own' ? (values.theme as PreviewTheme | undefined) : undefined;
+
+  const save = useMutation({
+    mutationFn: (input: CampaignInput) =>
+      editing
+        ? adminFetch<{ campaign: CampaignRecord }>(appPath(appId, 'campaigns', editing.id), { method: 'PUT', body: { ...input, version: editing.version } })
+        : adminFetch<{ campaign: CampaignRecord }>(appPath(appId, 'campaigns'), { method: 'POST', body: input }),
+    onSuccess: ({ campaign }) => {
+      for (const key of [queryKeys.campaigns(appId), queryKeys.themes(appId), queryKeys.catalog(appId)]) void queryClient.invalidateQueries({ queryKey: key });
+      toast.success(editing ? `Campaign “${campaign.title}” saved` : `Campaign “${campaign.title}” created`);
+      onClose();
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.code === 'conflict' && !editing) {
+        form.setError('id', { message: 'A campaign with this id exists already' });
+        return;
+      }
+      if (err instanceof ApiError && err.code === 'conflict') void queryClient.invalidateQueries({ queryKey: queryKeys.campaigns(appId) });
+      form.setError('root', { message: errorMessage(err) });
+      toast.error(errorMessage(err));
+    },
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
+      <DialogContent className="max-h-[calc(100vh-2rem)] overflow-y-auto sm:max-w-4xl">
+        <DialogHeader>
+          <DialogTitle>{editing ? `Edit campaign “${editing.title}”` : 'New campaign'}</DialogTitle>
+          <DialogDescription>Players see it in /v1 from its start to its end; its missions count only in between.</DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate className="grid gap-6 md:grid-cols-[1fr_20rem]">
+            <div className="grid content-start gap-4">
+              <FormField
+                control={form.control}
+                name="title"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Title</FormLabel>
+                    <FormControl>
+                      <Input
+                        autoComplete="off"
+                        placeholder="Spring Festival"
+                        {...field}
+                        onChange={(e) => {
+                          field.onChange(e);
+                          if (!idTouched.current) form.setValue('id', slugOf(e.target.value), { shouldValidate: form.formState.isSubmitted });
+                        }}
+                      />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="id"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Campaign ID</FormLabel>
+                    <FormControl>
+                      <Input
+                        autoComplete="off"
+                        spellCheck={false}
+                        className="font-mono"
+                        disabled={editing !== null}
+                        {...field}
+                        onChange={(e) => {
+                          idTouched.current = true;
+                          field.onChange(e);
+                        }}
+                      />
+                    </FormControl>
+                    <FormDescription>Missions and games refer to it by this id{editing ? '; it cannot change' : ''}.</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="description"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Description</FormLabel>
+                    <FormControl>
+                      <Textarea rows={2} {...field} value={field.value ?? ''} />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <div className="grid gap-4 sm:grid-cols-2">
+                <DateTimeField control={form.control} name="startAt" label="Starts" />
+                <DateTimeField control={form.control} name="endAt" label="Ends" />
+              </div>
+              <MissionPicker control={form.control} missions={missions} campaignId={values.id ?? ''} campaignTitles={campaignTitles} />
+              <FormField
+                control={form.control}
+                name="bannerUrl"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Banner URL</FormLabel>
+                    <FormControl>
+                      <Input type="url" inputMode="url" autoComplete="off" placeholder="https://cdn.example.com/banner.png" {...field} value={field.value ?? ''} />
+                    </FormControl>
+                    <FormDescription>The image shows in the preview as players would see it.</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <fieldset className="grid gap-3">
+                <legend className="mb-2 text-sm font-medium">Theme</legend>
+                <div className="flex flex-wrap gap-4" role="radiogroup" aria-label="Theme">
+                  {(
+                    [
+                      ['none', 'No theme'],
+                      ['preset', 'A theme preset'],
+                      ['own', 'Own colours'],
+                    ] as const
+                  ).map(([value, label]) => (
+                    <label key={value} className="flex items-center gap-2 text-sm">
+                      <input type="radio" name="theme-mode" value={value} checked={mode === value} onChange={() => chooseMode(value)} className="size-4 accent-primary" />
+                      {label}
+                    </label>
+                  ))}
+                </div>
+                {mode === 'preset' && (
+                  <FormField
+                    control={form.control}
+                    name="themeId"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Theme preset</FormLabel>
+                        <FormControl>
+                          <select className={cn(inputClass, 'pr-8')} value={field.value ?? ''} onChange={(e) => field.onChange(e.target.value || undefined)} onBlur={field.onBlur} name={field.name} ref={field.ref}>
+                            {(themes ?? []).length === 0 && <option value="">No preset yet (create one under Themes)</option>}
+                            {(themes ?? []).map((t) => (
+                              <option key={t.id} value={t.id}>
+                                {t.name} ({t.id})
+                              </option>
+                            ))}
+                          </select>
+                        </FormControl>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                )}
+                {mode === 'own' && (
+                  <div className="grid gap-3 sm:grid-cols-2">
+                    {OWN_COLORS.map(({ key, label }) => (
+                      <FormField
+                        key={key}
+                        control={form.control}
+                        name={`theme.${key}` as 'theme.primaryColor'}
+                        render={({ field }) => (
+                          <FormItem>
+                            <FormLabel>{label}</FormLabel>
+                            <FormControl>
+                              <ColorField
+                                label={label}
+                                optional={key !== 'primaryColor'}
+                                value={field.value as string | undefined}
+                                onChange={(v) => {
+                                  // An own theme is a loose object: a cleared colour is left out, not sent empty.
+                                  const theme = { ...(form.getValues('theme') ?? { primaryColor: '#7c3aed' }) } as Record<string, unknown>;
+                                  if (v === undefined) delete theme[key];
+                                  else theme[key] = v;
+                                  form.setValue('theme', theme as CampaignInput['theme'], { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
+                                }}
+                                onBlur={field.onBlur}
+                                name={field.name}
+                                ref={field.ref}
+                              />
+                            </FormControl>
+                            <FormMessage />
+                          </FormItem>
+                        )}
+                      />
+                    ))}
+                  </div>
+                )}
+              </fieldset>
+              <div className="flex items-center gap-2">
+                <input
+                  id="campaign-archived"
+                  type="checkbox"
+                  className="size-4 accent-primary"
+                  checked={values.archived ?? false}
+                  onChange={(e) => form.setValue('archived', e.target.checked, { shouldDirty: true })}
+                />
+                <Label htmlFor="campaign-archived" className="font-normal">
+                  Archived (hidden from players whatever its dates)
+                </Label>
+              </div>
+            </div>
+            <div className="md:sticky md:top-0 md:self-start">
+              <CampaignCardPreview
+                title={values.title ?? ''}
+                description={values.description}
+                bannerUrl={values.bannerUrl}
+                theme={previewTheme}
+                startAt={values.startAt}
+                endAt={values.endAt}
+              />
+            </div>
+            {form.formState.errors.root && (
+              <p role="alert" className="text-sm text-destructive md:col-span-2">
+                {form.formState.errors.root.message}
+              </p>
+            )}
+            <DialogFooter className="md:col-span-2">
+              <Button type="button" variant="outline" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={save.isPending}>
+                {editing ? 'Save campaign' : 'Create campaign'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

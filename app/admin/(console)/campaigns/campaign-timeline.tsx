@@ -1,0 +1,81 @@
+'use client';
+
+// Upcoming, live and ended campaigns at a glance: one bar per campaign on a
+// shared time axis with a "now" line, coloured by its theme.
+import * as React from 'react';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent } from '@/components/ui/card';
+import { campaignPhase, PHASE_BADGE, PHASE_LABELS, type CampaignPhase } from '@/components/console/campaign-phase';
+import { formatDate, formatDateTime } from '@/components/console/format';
+import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
+
+export function themeColorOf(c: CampaignRecord, themes: ThemeRecord[] | undefined): string | undefined {
+  if (c.themeId) return themes?.find((t) => t.id === c.themeId)?.primaryColor;
+  return c.theme?.primaryColor;
+}
+
+const ORDER: CampaignPhase[] = ['live', 'upcoming', 'ended'];
+
+export function CampaignTimeline({ campaigns, themes, now }: { campaigns: CampaignRecord[]; themes: ThemeRecord[] | undefined; now: number }) {
+  const shown = campaigns.filter((c) => !c.archived);
+  const counts = Object.fromEntries(ORDER.map((p) => [p, shown.filter((c) => campaignPhase(c, now) === p).length])) as Record<CampaignPhase, number>;
+  if (shown.length === 0) return null;
+  const from = Math.min(now, ...shown.map((c) => c.startAt));
+  const to = Math.max(now, ...shown.map((c) => c.endAt));
+  const span = Math.max(1, to - from);
+  const pct = (t: number) => `${(((t - from) / span) * 100).toFixed(3)}%`;
+  const sorted = [...shown].sort((a, b) => ORDER.indexOf(campaignPhase(a, now)) - ORDER.indexOf(campaignPhase(b, now)) || a.startAt - b.startAt);
+
+  return (
+    <Card className="mb-6">
+      <CardContent className="space-y-4">
+        <div className="flex flex-wrap items-center justify-between gap-2">
+          <h2 className="text-sm font-semibold">Timeline</h2>
+          <p className="flex flex-wrap gap-3 text-sm text-muted-foreground">
+            {ORDER.map((p) => (
+              <span key={p}>
+                <span className="font-semibold tabular-nums text-foreground">{counts[p]}</span> {PHASE_LABELS[p].toLowerCase()}
+              </span>
+            ))}
+          </p>
+        </div>
+        <ol className="space-y-2" aria-label="Campaign timeline">
+          {sorted.map((c) => {
+            const phase = campaignPhase(c, now);
+            const color = themeColorOf(c, themes) ?? 'var(--color-primary)';
+            return (
+              <li key={c.id} className="grid grid-cols-[minmax(8rem,14rem)_1fr] items-center gap-3">
+                <div className="flex min-w-0 items-center gap-2">
+                  <Badge variant={PHASE_BADGE[phase]}>{PHASE_LABELS[phase]}</Badge>
+                  <span className="truncate text-sm font-medium" title={c.title}>
+                    {c.title}
+                  </span>
+                </div>
+                <div className="relative h-6 rounded-md bg-muted" title={`${formatDateTime(c.startAt)} – ${formatDateTime(c.endAt)}`}>
+                  <div
+                    className="absolute inset-y-1 rounded"
+                    style={{ left: pct(c.startAt), width: `max(4px, calc(${pct(c.endAt)} - ${pct(c.startAt)}))`, backgroundColor: color, opacity: phase === 'ended' ? 0.45 : 1 }}
+                  />
+                  <div className="absolute inset-y-0 w-0.5 bg-foreground" style={{ left: pct(now) }} aria-hidden />
+                  <span className="sr-only">
+                    {formatDate(c.startAt)} to {formatDate(c.endAt)}
+                  </span>
+                </div>
+              </li>
+            );
+          })}
+        </ol>
+        <div className="grid grid-cols-[minmax(8rem,14rem)_1fr] gap-3 text-xs text-muted-foreground" aria-hidden>
+          <span />
+          <div className="relative h-4">
+            <span className="absolute left-0">{formatDate(from)}</span>
+            <span className="absolute -translate-x-1/2 font-medium text-foreground" style={{ left: pct(now) }}>
+              now
+            </span>
+            <span className="absolute right-0">{formatDate(to)}</span>
+          </div>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,546 @@
+'use client';
+
+// The Inspector: App + User ID → the player's missions (progress, status, why
+// locked), balances, ledger and recent events, each expandable into the
+// engine's verdict per mission; a live panel on the staff update stream that
+// also refreshes the view; a test event and token revocation. The URL keeps
+// ?app=&user= so a link shows the same player.
+import * as React from 'react';
+import { usePathname, useRouter, useSearchParams } from 'next/navigation';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ActivityIcon, BanIcon, ChevronRightIcon, CoinsIcon, ListChecksIcon, RefreshCwIcon, ScrollTextIcon, SearchCheckIcon, SendIcon } from 'lucide-react';
+import { toast } from 'sonner';
+import {
+  AlertDialog,
+  AlertDialogAction,
+  AlertDialogCancel,
+  AlertDialogContent,
+  AlertDialogDescription,
+  AlertDialogFooter,
+  AlertDialogHeader,
+  AlertDialogTitle,
+  AlertDialogTrigger,
+} from '@/components/ui/alert-dialog';
+import { Badge } from '@/components/ui/badge';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { EmptyState } from '@/components/ui/empty-state';
+import { Input, inputClass, Textarea } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { PageHeader } from '@/components/ui/page-header';
+import { Skeleton } from '@/components/ui/skeleton';
+import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
+import { adminFetch, errorMessage } from '@/components/console/api';
+import { formatDateTime, formatRelative } from '@/components/console/format';
+import { useStaff } from '@/components/console/staff-context';
+import { useSelectedApp } from '@/components/console/use-selected-app';
+import { cn } from '@/lib/cn';
+import type { Inspection, InspectorVerdict } from '@/lib/contract/inspector';
+import type { ProgressStatus } from '@/lib/contract/progress';
+import { describeLock, describeVerdict } from './explain';
+
+type Target = { appId: string; userId: string };
+
+const inspectionKey = (t: Target) => ['admin', 'inspector', t.appId, t.userId] as const;
+const userPath = (t: Target) => `/api/admin/apps/${encodeURIComponent(t.appId)}/users/${encodeURIComponent(t.userId)}`;
+
+const STATUS_BADGE: Record<ProgressStatus, 'default' | 'success' | 'secondary' | 'warning' | 'outline'> = {
+  active: 'default',
+  completed: 'success',
+  claimed: 'secondary',
+  locked: 'warning',
+};
+
+function SearchForm({ initial, onInspect }: { initial: Target | null; onInspect(t: Target): void }) {
+  const { apps, app } = useSelectedApp();
+  const [appId, setAppId] = React.useState(initial?.appId ?? '');
+  const [userId, setUserId] = React.useState(initial?.userId ?? '');
+  React.useEffect(() => {
+    if (!appId && app) setAppId(app.id);
+  }, [app, appId]);
+  React.useEffect(() => {
+    if (initial) {
+      setAppId(initial.appId);
+      setUserId(initial.userId);
+    }
+  }, [initial]);
+  return (
+    <Card>
+      <CardContent>
+        <form
+          className="grid gap-4 sm:grid-cols-[minmax(10rem,16rem)_1fr_auto] sm:items-end"
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (appId && userId.trim()) onInspect({ appId, userId: userId.trim() });
+          }}
+        >
+          <div className="grid gap-2">
+            <Label htmlFor="inspector-app">App</Label>
+            <select id="inspector-app" className={inputClass} value={appId} onChange={(e) => setAppId(e.target.value)} required>
+              {!apps?.length && <option value="">No apps</option>}
+              {apps?.map((a) => (
+                <option key={a.id} value={a.id}>
+                  {a.name} ({a.id})
+                </option>
+              ))}
+            </select>
+          </div>
+          <div className="grid gap-2">
+            <Label htmlFor="inspector-user">User ID</Label>
+            <Input id="inspector-user" value={userId} onChange={(e) => setUserId(e.target.value)} placeholder="The player’s id, as the game sends it" required autoComplete="off" spellCheck={false} />
+          </div>
+          <Button type="submit" disabled={!appId || !userId.trim()}>
+            <SearchCheckIcon aria-hidden />
+            Inspect
+          </Button>
+        </form>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ProgressBar({ value, label }: { value: number; label: string }) {
+  const pct = Math.round(value * 100);
+  return (
+    <div role="progressbar" aria-label={label} aria-valuemin={0} aria-valuemax={100} aria-valuenow={pct} className="h-2 w-full overflow-hidden rounded-full bg-muted">
+      <div className="h-full rounded-full bg-primary transition-[width] duration-500" style={{ width: `${pct}%` }} />
+    </div>
+  );
+}
+
+function MissionsCard({ data, titleOf }: { data: Inspection; titleOf(id: string): string }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <ListChecksIcon className="size-4 text-muted-foreground" aria-hidden />
+          Missions
+        </CardTitle>
+        <CardDescription>Progress and status as the player sees them now.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {data.missions.length === 0 ? (
+          <p className="text-sm text-muted-foreground">This app has no missions.</p>
+        ) : (
+          <ul className="divide-y" aria-label="Missions">
+            {data.missions.map(({ mission, status, progress, lock }) => {
+              const current = progress?.currentCount ?? 0;
+              const target = progress?.targetCount ?? mission.criteria.count;
+              return (
+                <li key={mission.id} className="grid gap-2 py-3 first:pt-0 last:pb-0" data-mission={mission.id}>
+                  <div className="flex flex-wrap items-center justify-between gap-2">
+                    <div className="min-w-0">
+                      <p className="font-medium">{mission.title}</p>
+                      <p className="text-xs text-muted-foreground">
+                        <code>{mission.id}</code> · counts <code>{mission.criteria.eventName}</code> · {mission.criteria.window}
+                      </p>
+                    </div>
+                    <div className="flex items-center gap-2">
+                      <span className="text-sm tabular-nums text-muted-foreground" data-testid="mission-count">
+                        {current}/{target}
+                      </span>
+                      <Badge variant={STATUS_BADGE[status]}>{status}</Badge>
+                    </div>
+                  </div>
+                  <ProgressBar value={progress?.progress ?? 0} label={`${mission.title} progress`} />
+                  {lock && <p className="text-sm text-warning">{describeLock(lock, titleOf)}</p>}
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function VerdictList({ verdicts, titleOf }: { verdicts: InspectorVerdict[]; titleOf(id: string): string }) {
+  const rank = (v: InspectorVerdict) => (v.counted ? 0 : v.code === 'event_name_mismatch' ? 2 : 1);
+  const sorted = [...verdicts].sort((a, b) => rank(a) - rank(b));
+  return (
+    <ul className="grid gap-1.5 pt-2" aria-label="Why, mission by mission">
+      {sorted.map((v) => (
+        <li key={v.missionId} className={cn('grid gap-0.5 rounded-md border px-3 py-2 text-sm sm:grid-cols-[12rem_1fr]', v.counted ? 'border-success/40 bg-success/5' : rank(v) === 2 && 'text-muted-foreground')}>
+          <span className="font-medium">{titleOf(v.missionId)}</span>
+          <span>{describeVerdict(v, titleOf)}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function EventsCard({ data, titleOf }: { data: Inspection; titleOf(id: string): string }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <ActivityIcon className="size-4 text-muted-foreground" aria-hidden />
+          Recent events
+        </CardTitle>
+        <CardDescription>Newest first. Open an event to see why it counted or not, mission by mission.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        {data.events.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No events from this player yet.</p>
+        ) : (
+          <ul className="grid gap-2" aria-label="Recent events">
+            {data.events.map((e) => {
+              const counted = e.verdicts?.filter((v) => v.counted).map((v) => titleOf(v.missionId)) ?? [];
+              return (
+                <li key={e.id} data-event={e.id}>
+                  <details className="group rounded-lg border px-3 py-2 open:bg-muted/30">
+                    <summary className="flex cursor-pointer list-none flex-wrap items-center gap-x-3 gap-y-1 rounded-sm text-sm focus-visible:outline-2 focus-visible:outline-ring [&::-webkit-details-marker]:hidden">
+                      <ChevronRightIcon className="size-4 transition-transform group-open:rotate-90" aria-hidden />
+                      <code className="font-medium">{e.name}</code>
+                      <span className="text-muted-foreground">{formatDateTime(e.timestamp)}</span>
+                      {e.source !== 'api' && <Badge variant="outline">{e.source}</Badge>}
+                      <span className="ml-auto text-xs text-muted-foreground">
+                        {e.verdicts === null ? 'no verdicts stored' : counted.length ? `counted for ${counted.join(', ')}` : 'counted for no mission'}
+                      </span>
+                    </summary>
+                    <div className="pl-7">
+                      <pre className="mt-2 overflow-x-auto rounded-md bg-muted px-3 py-2 text-xs">{JSON.stringify(e.payload)}</pre>
+                      {e.verdicts === null ? (
+                        <p className="pt-2 text-sm text-muted-foreground">This event was stored before verdicts were kept.</p>
+                      ) : e.verdicts.length === 0 ? (
+                        <p className="pt-2 text-sm text-muted-foreground">The app has no missions.</p>
+                      ) : (
+                        <VerdictList verdicts={e.verdicts} titleOf={titleOf} />
+                      )}
+                    </div>
+                  </details>
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function BalancesCard({ data, titleOf }: { data: Inspection; titleOf(id: string): string }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <CoinsIcon className="size-4 text-muted-foreground" aria-hidden />
+          Balances and ledger
+        </CardTitle>
+      </CardHeader>
+      <CardContent className="grid gap-4">
+        {data.balances.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No currency yet.</p>
+        ) : (
+          <dl className="grid grid-cols-2 gap-3" aria-label="Balances">
+            {data.balances.map((b) => (
+              <div key={b.currency} className="rounded-lg border px-3 py-2">
+                <dt className="text-xs text-muted-foreground">{b.currency}</dt>
+                <dd className="text-xl font-semibold tabular-nums" data-testid={`balance-${b.currency}`}>
+                  {b.amount}
+                </dd>
+              </div>
+            ))}
+          </dl>
+        )}
+        <div>
+          <h3 className="mb-2 flex items-center gap-2 text-sm font-medium">
+            <ScrollTextIcon className="size-4 text-muted-foreground" aria-hidden />
+            Ledger
+          </h3>
+          {data.ledger.length === 0 ? (
+            <p className="text-sm text-muted-foreground">No grants yet.</p>
+          ) : (
+            <Table aria-label="Ledger">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>When</TableHead>
+                  <TableHead>Grant</TableHead>
+                  <TableHead>Mission</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {data.ledger.map((l) => (
+                  <TableRow key={l.id}>
+                    <TableCell className="whitespace-nowrap text-muted-foreground">{formatRelative(l.createdAt)}</TableCell>
+                    <TableCell className="tabular-nums">
+                      {l.kind === 'currency' ? `+${l.amount} ${l.currency} (→ ${l.balanceAfter})` : l.kind === 'item' ? `${l.quantity} × ${l.itemId}` : `badge ${l.badgeId}`}
+                    </TableCell>
+                    <TableCell>{l.missionId ? titleOf(l.missionId) : '—'}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          )}
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+type LiveState = 'connecting' | 'live' | 'reconnecting' | 'closed';
+interface LiveMessage {
+  id: string;
+  type: string;
+  summary: string;
+  at: number;
+}
+
+function summarize(type: string, data: Record<string, unknown>): string {
+  if (type.startsWith('mission.')) return `${String(data.missionId)} ${String(data.currentCount)}/${String(data.targetCount)} (${String(data.status)})`;
+  if (type === 'balance.changed') return `${String(data.currency)} = ${String(data.amount)}`;
+  return JSON.stringify(data).slice(0, 120);
+}
+
+/** The staff stream of the player's updates; each message also refreshes the inspection. */
+function useLiveUpdates(target: Target | null, onMessage: () => void): { state: LiveState; messages: LiveMessage[] } {
+  const [state, setState] = React.useState<LiveState>('connecting');
+  const [messages, setMessages] = React.useState<LiveMessage[]>([]);
+  const onMessageRef = React.useRef(onMessage);
+  onMessageRef.current = onMessage;
+  React.useEffect(() => {
+    setMessages([]);
+    if (!target) return;
+    setState('connecting');
+    const source = new EventSource(`${userPath(target)}/updates`);
+    source.onopen = () => setState('live');
+    source.onerror = () => setState(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
+    source.onmessage = (e: MessageEvent<string>) => {
+      try {
+        const { type, data } = JSON.parse(e.data) as { type: string; data: Record<string, unknown> };
+        setMessages((list) => [{ id: e.lastEventId, type, summary: summarize(type, data), at: Date.now() }, ...list].slice(0, 50));
+      } catch {
+        // Not an update: ignore.
+      }
+      onMessageRef.current();
+    };
+    return () => source.close();
+  }, [target]);
+  return { state, messages };
+}
+
+const LIVE_LABEL: Record<LiveState, { text: string; variant: 'success' | 'warning' | 'secondary' | 'destructive' }> = {
+  connecting: { text: 'Connecting', variant: 'secondary' },
+  live: { text: 'Live', variant: 'success' },
+  reconnecting: { text: 'Reconnecting', variant: 'warning' },
+  closed: { text: 'Closed', variant: 'destructive' },
+};
+
+function LivePanel({ state, messages }: { state: LiveState; messages: LiveMessage[] }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center justify-between gap-2">
+          <span className="flex items-center gap-2">
+            <ActivityIcon className="size-4 text-muted-foreground" aria-hidden />
+            Live updates
+          </span>
+          <Badge variant={LIVE_LABEL[state].variant} data-testid="live-state">
+            {LIVE_LABEL[state].text}
+          </Badge>
+        </CardTitle>
+        <CardDescription>The player’s stream, as their game receives it.</CardDescription>
+      </CardHeader>
+      <CardContent>
+        <div role="log" aria-label="Live updates" className="max-h-72 overflow-y-auto">
+          <ol className="grid gap-1.5 text-sm">
+          {messages.length === 0 ? (
+            <li className="text-muted-foreground">Waiting for the player’s next update…</li>
+          ) : (
+            messages.map((m) => (
+              <li key={m.id || m.at} className="flex items-baseline gap-2 rounded-md border px-2 py-1.5">
+                <code className="text-xs font-medium">{m.type}</code>
+                <span className="min-w-0 flex-1 truncate">{m.summary}</span>
+                <time className="text-xs text-muted-foreground" dateTime={new Date(m.at).toISOString()}>
+                  {new Date(m.at).toLocaleTimeString()}
+                </time>
+              </li>
+            ))
+          )}
+          </ol>
+        </div>
+      </CardContent>
+    </Card>
+  );
+}
+
+function ActionsCard({ target, onDone }: { target: Target; onDone(): void }) {
+  const { can } = useStaff();
+  const [name, setName] = React.useState('');
+  const [payload, setPayload] = React.useState('{}');
+  const [payloadError, setPayloadError] = React.useState<string | null>(null);
+  const send = useMutation({
+    mutationFn: (body: { name: string; payload: Record<string, unknown> }) =>
+      adminFetch<{ eventId: string; missionsUpdated: string[] }>(`${userPath(target)}/events`, { method: 'POST', body }),
+    onSuccess: (r) => {
+      toast.success(r.missionsUpdated.length ? `Test event recorded: advanced ${r.missionsUpdated.join(', ')}` : 'Test event recorded: no mission advanced');
+      onDone();
+    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+  const revoke = useMutation({
+    mutationFn: () => adminFetch(`/api/admin/apps/${encodeURIComponent(target.appId)}/revocations`, { method: 'POST', body: { userId: target.userId } }),
+    onSuccess: () => toast.success(`Every token of ${target.userId} issued so far is revoked`),
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+  if (!can('players.test_event') && !can('players.revoke')) return null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>Actions</CardTitle>
+        <CardDescription>Both are written to the audit log under your name.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-5">
+        {can('players.test_event') && (
+          <form
+            className="grid gap-3"
+            aria-label="Send a test event"
+            onSubmit={(e) => {
+              e.preventDefault();
+              let parsed: unknown;
+              try {
+                parsed = JSON.parse(payload || '{}');
+              } catch {
+                return setPayloadError('Payload is not valid JSON');
+              }
+              if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return setPayloadError('Payload must be a JSON object');
+              setPayloadError(null);
+              send.mutate({ name: name.trim(), payload: parsed as Record<string, unknown> });
+            }}
+          >
+            <div className="grid gap-2">
+              <Label htmlFor="test-event-name">Event name</Label>
+              <Input id="test-event-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="match.won" required autoComplete="off" />
+            </div>
+            <div className="grid gap-2">
+              <Label htmlFor="test-event-payload">Payload (JSON)</Label>
+              <Textarea
+                id="test-event-payload"
+                value={payload}
+                onChange={(e) => setPayload(e.target.value)}
+                className="font-mono text-xs"
+                aria-invalid={payloadError !== null}
+                aria-describedby={payloadError ? 'test-event-payload-error' : undefined}
+              />
+              {payloadError && (
+                <p id="test-event-payload-error" className="text-sm text-destructive">
+                  {payloadError}
+                </p>
+              )}
+            </div>
+            <Button type="submit" variant="outline" disabled={send.isPending || !name.trim()}>
+              <SendIcon aria-hidden />
+              Send test event
+            </Button>
+          </form>
+        )}
+        {can('players.revoke') && (
+          <AlertDialog>
+            <AlertDialogTrigger asChild>
+              <Button variant="outline" className="text-destructive">
+                <BanIcon aria-hidden />
+                Revoke tokens
+              </Button>
+            </AlertDialogTrigger>
+            <AlertDialogContent>
+              <AlertDialogHeader>
+                <AlertDialogTitle>Revoke every token of {target.userId}?</AlertDialogTitle>
+                <AlertDialogDescription>
+                  Every token issued to this player so far stops working at once (their game gets 401 and must ask for a new one). Tokens issued afterwards work.
+                </AlertDialogDescription>
+              </AlertDialogHeader>
+              <AlertDialogFooter>
+                <AlertDialogCancel>Cancel</AlertDialogCancel>
+                <AlertDialogAction destructive onClick={() => revoke.mutate()}>
+                  Revoke tokens
+                </AlertDialogAction>
+              </AlertDialogFooter>
+            </AlertDialogContent>
+          </AlertDialog>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
+function Inspected({ target }: { target: Target }) {
+  const queryClient = useQueryClient();
+  // The stream refreshes on every update; an event that changed nothing sends none, so the view also polls (visible tab only).
+  const { data, isLoading, error, isFetching, refetch, dataUpdatedAt } = useQuery({
+    queryKey: inspectionKey(target),
+    queryFn: () => adminFetch<Inspection>(userPath(target)),
+    refetchInterval: 10_000,
+  });
+  const refresh = React.useCallback(() => void queryClient.invalidateQueries({ queryKey: inspectionKey(target) }), [queryClient, target]);
+  const live = useLiveUpdates(target, refresh);
+  const titles = React.useMemo(() => new Map(data?.missions.map((m) => [m.mission.id, m.mission.title])), [data]);
+  const titleOf = React.useCallback((id: string) => titles.get(id) ?? id, [titles]);
+
+  if (error) {
+    return (
+      <p role="alert" className="text-sm text-destructive">
+        Could not inspect {target.userId}: {errorMessage(error)}
+      </p>
+    );
+  }
+  return (
+    <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(20rem,2fr)]">
+      <div className="flex flex-wrap items-center justify-between gap-2 xl:col-span-2">
+        <p className="text-sm text-muted-foreground">
+          Player <code className="font-medium text-foreground">{target.userId}</code> in <code className="font-medium text-foreground">{target.appId}</code>
+          {dataUpdatedAt > 0 && <> · as of {new Date(dataUpdatedAt).toLocaleTimeString()}</>}
+        </p>
+        <Button variant="outline" size="sm" onClick={() => void refetch()} disabled={isFetching}>
+          <RefreshCwIcon aria-hidden className={cn(isFetching && 'animate-spin')} />
+          Refresh
+        </Button>
+      </div>
+      <div className="grid content-start gap-6">
+        {isLoading || !data ? <Skeleton className="h-64" /> : <MissionsCard data={data} titleOf={titleOf} />}
+        {isLoading || !data ? <Skeleton className="h-64" /> : <EventsCard data={data} titleOf={titleOf} />}
+      </div>
+      <div className="grid content-start gap-6">
+        <LivePanel state={live.state} messages={live.messages} />
+        {isLoading || !data ? <Skeleton className="h-40" /> : <BalancesCard data={data} titleOf={titleOf} />}
+        <ActionsCard target={target} onDone={refresh} />
+      </div>
+    </div>
+  );
+}
+
+export function InspectorScreen() {
+  const params = useSearchParams();
+  const router = useRouter();
+  const pathname = usePathname();
+  const appParam = params.get('app');
+  const userParam = params.get('user');
+  const target = React.useMemo<Target | null>(() => (appParam && userParam ? { appId: appParam, userId: userParam } : null), [appParam, userParam]);
+
+  return (
+    <>
+      <PageHeader
+        title="Inspector"
+        description="Why did (or didn’t) a player’s mission progress? Their missions, balances and events, explained by the criteria engine."
+        breadcrumbs={[{ label: 'Console', href: '/admin' }, { label: 'Inspector' }]}
+      />
+      <div className="grid gap-6">
+        <SearchForm
+          initial={target}
+          onInspect={(t) => {
+            const next = new URLSearchParams(params.toString());
+            next.set('app', t.appId);
+            next.set('user', t.userId);
+            router.replace(`${pathname}?${next.toString()}`);
+          }}
+        />
+        {target ? (
+          <Inspected key={`${target.appId}/${target.userId}`} target={target} />
+        ) : (
+          <Card>
+            <EmptyState icon={SearchCheckIcon} title="Look up a player" description="Pick the app, type the player’s user id as the game sends it, and press Inspect. The link can be shared." />
+          </Card>
+        )}
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,651 @@
+'use client';
+
+// The mission form: a criteria builder (event name with suggestions, count,
+// window, filter rows with the engine's operators), the reward, prerequisites,
+// campaign, expiry and icon, beside a preview of the mission as a player sees
+// it. Validated by the contract's missionSchema (the API's own), errors inline;
+// saved with the version it was read at, so a concurrent change is not lost.
+import * as React from 'react';
+import Link from 'next/link';
+import { useRouter } from 'next/navigation';
+import { useFieldArray, useForm, type FieldErrors, type Resolver } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { PlusIcon, Trash2Icon } from 'lucide-react';
+import { toast } from 'sonner';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input, Textarea } from '@/components/ui/input';
+import { PageHeader } from '@/components/ui/page-header';
+import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { Skeleton } from '@/components/ui/skeleton';
+import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
+import { useSelectedApp } from '@/components/console/use-selected-app';
+import { missionSchema, type Mission } from '@/lib/contract/mission';
+import type { MissionRecord } from '@/lib/contract/mission-admin';
+import {
+  duplicateRows,
+  emptyMissionForm,
+  FILTER_OPERATORS,
+  NO_CAMPAIGN,
+  OPERATOR_LABELS,
+  toFormValues,
+  toMissionInput,
+  type MissionFormValues,
+} from '@/lib/console/mission-form';
+import { MissionPreview } from './mission-preview';
+import { WINDOW_HINTS, WINDOW_LABELS } from './labels';
+import { missionsPath, useCampaigns, useEventNames, useMission, useMissions } from './use-missions';
+
+const schemaResolver = zodResolver(missionSchema);
+
+/** The form's values → the mission, validated by missionSchema; errors keep the mission's paths (the form's names). */
+const missionResolver: Resolver<MissionFormValues, unknown, Mission> = async (values, context, options) => {
+  const result = await (schemaResolver as unknown as Resolver<Record<string, unknown>, unknown, Mission>)(
+    toMissionInput(values) as unknown as Record<string, unknown>,
+    context,
+    options as never,
+  );
+  // What the schema cannot say row by row: a blank path, a path and operator given twice.
+  const rows: NonNullable<NonNullable<FieldErrors<MissionFormValues>['criteria']>['filterRows']> = [];
+  let blank = false;
+  values.criteria.filterRows.forEach((row, i) => {
+    if (row.path.trim() !== '') return;
+    blank = true;
+    rows[i] = { path: { type: 'required', message: 'Enter the payload path to compare' } };
+  });
+  for (const i of duplicateRows(values.criteria.filterRows)) rows[i] = { ...rows[i], op: { type: 'duplicate', message: 'This path already has this operator' } };
+  if (!blank && rows.length === 0) return result as Awaited<ReturnType<Resolver<MissionFormValues, unknown, Mission>>>;
+  const errors = { ...(result.errors as FieldErrors<MissionFormValues>) };
+  const criteria: Record<string, unknown> = { ...errors.criteria, filterRows: rows };
+  // The schema's message about the same blank key would only repeat it.
+  if (blank) delete criteria.filter;
+  errors.criteria = criteria as FieldErrors<MissionFormValues>['criteria'];
+  return { values: {}, errors };
+};
+
+const slug = (title: string) =>
+  title
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+
+/** Server validation messages read "path: message"; the path is a form field when it names one. */
+const FIELD_PATHS = new Set(['id', 'title', 'description', 'criteria.eventName', 'criteria.count', 'criteria.window', 'reward.currency', 'reward.amount', 'reward.itemId', 'reward.quantity', 'reward.badgeId', 'campaignId', 'expiresAt', 'iconUrl', 'prerequisites']);
+
+function Section({ title, description, children }: { title: string; description?: string; children: React.ReactNode }) {
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle>{title}</CardTitle>
+        {description && <CardDescription>{description}</CardDescription>}
+      </CardHeader>
+      <CardContent className="grid gap-5">{children}</CardContent>
+    </Card>
+  );
+}
+
+export function MissionEditor({ missionId }: { missionId?: string }) {
+  const editing = missionId !== undefined;
+  const { app, withApp } = useSelectedApp();
+  const appId = app?.id;
+  const router = useRouter();
+  const queryClient = useQueryClient();
+  const existing = useMission(appId, missionId);
+  const allMissions = useMissions(appId);
+  const campaigns = useCampaigns(appId);
+  const eventNames = useEventNames(appId);
+  const [conflict, setConflict] = React.useState<string | null>(null);
+
+  const form = useForm<MissionFormValues, unknown, Mission>({ resolver: missionResolver, defaultValues: emptyMissionForm(), mode: 'onTouched' });
+  const rows = useFieldArray({ control: form.control, name: 'criteria.filterRows' });
+  // Every value, on every change: the preview and the reward's fields follow the form.
+  const values = form.watch();
+  const idTouched = React.useRef(editing);
+
+  // The version the form shows: saves send it back, so a change made meanwhile is refused, not overwritten.
+  const [loadedVersion, setLoadedVersion] = React.useState<number | null>(null);
+  React.useEffect(() => {
+    if (existing.data && !existing.isFetching && existing.data.version !== loadedVersion) {
+      setLoadedVersion(existing.data.version);
+      form.reset(toFormValues(existing.data));
+    }
+  }, [existing.data, existing.isFetching, loadedVersion, form]);
+
+  const listHref = withApp('/admin/missions');
+  const save = useMutation({
+    mutationFn: (mission: Mission) =>
+      editing
+        ? adminFetch<MissionRecord>(`${missionsPath(appId!)}/${encodeURIComponent(missionId)}`, { method: 'PUT', body: { ...mission, version: loadedVersion } })
+        : adminFetch<MissionRecord>(missionsPath(appId!), { method: 'POST', body: mission }),
+    onSuccess: (saved) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.missions(appId!) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.catalog(appId!) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.eventNames(appId!) });
+      toast.success(editing ? `Saved “${saved.title}”` : `Created “${saved.title}”`);
+      router.push(listHref);
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.status === 409 && editing) {
+        setConflict(err.message);
+        return;
+      }
+      if (err instanceof ApiError && err.code === 'conflict') {
+        form.setError('id', { message: 'A mission with this id exists already' });
+        return;
+      }
+      const match = err instanceof ApiError && err.code === 'validation_error' ? /^([\w.]+): (.*)$/.exec(err.message) : null;
+      if (match && FIELD_PATHS.has(match[1])) form.setError(match[1] as keyof MissionFormValues, { message: match[2] }, { shouldFocus: true });
+      else form.setError('root', { message: errorMessage(err) });
+    },
+  });
+
+  const reload = async () => {
+    setConflict(null);
+    await existing.refetch();
+  };
+
+  const otherMissions = (allMissions.data ?? []).filter((m) => m.id !== missionId);
+  const missionTitles = new Map((allMissions.data ?? []).map((m) => [m.id, m.title]));
+  const filterError = (form.formState.errors.criteria as { filter?: { message?: string } } | undefined)?.filter?.message;
+  const suggestions = eventNames.data ?? [];
+  const listId = React.useId();
+  const title = editing ? `Edit ${existing.data?.title ?? 'mission'}` : 'New mission';
+
+  if (editing && existing.error) {
+    return (
+      <>
+        <PageHeader title="Edit mission" breadcrumbs={[{ label: 'Missions', href: listHref }, { label: missionId }]} />
+        <p role="alert" className="text-sm text-destructive">
+          Could not load the mission: {errorMessage(existing.error)}
+        </p>
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader
+        title={title}
+        description="What players do (the criteria), what they earn, and when it is available."
+        breadcrumbs={[{ label: 'Console', href: withApp('/admin') }, { label: 'Missions', href: listHref }, { label: editing ? (missionId ?? '') : 'New' }]}
+      />
+      {editing && loadedVersion === null ? (
+        <div className="grid gap-4" aria-busy>
+          <Skeleton className="h-40 w-full" />
+          <Skeleton className="h-64 w-full" />
+        </div>
+      ) : (
+        <Form {...form}>
+          <form
+            aria-label={title}
+            noValidate
+            onSubmit={form.handleSubmit((mission) => save.mutate(mission))}
+            className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]"
+          >
+            <div className="grid gap-6">
+              <Section title="Basics">
+                <div className="grid gap-5 sm:grid-cols-2">
+                  <FormField
+                    control={form.control}
+                    name="title"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Title</FormLabel>
+                        <FormControl>
+                          <Input
+                            autoComplete="off"
+                            placeholder="Win 3 ranked matches"
+                            {...field}
+                            onChange={(e) => {
+                              field.onChange(e);
+                              if (!idTouched.current) form.setValue('id', slug(e.target.value));
+                            }}
+                          />
+                        </FormControl>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                  <FormField
+                    control={form.control}
+                    name="id"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Mission ID</FormLabel>
+                        <FormControl>
+                          <Input
+                            autoComplete="off"
+                            spellCheck={false}
+                            className="font-mono"
+                            readOnly={editing}
+                            {...field}
+                            onChange={(e) => {
+                              idTouched.current = true;
+                              field.onChange(e);
+                            }}
+                          />
+                        </FormControl>
+                        <FormDescription>{editing ? 'Ids never change (progress is kept under it).' : 'Letters, digits and _ . : - only; it cannot change later.'}</FormDescription>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                </div>
+                <FormField
+                  control={form.control}
+                  name="description"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>Description</FormLabel>
+                      <FormControl>
+                        <Textarea rows={2} placeholder="Shown to players under the title" {...field} />
+                      </FormControl>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+                <FormField
+                  control={form.control}
+                  name="iconUrl"
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>Icon URL</FormLabel>
+                      <FormControl>
+                        <Input type="url" autoComplete="off" placeholder="https://cdn.example.com/icons/trophy.png" {...field} />
+                      </FormControl>
+                      <FormDescription>Optional; previewed on the right.</FormDescription>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+              </Section>
+
+              <Section title="Criteria" description="The mission completes when the player sends this many matching events in the window.">
+                <div className="grid gap-5 sm:grid-cols-[minmax(0,1fr)_8rem_12rem]">
+                  <FormField
+                    control={form.control}
+                    name="criteria.eventName"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Event name</FormLabel>
+                        <FormControl>
+                          <Input list={listId} autoComplete="off" spellCheck={false} className="font-mono" placeholder="match_won" {...field} />
+                        </FormControl>
+                        <datalist id={listId}>
+                          {suggestions.map((s) => (
+                            <option key={s.name} value={s.name} />
+                          ))}
+                        </datalist>
+                        <FormDescription>
+                          {suggestions.length > 0 ? 'Suggestions are the events this app has received lately.' : 'This app has received no event yet; type the name your game sends.'}
+                        </FormDescription>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                  <FormField
+                    control={form.control}
+                    name="criteria.count"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Count</FormLabel>
+                        <FormControl>
+                          <Input type="number" inputMode="numeric" min={1} step={1} {...field} />
+                        </FormControl>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                  <FormField
+                    control={form.control}
+                    name="criteria.window"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Window</FormLabel>
+                        <Select value={field.value} onValueChange={field.onChange}>
+                          <FormControl>
+                            <SelectTrigger onBlur={field.onBlur}>
+                              <SelectValue />
+                            </SelectTrigger>
+                          </FormControl>
+                          <SelectContent>
+                            {Object.entries(WINDOW_LABELS).map(([value, label]) => (
+                              <SelectItem key={value} value={value}>
+                                {label}
+                              </SelectItem>
+                            ))}
+                          </SelectContent>
+                        </Select>
+                        <FormDescription>{WINDOW_HINTS[values.criteria?.window ?? 'lifetime']}</FormDescription>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                </div>
+                {suggestions.length > 0 && (
+                  <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
+                    <span>Recent events:</span>
+                    {suggestions.slice(0, 8).map((s) => (
+                      <Button
+                        key={s.name}
+                        type="button"
+                        variant="outline"
+                        size="sm"
+                        className="h-6 px-2 font-mono text-xs"
+                        aria-label={`Use event name ${s.name}`}
+                        onClick={() => form.setValue('criteria.eventName', s.name, { shouldValidate: true, shouldDirty: true })}
+                      >
+                        {s.name}
+                      </Button>
+                    ))}
+                  </div>
+                )}
+
+                <fieldset className="grid gap-3">
+                  <legend className="mb-1 text-sm font-medium">Filters</legend>
+                  <p className="text-[13px] text-muted-foreground">
+                    Every row must match the event’s payload. Paths use dots (<code className="font-mono">match.mode</code>); values read as JSON when they can (3, true, &quot;3&quot;), else as text; lists are comma-separated.
+                  </p>
+                  {rows.fields.length === 0 && <p className="text-sm text-muted-foreground">No filter: every event of this name counts.</p>}
+                  {rows.fields.map((row, i) => (
+                    <div key={row.id} className="grid items-start gap-2 rounded-lg border bg-muted/30 p-3 sm:grid-cols-[minmax(0,1fr)_9rem_minmax(0,1fr)_auto]" role="group" aria-label={`Filter ${i + 1}`}>
+                      <FormField
+                        control={form.control}
+                        name={`criteria.filterRows.${i}.path`}
+                        render={({ field }) => (
+                          <FormItem>
+                            <FormLabel className="sr-only sm:not-sr-only sm:text-xs">Payload path</FormLabel>
+                            <FormControl>
+                              <Input autoComplete="off" spellCheck={false} className="font-mono" placeholder="mode" aria-label={`Filter ${i + 1} payload path`} {...field} />
+                            </FormControl>
+                            <FormMessage />
+                          </FormItem>
+                        )}
+                      />
+                      <FormField
+                        control={form.control}
+                        name={`criteria.filterRows.${i}.op`}
+                        render={({ field }) => (
+                          <FormItem>
+                            <FormLabel className="sr-only sm:not-sr-only sm:text-xs">Operator</FormLabel>
+                            <Select value={field.value} onValueChange={field.onChange}>
+                              <FormControl>
+                                <SelectTrigger aria-label={`Filter ${i + 1} operator`} onBlur={field.onBlur}>
+                                  <SelectValue />
+                                </SelectTrigger>
+                              </FormControl>
+                              <SelectContent>
+                                {FILTER_OPERATORS.map((op) => (
+                                  <SelectItem key={op} value={op}>
+                                    {OPERATOR_LABELS[op]} <span className="font-mono text-xs text-muted-foreground">({op})</span>
+                                  </SelectItem>
+                                ))}
+                              </SelectContent>
+                            </Select>
+                            <FormMessage />
+                          </FormItem>
+                        )}
+                      />
+                      <FormField
+                        control={form.control}
+                        name={`criteria.filterRows.${i}.value`}
+                        render={({ field }) => (
+                          <FormItem>
+                            <FormLabel className="sr-only sm:not-sr-only sm:text-xs">Value</FormLabel>
+                            <FormControl>
+                              <Input
+                                autoComplete="off"
+                                spellCheck={false}
+                                className="font-mono"
+                                placeholder={values.criteria?.filterRows?.[i]?.op === 'exists' ? 'true or false' : values.criteria?.filterRows?.[i]?.op === 'in' || values.criteria?.filterRows?.[i]?.op === 'nin' ? 'dust, mirage' : 'ranked'}
+                                aria-label={`Filter ${i + 1} value`}
+                                {...field}
+                              />
+                            </FormControl>
+                            <FormMessage />
+                          </FormItem>
+                        )}
+                      />
+                      <Button type="button" variant="ghost" size="icon" className="sm:mt-6" aria-label={`Remove filter ${i + 1}`} onClick={() => rows.remove(i)}>
+                        <Trash2Icon aria-hidden />
+                      </Button>
+                    </div>
+                  ))}
+                  {filterError && (
+                    <p role="alert" className="text-[13px] font-medium text-destructive">
+                      {filterError.replace(/^Invalid input: /, '')}
+                    </p>
+                  )}
+                  <div>
+                    <Button type="button" variant="outline" size="sm" onClick={() => rows.append({ path: '', op: 'eq', value: '' }, { shouldFocus: true })}>
+                      <PlusIcon aria-hidden />
+                      Add filter
+                    </Button>
+                  </div>
+                </fieldset>
+              </Section>
+
+              <Section title="Reward" description="Granted once per completion, when the player claims it.">
+                <div className="grid gap-5 sm:grid-cols-[12rem_minmax(0,1fr)_10rem]">
+                  <FormField
+                    control={form.control}
+                    name="reward.kind"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Reward kind</FormLabel>
+                        <Select value={field.value} onValueChange={field.onChange}>
+                          <FormControl>
+                            <SelectTrigger onBlur={field.onBlur}>
+                              <SelectValue />
+                            </SelectTrigger>
+                          </FormControl>
+                          <SelectContent>
+                            <SelectItem value="currency">Currency</SelectItem>
+                            <SelectItem value="item">Item</SelectItem>
+                            <SelectItem value="badge">Badge</SelectItem>
+                          </SelectContent>
+                        </Select>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                  {values.reward?.kind === 'currency' && (
+                    <>
+                      <FormField
+                        control={form.control}
+                        name="reward.currency"
+                        render={({ field }) => (
+                          <FormItem>
+                            <FormLabel>Currency</FormLabel>
+                            <FormControl>
+                              <Input autoComplete="off" spellCheck={false} placeholder="gems" {...field} />
+                            </FormControl>
+                            <FormMessage />
+                          </FormItem>
+                        )}
+                      />
+                      <FormField
+                        control={form.control}
+                        name="reward.amount"
+                        render={({ field }) => (
+                          <FormItem>
+                            <FormLabel>Amount</FormLabel>
+                            <FormControl>
+                              <Input type="number" inputMode="numeric" min={1} step={1} {...field} />
+                            </FormControl>
+                            <FormMessage />
+                          </FormItem>
+                        )}
+                      />
+                    </>
+                  )}
+                  {values.reward?.kind === 'item' && (
+                    <>
+                      <FormField
+                        control={form.control}
+                        name="reward.itemId"
+                        render={({ field }) => (
+                          <FormItem>
+                            <FormLabel>Item ID</FormLabel>
+                            <FormControl>
+                              <Input autoComplete="off" spellCheck={false} placeholder="golden-sword" {...field} />
+                            </FormControl>
+                            <FormMessage />
+                          </FormItem>
+                        )}
+                      />
+                      <FormField
+                        control={form.control}
+                        name="reward.quantity"
+                        render={({ field }) => (
+                          <FormItem>
+                            <FormLabel>Quantity</FormLabel>
+                            <FormControl>
+                              <Input type="number" inputMode="numeric" min={1} step={1} {...field} />
+                            </FormControl>
+                            <FormMessage />
+                          </FormItem>
+                        )}
+                      />
+                    </>
+                  )}
+                  {values.reward?.kind === 'badge' && (
+                    <FormField
+                      control={form.control}
+                      name="reward.badgeId"
+                      render={({ field }) => (
+                        <FormItem>
+                          <FormLabel>Badge ID</FormLabel>
+                          <FormControl>
+                            <Input autoComplete="off" spellCheck={false} placeholder="season-1-veteran" {...field} />
+                          </FormControl>
+                          <FormMessage />
+                        </FormItem>
+                      )}
+                    />
+                  )}
+                </div>
+              </Section>
+
+              <Section title="Availability" description="Which campaign it belongs to, what must come first, and when it stops counting.">
+                <div className="grid gap-5 sm:grid-cols-2">
+                  <FormField
+                    control={form.control}
+                    name="campaignId"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Campaign</FormLabel>
+                        <Select value={field.value} onValueChange={field.onChange}>
+                          <FormControl>
+                            <SelectTrigger onBlur={field.onBlur}>
+                              <SelectValue />
+                            </SelectTrigger>
+                          </FormControl>
+                          <SelectContent>
+                            <SelectItem value={NO_CAMPAIGN}>No campaign (always available)</SelectItem>
+                            {(campaigns.data ?? []).map((c) => (
+                              <SelectItem key={c.id} value={c.id}>
+                                {c.title}
+                              </SelectItem>
+                            ))}
+                          </SelectContent>
+                        </Select>
+                        <FormDescription>A campaign’s missions count only while it is live.</FormDescription>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                  <FormField
+                    control={form.control}
+                    name="expiresAt"
+                    render={({ field }) => (
+                      <FormItem>
+                        <FormLabel>Expires</FormLabel>
+                        <FormControl>
+                          <Input type="datetime-local" {...field} />
+                        </FormControl>
+                        <FormDescription>
+                          Your time zone ({Intl.DateTimeFormat().resolvedOptions().timeZone}). Events at or after it do not count; empty: never.
+                        </FormDescription>
+                        <FormMessage />
+                      </FormItem>
+                    )}
+                  />
+                </div>
+                <FormField
+                  control={form.control}
+                  name="prerequisites"
+                  render={({ field }) => (
+                    <FormItem>
+                      <fieldset className="grid gap-2">
+                        <legend className="mb-1 text-sm font-medium">Prerequisites</legend>
+                        <FormDescription>Missions the player must have claimed before this one counts.</FormDescription>
+                        {otherMissions.length === 0 ? (
+                          <p className="text-sm text-muted-foreground">No other mission in this app yet.</p>
+                        ) : (
+                          <div className="grid max-h-48 gap-1 overflow-y-auto rounded-md border p-2 sm:grid-cols-2">
+                            {otherMissions.map((m) => {
+                              const checked = field.value.includes(m.id);
+                              return (
+                                <label key={m.id} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1 text-sm hover:bg-muted">
+                                  <input
+                                    type="checkbox"
+                                    className="size-4 accent-(--color-primary)"
+                                    checked={checked}
+                                    onChange={() => field.onChange(checked ? field.value.filter((id) => id !== m.id) : [...field.value, m.id])}
+                                  />
+                                  <span className="min-w-0 truncate">
+                                    {m.title} <span className="font-mono text-xs text-muted-foreground">{m.id}</span>
+                                    {m.archived && <span className="text-xs text-muted-foreground"> (archived)</span>}
+                                  </span>
+                                </label>
+                              );
+                            })}
+                          </div>
+                        )}
+                      </fieldset>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+              </Section>
+
+              {conflict && (
+                <Alert variant="destructive" role="alert">
+                  <AlertTitle>Someone else saved this mission first</AlertTitle>
+                  <AlertDescription>
+                    <p>{conflict}</p>
+                    <Button type="button" variant="outline" size="sm" className="mt-2" onClick={() => void reload()}>
+                      Reload the latest version
+                    </Button>
+                  </AlertDescription>
+                </Alert>
+              )}
+              {form.formState.errors.root && (
+                <p role="alert" className="text-sm text-destructive">
+                  {form.formState.errors.root.message}
+                </p>
+              )}
+              <div className="flex flex-wrap justify-end gap-2">
+                <Button type="button" variant="outline" asChild>
+                  <Link href={listHref}>Cancel</Link>
+                </Button>
+                <Button type="submit" disabled={save.isPending || !app}>
+                  {editing ? 'Save mission' : 'Create mission'}
+                </Button>
+              </div>
+            </div>
+            <div className="lg:sticky lg:top-6">
+              <MissionPreview values={values} campaigns={campaigns.data ?? []} missionTitles={missionTitles} />
+            </div>
+          </form>
+        </Form>
+      )}
+    </>
+  );
+}

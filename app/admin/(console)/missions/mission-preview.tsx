@@ -1,0 +1,107 @@
+'use client';
+
+// The mission as a player sees it in the game's mission list: icon, title,
+// progress towards the count, when it resets, the reward, expiry, and why it
+// is locked. Drawn from the form's current values, so it follows every keystroke.
+import * as React from 'react';
+import { ClockIcon, GiftIcon, LockIcon, RotateCcwIcon, TargetIcon } from 'lucide-react';
+import { Badge } from '@/components/ui/badge';
+import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { formatDateTime, formatRelative } from '@/components/console/format';
+import type { Campaign } from '@/lib/contract/campaign';
+import type { Reward } from '@/lib/contract/mission';
+import { fromLocalInput, NO_CAMPAIGN, type MissionFormValues } from '@/lib/console/mission-form';
+import { WINDOW_HINTS, rewardLabel } from './labels';
+
+function previewReward(r: MissionFormValues['reward']): Reward | null {
+  if (r.kind === 'currency') return r.currency && Number(r.amount) > 0 ? { kind: 'currency', currency: r.currency, amount: Number(r.amount) } : null;
+  if (r.kind === 'item') return r.itemId && Number(r.quantity) > 0 ? { kind: 'item', itemId: r.itemId, quantity: Number(r.quantity) } : null;
+  return r.badgeId ? { kind: 'badge', badgeId: r.badgeId } : null;
+}
+
+function safeImageUrl(url: string): string | null {
+  try {
+    const parsed = new URL(url);
+    return parsed.protocol === 'https:' || parsed.protocol === 'http:' ? parsed.toString() : null;
+  } catch {
+    return null;
+  }
+}
+
+export function MissionPreview({ values, campaigns, missionTitles }: { values: MissionFormValues; campaigns: Campaign[]; missionTitles: Map<string, string> }) {
+  const count = Math.max(1, Math.floor(Number(values.criteria.count)) || 1);
+  const reward = previewReward(values.reward);
+  const campaign = values.campaignId === NO_CAMPAIGN ? null : (campaigns.find((c) => c.id === values.campaignId) ?? null);
+  const expiresAt = fromLocalInput(values.expiresAt);
+  const now = Date.now();
+  const notStarted = campaign !== null && campaign.startAt > now;
+  const locked = values.prerequisites.length > 0 || notStarted;
+  const accent = campaign?.theme?.primaryColor;
+  const icon = values.iconUrl ? safeImageUrl(values.iconUrl) : null;
+  const [broken, setBroken] = React.useState(false);
+  React.useEffect(() => setBroken(false), [icon]);
+
+  return (
+    <Card aria-label="Player preview" role="region" className="overflow-hidden">
+      <CardHeader className="pb-0">
+        <CardTitle className="text-sm font-medium text-muted-foreground">As a player sees it</CardTitle>
+      </CardHeader>
+      <CardContent>
+        <div className="rounded-xl border bg-background p-4 shadow-xs" style={accent ? { borderTopColor: accent, borderTopWidth: 4 } : undefined}>
+          {campaign && <p className="mb-2 text-xs font-medium uppercase tracking-wide text-muted-foreground">{campaign.title}</p>}
+          <div className="flex items-start gap-3">
+            <div className="flex size-12 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-primary/10 text-primary">
+              {icon && !broken ? (
+                <img src={icon} alt="" className="size-full object-cover" onError={() => setBroken(true)} />
+              ) : (
+                <TargetIcon className="size-6" aria-hidden />
+              )}
+            </div>
+            <div className="min-w-0 flex-1 space-y-1">
+              <p className="font-semibold leading-tight">{values.title || 'Untitled mission'}</p>
+              {values.description && <p className="text-sm text-muted-foreground">{values.description}</p>}
+            </div>
+            {locked && (
+              <Badge variant="secondary">
+                <LockIcon aria-hidden />
+                Locked
+              </Badge>
+            )}
+          </div>
+          <div className="mt-4 space-y-1.5">
+            <div className="flex justify-between text-xs text-muted-foreground">
+              <span>{values.criteria.eventName ? <code className="font-mono">{values.criteria.eventName}</code> : 'No event chosen'}</span>
+              <span className="tabular-nums">0 / {count.toLocaleString()}</span>
+            </div>
+            <div className="h-2 rounded-full bg-muted" role="progressbar" aria-label="Progress" aria-valuemin={0} aria-valuemax={count} aria-valuenow={0} />
+          </div>
+          <ul className="mt-4 space-y-1.5 text-sm">
+            <li className="flex items-center gap-2">
+              <GiftIcon className="size-4 text-muted-foreground" aria-hidden />
+              {reward ? rewardLabel(reward) : <span className="text-muted-foreground">No reward yet</span>}
+            </li>
+            <li className="flex items-center gap-2">
+              <RotateCcwIcon className="size-4 text-muted-foreground" aria-hidden />
+              {WINDOW_HINTS[values.criteria.window]}
+            </li>
+            {expiresAt !== null && !Number.isNaN(expiresAt) && (
+              <li className="flex items-center gap-2">
+                <ClockIcon className="size-4 text-muted-foreground" aria-hidden />
+                {expiresAt <= now ? 'Expired' : `Ends ${formatRelative(expiresAt, now)}`} ({formatDateTime(expiresAt)})
+              </li>
+            )}
+          </ul>
+          {locked && (
+            <p className="mt-3 rounded-md bg-muted px-3 py-2 text-xs text-muted-foreground">
+              {notStarted && campaign ? `Opens with ${campaign.title}, ${formatRelative(campaign.startAt, now)}. ` : ''}
+              {values.prerequisites.length > 0 && `Unlocks after claiming: ${values.prerequisites.map((id) => missionTitles.get(id) ?? id).join(', ')}.`}
+            </p>
+          )}
+        </div>
+        {Object.keys(values.criteria.filterRows).length > 0 && (
+          <p className="mt-3 text-xs text-muted-foreground">Only events whose payload matches every filter count; players do not see the filters.</p>
+        )}
+      </CardContent>
+    </Card>
+  );
+}

@@ -1,0 +1,181 @@
+'use client';
+
+// Create or edit a theme preset: name, id, four colours, validated with the
+// contract's themePresetSchema, beside a live preview of a campaign card.
+import * as React from 'react';
+import { useForm, useWatch } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { Button } from '@/components/ui/button';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
+import { Input } from '@/components/ui/input';
+import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { CampaignCardPreview } from '@/components/console/campaign-card-preview';
+import { ColorField } from '@/components/console/color-field';
+import type { ThemeRecord } from '@/lib/contract/catalog-admin';
+import { themePresetSchema, type ThemeColorField, type ThemePresetInput } from '@/lib/contract/theme';
+
+const COLOR_FIELDS: { name: ThemeColorField; label: string; hint: string }[] = [
+  { name: 'primaryColor', label: 'Primary colour', hint: 'Buttons, progress bars, highlights.' },
+  { name: 'accentColor', label: 'Accent colour', hint: 'Badges and secondary highlights.' },
+  { name: 'backgroundColor', label: 'Background colour', hint: 'The card or screen behind the campaign.' },
+  { name: 'textColor', label: 'Text colour', hint: 'Text on the background (black or white when not set).' },
+];
+
+const EMPTY: ThemePresetInput = { id: '', name: '', primaryColor: '#7c3aed' };
+
+/** "Summer Sale!" → "summer-sale". */
+export function slugOf(name: string): string {
+  return name
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+}
+
+function toInput(theme: ThemeRecord): ThemePresetInput {
+  const { id, name, primaryColor, accentColor, backgroundColor, textColor } = theme;
+  return { id, name, primaryColor, accentColor, backgroundColor, textColor };
+}
+
+/** `editing`: null for a new preset; `open` says whether the dialog shows. */
+export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; open: boolean; editing: ThemeRecord | null; onClose(): void }) {
+  const queryClient = useQueryClient();
+  const form = useForm<ThemePresetInput>({ resolver: zodResolver(themePresetSchema), defaultValues: EMPTY });
+  const idTouched = React.useRef(false);
+
+  React.useEffect(() => {
+    if (!open) return;
+    idTouched.current = editing !== null;
+    form.reset(editing ? toInput(editing) : EMPTY);
+  }, [open, editing, form]);
+
+  const values = useWatch({ control: form.control });
+
+  const save = useMutation({
+    mutationFn: (input: ThemePresetInput) =>
+      editing
+        ? adminFetch<{ theme: ThemeRecord }>(appPath(appId, 'themes', editing.id), { method: 'PUT', body: { ...input, version: editing.version } })
+        : adminFetch<{ theme: ThemeRecord }>(appPath(appId, 'themes'), { method: 'POST', body: input }),
+    onSuccess: ({ theme }) => {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.themes(appId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.campaigns(appId) });
+      toast.success(editing ? `Theme “${theme.name}” saved` : `Theme “${theme.name}” created`);
+      onClose();
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && err.code === 'conflict' && !editing) form.setError('id', { message: 'A theme with this id exists already' });
+      else {
+        if (err instanceof ApiError && err.code === 'conflict') void queryClient.invalidateQueries({ queryKey: queryKeys.themes(appId) });
+        form.setError('root', { message: errorMessage(err) });
+        toast.error(errorMessage(err));
+      }
+    },
+  });
+
+  return (
+    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
+      <DialogContent className="max-h-[calc(100vh-2rem)] overflow-y-auto sm:max-w-3xl">
+        <DialogHeader>
+          <DialogTitle>{editing ? `Edit theme “${editing.name}”` : 'New theme'}</DialogTitle>
+          <DialogDescription>
+            {editing && editing.usedBy.length > 0
+              ? `Used by ${editing.usedBy.length} campaign${editing.usedBy.length > 1 ? 's' : ''}: players see the change at once.`
+              : 'A named set of colours that campaigns can use.'}
+          </DialogDescription>
+        </DialogHeader>
+        <Form {...form}>
+          <form onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate className="grid gap-6 md:grid-cols-[1fr_18rem]">
+            <div className="grid content-start gap-4">
+              <FormField
+                control={form.control}
+                name="name"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Name</FormLabel>
+                    <FormControl>
+                      <Input
+                        autoComplete="off"
+                        placeholder="Summer night"
+                        {...field}
+                        onChange={(e) => {
+                          field.onChange(e);
+                          if (!idTouched.current) form.setValue('id', slugOf(e.target.value), { shouldValidate: form.formState.isSubmitted });
+                        }}
+                      />
+                    </FormControl>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              <FormField
+                control={form.control}
+                name="id"
+                render={({ field }) => (
+                  <FormItem>
+                    <FormLabel>Theme ID</FormLabel>
+                    <FormControl>
+                      <Input
+                        autoComplete="off"
+                        spellCheck={false}
+                        className="font-mono"
+                        disabled={editing !== null}
+                        {...field}
+                        onChange={(e) => {
+                          idTouched.current = true;
+                          field.onChange(e);
+                        }}
+                      />
+                    </FormControl>
+                    <FormDescription>Campaigns and the catalog document refer to it by this id{editing ? '; it cannot change' : ''}.</FormDescription>
+                    <FormMessage />
+                  </FormItem>
+                )}
+              />
+              {COLOR_FIELDS.map(({ name, label, hint }) => (
+                <FormField
+                  key={name}
+                  control={form.control}
+                  name={name}
+                  render={({ field }) => (
+                    <FormItem>
+                      <FormLabel>{label}</FormLabel>
+                      <FormControl>
+                        <ColorField label={label} optional={name !== 'primaryColor'} value={field.value} onChange={field.onChange} onBlur={field.onBlur} name={field.name} ref={field.ref} />
+                      </FormControl>
+                      <FormDescription>{hint}</FormDescription>
+                      <FormMessage />
+                    </FormItem>
+                  )}
+                />
+              ))}
+            </div>
+            <div className="md:sticky md:top-0 md:self-start">
+              <CampaignCardPreview
+                title={values.name ? `${values.name} campaign` : 'Campaign title'}
+                description="Play ranked matches this week for a limited-time skin."
+                theme={values}
+              />
+            </div>
+            {form.formState.errors.root && (
+              <p role="alert" className="text-sm text-destructive md:col-span-2">
+                {form.formState.errors.root.message}
+              </p>
+            )}
+            <DialogFooter className="md:col-span-2">
+              <Button type="button" variant="outline" onClick={onClose}>
+                Cancel
+              </Button>
+              <Button type="submit" disabled={save.isPending}>
+                {editing ? 'Save theme' : 'Create theme'}
+              </Button>
+            </DialogFooter>
+          </form>
+        </Form>
+      </DialogContent>
+    </Dialog>
+  );
+}

@@ -1,0 +1,106 @@
+'use client';
+
+// A campaign card as a game might draw it from /v1: banner, title, dates, a
+// mission with its progress bar and a claim button, in the campaign's theme.
+// Used by the Themes screen (live preview of a preset) and the Campaigns form.
+import * as React from 'react';
+import { ImageOffIcon } from 'lucide-react';
+import { cn } from '@/lib/cn';
+import { formatDate } from './format';
+
+export interface PreviewTheme {
+  primaryColor?: string;
+  accentColor?: string;
+  backgroundColor?: string;
+  textColor?: string;
+}
+
+/** Black or white, whichever reads better on `background` (a #rrggbb or #rgb colour). */
+export function readableOn(background: string | undefined): string {
+  const hex = background?.replace('#', '') ?? '';
+  const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
+  if (!/^[0-9a-f]{6}$/i.test(full)) return '#ffffff';
+  const [r, g, b] = [0, 2, 4].map((i) => {
+    const c = parseInt(full.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  });
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  // Contrast against black vs against white.
+  return (luminance + 0.05) / 0.05 > 1.05 / (luminance + 0.05) ? '#000000' : '#ffffff';
+}
+
+function BannerImage({ url, color }: { url: string; color: string }) {
+  const [failed, setFailed] = React.useState(false);
+  React.useEffect(() => setFailed(false), [url]);
+  if (!url) return <div className="h-24" style={{ background: `linear-gradient(135deg, ${color}, ${color}88)` }} aria-hidden />;
+  if (failed) {
+    return (
+      <div className="flex h-24 items-center justify-center gap-2 bg-muted text-xs text-muted-foreground">
+        <ImageOffIcon className="size-4" aria-hidden />
+        The banner image did not load
+      </div>
+    );
+  }
+  // A plain <img>: the URL is any host the author types, not one Next.js's optimiser knows.
+  return <img src={url} alt="" className="h-24 w-full object-cover" onError={() => setFailed(true)} />;
+}
+
+export function CampaignCardPreview({
+  title,
+  description,
+  bannerUrl = '',
+  theme,
+  startAt,
+  endAt,
+  className,
+}: {
+  title: string;
+  description?: string;
+  bannerUrl?: string;
+  theme: PreviewTheme | undefined;
+  startAt?: number;
+  endAt?: number;
+  className?: string;
+}) {
+  const primary = theme?.primaryColor || '#7c3aed';
+  const accent = theme?.accentColor || primary;
+  const background = theme?.backgroundColor;
+  const text = theme?.textColor ?? (background ? readableOn(background) : undefined);
+  const dates = startAt !== undefined && endAt !== undefined && Number.isFinite(startAt) && Number.isFinite(endAt) ? `${formatDate(startAt)} – ${formatDate(endAt)}` : null;
+  return (
+    <figure className={cn('m-0 w-full max-w-sm', className)}>
+      <div
+        data-testid="campaign-card-preview"
+        className={cn('overflow-hidden rounded-2xl border shadow-sm', !background && 'bg-card text-card-foreground')}
+        style={background ? { backgroundColor: background, color: text } : text ? { color: text } : undefined}
+      >
+        <BannerImage url={bannerUrl} color={primary} />
+        <div className="space-y-3 p-4">
+          <div className="flex items-start justify-between gap-3">
+            <div className="min-w-0">
+              <p className="truncate text-base font-semibold">{title || 'Campaign title'}</p>
+              {dates && <p className="text-xs">{dates}</p>}
+            </div>
+            <span className="shrink-0 rounded-full px-2 py-0.5 text-xs font-semibold" style={{ backgroundColor: accent, color: readableOn(accent) }}>
+              Limited time
+            </span>
+          </div>
+          {description ? <p className="line-clamp-2 text-sm">{description}</p> : null}
+          <div className="space-y-1.5">
+            <div className="flex justify-between text-xs font-medium">
+              <span>Win 3 matches</span>
+              <span>2 / 3</span>
+            </div>
+            <div className="h-2 overflow-hidden rounded-full bg-black/10 dark:bg-white/15" role="presentation">
+              <div className="h-full w-2/3 rounded-full" style={{ backgroundColor: primary }} />
+            </div>
+          </div>
+          <div className="rounded-lg px-3 py-2 text-center text-sm font-semibold" style={{ backgroundColor: primary, color: readableOn(primary) }}>
+            Claim 50 gems
+          </div>
+        </div>
+      </div>
+      <figcaption className="mt-2 text-xs text-muted-foreground">Preview: how a game might draw this campaign from /v1.</figcaption>
+    </figure>
+  );
+}

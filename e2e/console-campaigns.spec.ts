@@ -1,0 +1,211 @@
+// The Themes and Campaigns screens: an editor creates a theme and a campaign
+// using it through the UI (keyboard included), and a player's /v1/campaigns
+// answers the campaign with the resolved theme; support reads but cannot
+// edit; axe finds nothing serious on the pages and their dialogs.
+import type { APIRequestContext, Page } from '@playwright/test';
+import { BANNER_URL } from './banner';
+import { ADMIN_HEADERS, expect, expectAccessible, test, uniqueSuffix } from './fixtures';
+
+const DAY = 86_400_000;
+
+interface CreatedApp {
+  appId: string;
+  appSecret: string;
+}
+
+/** An app with two missions, made with the admin key. */
+async function appWithMissions(request: APIRequestContext): Promise<CreatedApp> {
+  const appId = `themed-${uniqueSuffix()}`;
+  const created = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: { id: appId, name: `Themed ${appId}` } });
+  expect(created.status()).toBe(201);
+  const { appSecret } = (await created.json()) as { appSecret: string };
+  const put = await request.put(`/api/admin/apps/${appId}/catalog`, {
+    headers: ADMIN_HEADERS,
+    data: {
+      missions: [
+        { id: 'win-three', title: 'Win three matches', criteria: { eventName: 'match_won', count: 3 }, reward: { kind: 'currency', currency: 'gems', amount: 50 } },
+        { id: 'play-five', title: 'Play five matches', criteria: { eventName: 'match_played', count: 5 }, reward: { kind: 'currency', currency: 'coins', amount: 100 } },
+      ],
+    },
+  });
+  expect(put.status()).toBe(200);
+  return { appId, appSecret };
+}
+
+/** A datetime-local value in the browser's (and this machine's) time zone. */
+function localInput(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+async function playerCampaigns(request: APIRequestContext, app: CreatedApp): Promise<Record<string, unknown>[]> {
+  const token = await request.post('/v1/auth/token', { data: { appId: app.appId, appSecret: app.appSecret, userId: 'player-1' } });
+  expect(token.status()).toBe(200);
+  const { accessToken } = (await token.json()) as { accessToken: string };
+  const res = await request.get('/v1/campaigns', { headers: { Authorization: `Bearer ${accessToken}` } });
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { campaigns: Record<string, unknown>[] }).campaigns;
+}
+
+async function createThemeWithKeyboard(page: Page, name: string): Promise<void> {
+  // Keyboard only: focus the button, open with Enter, Tab between fields, submit with Enter.
+  await page.getByRole('button', { name: 'New theme' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'New theme' });
+  await expect(dialog.getByLabel('Name')).toBeFocused();
+  await page.keyboard.type(name);
+  await page.keyboard.press('Tab');
+  await expect(dialog.getByLabel('Theme ID')).toBeFocused();
+  await expect(dialog.getByLabel('Theme ID')).toHaveValue(/^aurora-/);
+  await page.keyboard.press('Tab'); // the primary colour's picker
+  await page.keyboard.press('Tab'); // its hex field
+  await expect(dialog.getByRole('textbox', { name: 'Primary colour', exact: true })).toBeFocused();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('#0e7490');
+  await page.keyboard.press('Tab'); // accent picker
+  await page.keyboard.press('Tab'); // accent hex
+  await expect(dialog.getByRole('textbox', { name: 'Accent colour', exact: true })).toBeFocused();
+  await page.keyboard.type('#f59e0b');
+  // The live preview follows the form: the claim button in the primary colour.
+  await expect(dialog.getByTestId('campaign-card-preview').getByText('Claim 50 gems')).toHaveCSS('background-color', 'rgb(14, 116, 144)');
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeHidden();
+}
+
+test('an editor creates a theme and a campaign using it through the UI; a player’s /v1/campaigns answers it with the resolved theme', async ({ pageAs, request }) => {
+  const app = await appWithMissions(request);
+  const page = await pageAs('editor');
+  const name = `Aurora ${uniqueSuffix()}`;
+
+  await page.goto(`/admin/themes?app=${app.appId}`);
+  await expect(page.getByRole('heading', { name: 'Themes', level: 1 })).toBeVisible();
+  await expect(page.getByText('No theme yet')).toBeVisible();
+
+  // A bad colour is refused inline, by the contract's schema, before anything is sent.
+  await page.getByRole('button', { name: 'New theme' }).click();
+  const draft = page.getByRole('dialog', { name: 'New theme' });
+  await draft.getByLabel('Name').fill('Draft');
+  await draft.getByRole('textbox', { name: 'Primary colour', exact: true }).fill('purple');
+  await draft.getByRole('button', { name: 'Create theme' }).click();
+  await expect(draft.getByText('a hex colour such as #7c3aed')).toBeVisible();
+  await expectAccessible(page, 'theme dialog with an error', '[role=dialog]');
+  await draft.getByRole('button', { name: 'Cancel' }).click();
+
+  await createThemeWithKeyboard(page, name);
+  const themeId = name.toLowerCase().replace(/ /g, '-');
+  await expect(page.getByRole('row').filter({ hasText: name })).toBeVisible();
+  await expect(page.getByText(`Theme “${name}” created`)).toBeVisible();
+
+  // The campaign: dates in the reader's zone, missions, banner, the preset.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Campaigns' }).click();
+  await expect(page).toHaveURL(new RegExp(`/admin/campaigns\\?app=${app.appId}`));
+  await page.getByRole('button', { name: 'New campaign' }).click();
+  const form = page.getByRole('dialog', { name: 'New campaign' });
+  await form.getByLabel('Title').fill('Aurora Festival');
+  await expect(form.getByLabel('Campaign ID')).toHaveValue('aurora-festival');
+  await form.getByLabel('Description').fill('Northern lights all week.');
+  const now = Date.now();
+  await form.getByLabel('Starts').fill(localInput(now - DAY));
+  await form.getByLabel('Ends').fill(localInput(now + 7 * DAY));
+  await expect(form.getByText(/UTC[+-]\d\d:\d\d\)/).first()).toBeVisible();
+  await form.getByLabel(/Win three matches/).check();
+  await form.getByLabel('Banner URL').fill(BANNER_URL);
+  await form.getByLabel('A theme preset').check();
+  await form.getByLabel('Theme preset', { exact: true }).selectOption(themeId);
+  const preview = form.getByTestId('campaign-card-preview');
+  await expect(preview.getByText('Aurora Festival')).toBeVisible();
+  await expect(preview.getByText('Claim 50 gems')).toHaveCSS('background-color', 'rgb(14, 116, 144)');
+  // The banner image really loaded in the preview.
+  await expect.poll(() => preview.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+  await expectAccessible(page, 'campaign dialog', '[role=dialog]');
+  await form.getByRole('button', { name: 'Create campaign' }).click();
+  await expect(form).toBeHidden();
+
+  const row = page.getByRole('row').filter({ hasText: 'Aurora Festival' });
+  await expect(row).toBeVisible();
+  await expect(row.getByText('Live')).toBeVisible();
+  await expect(row.getByText(name)).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Campaign timeline' }).getByText('Aurora Festival')).toBeVisible();
+
+  // A player of the app, over real HTTP.
+  const campaigns = await playerCampaigns(request, app);
+  expect(campaigns).toEqual([
+    expect.objectContaining({
+      id: 'aurora-festival',
+      title: 'Aurora Festival',
+      missionIds: ['win-three'],
+      bannerUrl: BANNER_URL,
+      theme: { primaryColor: '#0e7490', accentColor: '#f59e0b' },
+    }),
+  ]);
+  expect(campaigns[0]).not.toHaveProperty('themeId');
+
+  // Editing the preset changes what players get, at once.
+  await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Themes' }).click();
+  await page.getByRole('button', { name: `Actions for theme ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const edit = page.getByRole('dialog', { name: `Edit theme “${name}”` });
+  await expect(edit.getByText('Used by 1 campaign')).toBeVisible();
+  await edit.getByRole('textbox', { name: 'Primary colour', exact: true }).fill('#be123c');
+  await edit.getByRole('button', { name: 'Save theme' }).click();
+  await expect(edit).toBeHidden();
+  expect((await playerCampaigns(request, app))[0].theme).toEqual({ primaryColor: '#be123c', accentColor: '#f59e0b' });
+
+  // A preset in use cannot be deleted: the confirmation says so, and the API refuses.
+  await page.getByRole('button', { name: `Actions for theme ${name}` }).click();
+  await page.getByRole('menuitem', { name: 'Delete' }).click();
+  await expect(page.getByRole('alertdialog')).toContainText('aurora-festival');
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Delete theme' }).click();
+  await expect(page.getByText(/used by campaign "aurora-festival"/)).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: name })).toBeVisible();
+});
+
+test('support sees themes and campaigns read-only: no create, edit or delete, and the API refuses writes', async ({ pageAs }) => {
+  const page = await pageAs('support');
+  await page.goto('/admin/campaigns?app=demo');
+  await expect(page.getByRole('row').filter({ hasText: 'Launch Week' })).toBeVisible();
+  await expect(page.getByText('Your role can read campaigns but not change them.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New campaign' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Actions for campaign/ })).toHaveCount(0);
+
+  await page.goto('/admin/themes?app=demo');
+  await expect(page.getByRole('heading', { name: 'Themes', level: 1 })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'New theme' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Actions for theme/ })).toHaveCount(0);
+
+  const origin = new URL(page.url()).origin;
+  const writes = { headers: { Origin: origin } };
+  expect((await page.request.get('/api/admin/apps/demo/campaigns')).status()).toBe(200);
+  expect((await page.request.post('/api/admin/apps/demo/themes', { ...writes, data: { id: 'nope', name: 'Nope', primaryColor: '#000' } })).status()).toBe(403);
+  expect((await page.request.put('/api/admin/apps/demo/campaigns/launch-week', { ...writes, data: {} })).status()).toBe(403);
+  expect((await page.request.delete('/api/admin/apps/demo/campaigns/launch-week', writes)).status()).toBe(403);
+});
+
+test.describe('axe', () => {
+  // Once, under `npm start`: the pages are the same Next.js pages under both servers.
+  test.beforeAll(({}, testInfo) => test.skip(testInfo.project.name !== 'npm start', 'checked under npm start'));
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test.describe(colorScheme, () => {
+      test.use({ colorScheme });
+      test(`themes and campaigns pages and their dialogs (${colorScheme})`, async ({ pageAs }) => {
+        const page = await pageAs('editor');
+        await page.goto('/admin/campaigns?app=demo');
+        await expect(page.getByRole('row').filter({ hasText: 'Launch Week' })).toBeVisible();
+        await expectAccessible(page, `${colorScheme} /admin/campaigns`);
+        await page.getByRole('button', { name: 'Actions for campaign Launch Week' }).click();
+        await page.getByRole('menuitem', { name: 'Edit' }).click();
+        await expect(page.getByRole('dialog', { name: 'Edit campaign “Launch Week”' })).toBeVisible();
+        await expectAccessible(page, `${colorScheme} campaign dialog`, '[role=dialog]');
+        await page.keyboard.press('Escape');
+
+        await page.goto('/admin/themes?app=demo');
+        await expect(page.getByRole('heading', { name: 'Themes', level: 1 })).toBeVisible();
+        await expectAccessible(page, `${colorScheme} /admin/themes`);
+        await page.getByRole('button', { name: 'New theme' }).click();
+        await expect(page.getByRole('dialog', { name: 'New theme' })).toBeVisible();
+        await expectAccessible(page, `${colorScheme} theme dialog`, '[role=dialog]');
+      });
+    });
+  }
+});

@@ -1,0 +1,247 @@
+// Missions and the audit log in the browser: an editor authors a mission with
+// a filter using only the keyboard and a player sees it through /v1 (its
+// filter deciding which events count); an edit shows up in the audit log with
+// its diff; support reads missions but gets no way to change them, and the
+// server refuses it too; axe finds nothing serious on these pages.
+import type { APIRequestContext, Page } from '@playwright/test';
+import { ADMIN_HEADERS, expect, expectAccessible, test, uniqueSuffix } from './fixtures';
+
+interface CreatedApp {
+  appId: string;
+  appSecret: string;
+}
+
+async function createApp(request: APIRequestContext): Promise<CreatedApp> {
+  const appId = `missions-${uniqueSuffix()}`;
+  const res = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: { id: appId, name: `Missions ${appId}` } });
+  expect(res.status(), await res.text()).toBe(201);
+  return { appId, appSecret: (await res.json()).appSecret };
+}
+
+async function playerToken(request: APIRequestContext, app: CreatedApp, userId: string): Promise<string> {
+  const res = await request.post('/v1/auth/token', { data: { appId: app.appId, appSecret: app.appSecret, userId } });
+  expect(res.status(), await res.text()).toBe(200);
+  return (await res.json()).accessToken;
+}
+
+/** Presses Tab until `target` has the focus (the keyboard path a person would take). */
+async function tabTo(page: Page, target: ReturnType<Page['getByRole']>, maxPresses = 80): Promise<void> {
+  for (let i = 0; i < maxPresses; i++) {
+    await page.keyboard.press('Tab');
+    if (await target.evaluate((el) => el === document.activeElement).catch(() => false)) return;
+  }
+  throw new Error(`Tab never reached ${target.toString()}`);
+}
+
+test('an editor creates a mission with a filter using only the keyboard, and a player sees it in /v1', async ({ pageAs, request }) => {
+  const app = await createApp(request);
+  const page = await pageAs('editor');
+  await page.goto(`/admin/missions?app=${app.appId}`);
+  await expect(page.getByRole('heading', { name: 'Missions', level: 1 })).toBeVisible();
+  await expect(page.getByText('No mission yet')).toBeVisible();
+
+  // From the list to the form by keyboard.
+  const newMission = page.getByRole('link', { name: 'New mission' });
+  await tabTo(page, newMission);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('heading', { name: 'New mission', level: 1 })).toBeVisible();
+
+  await tabTo(page, page.getByLabel('Title', { exact: true }));
+  await page.keyboard.type('Win 3 ranked matches');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Mission ID', { exact: true })).toBeFocused();
+  await expect(page.getByLabel('Mission ID', { exact: true })).toHaveValue('win-3-ranked-matches');
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('Ranked only: casual games do not count.');
+
+  await tabTo(page, page.getByLabel('Event name', { exact: true }));
+  await page.keyboard.type('match_won');
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Count', { exact: true })).toBeFocused();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('3');
+  await page.keyboard.press('Tab');
+  const windowSelect = page.getByRole('combobox', { name: 'Window' });
+  await expect(windowSelect).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('option', { name: 'Weekly' })).toBeVisible();
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('ArrowDown');
+  await page.keyboard.press('Enter');
+  await expect(windowSelect).toHaveText(/Weekly/);
+
+  await tabTo(page, page.getByRole('button', { name: 'Add filter' }));
+  await page.keyboard.press('Enter');
+  await expect(page.getByLabel('Filter 1 payload path')).toBeFocused();
+  await page.keyboard.type('mode');
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('combobox', { name: 'Filter 1 operator' })).toHaveText(/equals/);
+  await page.keyboard.press('Tab');
+  await expect(page.getByLabel('Filter 1 value')).toBeFocused();
+  await page.keyboard.type('ranked');
+
+  await tabTo(page, page.getByLabel('Currency', { exact: true }));
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('gems');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type('50');
+
+  // The preview follows the form.
+  const preview = page.getByRole('region', { name: 'Player preview' });
+  await expect(preview).toContainText('Win 3 ranked matches');
+  await expect(preview).toContainText('0 / 3');
+  await expect(preview).toContainText('50 gems');
+  await expect(preview).toContainText('Resets every Monday');
+
+  await tabTo(page, page.getByRole('button', { name: 'Create mission' }));
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/admin\/missions\?app=/);
+  await expect(page.getByRole('row').filter({ hasText: 'Win 3 ranked matches' })).toBeVisible();
+
+  // A player of the app sees it through the public API, and the filter decides what counts.
+  const token = await playerToken(request, app, 'player-1');
+  const auth = { Authorization: `Bearer ${token}` };
+  const listed = await request.get('/v1/missions', { headers: auth });
+  expect(listed.status()).toBe(200);
+  const mission = (await listed.json()).missions.find((m: { id: string }) => m.id === 'win-3-ranked-matches');
+  expect(mission).toMatchObject({
+    title: 'Win 3 ranked matches',
+    description: 'Ranked only: casual games do not count.',
+    criteria: { eventName: 'match_won', count: 3, window: 'weekly', filter: { mode: 'ranked' } },
+    reward: { kind: 'currency', currency: 'gems', amount: 50 },
+    locked: false,
+  });
+  const send = async (mode: string) => {
+    const res = await request.post('/v1/events', { headers: auth, data: { userId: 'player-1', name: 'match_won', payload: { mode }, timestamp: Date.now() } });
+    expect(res.status(), await res.text()).toBe(200);
+    return (await res.json()).missionsUpdated as string[];
+  };
+  expect(await send('casual')).not.toContain('win-3-ranked-matches');
+  expect(await send('ranked')).toContain('win-3-ranked-matches');
+});
+
+test('the form shows the schema’s errors inline and refuses to save', async ({ pageAs, request }) => {
+  const app = await createApp(request);
+  const page = await pageAs('editor');
+  await page.goto(`/admin/missions/new?app=${app.appId}`);
+  await page.getByLabel('Title', { exact: true }).fill('Broken');
+  await page.getByLabel('Count', { exact: true }).fill('0');
+  await page.getByRole('button', { name: 'Add filter' }).click();
+  await page.getByLabel('Filter 1 value').fill('x');
+  await page.getByRole('button', { name: 'Create mission' }).click();
+  await expect(page.getByLabel('Event name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Count', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByLabel('Filter 1 payload path')).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByRole('alert').filter({ hasText: 'Enter the payload path to compare' })).toBeVisible();
+  // A bad operand is the schema's own message, beside the filters.
+  await page.getByLabel('Filter 1 payload path').fill('level');
+  await page.getByRole('combobox', { name: 'Filter 1 operator' }).click();
+  await page.getByRole('option', { name: /is one of/ }).click();
+  await page.getByLabel('Filter 1 value').fill('[{"a": 1}]');
+  await page.getByRole('button', { name: 'Create mission' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'filter "level": operator "in" takes an array' })).toBeVisible();
+  await expect(page).toHaveURL(/\/admin\/missions\/new/);
+  const { missions } = await (await request.get(`/api/admin/apps/${app.appId}/missions`, { headers: ADMIN_HEADERS })).json();
+  expect(missions).toEqual([]);
+});
+
+test('an editor edits and duplicates a mission; the audit log shows the change with its diff', async ({ pageAs, request }) => {
+  const app = await createApp(request);
+  const created = await request.post(`/api/admin/apps/${app.appId}/missions`, {
+    headers: ADMIN_HEADERS,
+    data: { id: 'daily-login', title: 'Log in', criteria: { eventName: 'login', count: 1, window: 'daily' }, reward: { kind: 'currency', currency: 'coins', amount: 5 } },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+
+  const page = await pageAs('editor');
+  await page.goto(`/admin/missions?app=${app.appId}`);
+  await page.getByRole('link', { name: 'Log in', exact: true }).click();
+  await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Log in');
+  await page.getByLabel('Title', { exact: true }).fill('Log in every day');
+  await page.getByLabel('Amount', { exact: true }).fill('15');
+  await page.getByRole('button', { name: 'Save mission' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'Log in every day' })).toContainText('15 coins');
+
+  await page.getByRole('button', { name: 'Actions for Log in every day (daily-login)' }).click();
+  await page.getByRole('menuitem', { name: 'Duplicate' }).click();
+  await expect(page.getByRole('row').filter({ hasText: 'daily-login-copy' })).toBeVisible();
+
+  const admin = await pageAs('admin');
+  await admin.goto('/admin/audit');
+  await admin.getByRole('combobox', { name: 'App' }).click();
+  await admin.getByRole('option', { name: `Missions ${app.appId}` }).click();
+  const row = admin.getByRole('row').filter({ hasText: 'mission.update' });
+  await expect(row).toContainText('priya.shah@studio.test');
+  await expect(row).toContainText('mission:daily-login');
+  await expect(admin.getByRole('row').filter({ hasText: 'mission.duplicate' })).toBeVisible();
+  await row.getByRole('button', { name: /^Changes of mission.update/ }).click();
+  const dialog = admin.getByRole('dialog');
+  await expect(dialog).toContainText('2 fields changed');
+  const title = dialog.getByRole('row').filter({ hasText: /^title/ });
+  await expect(title.getByRole('deletion')).toHaveText('Log in');
+  await expect(title.getByRole('insertion')).toHaveText('Log in every day');
+  const amount = dialog.getByRole('row').filter({ hasText: 'reward.amount' });
+  await expect(amount.getByRole('deletion')).toHaveText('5');
+  await expect(amount.getByRole('insertion')).toHaveText('15');
+  await expectAccessible(admin, 'audit diff dialog', '[role=dialog]');
+
+  // An editor has no audit log (admin and support read it).
+  await page.goto('/admin/audit');
+  await expect(page.getByRole('heading', { name: 'You don’t have access to the audit log' })).toBeVisible();
+});
+
+test('support reads missions with no way to change them, and the server refuses the change too', async ({ pageAs }) => {
+  const page = await pageAs('support');
+  await page.goto('/admin/missions?app=demo');
+  await expect(page.getByRole('row').filter({ hasText: 'First match' })).toBeVisible();
+  await expect(page.getByText('Your role can read missions, not change them.')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'New mission' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: /^Actions for/ })).toHaveCount(0);
+  await expect(page.getByRole('link', { name: 'First match' })).toHaveCount(0);
+
+  await page.goto('/admin/missions/edit?app=demo&id=first-match');
+  await expect(page.getByRole('heading', { name: 'You don’t have access to Mission editing' })).toBeVisible();
+  await expect(page.getByRole('form')).toHaveCount(0);
+
+  const origin = new URL(page.url()).origin;
+  const current = await (await page.request.get('/api/admin/apps/demo/missions/first-match')).json();
+  const put = await page.request.put('/api/admin/apps/demo/missions/first-match', { headers: { Origin: origin }, data: { ...current, title: 'Hijacked' } });
+  expect(put.status()).toBe(403);
+  expect((await put.json()).error).toBe('forbidden');
+  expect((await page.request.post('/api/admin/apps/demo/missions/first-match/archive', { headers: { Origin: origin }, data: {} })).status()).toBe(403);
+  expect((await (await page.request.get('/api/admin/apps/demo/missions/first-match')).json()).title).toBe(current.title);
+
+  // Support reads the audit log.
+  await page.goto('/admin/audit');
+  await expect(page.getByRole('heading', { name: 'Audit log', level: 1 })).toBeVisible();
+  await expect(page.getByRole('table', { name: 'Audit log' })).toBeVisible();
+});
+
+test.describe('accessibility', () => {
+  test.beforeAll(({}, testInfo) => test.skip(testInfo.project.name !== 'npm start', 'checked under npm start'));
+  for (const colorScheme of ['light', 'dark'] as const) {
+    test.describe(colorScheme, () => {
+      test.use({ colorScheme });
+      test(`missions list, editor with errors, audit log (${colorScheme})`, async ({ pageAs }) => {
+        const page = await pageAs('admin');
+        await page.goto('/admin/missions?app=demo');
+        await expect(page.getByRole('row').filter({ hasText: 'First match' })).toBeVisible();
+        await expectAccessible(page, `${colorScheme} /admin/missions`);
+
+        await page.goto('/admin/missions/edit?app=demo&id=ranked-ace');
+        await expect(page.getByLabel('Title', { exact: true })).not.toHaveValue('');
+        await expectAccessible(page, `${colorScheme} mission editor`);
+        await page.getByLabel('Title', { exact: true }).fill('');
+        await page.getByLabel('Event name', { exact: true }).fill('');
+        await page.getByRole('button', { name: 'Save mission' }).click();
+        await expect(page.getByLabel('Title', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+        await expectAccessible(page, `${colorScheme} mission editor with errors`);
+
+        await page.goto('/admin/audit');
+        await expect(page.getByRole('table', { name: 'Audit log' })).toBeVisible();
+        await expectAccessible(page, `${colorScheme} /admin/audit`);
+      });
+    });
+  }
+});

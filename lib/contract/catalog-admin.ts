@@ -1,0 +1,46 @@
+// The granular admin API of themes and campaigns (console screens): stored
+// items carry a `version` for optimistic concurrency; a write names the
+// version it read, and a stale one answers 409 conflict.
+import { z } from 'zod';
+import { campaignSchema, checkCampaign } from './campaign';
+import { idSchema } from './common';
+import { themePresetSchema } from './theme';
+
+export const versionSchema = z.number().int().positive().describe('The version the writer read; a stale one answers 409 conflict');
+
+const stored = {
+  version: z.number().int().positive(),
+  createdAt: z.number().int(),
+  updatedAt: z.number().int(),
+};
+
+/** A theme preset as the admin API answers it, with the campaigns that use it. */
+export const themeRecordSchema = themePresetSchema
+  .extend({ ...stored, usedBy: z.array(idSchema).describe('Campaigns using this preset') })
+  .meta({ id: 'ThemeRecord' });
+export type ThemeRecord = z.output<typeof themeRecordSchema>;
+
+/** PUT …/themes/:themeId: the whole preset (the path names it) and the version read. */
+export const updateThemeSchema = themePresetSchema.extend({ id: idSchema.optional(), version: versionSchema }).meta({ id: 'UpdateTheme' });
+
+/** A campaign as the admin API answers it: the stored definition (themeId, not resolved) with missionIds. */
+export const campaignRecordSchema = campaignSchema
+  .extend({ missionIds: z.array(idSchema), ...stored })
+  .meta({ id: 'CampaignRecord' });
+export type CampaignRecord = z.output<typeof campaignRecordSchema>;
+
+/**
+ * POST …/campaigns: a campaign; `missionIds`, when given, assigns exactly
+ * those missions to it (each mission's campaignId is set, and missions
+ * left out lose it).
+ */
+export const createCampaignSchema = campaignSchema.superRefine(checkCampaign).meta({ id: 'CreateCampaign' });
+
+/** PUT …/campaigns/:campaignId: the whole campaign and the version read. */
+export const updateCampaignSchema = campaignSchema
+  .extend({ id: idSchema.optional(), version: versionSchema })
+  .superRefine(checkCampaign)
+  .meta({ id: 'UpdateCampaign' });
+
+/** DELETE …?version=N: the version read (optional for scripts; the console always sends it). */
+export const deleteQuerySchema = z.object({ version: z.coerce.number().int().positive().optional() });

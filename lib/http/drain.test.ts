@@ -1,0 +1,113 @@
+// Shutdown of a real server process (scripts/serve.ts; `npm start` drains with
+// the same code, see scripts/start.test.ts): SIGTERM stops accepting, lets the
+// request in flight finish, ends open streams with a last comment, and exits
+// 0; a request that never completes is cut after SHUTDOWN_GRACE_MS.
+import { request, type ClientRequest, type IncomingMessage } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import { openSse } from '@/lib/testing/sse-client';
+import { SERVE_ADMIN_KEY, startServeProcess, untilRefused, type ServeProcess } from '@/lib/testing/serve-process';
+
+let server: ServeProcess | null = null;
+afterEach(async () => {
+  await server?.stop('SIGKILL');
+  server = null;
+});
+
+async function appAndToken(url: string, userId: string): Promise<{ appId: string; token: string }> {
+  const appId = `drain-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}`;
+  const created = await fetch(`${url}/api/admin/apps`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${SERVE_ADMIN_KEY}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ id: appId, name: 'Drain' }),
+  });
+  expect(created.status).toBe(201);
+  const { appSecret } = (await created.json()) as { appSecret: string };
+  const token = await fetch(`${url}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ appId, appSecret, userId }),
+  });
+  expect(token.status).toBe(200);
+  return { appId, token: ((await token.json()) as { accessToken: string }).accessToken };
+}
+
+/** A POST whose body is sent in two parts: the server holds it in flight in between. */
+function halfSentPost(
+  url: string,
+  path: string,
+  token: string,
+  body: string,
+): { req: ClientRequest; connected: Promise<void>; answer: Promise<{ status: number; text: string }>; finish(): void } {
+  const target = new URL(path, url);
+  let resolveAnswer!: (a: { status: number; text: string }) => void;
+  let rejectAnswer!: (err: Error) => void;
+  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+    resolveAnswer = resolve;
+    rejectAnswer = reject;
+  });
+  const req = request(
+    {
+      host: target.hostname,
+      port: target.port,
+      path: target.pathname,
+      method: 'POST',
+      agent: false,
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
+    },
+    (res: IncomingMessage) => {
+      let text = '';
+      res.on('data', (c: Buffer) => (text += c.toString()));
+      res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text }));
+      res.on('error', rejectAnswer);
+    },
+  );
+  req.on('error', rejectAnswer);
+  // Awaited (or expected to reject) by the test, possibly after it settled.
+  answer.catch(() => undefined);
+  const connected = new Promise<void>((resolve) => req.once('socket', (socket) => socket.once('connect', () => resolve())));
+  const half = Math.floor(body.length / 2);
+  req.write(body.slice(0, half));
+  return { req, connected, answer, finish: () => req.end(body.slice(half)) };
+}
+
+describe('SIGTERM drains a real server process', () => {
+  it('refuses new connections, finishes the request in flight, ends streams with a last comment, exits 0', async () => {
+    server = await startServeProcess({ SHUTDOWN_GRACE_MS: '60000' });
+    const userId = 'drainer';
+    const { token } = await appAndToken(server.url, userId);
+    const stream = await openSse(`${server.url}/v1/sse/updates`, { Authorization: `Bearer ${token}` });
+    await stream.waitFor((s) => s.raw.startsWith(': connected'), 'connected', 30_000);
+
+    const body = JSON.stringify({ userId, name: 'play', payload: {}, timestamp: Date.now() });
+    const inFlight = halfSentPost(server.url, '/v1/events', token, body);
+    await inFlight.connected;
+    // The request is in flight once the server has its headers; a health request after it on
+    // another connection is answered only after the first one was accepted (same event loop).
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+
+    server.child.kill('SIGTERM');
+    await untilRefused(server.url);
+    await stream.waitFor((s) => s.ended, 'the stream to end', 30_000);
+    expect(stream.raw.endsWith(': server shutting down; reconnect (with Last-Event-ID) to resume\n\n')).toBe(true);
+    // Still running: the request in flight holds it.
+    expect(server.child.exitCode).toBeNull();
+
+    inFlight.finish();
+    const answer = await inFlight.answer;
+    expect(answer.status).toBe(200);
+    expect(JSON.parse(answer.text)).toHaveProperty('missionsUpdated');
+    expect(await server.exited).toBe(0);
+  }, 120_000);
+
+  it('SIGINT too: a request that never completes is cut after SHUTDOWN_GRACE_MS, and the process still exits 0', async () => {
+    server = await startServeProcess({ SHUTDOWN_GRACE_MS: '300' });
+    const { token } = await appAndToken(server.url, 'stuck');
+    const stuck = halfSentPost(server.url, '/v1/events', token, JSON.stringify({ userId: 'stuck', name: 'play', payload: {}, timestamp: Date.now() }));
+    await stuck.connected;
+    expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+    server.child.kill('SIGINT');
+    // Never finished by the client: only the grace period's cut lets the process go.
+    expect(await server.exited).toBe(0);
+    await expect(stuck.answer).rejects.toThrow();
+  }, 120_000);
+});

@@ -1,0 +1,66 @@
+// Graceful shutdown of a Node HTTP server on SIGTERM or SIGINT (scripts/server.ts
+// for `npm start`, scripts/serve.ts): GET /api/ready answers 503 from then on,
+// the listening socket closes (new connections are refused), idle keep-alive
+// connections close, open streams end with a last comment (clients resume
+// elsewhere with Last-Event-ID), requests in flight finish and their
+// connections close after the answer. After `graceMs` whatever is still open
+// is cut. Then the resources close and the process exits: 0, or 1 when
+// closing them failed or took longer than `closeTimeoutMs`. A second signal
+// exits at once (1).
+import type { Server } from 'node:http';
+import { logError } from '@/lib/log';
+import { startDraining } from './ops/lifecycle';
+import { closeAllStreams } from './v1/sse';
+
+export interface DrainOptions {
+  /** Time in-flight requests get to finish before their connections are cut. */
+  graceMs: number;
+  /** Closes what the process holds (Next.js, bus, store, database), in order. */
+  closeResources: () => Promise<void>;
+  /** Bound on closeResources. */
+  closeTimeoutMs?: number;
+  /** Called once when the first signal arrives (a start-up line, say). */
+  onSignal?: (signal: NodeJS.Signals) => void;
+  exit?: (code: number) => void;
+}
+
+export function drainOnSignals(server: Server, options: DrainOptions): void {
+  const exit = options.exit ?? ((code: number) => process.exit(code));
+  let stopping = false;
+
+  // Requests answered while draining close their connection after the answer.
+  server.on('request', (_req, res) => {
+    if (stopping) res.shouldKeepAlive = false;
+    res.once('finish', () => {
+      if (stopping) setImmediate(() => server.closeIdleConnections());
+    });
+  });
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return exit(1);
+    stopping = true;
+    startDraining();
+    options.onSignal?.(signal);
+    const cut = setTimeout(() => server.closeAllConnections(), options.graceMs);
+    cut.unref();
+    server.close(() => {
+      clearTimeout(cut);
+      const hard = setTimeout(() => {
+        logError('shutdown: closing resources timed out', null, { timeoutMs: options.closeTimeoutMs ?? 10_000 });
+        exit(1);
+      }, options.closeTimeoutMs ?? 10_000);
+      hard.unref();
+      options.closeResources().then(
+        () => exit(0),
+        (err: unknown) => {
+          logError('shutdown failed', err);
+          exit(1);
+        },
+      );
+    });
+    server.closeIdleConnections();
+    closeAllStreams();
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}

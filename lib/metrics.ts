@@ -1,0 +1,99 @@
+// Prometheus metrics (prom-client), served by GET /api/metrics behind the admin
+// key. One registry per process in a process-wide slot: Next.js bundles each
+// route into its own chunk, and a registry per chunk would count each route
+// alone (and register the process metrics twice).
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { processWide } from './process-wide';
+
+/** Connection pool figures of the database driver (node-postgres or Neon); null for PGlite. */
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
+  max: number;
+}
+
+interface Sources {
+  openStreams: () => number;
+  pool: () => PoolStats | null;
+}
+
+function createMetrics() {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry, prefix: 'questline_' });
+  const sources: Sources = { openStreams: () => 0, pool: () => null };
+  const metrics = {
+    registry,
+    sources,
+    requests: new Counter({
+      name: 'questline_http_requests_total',
+      help: 'HTTP requests answered by the route table, by route pattern, method and status',
+      labelNames: ['route', 'method', 'status'] as const,
+      registers: [registry],
+    }),
+    duration: new Histogram({
+      name: 'questline_http_request_duration_seconds',
+      help: 'Time to the response head (streams: to their first byte), by route pattern and method',
+      labelNames: ['route', 'method'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers: [registry],
+    }),
+    eventsIngested: new Counter({
+      name: 'questline_events_ingested_total',
+      help: 'Events stored (not replays), by source: api (POST /v1/events) or webhook',
+      labelNames: ['source'] as const,
+      registers: [registry],
+    }),
+    claims: new Counter({
+      name: 'questline_claims_total',
+      help: 'Claim answers, by outcome: granted (first claim), replayed, or refused (the error code)',
+      labelNames: ['outcome'] as const,
+      registers: [registry],
+    }),
+    busErrors: new Counter({
+      name: 'questline_bus_errors_total',
+      help: 'Pub/sub failures (publish, subscribe, listener), by operation',
+      labelNames: ['operation'] as const,
+      registers: [registry],
+    }),
+    updateLogErrors: new Counter({
+      name: 'questline_update_log_errors_total',
+      help: 'Failed or timed-out reads of the stream update log',
+      registers: [registry],
+    }),
+    rateLimited: new Counter({
+      name: 'questline_rate_limit_rejections_total',
+      help: 'Requests refused with 429, by error code (rate_limited, too_many_streams)',
+      labelNames: ['code'] as const,
+      registers: [registry],
+    }),
+  };
+  new Gauge({
+    name: 'questline_sse_open_streams',
+    help: 'Update streams open in this process',
+    registers: [registry],
+    collect() {
+      this.set(sources.openStreams());
+    },
+  });
+  new Gauge({
+    name: 'questline_db_pool_connections',
+    help: 'Database pool connections by state (total, idle, waiting clients, max); absent on the embedded database',
+    labelNames: ['state'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const stats = sources.pool();
+      if (!stats) return;
+      for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, stats[state]);
+    },
+  });
+  return metrics;
+}
+
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** The process's metrics (one registry per process, whichever Next.js chunk asks). */
+export function metrics(): Metrics {
+  return processWide('metrics', createMetrics);
+}

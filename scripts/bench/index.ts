@@ -1,0 +1,616 @@
+// `npm run bench [-- --quick] [-- --only events,claims,missions,sse] [-- --no-build]`
+//
+// Starts the production server the way `npm start` does (build when stale,
+// then `node scripts/start.mjs`) on real PostgreSQL + Redis, seeds what each
+// scenario needs (apps through the admin API, bulk rows with SQL, tokens
+// signed with JWT_SECRET), runs pgbench's two-statement ingestion
+// transaction as the machine's ceiling, then drives each scenario with 64
+// connections and prints throughput, p50/p90/p99/max, errors, the server's
+// RSS and the load average. docs/benchmarks.md describes it; no test asserts
+// a time.
+//
+// Environment: DATABASE_URL (postgres://…; the database is created when
+// missing), REDIS_URL (redis://…/N), JWT_SECRET; PORT (default: a free port).
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { get } from 'node:http';
+import { createServer } from 'node:net';
+import { loadavg, tmpdir, cpus } from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { SignJWT } from 'jose';
+import { Redis as IORedis } from 'ioredis';
+import pg from 'pg';
+import { Pool } from 'undici';
+import { runLoad, summarize, type Job, type LoadResult } from './load';
+
+const root = path.resolve(__dirname, '..', '..');
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const option = (name: string, fallback: string): string => {
+  const i = argv.indexOf(`--${name}`);
+  return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
+};
+const QUICK = flag('quick');
+const ONLY = new Set(option('only', 'events,claims,missions,sse').split(','));
+const CONNECTIONS = Number(option('connections', '64'));
+const SECONDS = Number(option('seconds', QUICK ? '12' : '30'));
+const STREAMS = Number(option('streams', QUICK ? '1000' : '10000'));
+const SSE_RATE = Number(option('rate', '200'));
+const SSE_SECONDS = Number(option('sse-seconds', QUICK ? '8' : '20'));
+const PGBENCH_CLIENTS = Number(option('pgbench-clients', '16'));
+const LIST_USERS = 100_000;
+const LIST_MISSIONS = 1_000;
+const ADMIN_KEY = process.env.ADMIN_API_KEY ?? 'bench-admin-key-0123456789abcdef';
+
+function need(name: string): string {
+  const value = process.env[name];
+  if (!value) {
+    console.error(`bench: ${name} must be set (PostgreSQL + Redis: DATABASE_URL=postgres://… REDIS_URL=redis://…/N JWT_SECRET=…)`);
+    process.exit(2);
+  }
+  return value;
+}
+const DATABASE_URL = need('DATABASE_URL');
+const REDIS_URL = need('REDIS_URL');
+const JWT_SECRET = need('JWT_SECRET');
+const secretKey = new TextEncoder().encode(JWT_SECRET);
+
+const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
+const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
+
+// ---------------------------------------------------------------- helpers
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+/** The process's CPU time so far (user + system), in ms. */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (100 per second).
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+}
+
+function rssMB(pid: number): number {
+  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+  return line ? Math.round(Number(line.replace(/\D+/g, '')) / 1024) : 0;
+}
+
+/** HS256 token with the claims lib/auth/jwt.ts issues (app, sub, jti, iat, iat_ms, exp). */
+async function token(appId: string, userId: string): Promise<string> {
+  const now = Date.now();
+  const iat = Math.floor(now / 1000);
+  return new SignJWT({ app: appId, iat_ms: now })
+    .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+    .setSubject(userId)
+    .setJti(randomUUID())
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + 3600)
+    .sign(secretKey);
+}
+
+async function tokens(appId: string, users: string[]): Promise<string[]> {
+  const out: string[] = [];
+  for (let i = 0; i < users.length; i += 1000) out.push(...(await Promise.all(users.slice(i, i + 1000).map((u) => token(appId, u)))));
+  return out;
+}
+
+async function ensureDatabase(): Promise<void> {
+  const url = new URL(DATABASE_URL);
+  const name = decodeURIComponent(url.pathname.slice(1));
+  url.pathname = '/postgres';
+  const admin = new pg.Client({ connectionString: url.toString() });
+  await admin.connect();
+  const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+  if (rowCount === 0) await admin.query(`create database "${name.replace(/"/g, '""')}"`);
+  await admin.end();
+}
+
+// ---------------------------------------------------------------- server
+
+interface Server {
+  url: string;
+  child: ChildProcess;
+  pool: Pool;
+  admin(method: string, route: string, body?: unknown): Promise<{ status: number; text: string }>;
+  stop(): Promise<void>;
+}
+
+async function startServer(): Promise<Server> {
+  // Default: `npm start`'s way (build when stale, then the server bundle).
+  // --bundle-only: rebuild just the server bundle (esbuild, seconds; /v1 and
+  // /api/admin are served from it) and run it as start.mjs would, keeping the
+  // Next.js build as it is. --no-build: run the bundle as it is.
+  let entry = 'scripts/start.mjs';
+  if (option('entry', '') !== '') {
+    // Another server bundle of this checkout (e.g. an older commit's, for a before/after run).
+    entry = option('entry', '');
+  } else if (flag('bundle-only') || flag('no-build')) {
+    entry = '.next/questline-server.mjs';
+    if (flag('bundle-only')) {
+      const built = spawnSync(process.execPath, ['scripts/build-server.mjs'], { cwd: root, stdio: 'inherit' });
+      if (built.status !== 0) throw new Error('server bundle build failed');
+    }
+  } else {
+    log('build when stale (node scripts/start.mjs --build-only)…');
+    const built = spawnSync(process.execPath, ['scripts/start.mjs', '--build-only'], { cwd: root, stdio: 'inherit' });
+    if (built.status !== 0) throw new Error('build failed');
+  }
+  const port = Number(process.env.PORT ?? (await freePort()));
+  const extra = (process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const child = spawn(process.execPath, [...extra, entry], {
+    cwd: root,
+    env: {
+      ...process.env,
+      PORT: String(port),
+      NODE_ENV: 'production',
+      ADMIN_API_KEY: ADMIN_KEY,
+      QUESTLINE_QUIET: '1',
+      QUESTLINE_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'questline-bench-')),
+      SSE_MAX_STREAMS_PER_USER: '10',
+    },
+    stdio: ['ignore', 'inherit', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const pool = new Pool(url, { connections: 8 });
+  const request = async (method: string, route: string, body: unknown, headers: Record<string, string>) => {
+    const res = await pool.request({
+      method: method as 'GET',
+      path: route,
+      headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.statusCode, text: await res.body.text() };
+  };
+  for (let i = 0; ; i++) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode})`);
+    const ok = await request('GET', '/v1/openapi.json', undefined, {}).then((r) => r.status === 200, () => false);
+    if (ok) break;
+    if (i > 1200) throw new Error('server did not start in 120 s');
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  return {
+    url,
+    child,
+    pool,
+    admin: (method, route, body) => request(method, route, body, { authorization: `Bearer ${ADMIN_KEY}` }),
+    stop: async () => {
+      await pool.close();
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once('exit', r));
+      child.kill('SIGTERM');
+      const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(t);
+    },
+  };
+}
+
+async function createApp(server: Server, appId: string, catalog: unknown): Promise<void> {
+  const created = await server.admin('POST', '/api/admin/apps', { id: appId, name: `Bench ${appId}` });
+  if (created.status !== 201 && created.status !== 409) throw new Error(`create app ${appId}: ${created.status} ${created.text}`);
+  const put = await server.admin('PUT', `/api/admin/apps/${appId}/catalog`, catalog);
+  if (put.status !== 200) throw new Error(`catalog ${appId}: ${put.status} ${put.text.slice(0, 300)}`);
+}
+
+// ---------------------------------------------------------------- pgbench
+
+const PGBENCH_SCRIPT = `\\set u random(1, 2000)
+\\set m random(1, 3)
+BEGIN;
+INSERT INTO bench_pg_events (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at)
+  VALUES (gen_random_uuid()::text, 'bench', 'u' || :u, 'match_played', '{"mode":"ranked","score":12}', 1700000000000, NULL, 'api', 1700000000000);
+INSERT INTO bench_pg_progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
+  VALUES ('bench', 'u' || :u, 'm' || :m, 'active', 1, 1000000, 0, 1, 1700000000000)
+  ON CONFLICT (app_id, user_id, mission_id) DO UPDATE SET current_count = bench_pg_progress.current_count + 1, updated_at = excluded.updated_at;
+END;
+`;
+
+async function runPgbench(db: pg.Client, seconds: number): Promise<{ tps: number; clients: number; seconds: number } | null> {
+  await db.query('drop table if exists bench_pg_events, bench_pg_progress');
+  await db.query('create table bench_pg_events (like events including all)');
+  await db.query('create table bench_pg_progress (like progress including all)');
+  const dir = mkdtempSync(path.join(tmpdir(), 'questline-pgbench-'));
+  const file = path.join(dir, 'ingest.sql');
+  writeFileSync(file, PGBENCH_SCRIPT);
+  const url = new URL(DATABASE_URL);
+  const args = ['-n', '-M', 'prepared', '-c', String(PGBENCH_CLIENTS), '-j', '2', '-T', String(seconds), '-f', file];
+  const env = { ...process.env, PGHOST: url.hostname, PGPORT: url.port || '5432', PGUSER: decodeURIComponent(url.username || 'postgres'), PGDATABASE: decodeURIComponent(url.pathname.slice(1)) };
+  if (url.password) Object.assign(env, { PGPASSWORD: decodeURIComponent(url.password) });
+  const run = spawnSync('pgbench', args, { env, encoding: 'utf8' });
+  await db.query('drop table if exists bench_pg_events, bench_pg_progress');
+  const match = /tps = ([\d.]+)/.exec(run.stdout ?? '');
+  if (!match) {
+    console.error(`pgbench failed: ${run.error ?? ''} ${run.stderr ?? ''}`);
+    return null;
+  }
+  return { tps: Math.round(Number(match[1])), clients: PGBENCH_CLIENTS, seconds };
+}
+
+// ---------------------------------------------------------------- scenarios
+
+interface Row {
+  scenario: string;
+  /** Server CPU (user + system) per request during the scenario, ms: the figure the machine's load disturbs least. */
+  cpuPerRequestMs?: number;
+  result: LoadResult;
+  rssMB: number;
+  load: string;
+  note?: string;
+}
+
+/** (a) POST /v1/events: 0 to 3 missions advanced, half with an Idempotency-Key, 95 events per token at most (limit 100/60 s). */
+async function benchEvents(server: Server, runId: string): Promise<Row> {
+  const appId = `bench-ev-${runId}`;
+  const reward = { kind: 'currency', currency: 'gems', amount: 1 };
+  await createApp(server, appId, {
+    missions: [
+      { id: 'life', title: 'Lifetime', criteria: { eventName: 'match_played', count: 1_000_000 }, reward },
+      { id: 'daily', title: 'Daily', criteria: { eventName: 'match_played', count: 1_000_000, window: 'daily' }, reward },
+      { id: 'ranked', title: 'Ranked', criteria: { eventName: 'match_played', count: 1_000_000, filter: { mode: 'ranked', score: { gte: 10 } } }, reward },
+      { id: 'buy', title: 'Buy', criteria: { eventName: 'item_bought', count: 1_000_000 }, reward },
+    ],
+  });
+  const users = Array.from({ length: QUICK ? 1500 : 3000 }, (_, i) => `u${i}`);
+  const toks = await tokens(appId, users);
+  const used = new Uint8Array(users.length);
+  // The four shapes, advancing 0, 1, 2 and 3 missions.
+  const shapes = [
+    { name: 'login', payload: { platform: 'ios' } },
+    { name: 'item_bought', payload: { itemId: 'sword', price: 120 } },
+    { name: 'match_played', payload: { mode: 'casual', score: 3, durationSec: 412 } },
+    { name: 'match_played', payload: { mode: 'ranked', score: 27, durationSec: 655 } },
+  ];
+  let n = 0;
+  const next = (): Job | null => {
+    for (let tries = 0; tries < users.length; tries++) {
+      const u = n++ % users.length;
+      if (used[u] >= 95) continue;
+      used[u] += 1;
+      const shape = shapes[n % 4];
+      const headers: Record<string, string> = { authorization: `Bearer ${toks[u]}`, 'content-type': 'application/json' };
+      if (n % 2 === 0) headers['idempotency-key'] = `k-${n}`;
+      return {
+        method: 'POST',
+        path: '/v1/events',
+        headers,
+        body: JSON.stringify({ userId: users[u], name: shape.name, payload: shape.payload, timestamp: Date.now() }),
+      };
+    }
+    return null;
+  };
+  const result = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, next });
+  return { scenario: 'events', result, rssMB: rssMB(server.child.pid!), load: load(), note: `${users.length} users` };
+}
+
+/** (b) POST /v1/missions/:id/claim: completed progress rows seeded with SQL, 20 per user (limit 30/60 s per token). */
+async function benchClaims(server: Server, db: pg.Client, runId: string): Promise<Row> {
+  const appId = `bench-cl-${runId}`;
+  const perUser = 20;
+  const missions = Array.from({ length: perUser }, (_, i) => ({
+    id: `c${i}`,
+    title: `Claim ${i}`,
+    criteria: { eventName: 'win', count: 1 },
+    reward: i % 4 === 3 ? { kind: 'item', itemId: 'chest', quantity: 1 } : { kind: 'currency', currency: 'gold', amount: 10 },
+  }));
+  await createApp(server, appId, { missions });
+  const userCount = QUICK ? 1000 : 3000;
+  await db.query(
+    `insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
+     select $1, 'u' || u, 'c' || m, 'completed', 1, 1, 0, 1, $2 from generate_series(0, $3 - 1) u, generate_series(0, $4 - 1) m`,
+    [appId, Date.now(), userCount, perUser],
+  );
+  const users = Array.from({ length: userCount }, (_, i) => `u${i}`);
+  const toks = await tokens(appId, users);
+  let n = 0;
+  const total = userCount * perUser;
+  const next = (): Job | null => {
+    if (n >= total) return null;
+    const u = n % userCount;
+    const m = Math.floor(n / userCount);
+    n += 1;
+    const headers: Record<string, string> = { authorization: `Bearer ${toks[u]}` };
+    if (n % 2 === 0) headers['idempotency-key'] = `c-${n}`;
+    return { method: 'POST', path: `/v1/missions/c${m}/claim`, headers };
+  };
+  const result = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, next });
+  return { scenario: 'claims', result, rssMB: rssMB(server.child.pid!), load: load(), note: `${userCount} users × ${perUser} completed missions` };
+}
+
+/** (c) GET /v1/missions: 1,000 missions, 100,000 users with 3 progress rows each (seeded once, kept between runs). */
+async function benchMissionList(server: Server, db: pg.Client): Promise<Row> {
+  const appId = 'bench-list';
+  const seeded = await db.query(`select (select count(*) from missions where app_id = $1)::int as missions, (select count(*) from progress where app_id = $1)::int as rows`, [appId]);
+  const { missions, rows } = seeded.rows[0] as { missions: number; rows: number };
+  if (missions !== LIST_MISSIONS || rows < LIST_USERS * 3) {
+    log(`seeding ${appId}: ${LIST_MISSIONS} missions, ${LIST_USERS} users × 3 progress rows…`);
+    // The catalog is over the admin API's body limit: the missions go in with
+    // SQL, then the servers' catalog caches are told (the bus channel of lib/catalog).
+    await createApp(server, appId, { missions: [] });
+    await db.query('delete from missions where app_id = $1', [appId]);
+    await db.query(
+      `insert into missions (app_id, id, title, description, criteria, reward, created_at, updated_at)
+       select $1, 'm' || lpad(i::text, 4, '0'), 'Mission ' || i, 'Play and win',
+         jsonb_build_object('eventName', (array['match_played','item_bought','level_up','login','quest_done'])[i % 5 + 1], 'count', 10 + i % 50)
+           || case when i % 3 = 0 then '{"window":"daily"}'::jsonb else '{"window":"lifetime"}'::jsonb end,
+         '{"kind":"currency","currency":"gems","amount":5}'::jsonb, $2, $2
+       from generate_series(0, $3 - 1) i`,
+      [appId, Date.now(), LIST_MISSIONS],
+    );
+    const redis = new IORedis(REDIS_URL);
+    await redis.publish('catalog:changed', appId);
+    await redis.quit();
+    await db.query('delete from progress where app_id = $1', [appId]);
+    await db.query(
+      `insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
+       select $1, 'u' || u, 'm' || lpad(((u * 7 + k * 331) % $3)::text, 4, '0'), 'active', 1, 10 + (((u * 7 + k * 331) % $3) % 50), 0, 1, $2
+       from generate_series(0, $4 - 1) u, generate_series(0, 2) k`,
+      [appId, Date.now(), LIST_MISSIONS, LIST_USERS],
+    );
+    await db.query('analyze progress');
+  }
+  const sample = Array.from({ length: 5000 }, (_, i) => `u${(i * 7919) % LIST_USERS}`);
+  const toks = await tokens(appId, sample);
+  let n = 0;
+  const next = (): Job => {
+    const i = n++ % sample.length;
+    return { method: 'GET', path: '/v1/missions', headers: { authorization: `Bearer ${toks[i]}` } };
+  };
+  const result = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: QUICK ? Math.min(SECONDS, 10) : SECONDS, next });
+  return { scenario: 'missions list', result, rssMB: rssMB(server.child.pid!), load: load(), note: `${LIST_MISSIONS} missions, ${LIST_USERS} users, page of 50` };
+}
+
+/** (d) SSE: N streams held (one user each), steady ingestion at `rate`/s, latency from send to arrival on the stream. */
+async function benchSse(server: Server, runId: string): Promise<Row & { streams: Record<string, unknown> }> {
+  const appId = `bench-sse-${runId}`;
+  await createApp(server, appId, {
+    missions: [{ id: 'play', title: 'Play', criteria: { eventName: 'match_played', count: 1_000_000 }, reward: { kind: 'currency', currency: 'gems', amount: 1 } }],
+  });
+  const users = Array.from({ length: STREAMS }, (_, i) => `s${i}`);
+  const toks = await tokens(appId, users);
+  const rssBefore = rssMB(server.child.pid!);
+  const sentAt: number[][] = users.map(() => []);
+  const latencies: number[] = [];
+  const sockets: Array<{ destroy(): void }> = [];
+  const open = (i: number) =>
+    new Promise<void>((resolve, reject) => {
+      let pending = '';
+      let opened = false;
+      const req = get(`${server.url}/v1/sse/updates?access_token=${toks[i]}`, { agent: false }, (res) => {
+        if (res.statusCode !== 200) return reject(new Error(`stream ${res.statusCode}`));
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => {
+          pending += chunk;
+          let end: number;
+          while ((end = pending.indexOf('\n\n')) >= 0) {
+            const frame = pending.slice(0, end);
+            pending = pending.slice(end + 2);
+            if (!opened && frame.startsWith(': connected')) {
+              opened = true;
+              resolve();
+            } else if (frame.startsWith('id: ')) {
+              const t = sentAt[i].shift();
+              if (t !== undefined) latencies.push(performance.now() - t);
+            }
+          }
+        });
+      });
+      req.on('error', (err) => (opened ? undefined : reject(err)));
+      sockets.push(req);
+    });
+  const openStarted = performance.now();
+  for (let i = 0; i < STREAMS; i += 200) await Promise.all(users.slice(i, i + 200).map((_, j) => open(i + j)));
+  const openSeconds = (performance.now() - openStarted) / 1000;
+  await new Promise((r) => setTimeout(r, 1500));
+  const rssHeld = rssMB(server.child.pid!);
+
+  const pool = new Pool(server.url, { connections: 16 });
+  const total = SSE_RATE * SSE_SECONDS;
+  const posts: Promise<void>[] = [];
+  const postLatencies: number[] = [];
+  let errors = 0;
+  const started = performance.now();
+  for (let n = 0; n < total; n++) {
+    const wait = started + (n * 1000) / SSE_RATE - performance.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    const u = n % STREAMS;
+    const t0 = performance.now();
+    sentAt[u].push(t0);
+    posts.push(
+      pool
+        .request({
+          method: 'POST',
+          path: '/v1/events',
+          headers: { authorization: `Bearer ${toks[u]}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ userId: users[u], name: 'match_played', payload: { mode: 'ranked' }, timestamp: Date.now() }),
+        })
+        .then(async (res) => {
+          await res.body.text();
+          postLatencies.push(performance.now() - t0);
+          if (res.statusCode !== 200) errors += 1;
+        })
+        .catch(() => void (errors += 1)),
+    );
+  }
+  await Promise.all(posts);
+  const ingestSeconds = (performance.now() - started) / 1000;
+  const deadline = Date.now() + 10_000;
+  while (latencies.length < total - errors && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+  const rssAfter = rssMB(server.child.pid!);
+  for (const s of sockets) s.destroy();
+  await pool.close();
+  const delivery = summarize(latencies, total - errors - latencies.length, [], ingestSeconds);
+  return {
+    scenario: `sse delivery (${STREAMS} streams, ${SSE_RATE} ev/s)`,
+    result: delivery,
+    rssMB: rssAfter,
+    load: load(),
+    note: `posts ${summarize(postLatencies, errors, [], ingestSeconds).perSecond}/s, ${errors} errors`,
+    streams: {
+      held: sockets.length,
+      openSeconds: Math.round(openSeconds * 10) / 10,
+      rssMB: { before: rssBefore, holding: rssHeld, after: rssAfter },
+      rssPer1000StreamsMB: Math.round(((rssHeld - rssBefore) * 1000) / STREAMS * 10) / 10,
+      delivered: `${latencies.length}/${total - errors}`,
+    },
+  };
+}
+
+// ---------------------------------------------------------------- growth
+
+/**
+ * `--growth [N]`: table and index size per event at N events (default
+ * 1,000,000), on copies of the tables (same columns and indexes) filled with
+ * SQL the way the API fills them: one events row per event (with verdicts),
+ * an idempotency row for half of them, 2,000 users' progress rows, per-minute
+ * rollups over one day. The copies are dropped afterwards.
+ */
+async function growth(db: pg.Client, n: number): Promise<void> {
+  const tables = ['events', 'idempotency_keys', 'progress', 'analytics_rollups', 'user_sequences'];
+  for (const t of tables) {
+    await db.query(`drop table if exists growth_${t}`);
+    await db.query(`create table growth_${t} (like ${t} including all)`);
+  }
+  const t0 = performance.now();
+  const now = Date.now();
+  await db.query(
+    `insert into growth_events (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at, outcome)
+     select 'evt_' || gen_random_uuid(), 'bench-app', 'u' || (i % 2000), 'match_played',
+       jsonb_build_object('mode', 'ranked', 'score', i % 50, 'durationSec', 300 + i % 400), $1::bigint - ($2::int - i) * 10,
+       case when i % 2 = 0 then 'k-' || i end, 'api', $1::bigint - ($2::int - i) * 10,
+       '[{"missionId":"life","counted":true,"change":"progress","currentCount":5,"targetCount":1000},{"missionId":"ranked","counted":false,"code":"filter_mismatch","key":"mode","condition":"eq","missing":false,"seen":"casual"}]'::jsonb
+     from generate_series(1, $2::int) i`,
+    [now, n],
+  );
+  await db.query(
+    `insert into growth_idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
+     select 'bench-app', 'u' || (i % 2000), 'event:k-' || i, md5(i::text) || md5((i + 1)::text), 200,
+       to_jsonb('{"accepted":true,"eventId":"evt_' || gen_random_uuid() || '","missionsUpdated":["life","daily"]}'), $1::bigint
+     from generate_series(2, $2::int, 2) i`,
+    [now, n],
+  );
+  await db.query(
+    `insert into growth_progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
+     select 'bench-app', 'u' || u, m, 'active', 5, 1000, 0, 1, $1::bigint from generate_series(0, 1999) u, unnest(array['life','daily','ranked','buy']) m`,
+    [now],
+  );
+  await db.query(
+    `insert into growth_analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
+     select 'bench-app', $1::bigint - m * 60000 - $1::bigint % 60000, 'event', 'match_played', s, 10, 0 from generate_series(0, 1439) m, generate_series(0, 7) s`,
+    [now],
+  );
+  await db.query(`insert into growth_user_sequences (app_id, user_id, seq) select 'bench-app', 'u' || u, 500 from generate_series(0, 1999) u`);
+  for (const t of tables) await db.query(`analyze growth_${t}`);
+  const seconds = (performance.now() - t0) / 1000;
+  console.log(`\ngrowth at ${n.toLocaleString('en')} events (filled in ${seconds.toFixed(0)} s; load average ${load()})\n`);
+  console.log('| table | rows | heap MB | indexes MB | total MB | bytes per event |');
+  console.log('|---|---|---|---|---|---|');
+  for (const t of tables) {
+    const { rows } = await db.query(
+      `select (select count(*) from growth_${t})::bigint as rows, pg_table_size('growth_${t}') as heap, pg_indexes_size('growth_${t}') as idx, pg_total_relation_size('growth_${t}') as total`,
+    );
+    const r = rows[0] as { rows: string; heap: string; idx: string; total: string };
+    const mb = (x: string) => (Number(x) / 1048576).toFixed(1);
+    console.log(`| ${t} | ${Number(r.rows).toLocaleString('en')} | ${mb(r.heap)} | ${mb(r.idx)} | ${mb(r.total)} | ${Math.round(Number(r.total) / n)} |`);
+  }
+  const { rows: idx } = await db.query(
+    `select indexrelname as name, pg_relation_size(indexrelid) as size from pg_stat_user_indexes where relname like 'growth_%' order by 2 desc`,
+  );
+  console.log(`indexes: ${idx.map((x: { name: string; size: string }) => `${x.name} ${(Number(x.size) / 1048576).toFixed(1)} MB`).join(', ')}`);
+  for (const t of tables) await db.query(`drop table growth_${t}`);
+}
+
+// ---------------------------------------------------------------- main
+
+async function main(): Promise<void> {
+  const runId = Date.now().toString(36);
+  log(`questline bench ${QUICK ? '--quick ' : ''}on ${cpus().length} cores, node ${process.version}; load average ${load()}`);
+  await ensureDatabase();
+  if (flag('growth')) {
+    // Table sizes only: needs the schema (migrations), so the server starts and stops once first.
+    const size = Number(option('growth', '1000000')) || 1_000_000;
+    const booted = await startServer();
+    await booted.stop();
+    const db = new pg.Client({ connectionString: DATABASE_URL });
+    await db.connect();
+    try {
+      await growth(db, size);
+    } finally {
+      await db.end();
+    }
+    return;
+  }
+  const server = await startServer();
+  const db = new pg.Client({ connectionString: DATABASE_URL });
+  await db.connect();
+  const rows: Row[] = [];
+  let cpuStart = 0;
+  const start = () => void (cpuStart = cpuMs(server.child.pid!));
+  const done = (r: Row) => {
+    r.cpuPerRequestMs = Math.round(((cpuMs(server.child.pid!) - cpuStart) / Math.max(1, r.result.requests)) * 100) / 100;
+    rows.push(r);
+    const x = r.result;
+    log(`${r.scenario}: ${x.perSecond}/s, p50 ${x.latencyMs.p50} ms, p99 ${x.latencyMs.p99} ms, max ${x.latencyMs.max} ms, ${x.errors} errors, RSS ${r.rssMB} MB, server CPU ${r.cpuPerRequestMs} ms/request`);
+  };
+  let sse: Record<string, unknown> | null = null;
+  try {
+    log(`server ${server.url} (pid ${server.child.pid}), RSS ${rssMB(server.child.pid!)} MB`);
+    log(`pgbench: insert event + upsert one progress row, ${PGBENCH_CLIENTS} clients, ${QUICK ? 8 : 20} s…`);
+    const pgb = await runPgbench(db, QUICK ? 8 : 20);
+    log(`pgbench ${pgb ? `${pgb.tps} tps` : 'unavailable'}; load average ${load()}`);
+    if (ONLY.has('events')) {
+      log(`events: ${CONNECTIONS} connections, ${SECONDS} s…`);
+      start();
+      done(await benchEvents(server, runId));
+    }
+    if (ONLY.has('claims')) {
+      log(`claims: ${CONNECTIONS} connections…`);
+      start();
+      done(await benchClaims(server, db, runId));
+    }
+    if (ONLY.has('missions')) {
+      log(`missions list: ${CONNECTIONS} connections…`);
+      start();
+      done(await benchMissionList(server, db));
+    }
+    if (ONLY.has('sse')) {
+      log(`sse: ${STREAMS} streams, ${SSE_RATE} events/s for ${SSE_SECONDS} s…`);
+      start();
+      const r = await benchSse(server, runId);
+      sse = r.streams;
+      done(r);
+    }
+    console.log('');
+    console.log('| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | server CPU ms/req | server RSS MB | load avg (1/5/15) | note |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of rows) {
+      const { result: x } = r;
+      console.log(`| ${r.scenario} | ${x.perSecond} | ${x.latencyMs.p50} | ${x.latencyMs.p90} | ${x.latencyMs.p99} | ${x.latencyMs.max} | ${x.errors} | ${r.cpuPerRequestMs} | ${r.rssMB} | ${r.load} | ${r.note ?? ''} |`);
+    }
+    const ev = rows.find((r) => r.scenario === 'events');
+    console.log('');
+    if (pgb) console.log(`pgbench (insert event + upsert progress, ${pgb.clients} clients): ${pgb.tps} tps${ev ? `; events/s ÷ pgbench tps = ${(ev.result.perSecond / pgb.tps).toFixed(3)}` : ''}`);
+    if (sse) console.log(`streams: ${JSON.stringify(sse)}`);
+    for (const r of rows) if (r.result.errorSamples.length) console.log(`${r.scenario} errors: ${r.result.errorSamples.join(' | ')}`);
+  } finally {
+    await db.end();
+    await server.stop();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
