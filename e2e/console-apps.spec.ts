@@ -118,7 +118,7 @@ test('the app switcher keeps the chosen app in the URL and across pages', async 
   await page.getByRole('combobox', { name: 'Selected app' }).click();
   await page.getByRole('option', { name: new RegExp(`Switch ${appId}`) }).click();
   await expect(page).toHaveURL(new RegExp(`[?&]app=${appId}`));
-  await expect(page.getByText(`Overview of Switch ${appId}`)).toBeVisible();
+  await expect(page.getByText(`What players of Switch ${appId} are doing`, { exact: false })).toBeVisible();
   // A bare link remembers the choice.
   await page.goto('/admin');
   await expect(page.getByRole('combobox', { name: 'Selected app' })).toContainText(`Switch ${appId}`);

@@ -64,9 +64,12 @@ test('an editor creates a mission with a filter using only the keyboard, and a p
   const windowSelect = page.getByRole('combobox', { name: 'Window' });
   await expect(windowSelect).toBeFocused();
   await page.keyboard.press('Enter');
-  await expect(page.getByRole('option', { name: 'Weekly' })).toBeVisible();
+  // Radix moves focus to the selected option once the list has opened; a key pressed before that is lost.
+  await expect(page.getByRole('option', { name: 'Lifetime' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('option', { name: 'Daily' })).toBeFocused();
   await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('option', { name: 'Weekly' })).toBeFocused();
   await page.keyboard.press('Enter');
   await expect(windowSelect).toHaveText(/Weekly/);
 

@@ -47,12 +47,17 @@ function spyFetch() {
   const spy = {
     streamRequests: [] as Headers[],
     refuseStream: false,
+    /** Answers received by requests other than the stream (the polling fallback's reads). */
+    otherAnswers: 0,
     fetch: (async (input, init) => {
       if (new URL(input).pathname === '/v1/sse/updates') {
         spy.streamRequests.push(new Headers(init?.headers));
         if (spy.refuseStream) throw new TypeError('fetch failed (refused by the test)');
+        return globalThis.fetch(input, init);
       }
-      return globalThis.fetch(input, init);
+      const res = await globalThis.fetch(input, init);
+      spy.otherAnswers += 1;
+      return res;
     }) as FetchLike,
   };
   return spy;
@@ -101,7 +106,7 @@ describe('subscribe (fetch streaming)', () => {
     const client = createQuestlineClient({ baseUrl: server.url, token: 'not-a-jwt', fetch: spy.fetch });
     const rec = recorder();
     const sub = client.subscribe(rec.onUpdate, { ...fast, onError: (e) => rec.errors.push(e) });
-    await waitFor(() => sub.state === 'closed', 5000, 'closed');
+    await waitFor(() => sub.state === 'closed', 30_000, 'closed');
     await sleep(300);
     expect(spy.streamRequests).toHaveLength(1);
     expect(rec.errors).toHaveLength(1);
@@ -114,7 +119,7 @@ describe('subscribe (fetch streaming)', () => {
     const client = createQuestlineClient({ baseUrl: server.url, getToken: () => (calls++ === 0 ? 'expired-or-bad' : token) });
     const errors: Error[] = [];
     const sub = client.subscribe(() => undefined, { ...fast, onError: (e) => errors.push(e) });
-    await waitFor(() => sub.state === 'open', 5000, 'open');
+    await waitFor(() => sub.state === 'open', 30_000, 'open');
     expect(errors.map((e) => e.name)).toEqual(['UnauthorizedError']);
     sub.close();
   });
@@ -128,14 +133,14 @@ describe('subscribe (fetch streaming)', () => {
     const rec = recorder();
     const sub = client.subscribe(rec.onUpdate, { ...fast, onError: (e) => rec.errors.push(e), onStateChange: (s) => rec.states.push(s) });
     try {
-      await waitFor(() => sub.state === 'closed', 5000, 'closed');
+      await waitFor(() => sub.state === 'closed', 30_000, 'closed');
       await sleep(300);
       expect(spy.streamRequests.map((h) => h.get('authorization'))).toEqual(['Bearer refused-0', 'Bearer refused-1']);
       expect(rec.errors.map((e) => e.name)).toEqual(['UnauthorizedError', 'UnauthorizedError']);
       expect(rec.states.at(-1)).toBe('closed');
       // reconnect() restarts it, with the same single immediate retry.
       sub.reconnect();
-      await waitFor(() => sub.state === 'closed', 5000, 'closed again');
+      await waitFor(() => sub.state === 'closed', 30_000, 'closed again');
       await sleep(300);
       expect(spy.streamRequests).toHaveLength(4);
     } finally {
@@ -154,7 +159,7 @@ describe('subscribe (fetch streaming)', () => {
       const rec = recorder();
       const sub = client.subscribe(rec.onUpdate, { ...fast, lastEventId });
       try {
-        await waitFor(() => sub.state === 'open', 5000, 'open');
+        await waitFor(() => sub.state === 'open', 30_000, 'open');
         await sleep(300);
         expect(spy.streamRequests.at(-1)!.has('last-event-id')).toBe(false);
         expect(sub.lastEventId).toBeNull();
@@ -177,16 +182,18 @@ describe('polling fallback', () => {
     await waitFor(() => sub.state === 'polling', 10_000, 'polling');
     expect(spy.streamRequests).toHaveLength(5);
     expect(rec.states).toEqual(['reconnecting', 'polling']);
-    await sleep(400); // the baseline poll
+    // The baseline poll has answered (a condition, not a fixed sleep: the machine may be loaded):
+    // four answers of the fallback's reads span at least one whole poll.
+    await waitFor(() => spy.otherAnswers >= 4, 30_000, 'the baseline poll');
 
     await client.sendEvent({ name: 'match' });
-    await waitFor(() => rec.updates.length === 1, 5000, 'progress');
+    await waitFor(() => rec.updates.length === 1, 30_000, 'progress');
     await client.sendEvent({ name: 'match' });
-    await waitFor(() => rec.updates.length === 2, 5000, 'progress 2');
+    await waitFor(() => rec.updates.length === 2, 30_000, 'progress 2');
     await client.sendEvent({ name: 'match' });
-    await waitFor(() => rec.updates.length === 3, 5000, 'completed');
+    await waitFor(() => rec.updates.length === 3, 30_000, 'completed');
     await client.claimMission('three-matches');
-    await waitFor(() => rec.updates.length === 5, 5000, 'claim');
+    await waitFor(() => rec.updates.length === 5, 30_000, 'claim');
     expect(rec.types()).toEqual([
       'mission.progress:three-matches',
       'mission.progress:three-matches',
@@ -204,7 +211,7 @@ describe('polling fallback', () => {
     await sleep(400);
     const before = rec.updates.length;
     await client.sendEvent({ name: 'win' });
-    await waitFor(() => rec.updates.length === before + 1, 5000, 'stream update');
+    await waitFor(() => rec.updates.length === before + 1, 30_000, 'stream update');
     await sleep(400);
     expect(rec.updates.slice(before).map((u) => [u.update.type, u.meta.source])).toEqual([['mission.completed', 'stream']]);
     expect(rec.updates).toHaveLength(6);
@@ -224,11 +231,11 @@ describe('server restart during a subscription', () => {
     const sub = client.subscribe(rec.onUpdate, { ...fast, onStateChange: (s) => rec.states.push(s) });
     await waitFor(() => sub.state === 'open', 10_000, 'open');
     await client.sendEvent({ name: 'match' });
-    await waitFor(() => rec.updates.length === 1, 5000, 'first update');
+    await waitFor(() => rec.updates.length === 1, 30_000, 'first update');
     const lastId = rec.updates[0].meta.id;
 
     await server.close(); // connections, database, key-value store and bus all closed
-    await waitFor(() => sub.state !== 'open', 5000, 'drop noticed');
+    await waitFor(() => sub.state !== 'open', 30_000, 'drop noticed');
     const restarted = await listenOn(port); // same port, same data dir / DATABASE_URL / REDIS_URL
     try {
       await waitFor(() => sub.state === 'open', 15_000, 'reopened');
@@ -269,9 +276,9 @@ describe('server restart during a subscription', () => {
     try {
       await waitFor(() => sub.state === 'open', 10_000, 'open');
       await viaOther.sendEvent({ name: 'match' });
-      await waitFor(() => rec.updates.length === 1, 5000, 'first');
+      await waitFor(() => rec.updates.length === 1, 30_000, 'first');
       await down.stop();
-      await waitFor(() => sub.state !== 'open', 5000, 'drop');
+      await waitFor(() => sub.state !== 'open', 30_000, 'drop');
       await viaOther.sendEvent({ name: 'match' });
       await viaOther.sendEvent({ name: 'match' });
       back = await listenOn(down.port);
