@@ -22,7 +22,7 @@ import { cn } from '@/lib/cn';
 import { campaignFormSchema, type CampaignInput } from '@/lib/contract/campaign';
 import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
 import type { Mission } from '@/lib/contract/mission';
-import { slugOf } from '../themes/theme-dialog';
+import { slugOf } from '@/lib/console/slug';
 
 const DAY = 86_400_000;
 type ThemeMode = 'none' | 'preset' | 'own';

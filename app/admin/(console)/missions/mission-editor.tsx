@@ -38,6 +38,7 @@ import {
 import { MissionPreview } from './mission-preview';
 import { WINDOW_HINTS, WINDOW_LABELS } from './labels';
 import { missionsPath, useCampaigns, useEventNames, useMission, useMissions } from './use-missions';
+import { slugOf } from '@/lib/console/slug';
 
 const schemaResolver = zodResolver(missionSchema);
 
@@ -65,14 +66,6 @@ const missionResolver: Resolver<MissionFormValues, unknown, Mission> = async (va
   errors.criteria = criteria as FieldErrors<MissionFormValues>['criteria'];
   return { values: {}, errors };
 };
-
-const slug = (title: string) =>
-  title
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64);
 
 /** Server validation messages read "path: message"; the path is a form field when it names one. */
 const FIELD_PATHS = new Set(['id', 'title', 'description', 'criteria.eventName', 'criteria.count', 'criteria.window', 'reward.currency', 'reward.amount', 'reward.itemId', 'reward.quantity', 'reward.badgeId', 'campaignId', 'expiresAt', 'iconUrl', 'prerequisites']);
@@ -203,7 +196,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                             {...field}
                             onChange={(e) => {
                               field.onChange(e);
-                              if (!idTouched.current) form.setValue('id', slug(e.target.value));
+                              if (!idTouched.current) form.setValue('id', slugOf(e.target.value));
                             }}
                           />
                         </FormControl>

@@ -16,6 +16,7 @@ import { CampaignCardPreview } from '@/components/console/campaign-card-preview'
 import { ColorField } from '@/components/console/color-field';
 import type { ThemeRecord } from '@/lib/contract/catalog-admin';
 import { themePresetSchema, type ThemeColorField, type ThemePresetInput } from '@/lib/contract/theme';
+import { slugOf } from '@/lib/console/slug';
 
 const COLOR_FIELDS: { name: ThemeColorField; label: string; hint: string }[] = [
   { name: 'primaryColor', label: 'Primary colour', hint: 'Buttons, progress bars, highlights.' },
@@ -26,15 +27,6 @@ const COLOR_FIELDS: { name: ThemeColorField; label: string; hint: string }[] = [
 
 const EMPTY: ThemePresetInput = { id: '', name: '', primaryColor: '#7c3aed' };
 
-/** "Summer Sale!" → "summer-sale". */
-export function slugOf(name: string): string {
-  return name
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 64);
-}
 
 function toInput(theme: ThemeRecord): ThemePresetInput {
   const { id, name, primaryColor, accentColor, backgroundColor, textColor } = theme;
