@@ -12,6 +12,8 @@ import { isPreflight, preflightResponse } from './cors';
 import { hasMalformedEscape, malformedPathResponse } from './malformed-path';
 import { requestIdOf } from './request-id';
 import { logError } from '@/lib/log';
+import { MAX_BODY_BYTES } from './body';
+import { knownBodyText } from './respond';
 
 // A Host header only names a host (and port): anything else (a `/`, `@` or
 // `?` in it) could move the path the handlers read away from the one routed.
@@ -29,7 +31,7 @@ export function requestUrl(req: IncomingMessage): URL {
   return new URL(`http://${host}${target}`);
 }
 
-function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal): Request {
+function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Buffer | null): Request {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
@@ -37,14 +39,59 @@ function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal): Request
     else headers.set(name, value);
   }
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+  if (!hasBody || body !== null) return new Request(url, { method: req.method, headers, body: hasBody ? (body as Uint8Array<ArrayBuffer>) : undefined, signal });
   return new Request(url, {
     method: req.method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
     signal,
     // Required by undici for a streamed request body.
-    ...(hasBody ? { duplex: 'half' } : {}),
+    duplex: 'half',
   } as RequestInit);
+}
+
+/**
+ * A body announced with a Content-Length within the handlers' cap is read
+ * here as bytes (cheaper than a web stream over the socket); anything else
+ * (chunked, or announced over the cap) is left to stream, so the handlers'
+ * byte counting and 413 apply as before. Null: stream it.
+ */
+function smallBody(req: IncomingMessage): Promise<Buffer> | null {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.headers['transfer-encoding'] !== undefined) return null;
+  const declared = req.headers['content-length'];
+  if (declared === undefined || !/^\d{1,6}$/.test(declared) || Number(declared) > MAX_BODY_BYTES) return null;
+  const length = Number(declared);
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const onData = (chunk: Buffer) => {
+      total += chunk.length;
+      chunks.push(chunk);
+    };
+    const cleanup = () => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onError);
+      req.off('close', onClose);
+    };
+    const onEnd = () => {
+      cleanup();
+      resolve(chunks.length === 1 && total === length ? chunks[0] : Buffer.concat(chunks, total));
+    };
+    const onError = (err: Error) => {
+      cleanup();
+      reject(err);
+    };
+    const onClose = () => {
+      if (req.complete) return;
+      cleanup();
+      reject(new Error('request body cut off'));
+    };
+    req.on('data', onData);
+    req.on('end', onEnd);
+    req.on('error', onError);
+    req.on('close', onClose);
+  });
 }
 
 async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {
@@ -58,6 +105,14 @@ async function writeResponse(req: IncomingMessage, res: ServerResponse, response
   // (A request without a body may also be incomplete here when the answer came at once: nothing to drain then.)
   const hasBody = req.headers['content-length'] !== undefined || req.headers['transfer-encoding'] !== undefined;
   if (hasBody && !req.complete) headers.connection = 'close';
+  const text = knownBodyText(response);
+  if (text !== undefined && req.method !== 'HEAD') {
+    // A body built by json(): head and body leave in one socket write, with a Content-Length (no chunked framing).
+    headers['content-length'] = String(Buffer.byteLength(text));
+    res.writeHead(response.status, headers);
+    res.end(text);
+    return;
+  }
   res.writeHead(response.status, headers);
   if (!response.body || req.method === 'HEAD') {
     // HEAD: status and headers only. Cancelling the body runs its cancel
@@ -127,7 +182,18 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
   res.on('close', () => abort.abort());
   try {
     const url = requestUrl(req);
-    const request = toRequest(req, url, abort.signal);
+    const pending = smallBody(req);
+    let body: Buffer | null = null;
+    if (pending) {
+      try {
+        body = await pending;
+      } catch {
+        // The client went away before its body arrived: nobody to answer.
+        res.destroy();
+        return;
+      }
+    }
+    const request = toRequest(req, url, abort.signal, body);
     const cors = !url.pathname.startsWith('/api/admin');
     let response: Response;
     if (cors && isPreflight(request)) {

@@ -2,10 +2,25 @@
 import type { AppError } from '@/lib/errors';
 import { metrics } from '@/lib/metrics';
 
+/**
+ * The text of the Responses built by json(): our Node server writes it with
+ * its Content-Length in one socket write, instead of reading the Response's
+ * body stream and sending it chunked (lib/http/node-server.ts).
+ */
+const bodyTexts = new WeakMap<Response, string>();
+
+/** The body text of a Response built by json(), else undefined (read its body stream). */
+export function knownBodyText(res: Response): string | undefined {
+  return bodyTexts.get(res);
+}
+
 export function json(body: unknown, init: { status?: number; headers?: HeadersInit } = {}): Response {
   const headers = new Headers(init.headers);
   headers.set('Content-Type', 'application/json; charset=utf-8');
-  return new Response(JSON.stringify(body), { status: init.status ?? 200, headers });
+  const text = JSON.stringify(body);
+  const res = new Response(text, { status: init.status ?? 200, headers });
+  bodyTexts.set(res, text);
+  return res;
 }
 
 /** The answer of an idempotent write: a replay carries X-Idempotent-Replay (`hit` or `db-hit`). */
