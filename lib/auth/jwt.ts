@@ -1,6 +1,6 @@
 // Access tokens: HS256 JWTs with sub (user), app, jti and a one-hour expiry.
 // Verification pins the algorithm and requires exp, jti, sub and app.
-import { randomUUID } from 'node:crypto';
+import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { getConfig } from '@/lib/config';
 import { AppError } from '@/lib/errors';
@@ -38,8 +38,46 @@ export async function issueAccessToken(appId: string, userId: string, now = Date
   return { accessToken, tokenType: 'Bearer', expiresIn: TOKEN_TTL_SECONDS, expiresAt: exp * 1000 };
 }
 
+const HS256_HEADERS = new Set(['{"alg":"HS256","typ":"JWT"}', '{"typ":"JWT","alg":"HS256"}', '{"alg":"HS256"}']);
+
+/**
+ * The common case checked synchronously with node:crypto (no WebCrypto job
+ * per token): a plain HS256 header, a signature equal to the one computed
+ * over the exact bytes, unexpired, no `nbf`, and the claims in their types.
+ * Anything else answers null and goes through jose, which gives the exact
+ * verdict and error (so this path never accepts what jose would refuse).
+ */
+function verifyHs256Fast(token: string, secret: Uint8Array): TokenClaims | null {
+  const first = token.indexOf('.');
+  const second = token.indexOf('.', first + 1);
+  if (first <= 0 || second <= first + 1 || token.indexOf('.', second + 1) !== -1) return null;
+  const header = Buffer.from(token.slice(0, first), 'base64url').toString('utf8');
+  if (!HS256_HEADERS.has(header) || Buffer.from(header, 'utf8').toString('base64url') !== token.slice(0, first)) return null;
+  const expected = createHmac('sha256', secret).update(token.slice(0, second)).digest('base64url');
+  const given = token.slice(second + 1);
+  if (given.length !== expected.length || !timingSafeEqual(Buffer.from(given), Buffer.from(expected))) return null;
+  const payloadPart = token.slice(first + 1, second);
+  if (!/^[A-Za-z0-9_-]+$/.test(payloadPart)) return null;
+  let payload: Record<string, unknown>;
+  try {
+    payload = JSON.parse(Buffer.from(payloadPart, 'base64url').toString('utf8')) as Record<string, unknown>;
+  } catch {
+    return null;
+  }
+  if (payload === null || typeof payload !== 'object' || Array.isArray(payload)) return null;
+  const { sub, jti, exp, app, iat, nbf } = payload;
+  const now = Math.floor(Date.now() / 1000);
+  if (typeof exp !== 'number' || !(exp > now) || nbf !== undefined || (iat !== undefined && typeof iat !== 'number')) return null;
+  if (typeof sub !== 'string' || !sub || typeof jti !== 'string' || !jti || typeof app !== 'string' || !app) return null;
+  if (payload.iss !== undefined || payload.aud !== undefined) return null;
+  const iatMs = typeof payload.iat_ms === 'number' ? payload.iat_ms : ((iat as number | undefined) ?? 0) * 1000;
+  return { appId: app, userId: sub, jti, exp, issuedAtMs: iatMs };
+}
+
 /** Checks signature, algorithm and claims; throws 401 unauthorized. Does not look at the denylist. */
 export async function verifyAccessToken(token: string): Promise<TokenClaims> {
+  const fast = verifyHs256Fast(token, getConfig().jwtSecret);
+  if (fast) return fast;
   try {
     const { payload } = await jwtVerify(token, getConfig().jwtSecret, {
       algorithms: ['HS256'],
