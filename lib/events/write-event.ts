@@ -11,8 +11,8 @@
 // number), the write changes nothing and the caller evaluates again. An event
 // that changes no progress takes no sequence number; its key row alone makes
 // a concurrent duplicate fail.
-import { sql, type SQL } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
+import { runPrepared, textArray, type Prepared } from '@/db/prepared';
 import type { rollupRows } from '@/lib/analytics/rollups';
 import type { ProgressRecord } from '@/lib/missions/schema';
 
@@ -35,31 +35,30 @@ interface Scope {
   userId: string;
 }
 
-function rowsOf(result: unknown): Record<string, unknown>[] {
-  return ((result as { rows?: Record<string, unknown>[] }).rows ?? []) as Record<string, unknown>[];
-}
-
 /** json/jsonb values come back parsed from node-postgres and PGlite; text when a driver does not. */
 function parsed<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
-const storedAnswerSql = (s: Scope, key: string): SQL =>
-  sql`(select json_build_object('hash', request_hash, 'status', status, 'response', response) from idempotency_keys
-       where app_id = ${s.appId} and user_id = ${s.userId} and key = ${key})`;
+const STORED_ANSWER = `(select json_build_object('hash', request_hash, 'status', status, 'response', response) from idempotency_keys
+  where app_id = $1 and user_id = $2 and key = $3::text)`;
+
+const READ_FOR_EVENT: Prepared = {
+  name: 'ql_event_read_v1',
+  text: `select
+    (select seq::text from user_sequences where app_id = $1 and user_id = $2) as seq,
+    ${STORED_ANSWER} as stored,
+    (select coalesce(json_agg(json_build_object(
+        'missionId', mission_id, 'status', status, 'currentCount', current_count, 'targetCount', target_count,
+        'windowStart', window_start, 'cycle', cycle, 'updatedAt', updated_at)), '[]'::json)
+     from progress where app_id = $1 and user_id = $2 and mission_id = any($4::text[])) as records`,
+};
+
+const READ_STORED_ANSWER: Prepared = { name: 'ql_event_stored_v1', text: `select ${STORED_ANSWER} as stored` };
 
 /** One statement: sequence number, stored answer (when keyed) and the records of `missionIds`. */
 export async function readForEvent(db: DbOrTx, s: Scope, key: string | null, missionIds: string[]): Promise<EventRead> {
-  const ids = missionIds.length > 0 ? sql.join(missionIds.map((id) => sql`${id}`), sql`, `) : sql`null`;
-  const result = await db.execute(sql`
-    select
-      (select seq::text from user_sequences where app_id = ${s.appId} and user_id = ${s.userId}) as seq,
-      ${key === null ? sql`null::json` : storedAnswerSql(s, key)} as stored,
-      (select coalesce(json_agg(json_build_object(
-          'missionId', mission_id, 'status', status, 'currentCount', current_count, 'targetCount', target_count,
-          'windowStart', window_start, 'cycle', cycle, 'updatedAt', updated_at)), '[]'::json)
-       from progress where app_id = ${s.appId} and user_id = ${s.userId} and mission_id in (${ids})) as records`);
-  const row = rowsOf(result)[0] ?? {};
+  const row = (await runPrepared(db, READ_FOR_EVENT, [s.appId, s.userId, key, textArray(missionIds)]))[0] ?? {};
   const records = new Map<string, ProgressRecord>();
   for (const r of parsed<Array<Omit<ProgressRecord, 'userId'>>>(row.records ?? '[]')) {
     records.set(r.missionId, { userId: s.userId, ...r });
@@ -73,7 +72,7 @@ export async function readForEvent(db: DbOrTx, s: Scope, key: string | null, mis
 
 /** The stored answer of a key, read after a write found the key taken. */
 export async function readStoredAnswer(db: DbOrTx, s: Scope, key: string): Promise<StoredAnswer | null> {
-  const row = rowsOf(await db.execute(sql`select ${storedAnswerSql(s, key)} as stored`))[0];
+  const row = (await runPrepared(db, READ_STORED_ANSWER, [s.appId, s.userId, key]))[0];
   return row?.stored === null || row?.stored === undefined ? null : parsed<StoredAnswer>(row.stored);
 }
 
@@ -105,60 +104,118 @@ export type WriteOutcome =
   /** The key is taken: nothing was written, answer from the stored row. `seq` was taken anyway (publish it empty). */
   | { kind: 'key-taken'; seq: number | null };
 
-/** One statement: sequence check and bump, key row, event row, progress upsert. */
-export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<WriteOutcome> {
-  const parts: SQL[] = [];
+/** The shape of one write: which parts its statement has (a handful of texts, each prepared once). */
+interface WriteShape {
+  records: boolean;
+  /** The user has no sequence number yet (first change): insert it instead of bumping it. */
+  firstSeq: boolean;
+  keyed: boolean;
+  rollups: boolean;
+}
+
+const writeStatements = new Map<string, Prepared>();
+
+/**
+ * The write's text for a shape. Parameters: $1 app, $2 user, $3 event id,
+ * $4 name, $5 payload, $6 timestamp, $7 caller's key, $8 source, $9 received
+ * at, $10 verdicts, $11 expected seq, $12 stored key, $13 request hash,
+ * $14 stored status, $15 stored answer, $16 records (JSON), $17 rollups (JSON);
+ * the parts a shape lacks are sent as null and not referenced.
+ */
+function writeStatement(shape: WriteShape): Prepared {
+  const id = `${shape.records ? 'r' : ''}${shape.firstSeq ? 'f' : ''}${shape.keyed ? 'k' : ''}${shape.rollups ? 'a' : ''}`;
+  const known = writeStatements.get(id);
+  if (known) return known;
+  const parts: string[] = [];
   // The row every later insert selects from: the write happens only if the sequence check passed (and the key was free).
-  let gate: SQL | null = null;
-  if (w.records.length > 0) {
+  let gate: string | null = null;
+  if (shape.records) {
     parts.push(
-      w.expectedSeq === null
-        ? sql`s as (insert into user_sequences (app_id, user_id, seq) values (${s.appId}, ${s.userId}, 1) on conflict do nothing returning seq)`
-        : sql`s as (update user_sequences set seq = seq + 1 where app_id = ${s.appId} and user_id = ${s.userId} and seq = ${w.expectedSeq} returning seq)`,
+      shape.firstSeq
+        ? `s as (insert into user_sequences (app_id, user_id, seq) values ($1, $2, 1) on conflict do nothing returning seq)`
+        : `s as (update user_sequences set seq = seq + 1 where app_id = $1 and user_id = $2 and seq = $11::bigint returning seq)`,
     );
-    gate = sql`s`;
+    gate = 's';
   }
-  if (w.keyRow) {
-    const k = w.keyRow;
-    parts.push(sql`k as (insert into idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
-      select ${s.appId}, ${s.userId}, ${k.key}, ${k.requestHash}, ${k.status}, to_jsonb(${k.response}::text), ${w.receivedAt}
-      ${gate ? sql`from s` : sql``} on conflict do nothing returning 1 as one)`);
-    gate = sql`k`;
+  if (shape.keyed) {
+    parts.push(`k as (insert into idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
+      select $1, $2, $12::text, $13::text, $14::integer, to_jsonb($15::text), $9::bigint
+      ${gate ? 'from s' : ''} on conflict do nothing returning 1 as one)`);
+    gate = 'k';
   }
-  const from = gate ? sql`from ${gate}` : sql``;
-  parts.push(sql`e as (insert into "events" (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at, outcome)
-    select ${w.eventId}, ${s.appId}, ${s.userId}, ${w.name}, ${JSON.stringify(w.payload)}::jsonb, ${w.timestamp}, ${w.idempotencyKey}, ${w.source}, ${w.receivedAt}, ${JSON.stringify(w.outcome)}::jsonb
-    ${from} returning 1 as one)`);
-  if (w.records.length > 0) {
-    const json = JSON.stringify(
-      w.records.map((r) => ({
-        mission_id: r.missionId,
-        status: r.status,
-        current_count: r.currentCount,
-        target_count: r.targetCount,
-        window_start: r.windowStart,
-        cycle: r.cycle,
-        updated_at: r.updatedAt,
-      })),
-    );
-    parts.push(sql`p as (insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
-      select ${s.appId}, ${s.userId}, r.mission_id, r.status, r.current_count, r.target_count, r.window_start, r.cycle, r.updated_at
-      from ${gate!}, json_to_recordset(${json}::json) as r(mission_id text, status text, current_count integer, target_count integer, window_start bigint, cycle integer, updated_at bigint)
+  parts.push(`e as (insert into "events" (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at, outcome)
+    select $3::text, $1, $2, $4::text, $5::jsonb, $6::bigint, $7::text, $8::text, $9::bigint, $10::jsonb
+    ${gate ? `from ${gate}` : ''} returning 1 as one)`);
+  if (shape.records) {
+    parts.push(`p as (insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
+      select $1, $2, r.mission_id, r.status, r.current_count, r.target_count, r.window_start, r.cycle, r.updated_at
+      from ${gate}, json_to_recordset($16::json) as r(mission_id text, status text, current_count integer, target_count integer, window_start bigint, cycle integer, updated_at bigint)
       on conflict (app_id, user_id, mission_id) do update set status = excluded.status, current_count = excluded.current_count,
         target_count = excluded.target_count, window_start = excluded.window_start, cycle = excluded.cycle, updated_at = excluded.updated_at
       returning 1 as one)`);
   }
-  if (w.rollups.length > 0) {
-    const rows = JSON.stringify(w.rollups.map((r) => ({ bucket_start: r.bucketStart, kind: r.kind, key: r.key, shard: r.shard, count: r.count, amount: r.amount })));
-    parts.push(sql`a as (insert into analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
-      select ${s.appId}, r.bucket_start, r.kind, r.key, r.shard, r.count, r.amount
-      from ${gate ?? sql`(select 1) as g`}, json_to_recordset(${rows}::json) as r(bucket_start bigint, kind text, key text, shard smallint, count bigint, amount bigint)
+  if (shape.rollups) {
+    parts.push(`a as (insert into analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
+      select $1, r.bucket_start, r.kind, r.key, r.shard, r.count, r.amount
+      from ${gate ?? '(select 1) as g'}, json_to_recordset($17::json) as r(bucket_start bigint, kind text, key text, shard smallint, count bigint, amount bigint)
       on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
       returning 1 as one)`);
   }
-  const seqSelect = w.records.length > 0 ? sql`(select seq::text from s)` : sql`null::text`;
-  const result = await db.execute(sql`with ${sql.join(parts, sql`, `)} select ${seqSelect} as seq, (select count(*) from e)::int as written`);
-  const row = rowsOf(result)[0] ?? {};
+  // Every parameter is referenced (with its type) so that each shape's text prepares with the same 17 parameters.
+  const unused = [11, 12, 13, 14, 15, 16, 17].filter((n) => !parts.some((p) => p.includes(`$${n}::`)));
+  const types: Record<number, string> = { 11: 'bigint', 12: 'text', 13: 'text', 14: 'integer', 15: 'text', 16: 'json', 17: 'json' };
+  const mention = unused.map((n) => ` and $${n}::${types[n]} is null`).join('');
+  const seqSelect = shape.records ? '(select seq::text from s)' : 'null::text';
+  const statement = {
+    name: `ql_event_write_v1_${id || 'plain'}`,
+    text: `with ${parts.join(', ')} select ${seqSelect} as seq, (select count(*) from e)::int as written where true${mention}`,
+  };
+  writeStatements.set(id, statement);
+  return statement;
+}
+
+/** One statement: sequence check and bump, key row, event row, progress upsert, rollups. */
+export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<WriteOutcome> {
+  const shape: WriteShape = { records: w.records.length > 0, firstSeq: w.expectedSeq === null, keyed: w.keyRow !== null, rollups: w.rollups.length > 0 };
+  const records = shape.records
+    ? JSON.stringify(
+        w.records.map((r) => ({
+          mission_id: r.missionId,
+          status: r.status,
+          current_count: r.currentCount,
+          target_count: r.targetCount,
+          window_start: r.windowStart,
+          cycle: r.cycle,
+          updated_at: r.updatedAt,
+        })),
+      )
+    : null;
+  const rollups = shape.rollups
+    ? JSON.stringify(w.rollups.map((r) => ({ bucket_start: r.bucketStart, kind: r.kind, key: r.key, shard: r.shard, count: r.count, amount: r.amount })))
+    : null;
+  const k = w.keyRow;
+  const row =
+    (
+      await runPrepared(db, writeStatement(shape), [
+        s.appId,
+        s.userId,
+        w.eventId,
+        w.name,
+        JSON.stringify(w.payload),
+        w.timestamp,
+        w.idempotencyKey,
+        w.source,
+        w.receivedAt,
+        JSON.stringify(w.outcome),
+        shape.records && !shape.firstSeq ? w.expectedSeq : null,
+        k?.key ?? null,
+        k?.requestHash ?? null,
+        k?.status ?? null,
+        k?.response ?? null,
+        records,
+        rollups,
+      ])
+    )[0] ?? {};
   const seq = row.seq === null || row.seq === undefined ? null : Number(row.seq);
   if (Number(row.written) === 1) return { kind: 'written', seq };
   if (w.records.length > 0 && seq === null) return { kind: 'stale' };

@@ -1,0 +1,42 @@
+// The hot path's statements (an event's read and write, a claim) as fixed SQL
+// text with numbered parameters, sent straight to the driver under their
+// drizzle session: no per-request query building, and on node-postgres as
+// named prepared statements (parsed and planned once per connection, then
+// only bound and executed). Inside a transaction they run on its connection.
+import type { DbOrTx } from './client';
+
+export interface Prepared {
+  /** Unique per text (node-postgres refuses one name with two texts on a connection). */
+  name: string;
+  text: string;
+}
+
+interface DriverClient {
+  query(textOrConfig: unknown, values?: unknown[]): Promise<{ rows: Record<string, unknown>[] }>;
+}
+
+/** node-postgres pools and clients take a query config with `name`; PGlite and Neon take (text, values). */
+function isNodePostgres(client: object): boolean {
+  const name = client.constructor?.name ?? '';
+  return name === 'BoundedClient' || name === 'Pool' || name === 'BoundPool' || 'release' in client || 'totalCount' in client;
+}
+
+const kinds = new WeakMap<object, boolean>();
+
+/** Runs a prepared statement on the database or the open transaction; answers its rows. */
+export async function runPrepared(db: DbOrTx, statement: Prepared, values: unknown[]): Promise<Record<string, unknown>[]> {
+  const client = (db as unknown as { session?: { client?: DriverClient } }).session?.client;
+  if (!client) throw new Error('runPrepared: no driver client under this database handle');
+  let named = kinds.get(client);
+  if (named === undefined) {
+    named = isNodePostgres(client);
+    kinds.set(client, named);
+  }
+  const result = named ? await client.query({ name: statement.name, text: statement.text, values }) : await client.query(statement.text, values);
+  return result.rows;
+}
+
+/** A PostgreSQL text[] literal of `values` (each quoted), for a `$n::text[]` parameter under every driver. */
+export function textArray(values: readonly string[]): string {
+  return `{${values.map((v) => `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`).join(',')}}`;
+}
