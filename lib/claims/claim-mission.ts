@@ -1,88 +1,153 @@
-// Claiming a completed mission: completed → claimed, the reward written to the
-// ledger and, for currency, the balance credited, all in one transaction.
-// The status guard and the ledger's unique grant key make it exactly-once.
-import { sql } from 'drizzle-orm';
+// Claiming a completed mission in one statement (autocommit): completed →
+// claimed, the user's sequence number bumped, the reward written to the
+// ledger and, for currency, the balance credited (balance_after from the
+// same statement), the dashboard's rollups, and the idempotency key's row
+// with the answer. The status guard (re-checked on the locked row), the
+// ledger's unique grant key and the key row's primary key make it
+// exactly-once; a key already taken fails the statement (nothing written).
+//
+// Lock order, as every writer of a user's progress: the user's sequence row
+// first (the statement's first CTE; every later part selects from it), then
+// the progress row, balance, ledger, rollups and, last, the key row (only a
+// request of the same user, which queues on the sequence row first, can hold
+// that key).
 import type { z } from 'zod';
-import type { Tx } from '@/db/client';
-import { ledger } from '@/db/schema';
-import { creditBalance } from '@/lib/balances/balances';
-import type { Balance } from '@/lib/contract/balance';
+import type { DbOrTx } from '@/db/client';
+import { runPrepared, type Prepared } from '@/db/prepared';
+import { rollupRows, claimRollups } from '@/lib/analytics/rollups';
 import type { Catalog } from '@/lib/catalog/catalog';
+import type { Reward } from '@/lib/contract/mission';
+import type { claimResponseSchema } from '@/lib/contract/v1';
+import type { SdkUpdate } from '@/lib/contract/updates';
 import { AppError } from '@/lib/errors';
 import { toMissionProgress } from '@/lib/missions/engine';
-import type { Reward } from '@/lib/contract/mission';
-import type { MissionProgress } from '@/lib/contract/progress';
 import { readRecords } from '@/lib/progress/records';
-import type { SdkUpdate } from '@/lib/contract/updates';
-import type { claimResponseSchema } from '@/lib/contract/v1';
 
 /** The body of POST /v1/missions/:id/claim. */
 export type ClaimResult = z.output<typeof claimResponseSchema>;
 
-export async function claimMission(
-  tx: Tx,
-  input: { appId: string; userId: string; missionId: string; catalog: Catalog },
-  now = Date.now(),
-): Promise<{ result: ClaimResult; updates: SdkUpdate[]; seq: number }> {
+/**
+ * $1 app, $2 user, $3 mission, $4 now, $5 reward kind, $6 currency, $7 amount,
+ * $8 item, $9 quantity, $10 badge, $11 stored key (null: none), $12 request
+ * hash, $13 rollups (JSON), $14 the reward as the answer shows it (JSON).
+ * The answer is built by the statement (its values come from the rows it
+ * wrote) and stored as text in the key row, so a replay is byte for byte.
+ */
+const CLAIM: Prepared = {
+  name: 'ql_claim_v1',
+  text: `with
+  s as (insert into user_sequences (app_id, user_id, seq)
+        select $1::text, $2::text, 1
+        where exists (select 1 from progress where app_id = $1 and user_id = $2 and mission_id = $3::text and status = 'completed')
+        on conflict (app_id, user_id) do update set seq = user_sequences.seq + 1
+        returning seq),
+  c as (update progress set status = 'claimed', updated_at = $4::bigint from s
+        where progress.app_id = $1 and progress.user_id = $2 and progress.mission_id = $3 and progress.status = 'completed'
+        returning progress.cycle, progress.target_count, s.seq),
+  b as (insert into balances (app_id, user_id, currency, amount, updated_at)
+        select $1, $2, $6::text, $7::bigint, $4 from c where $6::text is not null
+        on conflict (app_id, user_id, currency) do update set amount = balances.amount + excluded.amount, updated_at = excluded.updated_at
+        returning amount, updated_at),
+  l as (insert into ledger (app_id, user_id, grant_key, kind, currency, amount, item_id, quantity, badge_id, mission_id, balance_after, created_at)
+        select $1, $2, 'mission:' || $3 || ':cycle:' || c.cycle, $5::text, $6, $7, $8::text, $9::integer, $10::text, $3, (select amount from b), $4
+        from c returning 1 as one),
+  r as (insert into analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
+        select $1, x.bucket_start, x.kind, x.key, x.shard, x.count, x.amount
+        from c, json_to_recordset($13::json) as x(bucket_start bigint, kind text, key text, shard smallint, count bigint, amount bigint)
+        on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
+        returning 1 as one),
+  body as (select json_build_object(
+          'progress', json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
+                                        'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4),
+          'balance', (select json_build_object('userId', $2, 'currency', $6, 'amount', b.amount, 'updatedAt', b.updated_at) from b),
+          'reward', $14::json)::text as text
+        from c),
+  k as (insert into idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
+        select $1, $2, $11::text, $12::text, 200, to_jsonb(body.text), $4 from body where $11::text is not null
+        returning 1 as one)
+  select (select seq::text from s) as seq, (select text from body) as body,
+    (select count(*) from l)::int as ledger, (select count(*) from r)::int as rollups, (select count(*) from k)::int as keyed`,
+};
+
+export interface ClaimWrite {
+  appId: string;
+  userId: string;
+  missionId: string;
+  catalog: Catalog;
+  /** The stored key (namespaced `claim:`), or null. */
+  key: string | null;
+  requestHash: string;
+}
+
+export type ClaimOutcome =
+  /** Claimed: the answer, its stream updates and the sequence number taken. */
+  | { kind: 'claimed'; result: ClaimResult; updates: SdkUpdate[]; seq: number }
+  /** Nothing written; `seq` (when not null) was taken by a claim that lost a race and must still be published (empty). */
+  | { kind: 'not-claimed'; seq: number | null }
+  /** The key's row already exists: nothing written; answer from it. */
+  | { kind: 'key-taken' };
+
+const isKeyTaken = (err: unknown): boolean => {
+  const e = err as { code?: unknown; constraint?: unknown; table?: unknown; message?: unknown };
+  return (
+    e?.code === '23505' &&
+    (e.table === 'idempotency_keys' || String(e.constraint ?? '').startsWith('idempotency_keys') || String(e.message ?? '').includes('idempotency_keys'))
+  );
+};
+
+/** The claim's one statement. Throws mission_not_found for a mission the catalog does not have. */
+export async function claimMission(db: DbOrTx, input: ClaimWrite, now = Date.now()): Promise<ClaimOutcome> {
   const { appId, userId, missionId } = input;
   const mission = input.catalog.missions.get(missionId);
   if (!mission) throw new AppError('mission_not_found', `No mission "${missionId}"`);
-
-  // The caller holds the user's lock (lockUser); the claim bumps the user's
-  // sequence number in the same statement that claims, so a concurrent
-  // event's optimistic write sees the change, and the updates go out in order.
-  const result = await tx.execute(sql`
-    with s as (update user_sequences set seq = seq + 1 where app_id = ${appId} and user_id = ${userId} returning seq)
-    update progress set status = 'claimed', updated_at = ${now} from s
-    where progress.app_id = ${appId} and progress.user_id = ${userId} and progress.mission_id = ${missionId} and progress.status = 'completed'
-    returning progress.cycle, progress.target_count, s.seq::text as seq`);
-  const claimed = (result as unknown as { rows: Array<{ cycle: number; target_count: number; seq: string }> }).rows.map((r) => ({
-    cycle: Number(r.cycle),
-    targetCount: Number(r.target_count),
-    seq: Number(r.seq),
-  }))[0];
-  if (!claimed) {
-    const record = (await readRecords(tx, appId, userId, [missionId])).get(missionId) ?? null;
-    // An archived mission exists only for users who have a record of it (as in GET /v1/missions/:id).
-    if (mission.archived && record === null) throw new AppError('mission_not_found', `No mission "${missionId}"`);
-    // As the user reads it: a claimed record of a window that is over reads as a fresh, active cycle.
-    const status = toMissionProgress({ mission, record, locked: false, now })?.status;
-    throw new AppError(
-      'claim_not_ready',
-      status === 'claimed' ? `Mission "${missionId}" is already claimed` : `Mission "${missionId}" is not completed`,
-    );
-  }
-
-  const reward = mission.reward;
-  const grantKey = `mission:${missionId}:cycle:${claimed.cycle}`;
-  let balance: Balance | null = null;
-  if (reward.kind === 'currency') {
-    balance = await creditBalance(tx, { appId, userId, currency: reward.currency, amount: reward.amount, grantKey, missionId }, now);
-  } else {
-    await tx.insert(ledger).values({
+  const reward: Reward = mission.reward;
+  const rollups = rollupRows({ appId, userId, at: now, deltas: claimRollups(missionId, reward) }).map((r) => ({
+    bucket_start: r.bucketStart,
+    kind: r.kind,
+    key: r.key,
+    shard: r.shard,
+    count: r.count,
+    amount: r.amount,
+  }));
+  let row: Record<string, unknown>;
+  try {
+    [row] = await runPrepared(db, CLAIM, [
       appId,
       userId,
-      grantKey,
-      kind: reward.kind,
-      itemId: reward.kind === 'item' ? reward.itemId : null,
-      quantity: reward.kind === 'item' ? reward.quantity : null,
-      badgeId: reward.kind === 'badge' ? reward.badgeId : null,
       missionId,
-      createdAt: now,
-    });
+      now,
+      reward.kind,
+      reward.kind === 'currency' ? reward.currency : null,
+      reward.kind === 'currency' ? reward.amount : null,
+      reward.kind === 'item' ? reward.itemId : null,
+      reward.kind === 'item' ? reward.quantity : null,
+      reward.kind === 'badge' ? reward.badgeId : null,
+      input.key,
+      input.requestHash,
+      JSON.stringify(rollups),
+      JSON.stringify(reward),
+    ]);
+  } catch (err) {
+    if (input.key !== null && isKeyTaken(err)) return { kind: 'key-taken' };
+    throw err;
   }
+  const seq = row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
+  if (typeof row?.body !== 'string' || seq === null) return { kind: 'not-claimed', seq };
+  const result = JSON.parse(row.body) as ClaimResult;
+  const updates: SdkUpdate[] = [{ type: 'reward.granted', data: { userId, missionId, reward: result.reward } }];
+  if (result.balance) updates.push({ type: 'balance.changed', data: result.balance });
+  return { kind: 'claimed', result, updates, seq };
+}
 
-  // The spec's claim answer: claimed, progress 1, currentCount equal to targetCount.
-  const progressView: MissionProgress = {
-    userId,
-    missionId,
-    status: 'claimed',
-    progress: 1,
-    currentCount: claimed.targetCount,
-    targetCount: claimed.targetCount,
-    updatedAt: now,
-  };
-  const updates: SdkUpdate[] = [{ type: 'reward.granted', data: { userId, missionId, reward } }];
-  if (balance) updates.push({ type: 'balance.changed', data: balance });
-  return { result: { progress: progressView, balance, reward }, updates, seq: claimed.seq };
+/** Why a mission could not be claimed (read after the statement changed nothing): not found, already claimed or not completed. */
+export async function claimRefusal(db: DbOrTx, input: { appId: string; userId: string; missionId: string; catalog: Catalog }, now = Date.now()): Promise<AppError> {
+  const { appId, userId, missionId } = input;
+  const mission = input.catalog.missions.get(missionId);
+  if (!mission) return new AppError('mission_not_found', `No mission "${missionId}"`);
+  const record = (await readRecords(db, appId, userId, [missionId])).get(missionId) ?? null;
+  // An archived mission exists only for users who have a record of it (as in GET /v1/missions/:id).
+  if (mission.archived && record === null) return new AppError('mission_not_found', `No mission "${missionId}"`);
+  // As the user reads it: a claimed record of a window that is over reads as a fresh, active cycle.
+  const status = toMissionProgress({ mission, record, locked: false, now })?.status;
+  return new AppError('claim_not_ready', status === 'claimed' ? `Mission "${missionId}" is already claimed` : `Mission "${missionId}" is not completed`);
 }

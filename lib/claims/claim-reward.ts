@@ -1,15 +1,18 @@
 // Claiming a mission's reward: the one path of POST /v1/missions/:id/claim.
-// Idempotency under the claim's key, the user's lock, the claim itself
-// (claimMission: status guard, ledger, balance, the user's sequence number),
-// and after commit, side by side: the stream updates in the user's change
-// order, the cached answer and a background refresh of the recommendations;
-// the dashboard's rollups are written in the claim's transaction. Callers see only `{ ctx, input }` → the answer.
-import { claimRollups, writeRollups } from '@/lib/analytics/rollups';
+// The idempotency cache (24 h answers in the key-value store), then the claim
+// itself: one statement (claimMission: the user's sequence number, status
+// guard, balance, ledger, rollups and the key row with the answer), and after
+// commit, side by side: the stream updates in the user's change order, the
+// cached answer and a background refresh of the recommendations. Callers see
+// only `{ ctx, input }` → the answer.
+import { getDb } from '@/db/client';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
-import { runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
+import { readStoredAnswer } from '@/lib/events/write-event';
+import { AppError } from '@/lib/errors';
+import { cacheOutcome, cachedOutcome, idempotencyMismatch, storedBody, type Outcome } from '@/lib/idempotency/run-idempotent';
 import { refreshRecommendationsInBackground } from '@/lib/recommendations/recommend';
 import { publishInOrder } from '@/lib/updates/publish';
-import { claimMission, type ClaimResult } from './claim-mission';
+import { claimMission, claimRefusal, type ClaimResult } from './claim-mission';
 
 export type { ClaimResult } from './claim-mission';
 
@@ -26,20 +29,50 @@ export interface ClaimRewardInput {
   idempotencyKey: string | null;
 }
 
+/** Claims lost to a concurrent change of the same key before giving up. */
+const MAX_ATTEMPTS = 5;
+
 export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: ClaimRewardInput }): Promise<Outcome<ClaimResult>> {
   const { appId, userId } = ctx;
   const { missionId } = input;
   const catalog = ctx.catalog ?? (await getCatalog(appId));
-  return runIdempotent<ClaimResult>(
-    { appId, userId, key: input.idempotencyKey === null ? null : `claim:${input.idempotencyKey}`, requestHash: `claim:${missionId}` },
-    async (uow) => {
-      const { result, updates, seq } = await claimMission(uow.tx, { appId, userId, missionId, catalog });
-      uow.afterCommit(() => publishInOrder(appId, userId, seq, updates));
-      // The dashboard's counts, in the claim's transaction (a replay never gets here).
-      await writeRollups(uow.tx, { appId, userId, at: result.progress.updatedAt, deltas: claimRollups(missionId, result.reward) });
-      // A first claim changes what is worth recommending: refresh in the background (pushes a `recommendation`).
-      uow.afterCommit(async () => refreshRecommendationsInBackground({ ctx: { appId, userId } }));
-      return { status: 200, body: result };
-    },
-  );
+  const key = input.idempotencyKey === null ? null : `claim:${input.idempotencyKey}`;
+  const scope = { appId, userId, key, requestHash: `claim:${missionId}` };
+  const cached = await cachedOutcome<ClaimResult>(scope);
+  if (cached) return cached;
+  const db = await getDb();
+
+  /** The stored answer of the key, when its row exists (a replay, or a misuse of the key: 422). */
+  const replay = async (): Promise<Outcome<ClaimResult> | null> => {
+    if (key === null) return null;
+    const stored = await readStoredAnswer(db, { appId, userId }, key);
+    if (!stored) return null;
+    if (stored.hash !== scope.requestHash) throw idempotencyMismatch();
+    return { status: stored.status, body: storedBody<ClaimResult>(stored.response), replay: 'db-hit' };
+  };
+
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+    const now = Date.now();
+    const written = await claimMission(db, { appId, userId, missionId, catalog, key, requestHash: scope.requestHash }, now);
+    if (written.kind === 'key-taken') {
+      const answer = await replay();
+      if (answer) return answer;
+      continue; // The key's holder rolled back in between: claim again.
+    }
+    if (written.kind === 'not-claimed') {
+      // A sequence number taken by a claim that lost its race is published empty, so later changes need not wait for it.
+      const published = written.seq === null ? null : publishInOrder(appId, userId, written.seq, []);
+      // The key decides first (a replay of a claim that was granted), then why the mission cannot be claimed.
+      const [answer] = await Promise.all([replay(), published]);
+      if (answer) return answer;
+      throw await claimRefusal(db, { appId, userId, missionId, catalog }, now);
+    }
+    const outcome: Outcome<ClaimResult> = { status: 200, body: written.result, replay: null };
+    // After commit, side by side: the stream updates in the user's order, the cached answer.
+    await Promise.all([publishInOrder(appId, userId, written.seq, written.updates), cacheOutcome(scope, outcome)]);
+    // A first claim changes what is worth recommending: refresh in the background (pushes a `recommendation`).
+    refreshRecommendationsInBackground({ ctx: { appId, userId } });
+    return outcome;
+  }
+  throw new AppError('unavailable', 'Too many concurrent uses of this idempotency key; retry later');
 }
