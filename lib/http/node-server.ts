@@ -179,7 +179,10 @@ export function isApiPath(pathname: string): boolean {
 /** Serves one request from the route table (the /v1 and admin handlers). */
 export async function handleApiRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
   const abort = new AbortController();
-  res.on('close', () => abort.abort());
+  // Only a client gone before the answer was complete aborts (an abort builds a DOMException: not on every request).
+  res.on('close', () => {
+    if (!res.writableFinished) abort.abort();
+  });
   try {
     const url = requestUrl(req);
     const pending = smallBody(req);
