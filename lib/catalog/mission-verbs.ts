@@ -13,6 +13,7 @@ import { missionSchema, type Mission } from '@/lib/contract/mission';
 import type { MissionListQuery, MissionRecord } from '@/lib/contract/mission-admin';
 import { AppError } from '@/lib/errors';
 import { describeIssues } from '@/lib/http/validate';
+import { afterCatalogEdit, streamedChanges } from '@/lib/updates/resync';
 import { invalidateCatalog } from './catalog';
 import { missionColumns, missionFromRow } from './convert';
 import { findCycle } from './put-catalog';
@@ -140,7 +141,8 @@ async function replaceMission(
 ): Promise<MissionRecord> {
   await requireApp(appId);
   const now = ctx.now ?? Date.now();
-  return committed(appId, async (tx) => {
+  let streamed: string[] = [];
+  const record = await committed(appId, async (tx) => {
     // FOR UPDATE: a concurrent writer waits, then sees the bumped version.
     const [current] = await tx
       .select()
@@ -160,8 +162,12 @@ async function replaceMission(
       .returning();
     if (!row) throw staleVersion(id, current.version, current.version + 1);
     await recordAudit(tx, { actor: ctx.actor, action, appId, target: `mission:${id}`, before, after: next }, now);
+    streamed = streamedChanges(new Map([[id, before]]), [next]);
     return missionRecordFromRow(row);
   });
+  // The holders' streams get the mission's new reading (lib/updates/resync.ts).
+  void afterCatalogEdit(appId, streamed, now);
+  return record;
 }
 
 export async function updateMission({
