@@ -112,6 +112,10 @@ function suite() {
     expect(claim.status).toBe(200);
     const balance = await bounded(`${server.url}/v1/balance`, { headers: headers(token) });
     expect(balance.status).toBe(200);
+    // The recommendation cache (and its limiter) fail open: computed again, 200.
+    const recommended = await bounded(`${server.url}/v1/recommendations`, { headers: headers(token) });
+    expect(recommended.status).toBe(200);
+    expect(recommended.body.userId).toBe(userId);
 
     // Fail-closed: the token endpoint's failure counter is a brute-force guard.
     const issued = await bounded(`${server.url}/v1/auth/token`, {

@@ -26,6 +26,12 @@
 // bounded (sseLimits.logReadTimeoutMs); live messages are held back only
 // while one is in progress.
 //
+// Changes whose messages never reached the log (Redis was away when they
+// were published) are filled in from the database: every stream that opens,
+// and every live stream whose log reads work again after failing, has the
+// user's sequence number compared with the log's (lib/updates/resync.ts); a
+// repair arrives as ordinary messages, live and in the log.
+//
 // Clean-up: request abort, stream cancel, a failed write, a slow reader (the
 // stream is errored, so the HTTP writer drops the socket), the token's expiry
 // or revocation all end in UpdateStream.close(), which runs once: the
