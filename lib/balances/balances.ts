@@ -5,7 +5,7 @@ import type { DbOrTx, Tx } from '@/db/client';
 import { balances, ledger } from '@/db/schema';
 import type { Balance } from '@/lib/contract/balance';
 
-function toBalance(row: typeof balances.$inferSelect): Balance {
+export function toBalance(row: typeof balances.$inferSelect): Balance {
   return { userId: row.userId, currency: row.currency, amount: row.amount, updatedAt: row.updatedAt };
 }
 
