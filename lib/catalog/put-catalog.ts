@@ -96,7 +96,11 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
   await db.transaction(async (tx) => {
     const existingMissions = (await tx.select().from(missionsTable).where(eq(missionsTable.appId, appId))).map(missionFromRow);
     const existingCampaigns = await tx.select().from(campaignsTable).where(eq(campaignsTable.appId, appId));
-    const existingThemes = (await tx.select().from(themesTable).where(eq(themesTable.appId, appId))).map(themeFromRow);
+    // FOR SHARE: a preset the campaigns below may name cannot be deleted until
+    // this write commits, and one deleted just before (its delete holding the
+    // row) is not read, so the reference check below refuses it (400) instead
+    // of the insert failing on the foreign key (500).
+    const existingThemes = (await tx.select().from(themesTable).where(eq(themesTable.appId, appId)).for('share')).map(themeFromRow);
 
     // The catalog as it will be after this write, to check references as a whole.
     const finalMissions = new Map(existingMissions.map((m) => [m.id, m]));
