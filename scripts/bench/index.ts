@@ -439,6 +439,9 @@ async function benchSse(server: Server, runId: string): Promise<Row & { streams:
     missions: [{ id: 'play', title: 'Play', criteria: { eventName: 'match_played', count: 1_000_000 }, reward: { kind: 'currency', currency: 'gems', amount: 1 } }],
   });
   const users = Array.from({ length: STREAMS }, (_, i) => `s${i}`);
+  // One socket per stream on each side (the server is this process's child and inherits the limit).
+  const limit = Number(/Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? Infinity);
+  if (STREAMS + 500 > limit) throw new Error(`--streams ${STREAMS} needs more open files than ulimit -n allows (${limit}): raise it (ulimit -n ${STREAMS + 1000}) and run again`);
   const toks = await tokens(appId, users);
   const rssBefore = rssMB(server.child.pid!);
   const sentAt: number[][] = users.map(() => []);
