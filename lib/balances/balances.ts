@@ -6,7 +6,7 @@ import { balances, ledger } from '@/db/schema';
 import type { Balance } from '@/lib/contract/balance';
 import { AppError } from '@/lib/errors';
 
-function toBalance(row: typeof balances.$inferSelect): Balance {
+export function toBalance(row: typeof balances.$inferSelect): Balance {
   return { userId: row.userId, currency: row.currency, amount: row.amount, updatedAt: row.updatedAt };
 }
 
