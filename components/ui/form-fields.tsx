@@ -10,7 +10,7 @@ import * as React from 'react';
 import type { Control, ControllerRenderProps, FieldPath, FieldValues } from 'react-hook-form';
 import { FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from './form';
 import { Input, Textarea } from './input';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from './select';
+import { Select, SelectOptions, SelectTrigger, SelectValue, type SelectOption } from './select';
 
 interface FieldFrame<TValues extends FieldValues, TName extends FieldPath<TValues>, TOut> {
   control: Control<TValues, unknown, TOut>;
@@ -108,11 +108,6 @@ export function TextareaFormField<TValues extends FieldValues, TName extends Fie
   );
 }
 
-export interface SelectOption {
-  value: string;
-  label: React.ReactNode;
-}
-
 /** One of `options`, in the console's select (the trigger is the labelled control; `triggerLabel` overrides its name). */
 export function SelectFormField<TValues extends FieldValues, TName extends FieldPath<TValues>, TOut = TValues>({
   control,
@@ -136,13 +131,7 @@ export function SelectFormField<TValues extends FieldValues, TName extends Field
                 <SelectValue />
               </SelectTrigger>
             </FormControl>
-            <SelectContent>
-              {options.map((o) => (
-                <SelectItem key={o.value} value={o.value}>
-                  {o.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
+            <SelectOptions options={options} />
           </Select>
           {description !== undefined && <FormDescription>{description}</FormDescription>}
           <FormMessage />

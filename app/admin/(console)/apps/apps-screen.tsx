@@ -4,7 +4,7 @@ import * as React from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
 import { AppWindowIcon, KeyRoundIcon, WebhookIcon } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
-import { DataTable } from '@/components/ui/data-table';
+import { DataTable, nameColumn } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
@@ -20,18 +20,7 @@ type Rotation = { kind: 'app' | 'webhook'; app: PublicApp } | null;
 
 function columns(onRotate: (rotation: Rotation) => void): ColumnDef<PublicApp, unknown>[] {
   return [
-    {
-      id: 'name',
-      accessorFn: (a) => `${a.name} ${a.id}`,
-      header: 'App',
-      sortingFn: (a, b) => a.original.name.localeCompare(b.original.name),
-      cell: ({ row }) => (
-        <div className="min-w-0">
-          <p className="font-medium">{row.original.name}</p>
-          <p className="font-mono text-xs text-muted-foreground">{row.original.id}</p>
-        </div>
-      ),
-    },
+    nameColumn<PublicApp>('name', 'App', (a) => a.name),
     {
       accessorKey: 'createdAt',
       header: 'Created',

@@ -8,11 +8,11 @@ import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { DataTable } from '@/components/ui/data-table';
+import { DataTable, nameColumn } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
 import { campaignPhase, PHASE_BADGE, PHASE_LABELS, timeZoneLabel, type CampaignPhase } from '@/components/console/campaign-phase';
 import { formatDateTime } from '@/components/console/format';
@@ -37,18 +37,7 @@ function ThemeCell({ campaign, themes }: { campaign: CampaignRecord; themes: The
 
 function columns(now: number, themes: ThemeRecord[] | undefined, canWrite: boolean, onEdit: (c: CampaignRecord) => void, onDelete: (c: CampaignRecord) => void): ColumnDef<CampaignRecord, unknown>[] {
   const cols: ColumnDef<CampaignRecord, unknown>[] = [
-    {
-      id: 'campaign',
-      accessorFn: (c) => `${c.title} ${c.id}`,
-      header: 'Campaign',
-      sortingFn: (a, b) => a.original.title.localeCompare(b.original.title),
-      cell: ({ row }) => (
-        <div className="min-w-0">
-          <p className="font-medium">{row.original.title}</p>
-          <p className="font-mono text-xs text-muted-foreground">{row.original.id}</p>
-        </div>
-      ),
-    },
+    nameColumn<CampaignRecord>('campaign', 'Campaign', (c) => c.title),
     {
       id: 'status',
       accessorFn: (c) => campaignPhase(c, now),
@@ -166,19 +155,13 @@ export function CampaignsScreen() {
             getRowId={(c) => c.id}
             initialSorting={[{ id: 'startAt', desc: true }]}
             toolbar={(table) => (
-              <Select value={(table.getColumn('status')?.getFilterValue() as string | undefined) ?? 'all'} onValueChange={(v) => table.getColumn('status')?.setFilterValue(v === 'all' ? undefined : v)}>
-                <SelectTrigger aria-label="Filter by status" className="w-40">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value="all">All statuses</SelectItem>
-                  {(['live', 'upcoming', 'ended', 'archived'] as CampaignPhase[]).map((p) => (
-                    <SelectItem key={p} value={p}>
-                      {PHASE_LABELS[p]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <FilterSelect
+                label="Filter by status"
+                className="w-40"
+                value={(table.getColumn('status')?.getFilterValue() as string | undefined) ?? 'all'}
+                onChange={(v) => table.getColumn('status')?.setFilterValue(v === 'all' ? undefined : v)}
+                options={[{ value: 'all', label: 'All statuses' }, ...(['live', 'upcoming', 'ended', 'archived'] as CampaignPhase[]).map((p) => ({ value: p, label: PHASE_LABELS[p] }))]}
+              />
             )}
             empty={<EmptyState icon={CalendarRangeIcon} title="No campaign yet" description={canWrite ? 'Create one, give it missions and a theme.' : 'An editor can create campaigns.'} />}
           />

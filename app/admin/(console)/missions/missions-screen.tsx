@@ -12,7 +12,7 @@ import { DataTable } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
 import { formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
@@ -114,23 +114,6 @@ function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; ed
     ),
   );
   return cols;
-}
-
-function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange(value: string): void; options: { value: string; label: string }[] }) {
-  return (
-    <Select value={value} onValueChange={onChange}>
-      <SelectTrigger aria-label={label} className="h-9 w-auto min-w-36">
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        {options.map((o) => (
-          <SelectItem key={o.value} value={o.value}>
-            {o.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
-  );
 }
 
 const INITIAL_FILTERS: MissionFilters = { campaignId: ANY, status: 'live', eventName: ANY, window: ANY };

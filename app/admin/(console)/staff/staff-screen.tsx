@@ -14,7 +14,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
 import { formatDate } from '@/components/console/format';
 import { SecretDialog } from '@/components/console/secret-dialog';
@@ -155,19 +155,13 @@ export function StaffScreen() {
           getRowId={(m) => m.id}
           initialSorting={[{ id: 'member', desc: false }]}
           toolbar={(table) => (
-            <Select value={(table.getColumn('role')?.getFilterValue() as string | undefined) ?? 'all'} onValueChange={(v) => table.getColumn('role')?.setFilterValue(v === 'all' ? undefined : v)}>
-              <SelectTrigger aria-label="Filter by role" className="w-40">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value="all">All roles</SelectItem>
-                {STAFF_ROLES.map((r) => (
-                  <SelectItem key={r} value={r}>
-                    {ROLE_LABELS[r]}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+            <FilterSelect
+              label="Filter by role"
+              className="w-40"
+              value={(table.getColumn('role')?.getFilterValue() as string | undefined) ?? 'all'}
+              onChange={(v) => table.getColumn('role')?.setFilterValue(v === 'all' ? undefined : v)}
+              options={[{ value: 'all', label: 'All roles' }, ...STAFF_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))]}
+            />
           )}
           empty={<EmptyState icon={UsersIcon} title="No staff yet" />}
         />

@@ -7,7 +7,7 @@ import { PaletteIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
-import { DataTable } from '@/components/ui/data-table';
+import { DataTable, nameColumn } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
@@ -34,18 +34,7 @@ function Swatches({ theme }: { theme: ThemeRecord }) {
 
 function columns(canWrite: boolean, onEdit: (t: ThemeRecord) => void, onDelete: (t: ThemeRecord) => void): ColumnDef<ThemeRecord, unknown>[] {
   const cols: ColumnDef<ThemeRecord, unknown>[] = [
-    {
-      id: 'theme',
-      accessorFn: (t) => `${t.name} ${t.id}`,
-      header: 'Theme',
-      sortingFn: (a, b) => a.original.name.localeCompare(b.original.name),
-      cell: ({ row }) => (
-        <div className="min-w-0">
-          <p className="font-medium">{row.original.name}</p>
-          <p className="font-mono text-xs text-muted-foreground">{row.original.id}</p>
-        </div>
-      ),
-    },
+    nameColumn<ThemeRecord>('theme', 'Theme', (t) => t.name),
     { id: 'colours', header: 'Colours', enableSorting: false, cell: ({ row }) => <Swatches theme={row.original} /> },
     {
       id: 'usedBy',
