@@ -36,3 +36,10 @@ export function errorResponse(error: AppError): Response {
   Object.assign(body, error.extra);
   return json(body, { status: error.status, headers: error.headers });
 }
+
+/** A 200 answer whose JSON text is already built (the mission list splices pre-serialized pieces). */
+export function jsonText(text: string): Response {
+  const res = new Response(text, { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+  bodyTexts.set(res, text);
+  return res;
+}
