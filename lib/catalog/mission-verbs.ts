@@ -169,9 +169,11 @@ async function replaceMission(
     streamed = streamedChanges(new Map([[id, before]]), [next]);
     return { record: missionRecordFromRow(row), changed: true };
   });
-  if (changed) await invalidateCatalog(appId);
-  // The holders' streams get the mission's new reading (lib/updates/resync.ts).
-  void afterCatalogEdit(appId, streamed, now);
+  if (changed) {
+    await invalidateCatalog(appId);
+    // The holders' streams get the mission's new reading (lib/updates/resync.ts).
+    void afterCatalogEdit(appId, streamed, now);
+  }
   return record;
 }
 

@@ -45,7 +45,7 @@ function suite() {
     await kv?.close();
     await proxy?.close();
     await shim?.close();
-    await redis?.stop();
+    await redis?.close();
   });
 
   async function failure(call: () => Promise<unknown>): Promise<unknown> {

@@ -91,7 +91,7 @@ function suite() {
   afterAll(async () => {
     await server?.close();
     await proxy?.close();
-    await redis?.stop();
+    await redis?.close();
     await db?.end();
     // Figures for docs/reliability.md.
     figures.breakerOpenings = (await import('@/lib/kv/breaker')).breakerOpenings();
