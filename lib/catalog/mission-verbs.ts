@@ -13,6 +13,7 @@ import { missionSchema, type Mission } from '@/lib/contract/mission';
 import type { MissionListQuery, MissionRecord } from '@/lib/contract/mission-admin';
 import { AppError } from '@/lib/errors';
 import { describeIssues } from '@/lib/http/validate';
+import { afterCatalogEdit, streamedChanges } from '@/lib/updates/resync';
 import { invalidateCatalog } from './catalog';
 import { missionColumns, missionFromRow, sameColumns } from './convert';
 import { findCycle } from './put-catalog';
@@ -142,6 +143,7 @@ async function replaceMission(
   await requireApp(appId);
   const now = ctx.now ?? Date.now();
   const db = await getDb();
+  let streamed: string[] = [];
   const { record, changed } = await db.transaction(async (tx) => {
     // FOR UPDATE: a concurrent writer waits, then sees the bumped version.
     const [current] = await tx
@@ -164,9 +166,14 @@ async function replaceMission(
       .returning();
     if (!row) throw staleVersion(id, current.version, current.version + 1);
     await recordAudit(tx, { actor: ctx.actor, action, appId, target: `mission:${id}`, before, after: next }, now);
+    streamed = streamedChanges(new Map([[id, before]]), [next]);
     return { record: missionRecordFromRow(row), changed: true };
   });
-  if (changed) await invalidateCatalog(appId);
+  if (changed) {
+    await invalidateCatalog(appId);
+    // The holders' streams get the mission's new reading (lib/updates/resync.ts).
+    void afterCatalogEdit(appId, streamed, now);
+  }
   return record;
 }
 
