@@ -19,13 +19,25 @@ let server: TestServer;
 let app: TestApp;
 const streams: SseStream[] = [];
 
+// The overlapping-deliveries test queues 12 deliveries and 72 single events on the same six users' rows.
+// On a loaded machine the last in the lock queue waited past the default 10 s query bound and got a 503
+// (run 3 of docs/reliability.md, "Suite under load"). This file is about atomicity and deadlocks, not
+// latency: a deadlock still fails at once (PostgreSQL aborts one side after deadlock_timeout).
+const savedTimeouts = { query: process.env.DATABASE_QUERY_TIMEOUT_MS, connect: process.env.DATABASE_CONNECT_TIMEOUT_MS };
+
 beforeAll(async () => {
+  process.env.DATABASE_QUERY_TIMEOUT_MS = '60000';
+  process.env.DATABASE_CONNECT_TIMEOUT_MS = '60000';
   server = await startTestServer();
   app = await createTestApp(server, { missions: [mission('tally', { criteria: { eventName: 'play', count: 1_000_000 } })] });
 });
 afterAll(async () => {
   await Promise.all(streams.map((s) => s.close()));
   await server?.close();
+  for (const [name, value] of [['DATABASE_QUERY_TIMEOUT_MS', savedTimeouts.query], ['DATABASE_CONNECT_TIMEOUT_MS', savedTimeouts.connect]] as const) {
+    if (value === undefined) delete process.env[name];
+    else process.env[name] = value;
+  }
 });
 
 async function storedCount(userId: string): Promise<number> {
