@@ -192,10 +192,22 @@ describe('invariants under random concurrent interleavings (fast-check)', () => 
         };
         const stored = async () => {
           const progress: Record<string, [string, number, number]> = {};
-          for (const id of Object.keys(seen(u.stream).progress).sort()) {
+          const streamed = seen(u.stream).progress;
+          const rows = await query<{ mission_id: string; status: string }>('select mission_id, status from progress where app_id = $1 and user_id = $2', [
+            app.appId,
+            u.userId,
+          ]);
+          const rowStatus = new Map(rows.map((r) => [r.mission_id, r.status]));
+          for (const id of Object.keys(streamed).sort()) {
             const res = await fetch(`${server.url}/v1/missions/${id}`, { headers: { Authorization: `Bearer ${reader}` } });
             const body = (await res.json()) as { progress: { status: string; currentCount: number; targetCount: number } | null };
             if (res.status === 200 && body.progress) progress[id] = [body.progress.status, body.progress.currentCount, body.progress.targetCount];
+            // A claim of a cycle whose window is already over (a completed record stays
+            // claimable, decisions.md) ends the stream on reward.granted, while the read
+            // shows the fresh cycle (active, 0) that time alone opened: no change was
+            // made, so nothing is streamed. The stored row is that claim.
+            const read = progress[id];
+            if (read && read[0] === 'active' && read[1] === 0 && streamed[id][0] === 'claimed' && rowStatus.get(id) === 'claimed') progress[id] = streamed[id];
           }
           return JSON.stringify({ progress, balance: balance ? Number(balance.amount) : null });
         };
