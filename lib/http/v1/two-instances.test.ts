@@ -19,7 +19,7 @@ function suite(): void {
     app = await createTestApp(a, {
       missions: [{ id: 'play', title: 'Play', criteria: { eventName: 'match_played', count: 1000 }, reward: { kind: 'currency', currency: 'gems', amount: 1 } }],
     });
-  }, 120_000);
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.all(streams.map((s) => s.close()));
