@@ -43,7 +43,7 @@ export function FormItem({ className, ...props }: React.ComponentProps<'div'>) {
   const id = React.useId();
   return (
     <ItemContext.Provider value={{ id }}>
-      <div data-slot="form-item" className={cn('grid gap-2', className)} {...props} />
+      <div data-slot="form-item" className={cn('grid content-start gap-2', className)} {...props} />
     </ItemContext.Provider>
   );
 }
