@@ -39,7 +39,7 @@ export async function issueAccessToken(appId: string, userId: string, now = Date
 }
 
 /** Checks signature, algorithm and claims; throws 401 unauthorized. Does not look at the denylist. */
-export async function verifyAccessToken(token: string): Promise<TokenClaims> {
+async function verifyAccessToken(token: string): Promise<TokenClaims> {
   try {
     const { payload } = await jwtVerify(token, getConfig().jwtSecret, {
       algorithms: ['HS256'],

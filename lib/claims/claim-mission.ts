@@ -10,7 +10,6 @@ import type { Balance } from '@/lib/contract/balance';
 import type { Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
 import { toMissionProgress } from '@/lib/missions/engine';
-import type { Reward } from '@/lib/contract/mission';
 import type { MissionProgress } from '@/lib/contract/progress';
 import { readRecords } from '@/lib/progress/records';
 import type { SdkUpdate } from '@/lib/contract/updates';
