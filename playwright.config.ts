@@ -19,7 +19,12 @@ const env = {
 
 export default defineConfig({
   testDir: './e2e',
-  timeout: 60_000,
+  // Room for a loaded 2-core machine (other suites and builds beside it): a
+  // page that renders in 200 ms alone took several seconds there, past the
+  // default 5 s of expect(); assertions wait on conditions, so a passing one
+  // costs no more with a longer bound.
+  timeout: 120_000,
+  expect: { timeout: 20_000 },
   workers: 1,
   reporter: process.env.CI ? 'line' : 'list',
   use: {

@@ -223,7 +223,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.setViewportSize({ width: 1440, height: 1100 });
     await page.emulateMedia({ colorScheme });
     await page.goto(`/admin/inspector?app=nova-league&user=${userId}`);
-    await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 15_000 });
+    await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 30_000 });
     const row = page.locator(`[data-event="${failedEventId}"]`);
     await row.locator('summary').click();
     await expect(row).toContainText('Filter “mode” did not match');

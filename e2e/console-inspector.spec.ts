@@ -59,14 +59,14 @@ test('support answers “why didn’t my mission progress?” live, then claims 
   await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('0/2');
   await expect(mission(page, 'encore')).toContainText('locked');
   await expect(mission(page, 'encore')).toContainText('Locked: claim “Win 2 ranked matches” first');
-  await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 15_000 });
+  await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 30_000 });
 
   // A qualifying event through /v1: the live panel and the progress bar move, no reload.
   const navigations: string[] = [];
   page.on('framenavigated', (f) => f === page.mainFrame() && navigations.push(f.url()));
   await send({ mode: 'ranked' });
   const live = page.getByRole('log', { name: 'Live updates' });
-  await expect(live).toContainText('mission.progress', { timeout: 15_000 });
+  await expect(live).toContainText('mission.progress', { timeout: 30_000 });
   await expect(live).toContainText('ranked-wins 1/2');
   await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('1/2');
   await expect(page.getByRole('progressbar', { name: 'Win 2 ranked matches progress' })).toHaveAttribute('aria-valuenow', '50');
@@ -86,11 +86,11 @@ test('support answers “why didn’t my mission progress?” live, then claims 
 
   // Complete, then claim through /v1: balance and ledger change without a reload.
   await send({ mode: 'ranked' });
-  await expect(live).toContainText('mission.completed', { timeout: 15_000 });
+  await expect(live).toContainText('mission.completed', { timeout: 30_000 });
   await expect(mission(page, 'ranked-wins')).toContainText('completed');
   const claim = await request.post('/v1/missions/ranked-wins/claim', { headers: auth });
   expect(claim.status()).toBe(200);
-  await expect(page.getByTestId('balance-gold')).toHaveText('25', { timeout: 15_000 });
+  await expect(page.getByTestId('balance-gold')).toHaveText('25', { timeout: 30_000 });
   await expect(page.getByRole('table', { name: 'Ledger' })).toContainText('+25 gold');
   await expect(mission(page, 'ranked-wins')).toContainText('claimed');
   await expect(mission(page, 'encore')).not.toContainText('Locked');
@@ -100,7 +100,7 @@ test('support answers “why didn’t my mission progress?” live, then claims 
   await page.getByLabel('Payload (JSON)').fill('{"mode":"casual"}');
   await page.getByRole('button', { name: 'Send test event' }).click();
   await expect(page.getByText('Test event recorded: advanced encore')).toBeVisible();
-  await expect(mission(page, 'encore').getByTestId('mission-count')).toHaveText('1/1', { timeout: 15_000 });
+  await expect(mission(page, 'encore').getByTestId('mission-count')).toHaveText('1/1', { timeout: 30_000 });
   await expect(page.getByRole('list', { name: 'Recent events' }).getByRole('listitem').first()).toContainText('test');
   expect(navigations).toEqual([]);
 

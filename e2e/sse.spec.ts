@@ -38,10 +38,10 @@ test('native EventSource with ?access_token= receives an update via onmessage, a
     };
     w.es.onmessage = (e) => w.received.push({ data: e.data, lastEventId: e.lastEventId, type: e.type });
   }, streamUrl);
-  await page.waitForFunction(() => (window as unknown as { opened: boolean }).opened, undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => (window as unknown as { opened: boolean }).opened, undefined, { timeout: 30_000 });
 
   await postEvent();
-  await page.waitForFunction(() => (window as unknown as { received: unknown[] }).received.length >= 1, undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => (window as unknown as { received: unknown[] }).received.length >= 1, undefined, { timeout: 30_000 });
   const [first] = await page.evaluate(() => (window as unknown as { received: Array<{ data: string; lastEventId: string; type: string }> }).received);
   expect(first.type).toBe('message');
   expect(first.lastEventId).toMatch(/^\d+-\d+$/);
@@ -60,7 +60,7 @@ test('native EventSource with ?access_token= receives an update via onmessage, a
     },
     { url: streamUrl, last: first.lastEventId },
   );
-  await page.waitForFunction(() => (window as unknown as { resumed: unknown[] }).resumed.length >= 2, undefined, { timeout: 15_000 });
+  await page.waitForFunction(() => (window as unknown as { resumed: unknown[] }).resumed.length >= 2, undefined, { timeout: 30_000 });
   const resumed = await page.evaluate(() => (window as unknown as { resumed: string[] }).resumed);
   expect(resumed.map((d) => JSON.parse(d).data.currentCount)).toEqual([2, 3]);
   await page.evaluate(() => (window as unknown as { es: EventSource }).es.close());

@@ -22,7 +22,7 @@ const WINDOW_MS = 60_000;
  */
 async function freshWindow(): Promise<void> {
   const left = WINDOW_MS - (Date.now() % WINDOW_MS);
-  if (left < 10_000) await new Promise((r) => setTimeout(r, left + 50));
+  if (left < 20_000) await new Promise((r) => setTimeout(r, left + 50));
 }
 
 function suite(): void {

@@ -12,7 +12,7 @@ import type { CampaignRecord } from '@/lib/contract/catalog-admin';
 import { AppError } from '@/lib/errors';
 import type { z } from 'zod';
 import { invalidateCatalog } from './catalog';
-import { campaignColumns, campaignFromRow, missionFromRow } from './convert';
+import { campaignColumns, campaignFromRow, missionFromRow, sameColumns } from './convert';
 import { requireApp, staleVersion, type CatalogVerbContext } from './themes';
 
 type CampaignIn = z.output<typeof campaignSchema>;
@@ -122,11 +122,14 @@ export async function updateCampaign({ ctx, input }: { ctx: CatalogVerbContext; 
   await requireApp(appId);
   const now = ctx.now ?? Date.now();
   const db = await getDb();
-  const record = await db.transaction(async (tx) => {
+  const { record, changed } = await db.transaction(async (tx) => {
     const current = await lockCampaign(tx, appId, campaign.id);
     if (current.version !== version) throw staleVersion('Campaign', campaign.id, version, current.version);
-    await checkReferences(tx, appId, campaign);
     const before = toRecord(current, await missionIdsOf(tx, appId, campaign.id));
+    // Nothing changes (fields, and the missions when sent): the campaign as it is, same version, no audit row.
+    const sameMissions = !campaign.missionIds || sameColumns([...new Set(campaign.missionIds)].sort(), [...before.missionIds].sort());
+    if (sameMissions && sameColumns(campaignColumns(campaign), campaignColumns(campaignFromRow(current, [])))) return { record: before, changed: false };
+    await checkReferences(tx, appId, campaign);
     const [row] = await tx
       .update(campaignsTable)
       .set({ ...campaignColumns(campaign), version: current.version + 1, updatedAt: now })
@@ -135,9 +138,9 @@ export async function updateCampaign({ ctx, input }: { ctx: CatalogVerbContext; 
     if (campaign.missionIds) await assignMissions(tx, { ...ctx, now }, appId, campaign.id, campaign.missionIds);
     const after = toRecord(row, await missionIdsOf(tx, appId, campaign.id));
     await recordAudit(tx, { actor: ctx.actor, action: 'campaign.update', appId, target: `campaign:${campaign.id}`, before, after }, now);
-    return after;
+    return { record: after, changed: true };
   });
-  await invalidateCatalog(appId);
+  if (changed) await invalidateCatalog(appId);
   return record;
 }
 

@@ -76,6 +76,22 @@ export function themeColumns(t: ThemePreset): Omit<Stored<ThemePreset>, 'id'> {
   return columns(themePresetSchema, t, ['id']) as Omit<Stored<ThemePreset>, 'id'>;
 }
 
+/** A value as JSON with every object's keys sorted: equal for equal content (jsonb does not keep key order). */
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) =>
+    v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
+  );
+}
+
+/**
+ * Whether two sets of column values (from the *Columns functions) hold the
+ * same content: a save that changes nothing is then a no-op (no version bump,
+ * no audit row, no cache invalidation).
+ */
+export function sameColumns(a: object, b: object): boolean {
+  return canonicalJson(a) === canonicalJson(b);
+}
+
 /** The /v1 form of a mission for one user (`archived` is internal). */
 export function publicMission(m: Mission, locked: boolean): PublicMission {
   return project(publicMissionSchema, m, { locked });

@@ -13,8 +13,9 @@ import { missionSchema, type Mission } from '@/lib/contract/mission';
 import type { MissionListQuery, MissionRecord } from '@/lib/contract/mission-admin';
 import { AppError } from '@/lib/errors';
 import { describeIssues } from '@/lib/http/validate';
+import { afterCatalogEdit, streamedChanges } from '@/lib/updates/resync';
 import { invalidateCatalog } from './catalog';
-import { missionColumns, missionFromRow } from './convert';
+import { missionColumns, missionFromRow, sameColumns } from './convert';
 import { findCycle } from './put-catalog';
 
 /** Who acts (for the audit log) and when. */
@@ -128,7 +129,8 @@ export async function createMission({ ctx, appId, input }: { ctx: CatalogVerbCon
 
 /**
  * Writes `next` over the mission if it is still at `version` (when given);
- * answers the record after the write. Audited as `action`.
+ * answers the record after the write. Audited as `action`. A `next` equal to
+ * the stored mission writes nothing and answers it at its current version.
  */
 async function replaceMission(
   ctx: CatalogVerbContext,
@@ -140,7 +142,9 @@ async function replaceMission(
 ): Promise<MissionRecord> {
   await requireApp(appId);
   const now = ctx.now ?? Date.now();
-  return committed(appId, async (tx) => {
+  const db = await getDb();
+  let streamed: string[] = [];
+  const { record, changed } = await db.transaction(async (tx) => {
     // FOR UPDATE: a concurrent writer waits, then sees the bumped version.
     const [current] = await tx
       .select()
@@ -152,6 +156,8 @@ async function replaceMission(
     const before = missionFromRow(current);
     const next = change(before);
     if (next.id !== id) throw new AppError('validation_error', `id: "${next.id}" differs from the mission in the path ("${id}"); ids never change`);
+    // Nothing changes: the mission as it is, same version, no audit row.
+    if (sameColumns(missionColumns(next), missionColumns(before))) return { record: missionRecordFromRow(current), changed: false };
     await checkReferences(tx, appId, next);
     const [row] = await tx
       .update(missionsTable)
@@ -160,8 +166,15 @@ async function replaceMission(
       .returning();
     if (!row) throw staleVersion(id, current.version, current.version + 1);
     await recordAudit(tx, { actor: ctx.actor, action, appId, target: `mission:${id}`, before, after: next }, now);
-    return missionRecordFromRow(row);
+    streamed = streamedChanges(new Map([[id, before]]), [next]);
+    return { record: missionRecordFromRow(row), changed: true };
   });
+  if (changed) {
+    await invalidateCatalog(appId);
+    // The holders' streams get the mission's new reading (lib/updates/resync.ts).
+    void afterCatalogEdit(appId, streamed, now);
+  }
+  return record;
 }
 
 export async function updateMission({

@@ -14,6 +14,7 @@ import { missionSchema, type Mission } from '@/lib/contract/mission';
 import { themePresetSchema } from '@/lib/contract/theme';
 import { describeIssues } from '@/lib/http/validate';
 import { campaignColumns, campaignFromRow, missionColumns, missionFromRow, themeColumns, themeFromRow } from './convert';
+import { afterCatalogEdit, streamedChanges } from '@/lib/updates/resync';
 import { invalidateCatalog } from './catalog';
 
 /** The envelope only: each item is parsed on its own, so an error names the item. */
@@ -90,10 +91,16 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
   const themes = parseItems(themePresetSchema, body.data.themes, 'themes');
 
   const db = await getDb();
+  // Missions whose count, window or archived flag this write changes: their holders' streams get the new reading.
+  let streamed: string[] = [];
   await db.transaction(async (tx) => {
     const existingMissions = (await tx.select().from(missionsTable).where(eq(missionsTable.appId, appId))).map(missionFromRow);
     const existingCampaigns = await tx.select().from(campaignsTable).where(eq(campaignsTable.appId, appId));
-    const existingThemes = (await tx.select().from(themesTable).where(eq(themesTable.appId, appId))).map(themeFromRow);
+    // FOR SHARE: a preset the campaigns below may name cannot be deleted until
+    // this write commits, and one deleted just before (its delete holding the
+    // row) is not read, so the reference check below refuses it (400) instead
+    // of the insert failing on the foreign key (500).
+    const existingThemes = (await tx.select().from(themesTable).where(eq(themesTable.appId, appId)).for('share')).map(themeFromRow);
 
     // The catalog as it will be after this write, to check references as a whole.
     const finalMissions = new Map(existingMissions.map((m) => [m.id, m]));
@@ -121,6 +128,7 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
     });
 
     const beforeMissions = new Map(existingMissions.map((m) => [m.id, m]));
+    streamed = streamedChanges(beforeMissions, missions);
     const beforeCampaigns = new Map(existingCampaigns.map((c) => [c.id, c]));
     const beforeThemes = new Map(existingThemes.map((t) => [t.id, t]));
     // Presets first: the campaigns below may name them.
@@ -155,5 +163,6 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
     }
   });
   await invalidateCatalog(appId);
+  void afterCatalogEdit(appId, streamed, now);
   return exportCatalog(appId);
 }

@@ -11,7 +11,7 @@ import type { ThemeRecord } from '@/lib/contract/catalog-admin';
 import type { ThemePreset } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
 import { invalidateCatalog } from './catalog';
-import { themeColumns, themeFromRow } from './convert';
+import { sameColumns, themeColumns, themeFromRow } from './convert';
 
 /** Who acts (for the audit log) and when. */
 export interface CatalogVerbContext {
@@ -96,10 +96,12 @@ export async function updateTheme({ ctx, input }: { ctx: CatalogVerbContext; inp
   await requireApp(appId);
   const now = ctx.now ?? Date.now();
   const db = await getDb();
-  const record = await db.transaction(async (tx) => {
+  const { record, changed } = await db.transaction(async (tx) => {
     const current = await lockTheme(tx, appId, theme.id);
     if (current.version !== version) throw staleVersion('Theme', theme.id, version, current.version);
     const usedBy = await campaignsUsing(tx, appId, theme.id);
+    // Nothing changes: the preset as it is, same version, no audit row.
+    if (sameColumns(themeColumns(theme), themeColumns(themeFromRow(current)))) return { record: toRecord(current, usedBy), changed: false };
     const [row] = await tx
       .update(themesTable)
       .set({ ...themeColumns(theme), version: current.version + 1, updatedAt: now })
@@ -107,9 +109,9 @@ export async function updateTheme({ ctx, input }: { ctx: CatalogVerbContext; inp
       .returning();
     const after = toRecord(row, usedBy);
     await recordAudit(tx, { actor: ctx.actor, action: 'theme.update', appId, target: `theme:${theme.id}`, before: toRecord(current, usedBy), after }, now);
-    return after;
+    return { record: after, changed: true };
   });
-  await invalidateCatalog(appId);
+  if (changed) await invalidateCatalog(appId);
   return record;
 }
 

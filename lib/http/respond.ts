@@ -21,3 +21,8 @@ export function errorResponse(error: AppError): Response {
   Object.assign(body, error.extra);
   return json(body, { status: error.status, headers: error.headers });
 }
+
+/** A 200 answer whose JSON text is already built (the mission list splices pre-serialized pieces). */
+export function jsonText(text: string): Response {
+  return new Response(text, { status: 200, headers: { 'Content-Type': 'application/json; charset=utf-8' } });
+}

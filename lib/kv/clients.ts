@@ -1,8 +1,9 @@
 // Builds the @upstash/redis clients used by KV and rate limiting, over HTTP
 // (Upstash REST) or over TCP (plain Redis through TcpRequester).
 import { Redis as IORedis } from 'ioredis';
-import { Redis, type Requester } from '@upstash/redis';
+import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
 import { ConfigError } from '@/lib/config';
+import { throughBreaker } from './breaker';
 import { TcpRequester } from './tcp-requester';
 
 /** Default bound on one Redis command (REDIS_COMMAND_TIMEOUT_MS). */
@@ -85,18 +86,41 @@ export function createTcpRedisClient(url: string): RedisClientHandle {
   };
 }
 
+/**
+ * Upstash REST with the same bounds as the TCP client: every command is
+ * abandoned after REDIS_COMMAND_TIMEOUT_MS (one signal covers the request,
+ * its one quick retry and the body), and goes through the process-wide
+ * breaker (REDIS_BREAKER_MS), so an Upstash that stalls or refuses fails a
+ * request's later Redis calls at once instead of each waiting out its own
+ * timeout. @upstash/redis's own default (5 retries with exponential backoff,
+ * about 4 s on a refused connection, per command) is replaced by one retry.
+ */
 export function createHttpRedisClient(url: string, token: string): RedisClientHandle {
-  const client = new Redis({
+  const http = new Redis({
     url,
     token,
     // KV values are opaque strings; never JSON.parse them.
     automaticDeserialization: false,
-    // Off so HTTP sends one request per command, exactly the shapes the TCP
-    // requester is tested with; batching can be turned on once measured.
     enableAutoPipelining: false,
+    retry: { retries: 1, backoff: () => 50 },
     // A fresh signal per request: the REST call is abandoned after the same bound as a TCP command.
     signal: () => AbortSignal.timeout(redisCommandTimeoutMs()),
   });
+  // The client's HTTP requester (protected on the class), wrapped by the breaker.
+  const inner = (http as unknown as { client: Requester }).client;
+  const client = createRawRedis(new BreakerRequester(inner));
+  // Off so HTTP sends one request per command, exactly the shapes the TCP
+  // requester is tested with; batching can be turned on once measured.
+  (client as unknown as { enableAutoPipelining: boolean }).enableAutoPipelining = false;
   // fetch keeps no connection we own, so there is nothing to close.
   return { client, close: async () => {} };
+}
+
+/** A requester whose every call goes through the Redis breaker (lib/kv/breaker.ts). */
+export class BreakerRequester implements Requester {
+  constructor(private readonly inner: Requester) {}
+
+  request<TResult = unknown>(req: UpstashRequest): Promise<UpstashResponse<TResult>> {
+    return throughBreaker(() => this.inner.request<TResult>(req));
+  }
 }

@@ -68,7 +68,7 @@ export async function deleteKeysWithPrefix(redis: IORedis, prefix: string): Prom
 export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Polls until `check` holds; throws with `what` after the timeout. */
-export async function waitFor(check: () => boolean, what: string, timeoutMs = 5_000): Promise<void> {
+export async function waitFor(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -1,9 +1,10 @@
 // The read side of missions: the caller's view of each mission (effective
 // status, read-time window reset), listing with filters and a stable cursor.
-import type { DbOrTx } from '@/db/client';
-import type { Catalog } from '@/lib/catalog/catalog';
-import { readRecords } from '@/lib/progress/records';
-import { claimedMissionIds, effectiveStatus, isListed, missionLock, toMissionProgress, type MissionLock } from './engine';
+import { getDb, type DbOrTx } from '@/db/client';
+import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
+import { AppError } from '@/lib/errors';
+import { readUserRecords } from '@/lib/progress/records';
+import { claimedMissionIds, isListed, missionLock, toMissionProgress, type MissionLock } from './engine';
 import type { Mission, MissionProgress, ProgressRecord, ProgressStatus } from './schema';
 
 export interface MissionView {
@@ -18,18 +19,19 @@ export interface MissionView {
 }
 
 export function viewMission(catalog: Catalog, mission: Mission, records: Map<string, ProgressRecord>, now: number): MissionView {
+  return viewWith(catalog, mission, records, claimedMissionIds(records.values()), now);
+}
+
+/** viewMission with the user's claimed ids computed once by the caller (a listing views many missions). */
+function viewWith(catalog: Catalog, mission: Mission, records: Map<string, ProgressRecord>, claimed: ReadonlySet<string>, now: number): MissionView {
   const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
   const record = records.get(mission.id) ?? null;
-  const lock = missionLock({ mission, campaign, claimedMissionIds: claimedMissionIds(records.values()), now });
+  const lock = missionLock({ mission, campaign, claimedMissionIds: claimed, now });
   const locked = lock !== null;
-  return {
-    mission,
-    lock,
-    record,
-    progress: toMissionProgress({ mission, record, locked, now }),
-    status: effectiveStatus({ mission, record, locked, now }),
-    locked,
-  };
+  const progress = toMissionProgress({ mission, record, locked, now });
+  // effectiveStatus: the record's read status, else locked or active.
+  const status = progress !== null ? progress.status : locked ? 'locked' : 'active';
+  return { mission, lock, record, progress, status, locked };
 }
 
 export interface ListQuery {
@@ -48,7 +50,8 @@ export async function listMissionViews(
   query: ListQuery,
   now = Date.now(),
 ): Promise<{ views: MissionView[]; nextAfter: string | null }> {
-  const records = await readRecords(db, catalog.appId, userId);
+  const records = await readUserRecords(db, catalog.appId, userId);
+  const claimed = claimedMissionIds(records.values());
   const views: MissionView[] = [];
   let more = false;
   for (const mission of catalog.ordered) {
@@ -57,7 +60,7 @@ export async function listMissionViews(
     const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
     const record = records.get(mission.id) ?? null;
     if (!isListed({ mission, campaign, record, includeExpired: query.includeExpired, now })) continue;
-    const view = viewMission(catalog, mission, records, now);
+    const view = viewWith(catalog, mission, records, claimed, now);
     if (query.status !== 'all' && view.status !== query.status) continue;
     if (views.length === query.limit) {
       more = true;
@@ -66,4 +69,42 @@ export async function listMissionViews(
     views.push(view);
   }
   return { views, nextAfter: more ? views[views.length - 1].mission.id : null };
+}
+
+/** Who reads: the app and user of the token; db, catalog and clock default to the process's. */
+export interface ReadContext {
+  appId: string;
+  userId: string;
+  db?: DbOrTx;
+  catalog?: Catalog;
+  now?: number;
+}
+
+export interface MissionList {
+  /** The catalog version the views were built from (lib/missions/list-json.ts caches its pieces per version). */
+  catalog: Catalog;
+  views: MissionView[];
+  nextAfter: string | null;
+}
+
+/** GET /v1/missions: one page of the caller's view of the catalog. */
+export async function listMissions({ ctx, input }: { ctx: ReadContext; input: ListQuery }): Promise<MissionList> {
+  const catalog = ctx.catalog ?? (await getCatalog(ctx.appId));
+  const { views, nextAfter } = await listMissionViews(ctx.db ?? (await getDb()), catalog, ctx.userId, input, ctx.now ?? Date.now());
+  return { catalog, views, nextAfter };
+}
+
+/**
+ * GET /v1/missions/:id: one mission and the caller's view of it. An archived
+ * mission is still readable by a user who has a record of it (it may be
+ * claimable); otherwise `mission_not_found`.
+ */
+export async function readMission({ ctx, input }: { ctx: ReadContext; input: { missionId: string } }): Promise<MissionView> {
+  const catalog = ctx.catalog ?? (await getCatalog(ctx.appId));
+  const mission = catalog.missions.get(input.missionId);
+  const records = mission ? await readUserRecords(ctx.db ?? (await getDb()), ctx.appId, ctx.userId) : null;
+  if (!mission || !records || (mission.archived && !records.has(mission.id))) {
+    throw new AppError('mission_not_found', `No mission "${input.missionId}"`);
+  }
+  return viewMission(catalog, mission, records, ctx.now ?? Date.now());
 }

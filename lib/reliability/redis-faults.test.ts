@@ -91,7 +91,7 @@ function suite() {
   afterAll(async () => {
     await server?.close();
     await proxy?.close();
-    await redis?.stop();
+    await redis?.close();
     await db?.end();
     // Figures for docs/reliability.md.
     figures.breakerOpenings = (await import('@/lib/kv/breaker')).breakerOpenings();
@@ -112,6 +112,10 @@ function suite() {
     expect(claim.status).toBe(200);
     const balance = await bounded(`${server.url}/v1/balance`, { headers: headers(token) });
     expect(balance.status).toBe(200);
+    // The recommendation cache (and its limiter) fail open: computed again, 200.
+    const recommended = await bounded(`${server.url}/v1/recommendations`, { headers: headers(token) });
+    expect(recommended.status).toBe(200);
+    expect(recommended.body.userId).toBe(userId);
 
     // Fail-closed: the token endpoint's failure counter is a brute-force guard.
     const issued = await bounded(`${server.url}/v1/auth/token`, {
@@ -218,13 +222,72 @@ function suite() {
     // The message of the event accepted after recovery arrives on the resumed stream.
     await stream.waitFor((s) => s.messages.some((m) => m.data.includes('"currentCount":31')), 'the message of the event after resume', 30_000);
     const { getUpdateLog, userLogKey } = await import('@/lib/updates/log');
-    const logged = await getUpdateLog().readAfter(userLogKey(app.appId, userId), null);
-    const resumedIds = stream.messages.map((m) => m.id);
-    // Exactly what the log holds after the last id seen (the restarted Redis holds only what came after it), in order.
-    expect(resumedIds).toEqual(logged.map((e) => e.id));
+    // Exactly what the log holds after the last id seen (the restarted Redis holds only what came after it,
+    // including the repair of the outage's changes, which may still be on its way), in order.
+    let resumedIds: string[] = [];
+    let loggedIds: string[] = [];
+    await waitUntil(async () => {
+      loggedIds = (await getUpdateLog().readAfter(userLogKey(app.appId, userId), null)).map((e) => e.id);
+      resumedIds = stream.messages.map((m) => m.id);
+      return JSON.stringify(resumedIds) === JSON.stringify(loggedIds);
+    }, 'the resumed stream to hold what the log holds').catch((err: unknown) => {
+      throw new Error(`${String(err)}: stream ${JSON.stringify(resumedIds)}, log ${JSON.stringify(loggedIds)}`);
+    });
     figures.midRun = { ...(figures.midRun as object), messagesBeforeKill: received.length, messagesAfterResume: resumedIds.length };
     expect(new Set([...received.map((m) => m.id), ...resumedIds]).size).toBe(received.length + resumedIds.length);
     await stream.close();
+  }, 180_000);
+
+  it('changes made while Redis is down reach a live stream and a resumed one once it is back, from the database (no new event needed)', async () => {
+    const userId = testServer.uniqueId('gap');
+    const token = await tokenFor(userId);
+    const streamUrl = `${server.url}/v1/sse/updates?access_token=${encodeURIComponent(token)}`;
+    // A stream that stays open across the outage, and one that leaves before it and resumes after.
+    const live = await openSse(streamUrl);
+    const leaving = await openSse(streamUrl);
+    expect([live.response.status, leaving.response.status]).toEqual([200, 200]);
+    for (let i = 0; i < 2; i++) expect((await sendEvent(token, userId, `gap-before-${i}`)).status).toBe(200);
+    await leaving.waitFor((s) => s.updates.some((u) => u.data.missionId === 'many' && u.data.currentCount === 2), 'the messages before the outage');
+    const lastSeen = leaving.messages.at(-1)!.id;
+    await leaving.close();
+
+    await redis.stop();
+    // While Redis is down: three more events (the fifth completes 'five') and the claim: all committed, none logged.
+    for (let i = 0; i < 3; i++) expect((await sendEvent(token, userId, `gap-down-${i}`)).status).toBe(200);
+    const claim = await bounded(`${server.url}/v1/missions/five/claim`, { method: 'POST', headers: headers(token, 'gap-claim') });
+    expect(claim.status).toBe(200);
+    await redis.start();
+    const backAt = Date.now();
+
+    // What the database holds: 'many' at 5, 'five' claimed, 10 gems.
+    const [row] = (
+      await db.query<{ current_count: number }>(`select current_count from progress where app_id = $1 and user_id = $2 and mission_id = 'many'`, [app.appId, userId])
+    ).rows;
+    expect(row.current_count).toBe(5);
+    const endsOnStored = (s: SseStream) => {
+      const last = (id: string) => s.updates.filter((u) => u.data.missionId === id && u.type.startsWith('mission.')).at(-1)?.data;
+      const balance = s.updates.filter((u) => u.type === 'balance.changed').at(-1)?.data;
+      return last('many')?.currentCount === 5 && last('five')?.status === 'claimed' && balance?.amount === 10;
+    };
+    // No event after the outage: the streams must be filled from the database.
+    await live.waitFor(endsOnStored, 'the live stream to end on the stored state', 60_000);
+    figures.gapRepairMs = Date.now() - backAt;
+    let resumed: SseStream | null = null;
+    await waitUntil(async () => {
+      const s = await openSse(streamUrl, { 'Last-Event-ID': lastSeen });
+      if (s.response.status === 200) return (resumed = s), true;
+      await s.close();
+      return false;
+    }, 'stream open again');
+    await resumed!.waitFor(endsOnStored, 'the resumed stream to end on the stored state', 60_000);
+    const ids = resumed!.messages.map((m) => m.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const { resyncFigures } = await import('@/lib/updates/resync');
+    figures.gapRepairs = resyncFigures().repairs;
+    expect(resyncFigures().repairs).toBeGreaterThanOrEqual(1);
+    await resumed!.close();
+    await live.close();
+    await expectInvariants();
   }, 180_000);
 
   it('Redis stalled (no answer), then slow, then back: requests answer within the bound, the database stays right', async () => {

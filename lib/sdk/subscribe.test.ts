@@ -49,15 +49,23 @@ function spyFetch() {
     refuseStream: false,
     /** Answers received by requests other than the stream (the polling fallback's reads). */
     otherAnswers: 0,
+    /** Requests other than the stream still waiting for their whole answer. */
+    otherPending: 0,
     fetch: (async (input, init) => {
       if (new URL(input).pathname === '/v1/sse/updates') {
         spy.streamRequests.push(new Headers(init?.headers));
         if (spy.refuseStream) throw new TypeError('fetch failed (refused by the test)');
         return globalThis.fetch(input, init);
       }
-      const res = await globalThis.fetch(input, init);
-      spy.otherAnswers += 1;
-      return res;
+      spy.otherPending += 1;
+      try {
+        const res = await globalThis.fetch(input, init);
+        await res.clone().arrayBuffer(); // the whole body is here before the caller reads it
+        spy.otherAnswers += 1;
+        return res;
+      } finally {
+        spy.otherPending -= 1;
+      }
     }) as FetchLike,
   };
   return spy;
@@ -76,16 +84,16 @@ describe('subscribe (fetch streaming)', () => {
     const client = createQuestlineClient({ baseUrl: server.url, token, fetch: spy.fetch });
     const rec = recorder();
     const sub = client.subscribe(rec.onUpdate, { onStateChange: (s) => rec.states.push(s) });
-    await waitFor(() => sub.state === 'open', 10_000, 'open');
+    await waitFor(() => sub.state === 'open', 30_000, 'open');
     expect(spy.streamRequests[0].get('authorization')).toBe(`Bearer ${token}`);
     // Cross-origin browsers preflight anything else: only CORS-allowed or safelisted headers.
     expect([...spy.streamRequests[0].keys()].every((h) => ['authorization', 'accept', 'last-event-id'].includes(h))).toBe(true);
 
     for (let i = 0; i < 3; i++) await client.sendEvent({ name: 'match' });
-    await waitFor(() => rec.updates.length === 3, 10_000, '3 updates');
+    await waitFor(() => rec.updates.length === 3, 30_000, '3 updates');
     await client.claimMission('three-matches');
     // The claim's own updates, then the recommendations it refreshed in the background.
-    await waitFor(() => rec.updates.length === 6, 10_000, '6 updates');
+    await waitFor(() => rec.updates.length === 6, 30_000, '6 updates');
     expect(rec.types()).toEqual([
       'mission.progress:three-matches',
       'mission.progress:three-matches',
@@ -179,7 +187,7 @@ describe('polling fallback', () => {
     const client = createQuestlineClient({ baseUrl: server.url, token, fetch: spy.fetch });
     const rec = recorder();
     const sub = client.subscribe(rec.onUpdate, { ...fast, onStateChange: (s) => rec.states.push(s) });
-    await waitFor(() => sub.state === 'polling', 10_000, 'polling');
+    await waitFor(() => sub.state === 'polling', 30_000, 'polling');
     expect(spy.streamRequests).toHaveLength(5);
     expect(rec.states).toEqual(['reconnecting', 'polling']);
     // The baseline poll has answered (a condition, not a fixed sleep: the machine may be loaded):
@@ -207,8 +215,12 @@ describe('polling fallback', () => {
     expect(spy.streamRequests.length).toBeGreaterThan(5); // the stream is still tried in the background
 
     spy.refuseStream = false;
-    await waitFor(() => sub.state === 'open', 10_000, 'stream back');
-    await sleep(400);
+    const answersBeforeOpen = spy.otherAnswers;
+    await waitFor(() => sub.state === 'open', 30_000, 'stream back');
+    // The stream's return starts one last poll (missions, then balance): let it (and any poll
+    // still in flight) answer first, or it could report the next event before the stream does.
+    await waitFor(() => spy.otherPending === 0 && spy.otherAnswers >= answersBeforeOpen + 2, 30_000, 'the last poll');
+    await sleep(50);
     const before = rec.updates.length;
     await client.sendEvent({ name: 'win' });
     await waitFor(() => rec.updates.length === before + 1, 30_000, 'stream update');
@@ -229,7 +241,7 @@ describe('server restart during a subscription', () => {
     const client = createQuestlineClient({ baseUrl: server.url, token, fetch: spy.fetch });
     const rec = recorder();
     const sub = client.subscribe(rec.onUpdate, { ...fast, onStateChange: (s) => rec.states.push(s) });
-    await waitFor(() => sub.state === 'open', 10_000, 'open');
+    await waitFor(() => sub.state === 'open', 30_000, 'open');
     await client.sendEvent({ name: 'match' });
     await waitFor(() => rec.updates.length === 1, 30_000, 'first update');
     const lastId = rec.updates[0].meta.id;
@@ -238,12 +250,12 @@ describe('server restart during a subscription', () => {
     await waitFor(() => sub.state !== 'open', 30_000, 'drop noticed');
     const restarted = await listenOn(port); // same port, same data dir / DATABASE_URL / REDIS_URL
     try {
-      await waitFor(() => sub.state === 'open', 15_000, 'reopened');
+      await waitFor(() => sub.state === 'open', 30_000, 'reopened');
       expect(spy.streamRequests.at(-1)!.get('last-event-id')).toBe(lastId);
       await client.sendEvent({ name: 'match' });
       await client.sendEvent({ name: 'match' });
       await client.claimMission('three-matches');
-      await waitFor(() => rec.updates.length >= 6, 10_000, 'updates after restart');
+      await waitFor(() => rec.updates.length >= 6, 30_000, 'updates after restart');
       await sleep(300);
       expect(rec.types()).toEqual([
         'mission.progress:three-matches',
@@ -274,7 +286,7 @@ describe('server restart during a subscription', () => {
     const sub = client.subscribe(rec.onUpdate, { ...fast, failuresBeforePolling: 1000 });
     let back: Awaited<ReturnType<typeof listenOn>> | null = null;
     try {
-      await waitFor(() => sub.state === 'open', 10_000, 'open');
+      await waitFor(() => sub.state === 'open', 30_000, 'open');
       await viaOther.sendEvent({ name: 'match' });
       await waitFor(() => rec.updates.length === 1, 30_000, 'first');
       await down.stop();
@@ -282,9 +294,9 @@ describe('server restart during a subscription', () => {
       await viaOther.sendEvent({ name: 'match' });
       await viaOther.sendEvent({ name: 'match' });
       back = await listenOn(down.port);
-      await waitFor(() => rec.updates.length >= 3, 15_000, 'replayed');
+      await waitFor(() => rec.updates.length >= 3, 30_000, 'replayed');
       await viaOther.claimMission('three-matches');
-      await waitFor(() => rec.updates.length >= 6, 10_000, 'live after replay');
+      await waitFor(() => rec.updates.length >= 6, 30_000, 'live after replay');
       await sleep(300);
       expect(rec.types()).toEqual([
         'mission.progress:three-matches',

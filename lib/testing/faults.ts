@@ -3,6 +3,7 @@
 // that can pass, delay, refuse, black-hole or cut traffic. Nothing here
 // touches the shared Redis or another engineer's databases.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 
 export type ProxyMode =
@@ -160,20 +161,106 @@ async function portFree(port: number): Promise<boolean> {
 }
 
 /**
- * A spare port for a test's redis-server: the first free one of
- * FAULT_REDIS_PORTS (`first-last`, default 6390-6399), so fault tests stay in
- * the ports set aside for them.
+ * Ports handed out by spareRedisPort() are reserved with a lock file holding
+ * the owner's pid (in /tmp itself, not the run's TMPDIR: test files of one run
+ * run in parallel workers, and a targeted run may run beside a whole suite).
+ * A reservation lasts until RedisProcess.close() or the process's exit, so a
+ * test's redis-server keeps its port while it is stopped (a crash) and started
+ * again: another file cannot take it in between. A lock whose owner is gone is
+ * taken over.
+ */
+const lockPath = (port: number) => `/tmp/questline-fault-port-${port}.lock`;
+const reserved = new Set<number>();
+process.once('exit', () => {
+  for (const port of reserved) releasePort(port);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function tryReserve(port: number): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath(port), 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      reserved.add(port);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      let owner = NaN;
+      try {
+        owner = Number(readFileSync(lockPath(port), 'utf8'));
+      } catch {
+        continue; // released meanwhile: try again
+      }
+      // An empty file is a reservation being written right now; a live owner keeps it.
+      if (!Number.isInteger(owner) || owner <= 0 || alive(owner)) return false;
+      try {
+        unlinkSync(lockPath(port));
+      } catch {
+        // someone else took it over first
+      }
+    }
+  }
+  return false;
+}
+
+function releasePort(port: number): void {
+  if (!reserved.delete(port)) return;
+  try {
+    if (Number(readFileSync(lockPath(port), 'utf8')) === process.pid) unlinkSync(lockPath(port));
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * A spare port for a test's redis-server: the first one of FAULT_REDIS_PORTS
+ * (`first-last`, default 6390-6399) that nobody has reserved and nothing
+ * listens on, reserved for this process (see above), so fault tests stay in
+ * the ports set aside for them and never share a redis-server.
  */
 export async function spareRedisPort(): Promise<number> {
   const [first, last] = (process.env.FAULT_REDIS_PORTS ?? '6390-6399').split('-').map(Number);
-  for (let port = first; port <= last; port++) if (await portFree(port)) return port;
+  for (let port = first; port <= last; port++) {
+    if (!tryReserve(port)) continue;
+    if (await portFree(port)) return port;
+    releasePort(port);
+  }
   throw new Error(`no free port in FAULT_REDIS_PORTS ${first}-${last}`);
+}
+
+/** The pid of the redis-server answering on `port` (INFO server), or null when nothing answers. */
+async function redisPid(port: number): Promise<number | null> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    let text = '';
+    const done = (v: number | null) => {
+      socket.destroy();
+      resolve(v);
+    };
+    socket.setTimeout(5_000, () => done(null));
+    socket.on('error', () => done(null));
+    socket.on('connect', () => socket.write('INFO server\r\n'));
+    socket.on('data', (d) => {
+      text += d.toString();
+      const m = /process_id:(\d+)/.exec(text);
+      if (m) done(Number(m[1]));
+    });
+  });
 }
 
 /**
  * A redis-server of the test's own (`--save "" --appendonly no`: a restart
  * comes back empty, like a crashed cache). stop() kills it, start() brings it
- * back on the same port.
+ * back on the same port, close() also gives the port back.
  */
 export class RedisProcess {
   private child: ChildProcess | null = null;
@@ -194,10 +281,21 @@ export class RedisProcess {
       stdio: 'ignore',
     });
     this.child = child;
-    child.once('exit', () => {
-      if (this.child === child) this.child = null;
-    });
-    await waitForReply(this.port, 'PING\r\n', '+PONG', 30_000);
+    const exited = new Promise<never>((_, reject) =>
+      child.once('exit', (code, signal) => {
+        if (this.child === child) this.child = null;
+        reject(new Error(`redis-server on port ${this.port} exited (${signal ?? code}) while starting: is the port taken?`));
+      }),
+    );
+    exited.catch(() => undefined);
+    await Promise.race([waitForReply(this.port, 'PING\r\n', '+PONG', 30_000), exited]);
+    // The answer must come from this child, not from a server someone else started on the port.
+    let pid = await redisPid(this.port);
+    for (const deadline = Date.now() + 30_000; pid === null && Date.now() < deadline; ) pid = await redisPid(this.port);
+    if (pid !== child.pid) {
+      child.kill('SIGKILL');
+      throw new Error(`port ${this.port} is answered by redis-server pid ${pid}, not by ours (${child.pid})`);
+    }
   }
 
   /** SIGKILL: the server vanishes mid-command, as in a crash. */
@@ -211,6 +309,12 @@ export class RedisProcess {
     // The port is free again once the kernel has closed the listener.
     const deadline = Date.now() + 10_000;
     while (!(await portFree(this.port)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  }
+
+  /** Stops the server and gives its port back to other tests. */
+  async close(): Promise<void> {
+    await this.stop();
+    releasePort(this.port);
   }
 }
 

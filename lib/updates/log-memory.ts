@@ -135,6 +135,11 @@ export class MemoryUpdateLog implements UpdateLog {
     return out;
   }
 
+  async publishedThrough(stateKey: string): Promise<number | null> {
+    const state = this.orders.get(stateKey);
+    return state && state.touchedMs >= this.now() - ORDER_STATE_MAX_AGE_MS ? state.last : null;
+  }
+
   async lastId(logKey: string): Promise<string | null> {
     const log = this.logs.get(logKey);
     if (!log) return null;

@@ -146,6 +146,11 @@ export class RedisUpdateLog implements UpdateLog {
     return out;
   }
 
+  async publishedThrough(stateKey: string): Promise<number | null> {
+    const last = (await this.client().hget(stateKey, 'last')) as unknown;
+    return last === null || last === undefined ? null : Number(last);
+  }
+
   async lastId(logKey: string): Promise<string | null> {
     // Raw reply [[id, fields]] (newest first), or [] for a missing key.
     const raw = (await this.client().xrevrange(logKey, '+', '-', 1)) as unknown;

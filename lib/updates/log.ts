@@ -51,6 +51,13 @@ export interface UpdateLog {
   readAfter(logKey: string, afterId: string | null): Promise<LogEntry[]>;
   /** The id of the newest message the log holds for the user; null when it holds none. */
   lastId(logKey: string): Promise<string | null>;
+  /**
+   * The last sequence number published from the user's order state; null
+   * when there is no state (a new or long-idle user, or a Redis that came
+   * back empty). Compared with the database's number to find changes whose
+   * messages never reached the log (lib/updates/resync.ts).
+   */
+  publishedThrough(stateKey: string): Promise<number | null>;
 }
 
 export const userLogKey = (appId: string, userId: string) => kvKey('updlog', appId, userId);

@@ -12,6 +12,7 @@ import { kvKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey, userOrderKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { metrics } from '@/lib/metrics';
+import { noteUnlogged, repairSoon } from './resync';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 
@@ -41,9 +42,15 @@ export async function publishUpdates(appId: string, userId: string, updates: Sdk
 /**
  * Publishes the updates of the committed change number `seq` of the user,
  * after every earlier one. Called for every sequence number taken, even with
- * no updates, so that later ones need not wait.
+ * no updates, so that later ones need not wait. `closeGap`: give up at once on
+ * earlier numbers that have not arrived (a repair, lib/updates/resync.ts,
+ * which reports what they changed).
+ *
+ * A publish that fails (Redis unreachable) puts the user on the repair list,
+ * and a gap given up after GAP_WAIT_MS is repaired: either way the missed
+ * changes reach the log from the database (lib/updates/resync.ts).
  */
-export async function publishInOrder(appId: string, userId: string, seq: number, updates: SdkUpdate[]): Promise<void> {
+export async function publishInOrder(appId: string, userId: string, seq: number, updates: SdkUpdate[], opts: { closeGap?: boolean } = {}): Promise<void> {
   const log = getUpdateLog();
   const logKey = userLogKey(appId, userId);
   const channel = userChannel(appId, userId);
@@ -52,16 +59,29 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
     const result = await log.appendAndPublish(logKey, channel, updates.map((u) => JSON.stringify(u)), order);
     if (result.status === 'late') {
       logError('publish too late: a later change was published first', null, { appId, userId, seq, types: updates.map((u) => u.type) });
+      repairSoon(appId, userId, 'publish too late');
+    } else if (result.status === 'pending' && opts.closeGap) {
+      await log.flushThrough(logKey, channel, order);
     } else if (result.status === 'pending') {
       // Normally the predecessor's publisher arrives within milliseconds and
       // publishes this one too; the request does not wait for that.
       const timer = setTimeout(() => {
-        log.flushThrough(logKey, channel, order).catch((err: unknown) => logError('publish gap flush failed', err, { appId, userId, seq }));
+        log
+          .flushThrough(logKey, channel, order)
+          .then((ids) => {
+            // Published by giving up on a predecessor: its change never reached the log.
+            if (ids.length > 0) repairSoon(appId, userId, 'gave up waiting for an earlier change');
+          })
+          .catch((err: unknown) => {
+            noteUnlogged(appId, userId);
+            if (!isCircuitOpen(err)) logError('publish gap flush failed', err, { appId, userId, seq });
+          });
       }, GAP_WAIT_MS);
       timer.unref?.();
     }
   } catch (err) {
     metrics().busErrors.inc({ operation: 'publish' });
+    noteUnlogged(appId, userId);
     if (!isCircuitOpen(err)) logError('publish failed', err, { appId, userId, seq, types: updates.map((u) => u.type) });
   }
 }

@@ -11,6 +11,10 @@
 //
 // Environment: DATABASE_URL (postgres://…; the database is created when
 // missing), REDIS_URL (redis://…/N), JWT_SECRET; PORT (default: a free port).
+// `--embedded`: the embedded default instead (PGlite in a fresh data
+// directory, in-process store and bus; no DATABASE_URL or REDIS_URL, no
+// pgbench). Its bulk rows are written with SQL through PGlite while the
+// server is stopped (one process per data directory), then it starts again.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
@@ -33,6 +37,7 @@ const option = (name: string, fallback: string): string => {
   return i >= 0 && argv[i + 1] !== undefined ? argv[i + 1] : fallback;
 };
 const QUICK = flag('quick');
+const EMBEDDED = flag('embedded');
 const ONLY = new Set(option('only', 'events,claims,missions,sse').split(','));
 const CONNECTIONS = Number(option('connections', '64'));
 const SECONDS = Number(option('seconds', QUICK ? '12' : '30'));
@@ -42,9 +47,11 @@ const SSE_SECONDS = Number(option('sse-seconds', QUICK ? '8' : '20'));
 const PGBENCH_CLIENTS = Number(option('pgbench-clients', '16'));
 const LIST_USERS = 100_000;
 const LIST_MISSIONS = 1_000;
+const LIST_APP = 'bench-list';
 const ADMIN_KEY = process.env.ADMIN_API_KEY ?? 'bench-admin-key-0123456789abcdef';
 
-function need(name: string): string {
+function need(name: string, embeddedDefault?: string): string {
+  if (EMBEDDED) return process.env[name] || (embeddedDefault ?? '');
   const value = process.env[name];
   if (!value) {
     console.error(`bench: ${name} must be set (PostgreSQL + Redis: DATABASE_URL=postgres://… REDIS_URL=redis://…/N JWT_SECRET=…)`);
@@ -54,7 +61,14 @@ function need(name: string): string {
 }
 const DATABASE_URL = need('DATABASE_URL');
 const REDIS_URL = need('REDIS_URL');
-const JWT_SECRET = need('JWT_SECRET');
+const JWT_SECRET = need('JWT_SECRET', 'bench-embedded-jwt-secret-0123456789abcdef');
+/** One data directory per run (the embedded database lives there; unused otherwise but for the server's secrets). */
+const DATA_DIR = mkdtempSync(path.join(tmpdir(), 'questline-bench-'));
+
+/** What the seeding needs of a SQL client: pg.Client and PGlite both answer it. */
+interface Sql {
+  query(text: string, params?: unknown[]): Promise<{ rows: unknown[] }>;
+}
 const secretKey = new TextEncoder().encode(JWT_SECRET);
 
 const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
@@ -147,15 +161,21 @@ async function startServer(): Promise<Server> {
   }
   const port = Number(process.env.PORT ?? (await freePort()));
   const extra = (process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  const env: NodeJS.ProcessEnv = { ...process.env };
+  if (EMBEDDED) {
+    delete env.DATABASE_URL;
+    delete env.REDIS_URL;
+    env.JWT_SECRET = JWT_SECRET;
+  }
   const child = spawn(process.execPath, [...extra, entry], {
     cwd: root,
     env: {
-      ...process.env,
+      ...env,
       PORT: String(port),
       NODE_ENV: 'production',
       ADMIN_API_KEY: ADMIN_KEY,
       QUESTLINE_QUIET: '1',
-      QUESTLINE_DATA_DIR: mkdtempSync(path.join(tmpdir(), 'questline-bench-')),
+      QUESTLINE_DATA_DIR: DATA_DIR,
       SSE_MAX_STREAMS_PER_USER: '10',
     },
     stdio: ['ignore', 'inherit', 'inherit'],
@@ -238,6 +258,9 @@ async function runPgbench(db: pg.Client, seconds: number): Promise<{ tps: number
 
 // ---------------------------------------------------------------- scenarios
 
+/** Set by main: restarts the server CPU count of the running scenario (after a warm-up). */
+let restartCpu: () => void = () => undefined;
+
 interface Row {
   scenario: string;
   /** Server CPU (user + system) per request during the scenario, ms: the figure the machine's load disturbs least. */
@@ -293,9 +316,13 @@ async function benchEvents(server: Server, runId: string): Promise<Row> {
 }
 
 /** (b) POST /v1/missions/:id/claim: completed progress rows seeded with SQL, 20 per user (limit 30/60 s per token). */
-async function benchClaims(server: Server, db: pg.Client, runId: string): Promise<Row> {
+const CLAIMS_PER_USER = 20;
+const claimUsers = () => (QUICK ? 1000 : 3000);
+
+/** The claims scenario's app and catalog (admin API). */
+async function createClaimsApp(server: Server, runId: string): Promise<string> {
   const appId = `bench-cl-${runId}`;
-  const perUser = 20;
+  const perUser = CLAIMS_PER_USER;
   const missions = Array.from({ length: perUser }, (_, i) => ({
     id: `c${i}`,
     title: `Claim ${i}`,
@@ -303,12 +330,27 @@ async function benchClaims(server: Server, db: pg.Client, runId: string): Promis
     reward: i % 4 === 3 ? { kind: 'item', itemId: 'chest', quantity: 1 } : { kind: 'currency', currency: 'gold', amount: 10 },
   }));
   await createApp(server, appId, { missions });
-  const userCount = QUICK ? 1000 : 3000;
+  return appId;
+}
+
+/** Its completed progress rows (SQL). */
+async function seedClaims(db: Sql, appId: string): Promise<void> {
   await db.query(
     `insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
      select $1, 'u' || u, 'c' || m, 'completed', 1, 1, 0, 1, $2 from generate_series(0, $3 - 1) u, generate_series(0, $4 - 1) m`,
-    [appId, Date.now(), userCount, perUser],
+    [appId, Date.now(), claimUsers(), CLAIMS_PER_USER],
   );
+}
+
+/** `db` null: the app and its rows were made before the server started (--embedded). */
+async function benchClaims(server: Server, db: Sql | null, runId: string): Promise<Row> {
+  const appId = `bench-cl-${runId}`;
+  if (db !== null) {
+    await createClaimsApp(server, runId);
+    await seedClaims(db, appId);
+  }
+  const userCount = claimUsers();
+  const perUser = CLAIMS_PER_USER;
   const users = Array.from({ length: userCount }, (_, i) => `u${i}`);
   const toks = await tokens(appId, users);
   let n = 0;
@@ -326,16 +368,19 @@ async function benchClaims(server: Server, db: pg.Client, runId: string): Promis
   return { scenario: 'claims', result, rssMB: rssMB(server.child.pid!), load: load(), note: `${userCount} users × ${perUser} completed missions` };
 }
 
-/** (c) GET /v1/missions: 1,000 missions, 100,000 users with 3 progress rows each (seeded once, kept between runs). */
-async function benchMissionList(server: Server, db: pg.Client): Promise<Row> {
-  const appId = 'bench-list';
+/**
+ * The mission list's catalog and rows, when not there yet. The catalog is over
+ * the admin API's body limit: the app is created empty through the API (by
+ * the caller), the missions go in with SQL, then the servers' catalog caches
+ * are told (the bus channel of lib/catalog; with --embedded the server is
+ * stopped meanwhile and loads it when it starts).
+ */
+async function seedList(db: Sql, appId: string, createEmpty: (() => Promise<void>) | null): Promise<void> {
   const seeded = await db.query(`select (select count(*) from missions where app_id = $1)::int as missions, (select count(*) from progress where app_id = $1)::int as rows`, [appId]);
   const { missions, rows } = seeded.rows[0] as { missions: number; rows: number };
   if (missions !== LIST_MISSIONS || rows < LIST_USERS * 3) {
     log(`seeding ${appId}: ${LIST_MISSIONS} missions, ${LIST_USERS} users × 3 progress rows…`);
-    // The catalog is over the admin API's body limit: the missions go in with
-    // SQL, then the servers' catalog caches are told (the bus channel of lib/catalog).
-    await createApp(server, appId, { missions: [] });
+    if (createEmpty) await createEmpty();
     await db.query('delete from missions where app_id = $1', [appId]);
     await db.query(
       `insert into missions (app_id, id, title, description, criteria, reward, created_at, updated_at)
@@ -346,9 +391,11 @@ async function benchMissionList(server: Server, db: pg.Client): Promise<Row> {
        from generate_series(0, $3 - 1) i`,
       [appId, Date.now(), LIST_MISSIONS],
     );
-    const redis = new IORedis(REDIS_URL);
-    await redis.publish('catalog:changed', appId);
-    await redis.quit();
+    if (!EMBEDDED) {
+      const redis = new IORedis(REDIS_URL);
+      await redis.publish('catalog:changed', appId);
+      await redis.quit();
+    }
     await db.query('delete from progress where app_id = $1', [appId]);
     await db.query(
       `insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
@@ -358,13 +405,29 @@ async function benchMissionList(server: Server, db: pg.Client): Promise<Row> {
     );
     await db.query('analyze progress');
   }
-  const sample = Array.from({ length: 5000 }, (_, i) => `u${(i * 7919) % LIST_USERS}`);
+}
+
+/** (c) GET /v1/missions: 1,000 missions, 100,000 users with 3 progress rows each (seeded once, kept between runs; `db` null: seeded before the server started). */
+async function benchMissionList(server: Server, db: Sql | null): Promise<Row> {
+  const appId = LIST_APP;
+  if (db !== null) await seedList(db, appId, () => createApp(server, appId, { missions: [] }));
+  // 2,000 users spread over the 100,000: each token is used once in the
+  // warm-up (a client keeps its token for an hour, so the server's verified-
+  // token cache answers afterwards; the first verification is the events
+  // scenario's cost), and their progress rows are spread over the table.
+  const sample = Array.from({ length: 2000 }, (_, i) => `u${(i * 7919) % LIST_USERS}`);
   const toks = await tokens(appId, sample);
   let n = 0;
   const next = (): Job => {
     const i = n++ % sample.length;
     return { method: 'GET', path: '/v1/missions', headers: { authorization: `Bearer ${toks[i]}` } };
   };
+  // Warm-up (the catalog of 1,000 missions loads on the first request, the
+  // prepared statements on each pooled connection): not counted.
+  const warm = next;
+  let warmed = 0;
+  await runLoad({ url: server.url, connections: CONNECTIONS, seconds: 60, next: () => (warmed++ < sample.length ? warm() : null) });
+  restartCpu();
   const result = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: QUICK ? Math.min(SECONDS, 10) : SECONDS, next });
   return { scenario: 'missions list', result, rssMB: rssMB(server.child.pid!), load: load(), note: `${LIST_MISSIONS} missions, ${LIST_USERS} users, page of 50` };
 }
@@ -376,6 +439,9 @@ async function benchSse(server: Server, runId: string): Promise<Row & { streams:
     missions: [{ id: 'play', title: 'Play', criteria: { eventName: 'match_played', count: 1_000_000 }, reward: { kind: 'currency', currency: 'gems', amount: 1 } }],
   });
   const users = Array.from({ length: STREAMS }, (_, i) => `s${i}`);
+  // One socket per stream on each side (the server is this process's child and inherits the limit).
+  const limit = Number(/Max open files\s+(\d+)/.exec(readFileSync('/proc/self/limits', 'utf8'))?.[1] ?? Infinity);
+  if (STREAMS + 500 > limit) throw new Error(`--streams ${STREAMS} needs more open files than ulimit -n allows (${limit}): raise it (ulimit -n ${STREAMS + 1000}) and run again`);
   const toks = await tokens(appId, users);
   const rssBefore = rssMB(server.child.pid!);
   const sentAt: number[][] = users.map(() => []);
@@ -534,8 +600,9 @@ async function growth(db: pg.Client, n: number): Promise<void> {
 async function main(): Promise<void> {
   const runId = Date.now().toString(36);
   log(`questline bench ${QUICK ? '--quick ' : ''}on ${cpus().length} cores, node ${process.version}; load average ${load()}`);
-  await ensureDatabase();
+  if (!EMBEDDED) await ensureDatabase();
   if (flag('growth')) {
+    if (EMBEDDED) throw new Error('--growth measures PostgreSQL tables: run it without --embedded');
     // Table sizes only: needs the schema (migrations), so the server starts and stops once first.
     const size = Number(option('growth', '1000000')) || 1_000_000;
     const booted = await startServer();
@@ -549,12 +616,31 @@ async function main(): Promise<void> {
     }
     return;
   }
-  const server = await startServer();
-  const db = new pg.Client({ connectionString: DATABASE_URL });
-  await db.connect();
+  let server = await startServer();
+  let db: pg.Client | null = null;
+  if (EMBEDDED) {
+    // The bulk rows go in through PGlite itself while the server is stopped
+    // (one process per data directory); the apps first, through the API.
+    if (ONLY.has('claims')) await createClaimsApp(server, runId);
+    if (ONLY.has('missions')) await createApp(server, LIST_APP, { missions: [] });
+    await server.stop();
+    if (ONLY.has('claims') || ONLY.has('missions')) {
+      const { PGlite } = await import('@electric-sql/pglite');
+      const lite = new PGlite(path.join(DATA_DIR, 'pg'));
+      await lite.waitReady;
+      if (ONLY.has('claims')) await seedClaims(lite, `bench-cl-${runId}`);
+      if (ONLY.has('missions')) await seedList(lite, LIST_APP, null);
+      await lite.close();
+    }
+    server = await startServer();
+  } else {
+    db = new pg.Client({ connectionString: DATABASE_URL });
+    await db.connect();
+  }
   const rows: Row[] = [];
   let cpuStart = 0;
   const start = () => void (cpuStart = cpuMs(server.child.pid!));
+  restartCpu = start;
   const done = (r: Row) => {
     r.cpuPerRequestMs = Math.round(((cpuMs(server.child.pid!) - cpuStart) / Math.max(1, r.result.requests)) * 100) / 100;
     rows.push(r);
@@ -564,9 +650,9 @@ async function main(): Promise<void> {
   let sse: Record<string, unknown> | null = null;
   try {
     log(`server ${server.url} (pid ${server.child.pid}), RSS ${rssMB(server.child.pid!)} MB`);
-    log(`pgbench: insert event + upsert one progress row, ${PGBENCH_CLIENTS} clients, ${QUICK ? 8 : 20} s…`);
-    const pgb = await runPgbench(db, QUICK ? 8 : 20);
-    log(`pgbench ${pgb ? `${pgb.tps} tps` : 'unavailable'}; load average ${load()}`);
+    if (db !== null) log(`pgbench: insert event + upsert one progress row, ${PGBENCH_CLIENTS} clients, ${QUICK ? 8 : 20} s…`);
+    const pgb = db === null ? null : await runPgbench(db, QUICK ? 8 : 20);
+    log(`pgbench ${pgb ? `${pgb.tps} tps` : EMBEDDED ? 'not run (--embedded)' : 'unavailable'}; load average ${load()}`);
     if (ONLY.has('events')) {
       log(`events: ${CONNECTIONS} connections, ${SECONDS} s…`);
       start();
@@ -602,7 +688,7 @@ async function main(): Promise<void> {
     if (sse) console.log(`streams: ${JSON.stringify(sse)}`);
     for (const r of rows) if (r.result.errorSamples.length) console.log(`${r.scenario} errors: ${r.result.errorSamples.join(' | ')}`);
   } finally {
-    await db.end();
+    await db?.end();
     await server.stop();
   }
 }

@@ -99,6 +99,19 @@ describe('themes', () => {
     expect((await call('PUT', `${themesOf(app.appId)}/t`, { name: 'x', primaryColor: '#000' })).status).toBe(400);
   });
 
+  it('an unchanged save is a no-op: the preset as it is, same version, no audit row', async () => {
+    const app = await createTestApp(server);
+    const created = (await call<{ theme: ThemeRecord }>('POST', themesOf(app.appId), themePreset('t', { textColor: undefined }), editor)).body.theme;
+    const { createdAt: _c, updatedAt: _u, usedBy: _b, ...fields } = created;
+    const same = await call<{ theme: ThemeRecord }>('PUT', `${themesOf(app.appId)}/t`, fields, editor);
+    expect(same.status).toBe(200);
+    expect(same.body.theme).toEqual(created);
+    expect((await auditOf(app.appId, 'theme:t')).map((r) => r.action)).toEqual(['theme.create']);
+    const changed = await call<{ theme: ThemeRecord }>('PUT', `${themesOf(app.appId)}/t`, { ...fields, textColor: '#fff' }, editor);
+    expect(changed.body.theme).toMatchObject({ textColor: '#fff', version: 2 });
+    expect((await auditOf(app.appId, 'theme:t')).map((r) => r.action)).toEqual(['theme.create', 'theme.update']);
+  });
+
   it('delete refuses a preset in use (409 conflict naming the campaign) and a stale version, then deletes', async () => {
     const app = await createTestApp(server);
     await call('POST', themesOf(app.appId), themePreset('t'));
@@ -215,6 +228,26 @@ describe('campaigns', () => {
     expect(res.body.error).toBe('validation_error');
     expect(res.body.message).toMatch(message);
     expect((await call<{ campaigns: unknown[] }>('GET', campaignsOf(app.appId))).body.campaigns).toEqual([]);
+  });
+
+  it('an unchanged save is a no-op (missions in any order, or left out): same version, no audit row for it or its missions', async () => {
+    const app = await createTestApp(server, { missions: [mission('m1'), mission('m2')] });
+    await call('POST', themesOf(app.appId), themePreset('t'));
+    const created = (await call<{ campaign: CampaignRecord }>('POST', campaignsOf(app.appId), campaign('c', { themeId: 't', missionIds: ['m1', 'm2'] }), editor)).body.campaign;
+    const auditRows = async () => [...(await auditOf(app.appId, 'campaign:c')), ...(await auditOf(app.appId, 'mission:m1')), ...(await auditOf(app.appId, 'mission:m2'))].length;
+    const rowsBefore = await auditRows();
+    const { createdAt: _c, updatedAt: _u, ...fields } = created;
+    for (const body of [fields, { ...fields, missionIds: ['m2', 'm1'] }, { ...fields, missionIds: undefined }]) {
+      const same = await call<{ campaign: CampaignRecord }>('PUT', `${campaignsOf(app.appId)}/c`, body, editor);
+      expect(same.status).toBe(200);
+      expect(same.body.campaign).toEqual(created);
+    }
+    expect(await auditRows()).toBe(rowsBefore);
+
+    // A mission leaving is a change: the next version, audited.
+    const changed = await call<{ campaign: CampaignRecord }>('PUT', `${campaignsOf(app.appId)}/c`, { ...fields, missionIds: ['m1'] }, editor);
+    expect(changed.body.campaign).toMatchObject({ missionIds: ['m1'], version: 2 });
+    expect(await auditRows()).toBe(rowsBefore + 2);
   });
 
   it('delete refuses a campaign with missions (409 conflict), then deletes it once they moved out', async () => {

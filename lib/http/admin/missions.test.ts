@@ -145,6 +145,32 @@ describe('writing one mission', () => {
     expect(entries[0]).toMatchObject({ before: { title: 'Mission kills', criteria: { count: 5 } }, after: { title: 'Slay five', criteria: { count: 6 } } });
   });
 
+  it('an unchanged save is a no-op: the mission as it is, same version and updatedAt, no audit row; archiving an archived one likewise', async () => {
+    const read = await ok<MissionRecord>(admin('GET', `${base()}/win-3`));
+    const before = (await audit(`appId=${app.appId}&target=mission:win-3`)).entries.length;
+    const { createdAt: _c, updatedAt: _u, ...fields } = read;
+    // The body as the console sends it: the filter's keys in another order than stored, defaults spelled out.
+    const body = { ...fields, criteria: { filter: fields.criteria.filter, window: fields.criteria.window, count: fields.criteria.count, eventName: fields.criteria.eventName } };
+    for (let i = 0; i < 2; i++) {
+      const same = await ok<MissionRecord>(asStaff(server, editor.cookie, 'PUT', `${base()}/win-3`, body));
+      expect(same).toEqual(read);
+    }
+    expect(await ok<MissionRecord>(admin('GET', `${base()}/win-3`))).toEqual(read);
+    expect((await audit(`appId=${app.appId}&target=mission:win-3`)).entries).toHaveLength(before);
+
+    // One field changed: a write, the next version, one audit row.
+    const changed = await ok<MissionRecord>(admin('PUT', `${base()}/win-3`, { ...body, description: 'Three ranked wins' }));
+    expect(changed).toMatchObject({ description: 'Three ranked wins', version: read.version + 1 });
+    expect((await audit(`appId=${app.appId}&target=mission:win-3`)).entries).toHaveLength(before + 1);
+    // A stale version is still refused, even for the same content.
+    expect((await admin('PUT', `${base()}/win-3`, { ...body, description: 'Three ranked wins' })).status).toBe(409);
+
+    const archived = await ok<MissionRecord>(admin('POST', `${base()}/old/archive`));
+    const again = await ok<MissionRecord>(admin('POST', `${base()}/old/archive`, { version: archived.version }));
+    expect(again).toEqual(archived);
+    expect((await audit(`appId=${app.appId}&target=mission:old&entity=mission`)).entries.map((e) => e.action)).not.toContain('mission.archive');
+  });
+
   it('a catalog PUT bumps the version too, so an edit based on the earlier read is refused', async () => {
     const read = await ok<MissionRecord>(admin('GET', `${base()}/play-1`));
     await ok(admin('PUT', `/api/admin/apps/${app.appId}/catalog`, { missions: [mission('play-1', { title: 'Play once (as code)' })] }));

@@ -213,8 +213,8 @@ describe('GET /api/admin/apps/:appId/users/:userId/updates (staff stream)', () =
       await staffStream.waitFor((s) => s.raw.startsWith(': connected'), 'the connected comment');
       await playerStream.waitFor((s) => s.raw.startsWith(': connected'), 'the connected comment');
       await sendEvent(token, userId, 'match.won', { mode: 'ranked' });
-      await staffStream.waitForMessages(1, 15_000);
-      await playerStream.waitForMessages(1, 15_000);
+      await staffStream.waitForMessages(1);
+      await playerStream.waitForMessages(1);
       expect(staffStream.updates[0]).toMatchObject({ type: 'mission.progress', data: { missionId: 'ranked-wins', currentCount: 1, userId } });
       // The same log entry: same id, same bytes.
       expect(staffStream.messages[0].raw).toBe(playerStream.messages[0].raw);
@@ -242,7 +242,7 @@ describe('GET /api/admin/apps/:appId/users/:userId/updates (staff stream)', () =
       const other = await issueToken(server, app, 'another');
       await sendEvent(other, 'another', 'match.won', { mode: 'ranked' });
       await sendEvent(token, 'someone', 'level.up', {});
-      await watched.waitForMessages(1, 15_000);
+      await watched.waitForMessages(1);
       expect(watched.updates.map((u) => u.data.userId)).toEqual(['someone']);
     } finally {
       await watched.close();

@@ -19,6 +19,7 @@ import {
   type TestApp,
   type TestServer,
 } from '@/lib/testing/test-server';
+import { awayFromWindowEdge } from '@/lib/testing/rate-window';
 
 let server: TestServer;
 let app: TestApp;
@@ -61,10 +62,6 @@ async function progressOf(client: ReturnType<typeof userClient>): Promise<number
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-async function awayFromWindowEdge(neededMs: number, windowMs = 60_000): Promise<void> {
-  const left = windowMs - (Date.now() % windowMs);
-  if (left < neededMs) await sleep(left + 50);
-}
 
 /** A raw request through node:http, so the test controls Content-Length / chunked encoding. */
 function rawPost(token: string, chunks: Buffer[], contentLength: number | null, agent?: Agent): Promise<{ status: number; body: string }> {
@@ -437,7 +434,7 @@ describe('POST /v1/events: idempotency', () => {
 describe('POST /v1/events: rate limit 100 per 60 s per JWT', () => {
   it('refuses request 101 of one JWT with 429, Retry-After = ceil(retryAfterMs/1000) and RateLimit-* headers; another JWT of the user is unaffected', async () => {
     const { userId, client } = await newUser();
-    await awayFromWindowEdge(20_000);
+    await awayFromWindowEdge(40_000);
     const remaining: number[] = [];
     for (let batch = 0; batch < 10; batch++) {
       const responses = await Promise.all(Array.from({ length: 10 }, () => client.post('/v1/events', eventOf(userId))));

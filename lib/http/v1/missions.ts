@@ -2,20 +2,17 @@
 // GET /v1/missions/:id – one mission and the caller's progress
 // POST /v1/missions/:id/claim – claim the reward of a completed mission
 import type { z } from 'zod';
-import { getDb } from '@/db/client';
-import { getCatalog } from '@/lib/catalog/catalog';
 import { publicMission } from '@/lib/catalog/convert';
-import type { MissionProgress } from '@/lib/contract/progress';
-import { listMissionsQuerySchema, type missionDetailSchema, type missionListSchema } from '@/lib/contract/v1';
+import { listMissionsQuerySchema, type missionDetailSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
 import { checkKey } from '@/lib/idempotency/run-idempotent';
 import { claimReward } from '@/lib/claims/claim-reward';
-import { listMissionViews, viewMission } from '@/lib/missions/read-missions';
-import { readRecords } from '@/lib/progress/records';
+import { missionListJson } from '@/lib/missions/list-json';
+import { listMissions as listMissionsVerb, readMission } from '@/lib/missions/read-missions';
 import { claimsLimiter } from '@/lib/ratelimit/policies';
 import { userRoute } from '../handler';
-import { idempotentJson, json } from '../respond';
-import { parseWith, queryOf } from '../validate';
+import { idempotentJson, json, jsonText } from '../respond';
+import { parseWith } from '../validate';
 import { metrics } from '@/lib/metrics';
 
 const encodeCursor = (id: string) => Buffer.from(`m:${id}`, 'utf8').toString('base64url');
@@ -25,35 +22,32 @@ function decodeCursor(cursor: string): string {
   return text.slice(2);
 }
 
-export const listMissions = userRoute({}, async ({ req, auth }) => {
-  const query = parseWith(listMissionsQuerySchema, queryOf(req));
-  const catalog = await getCatalog(auth.appId);
-  const { views, nextAfter } = await listMissionViews(await getDb(), catalog, auth.userId, {
-    campaignId: query.campaignId,
-    status: query.status,
-    limit: query.limit,
-    after: query.cursor ? decodeCursor(query.cursor) : null,
-    includeExpired: query.include === 'expired',
+/** The defaults of listMissionsQuerySchema: a request without a query (the common one) skips zod. */
+const DEFAULT_LIST_QUERY = listMissionsQuerySchema.parse({});
+
+function listQueryOf(url: URL) {
+  if (url.search === '' || url.search === '?') return DEFAULT_LIST_QUERY;
+  return parseWith(listMissionsQuerySchema, Object.fromEntries(url.searchParams.entries()));
+}
+
+export const listMissions = userRoute({}, async ({ url, auth }) => {
+  const query = listQueryOf(url);
+  const list = await listMissionsVerb({
+    ctx: { appId: auth.appId, userId: auth.userId },
+    input: {
+      campaignId: query.campaignId,
+      status: query.status,
+      limit: query.limit,
+      after: query.cursor ? decodeCursor(query.cursor) : null,
+      includeExpired: query.include === 'expired',
+    },
   });
-  const progress: Record<string, MissionProgress> = {};
-  for (const v of views) if (v.progress) progress[v.mission.id] = v.progress;
-  return json({
-    missions: views.map((v) => publicMission(v.mission, v.locked)),
-    progress,
-    nextCursor: nextAfter === null ? null : encodeCursor(nextAfter),
-  } satisfies z.output<typeof missionListSchema>);
+  return jsonText(missionListJson(list.catalog, list.views, list.nextAfter === null ? null : encodeCursor(list.nextAfter)));
 });
 
 export const getMission = userRoute({}, async ({ auth, params }) => {
-  const catalog = await getCatalog(auth.appId);
-  const mission = catalog.missions.get(params.id);
-  const records = mission ? await readRecords(await getDb(), auth.appId, auth.userId) : null;
-  // An archived mission is still readable by a user who has a record of it (it may be claimable).
-  if (!mission || !records || (mission.archived && !records.has(mission.id))) {
-    throw new AppError('mission_not_found', `No mission "${params.id}"`);
-  }
-  const view = viewMission(catalog, mission, records, Date.now());
-  return json({ mission: publicMission(mission, view.locked), progress: view.progress } satisfies z.output<typeof missionDetailSchema>);
+  const view = await readMission({ ctx: { appId: auth.appId, userId: auth.userId }, input: { missionId: params.id } });
+  return json({ mission: publicMission(view.mission, view.locked), progress: view.progress } satisfies z.output<typeof missionDetailSchema>);
 });
 
 export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, auth, params }) => {

@@ -30,7 +30,7 @@ async function stream(token: string): Promise<SseStream> {
   return s;
 }
 
-async function waitUntil(check: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+async function waitUntil(check: () => boolean, what: string, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

@@ -73,6 +73,11 @@ export interface UpdateStreamOptions {
   lastSent: string;
   /** Streams one app+user may hold open on this instance; one more is refused (429 too_many_streams). */
   maxPerUser: number;
+  /**
+   * Called when a log read works again after failing (Redis came back): the
+   * opener checks the log against the database (lib/updates/resync.ts).
+   */
+  onLogRecovered?: () => void;
 }
 
 export class UpdateStream {
@@ -82,6 +87,8 @@ export class UpdateStream {
   private readonly buffer: LogEntry[] = [];
   private lastSent: string;
   private catchingUp = false;
+  /** The last log read failed: the next one that works reports it (onLogRecovered). */
+  private logFailed = false;
   private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
   private timer: ReturnType<typeof setInterval> | undefined;
   private unsubscribe: Unsubscribe | null = null;
@@ -127,8 +134,14 @@ export class UpdateStream {
   async readLog(): Promise<LogEntry[]> {
     const { logKey, channel } = this.opts;
     try {
-      return await withTimeout(getUpdateLog().readAfter(logKey, this.lastSent), sseLimits.logReadTimeoutMs, 'update log read');
+      const entries = await withTimeout(getUpdateLog().readAfter(logKey, this.lastSent), sseLimits.logReadTimeoutMs, 'update log read');
+      if (this.logFailed) {
+        this.logFailed = false;
+        this.opts.onLogRecovered?.();
+      }
+      return entries;
     } catch (err) {
+      this.logFailed = true;
       metrics().updateLogErrors.inc();
       if (!isCircuitOpen(err)) logError('stream: update log read failed', err, { channel });
       return [];

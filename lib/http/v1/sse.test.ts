@@ -174,7 +174,7 @@ describe('GET /v1/sse/updates', () => {
   it('sends `: keep-alive` comment frames on the configured interval', async () => {
     const u = await newUser();
     const s = await open(u.token);
-    await s.waitFor((x) => x.frames.filter((f) => f.comment === 'keep-alive').length >= 2, 'two keep-alive frames', 3_000);
+    await s.waitFor((x) => x.frames.filter((f) => f.comment === 'keep-alive').length >= 2, 'two keep-alive frames');
     expect(s.raw).toContain(': keep-alive\n\n');
     expectWellFormed(s);
     await s.close();
@@ -541,7 +541,7 @@ describe('GET /v1/sse/updates: connections', () => {
         await getUpdateLog().appendAndPublish(key, channel, [big, big, big, big]);
         await sleep(30);
       }
-      await waitUntil(async () => (await connections()) === 0, 'the server to drop the connection', 5_000);
+      await waitUntil(async () => (await connections()) === 0, 'the server to drop the connection');
       expect(openStreamCount()).toBe(before);
       await waitUntil(async () => (await subscriberCount(channel)) === 0, 'the subscription to be released');
     } finally {

@@ -26,6 +26,12 @@
 // bounded (sseLimits.logReadTimeoutMs); live messages are held back only
 // while one is in progress.
 //
+// Changes whose messages never reached the log (Redis was away when they
+// were published) are filled in from the database: every stream that opens,
+// and every live stream whose log reads work again after failing, has the
+// user's sequence number compared with the log's (lib/updates/resync.ts); a
+// repair arrives as ordinary messages, live and in the log.
+//
 // Clean-up: request abort, stream cancel, a failed write, a slow reader (the
 // stream is errored, so the HTTP writer drops the socket), the token's expiry
 // or revocation all end in UpdateStream.close(), which runs once: the
@@ -37,6 +43,7 @@ import { getBus } from '@/lib/bus';
 import { getConfig } from '@/lib/config';
 import { getUpdateLog, MIN_LOG_ID, resumableId, userLogKey } from '@/lib/updates/log';
 import { userChannel } from '@/lib/updates/publish';
+import { checkStreamGap } from '@/lib/updates/resync';
 import { userRoute } from '../handler';
 import { sseLimits, UpdateStream, withTimeout } from './sse-stream';
 import { metrics } from '@/lib/metrics';
@@ -90,6 +97,7 @@ export async function openUpdateStream(args: {
     maxPerUser: getConfig().sseMaxStreamsPerUser,
     signal: req.signal,
     lastSent: from,
+    onLogRecovered: () => checkStreamGap(owner.appId, owner.userId),
   });
   try {
     stream.adopt(await getBus().subscribe(channel, stream.onMessage));
@@ -99,6 +107,9 @@ export async function openUpdateStream(args: {
     }
     // A failed read leaves the replay to the first keep-alive tick.
     const replay = await stream.readLog();
+    // Changes the log missed (Redis was away when they were published) are
+    // filled in from the database, in the background (lib/updates/resync.ts).
+    checkStreamGap(owner.appId, owner.userId);
     return new Response(stream.toReadable(replay), { headers: SSE_HEADERS });
   } catch (err) {
     stream.close();

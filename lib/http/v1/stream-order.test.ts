@@ -28,7 +28,7 @@ describe('stream order under concurrent events of one user', () => {
       Array.from({ length: n }, () => api.post('/v1/events', { userId: 'orderly', name: 'tick', payload: {}, timestamp: Date.now() })),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
-    await stream.waitForMessages(n, 10_000);
+    await stream.waitForMessages(n);
     const counts = stream.updates.map((u) => u.data.currentCount as number);
     expect(counts).toEqual(Array.from({ length: n }, (_, i) => i + 1));
     await stream.close();

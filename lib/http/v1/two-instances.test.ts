@@ -94,7 +94,7 @@ function suite(): void {
     // B has the campaign in its cache now; the edit on A must drop it there.
     expect(await themeOnB()).toEqual({ primaryColor: '#0284c7' });
     expect((await admin(a, 'PUT', `${themes}/sky`, { name: 'Sky', primaryColor: '#be123c', version: 1 })).status).toBe(200);
-    await expect.poll(themeOnB, { timeout: 10_000 }).toEqual({ primaryColor: '#be123c' });
+    await expect.poll(themeOnB, { timeout: 30_000 }).toEqual({ primaryColor: '#be123c' });
   });
 }
 

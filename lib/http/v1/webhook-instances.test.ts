@@ -79,7 +79,7 @@ function suite(): void {
     // event row is inserted by one statement with the key row and the progress upsert, lib/events/write-event.ts).
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const result = await db.execute(sql`select count(*)::int as n from pg_stat_activity where wait_event = 'PgSleep' and query like '%insert into "events"%'`);
+      const result = await db.execute(sql`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event = 'PgSleep' and query like '%insert into "events"%'`);
       if (Number((result as unknown as { rows: Array<{ n: number }> }).rows[0].n) > 0) break;
       if (Date.now() > deadline) throw new Error('the delivery never reached the third event');
       await new Promise((r) => setTimeout(r, 20));

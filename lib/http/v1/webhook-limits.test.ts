@@ -7,6 +7,7 @@ import { getDb } from '@/db/client';
 import { apps, auditLog, events } from '@/db/schema';
 import { createTestApp, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { sendDelivery, whEvent } from '@/lib/testing/webhook';
+import { awayFromWindowEdge } from '@/lib/testing/rate-window';
 
 let server: TestServer;
 
@@ -19,11 +20,6 @@ afterAll(async () => {
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** The limit is a sliding window over fixed 60 s windows: keep a burst inside one. */
-async function awayFromWindowEdge(neededMs: number): Promise<void> {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < neededMs) await sleep(left + 50);
-}
 
 async function storedCount(appId: string): Promise<number> {
   const db = await getDb();
@@ -36,7 +32,7 @@ const delivery = (n: number, userId = uniqueId('u')) => ({ events: Array.from({ 
 describe('POST /v1/webhook/incoming: 1,000 events per 60 s per app', () => {
   it('counts events, not requests: ten deliveries of 100 pass, one more event is refused with 429 and the RateLimit headers', async () => {
     const app = await createTestApp(server);
-    await awayFromWindowEdge(25_000);
+    await awayFromWindowEdge(45_000);
     const accepted = [];
     for (let i = 0; i < 10; i++) {
       const sent = await sendDelivery(server, app, delivery(100));
@@ -67,7 +63,7 @@ describe('POST /v1/webhook/incoming: 1,000 events per 60 s per app', () => {
 
   it('refuses a delivery whose events do not all fit, without counting them: the ones that fit still pass', async () => {
     const app = await createTestApp(server);
-    await awayFromWindowEdge(15_000);
+    await awayFromWindowEdge(45_000);
     for (let i = 0; i < 9; i++) expect((await sendDelivery(server, app, delivery(100))).status).toBe(200);
     expect((await sendDelivery(server, app, delivery(60))).status).toBe(200);
     // 960 used: 41 do not fit, and refusing them takes nothing from the 40 left.
@@ -81,7 +77,7 @@ describe('POST /v1/webhook/incoming: 1,000 events per 60 s per app', () => {
 
   it('does not count deliveries refused for their signature or body', async () => {
     const app = await createTestApp(server);
-    await awayFromWindowEdge(10_000);
+    await awayFromWindowEdge(30_000);
     for (let i = 0; i < 20; i++) {
       expect((await sendDelivery(server, app, delivery(100), { secret: 'whs_wrong' })).status).toBe(401);
       expect((await sendDelivery(server, app, { events: [...delivery(99).events, { bad: true }] })).status).toBe(400);

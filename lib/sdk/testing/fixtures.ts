@@ -43,7 +43,7 @@ export async function listenOn(port: number): Promise<{ server: Server; port: nu
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function waitFor(check: () => boolean, timeoutMs = 10_000, label = 'condition'): Promise<void> {
+export async function waitFor(check: () => boolean, timeoutMs = 30_000, label = 'condition'): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!check()) {
     if (Date.now() > end) throw new Error(`Timed out waiting for ${label}`);

@@ -1,0 +1,71 @@
+// Catalog edits on the stream (docs/api.md, "State from the database"): a
+// console edit of a mission's count, its archiving and a catalog PUT of its
+// window send each user holding a record of it the mission's new reading, as
+// GET /v1/missions/:id shows it; a user without a record gets nothing. Runs
+// over real HTTP on the backend of the pass (embedded, or PostgreSQL + Redis).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { MissionInput } from '@/lib/contract/mission';
+import { openSse } from '@/lib/testing/sse-client';
+import { createTestApp, issueToken, putCatalog, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
+
+const mission: MissionInput = { id: 'm', title: 'Play', criteria: { eventName: 'play', count: 3 }, reward: { kind: 'currency', currency: 'gems', amount: 1 } };
+
+describe('catalog edits reach the streams of the mission’s holders', () => {
+  let server: TestServer;
+  let app: TestApp;
+
+  beforeAll(async () => {
+    server = await startTestServer();
+    app = await createTestApp(server, { missions: [mission], campaigns: [] });
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+
+  const admin = (method: string, route: string, body?: unknown) =>
+    fetch(`${server.url}/api/admin/apps/${app.appId}${route}`, {
+      method,
+      headers: { Authorization: `Bearer ${server.adminKey}`, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+
+  it('count changed (console), archived (console), window changed (catalog PUT)', async () => {
+    const holder = uniqueId('holder');
+    const bystander = uniqueId('bystander');
+    const token = await issueToken(server, app, holder);
+    const played = await fetch(`${server.url}/v1/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userId: holder, name: 'play', payload: {}, timestamp: Date.now() }),
+    });
+    expect(played.status).toBe(200);
+    const stream = await openSse(`${server.url}/v1/sse/updates?access_token=${encodeURIComponent(token)}`);
+    const other = await openSse(`${server.url}/v1/sse/updates?access_token=${encodeURIComponent(await issueToken(server, app, bystander))}`);
+    const ofMission = () => stream.updates.filter((u) => u.data.missionId === 'm');
+    const read = async () => {
+      const res = await fetch(`${server.url}/v1/missions/m`, { headers: { Authorization: `Bearer ${token}` } });
+      return ((await res.json()) as { progress: Record<string, unknown> }).progress;
+    };
+
+    const current = (await (await admin('GET', '/missions/m')).json()) as { version: number } & MissionInput;
+    const edited = await admin('PUT', '/missions/m', { ...mission, version: current.version, criteria: { eventName: 'play', count: 5 } });
+    expect(edited.status).toBe(200);
+    await stream.waitFor((s) => ofMission().at(-1)?.data.targetCount === 5, 'the new target on the stream');
+    expect(ofMission().at(-1)).toMatchObject({ type: 'mission.progress', data: await read() });
+
+    const archived = await admin('POST', '/missions/m/archive');
+    expect(archived.status).toBe(200);
+    await stream.waitFor(() => ofMission().length >= 2, 'a message after archiving');
+    expect(ofMission().at(-1)?.data).toEqual(await read());
+
+    const put = await putCatalog(server, app.appId, { missions: [{ ...mission, archived: false, criteria: { eventName: 'play', count: 5, window: 'daily' } }], campaigns: [] });
+    expect(put.status).toBe(200);
+    await stream.waitFor(() => ofMission().length >= 3, 'a message after the window change');
+    expect(ofMission().at(-1)?.data).toEqual(await read());
+
+    // The bystander has no record of the mission: nothing about it on their stream.
+    expect(other.updates.filter((u) => u.data.missionId === 'm')).toEqual([]);
+    await stream.close();
+    await other.close();
+  }, 120_000);
+});

@@ -1,0 +1,260 @@
+// Filling a user's stream from the database, the truth, when the update log
+// missed changes or the catalog changed what the user's records read as.
+//
+// A resync is one change of the user's order like any other: it takes the
+// next sequence number (user_sequences, under the user's row lock, so it
+// queues behind a concurrent event or claim and a concurrent event's
+// optimistic write evaluates again), reads the records it reports in that
+// same transaction, and publishes them as the current state: each record as
+// `mission.progress` (or `mission.completed` while completed), as
+// GET /v1/missions/:id reads it now, and for a repair each balance changed as
+// `balance.changed`. Messages are states, not deltas, so a resync after
+// messages that were lost leaves the stream's last word per mission and per
+// currency equal to the stored state.
+//
+// When:
+// - Repair (the log missed changes: Redis was unreachable when they were
+//   published, or their publisher died between commit and publish). Found
+//   three ways: (1) a publish that failed puts the user on this process's
+//   repair list, retried every second until Redis answers; (2) every stream
+//   that opens, and every live stream whose log reads failed and work again,
+//   compares the database's sequence number with the last one the log
+//   published (checkStreamGap); (3) a publisher that had to give up waiting
+//   for a missing predecessor (publishInOrder's flush). The repair reports the
+//   records and balances changed in the log's retention (LOG_MAX_AGE_MS).
+// - Catalog edit (a mission's count, window or archived flag changed): every
+//   user with a record of the mission gets its new reading
+//   (afterCatalogEdit); a second pass after CATALOG_SETTLE_MS covers events
+//   that were judged against the catalog as it was when they arrived.
+import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { getDb } from '@/db/client';
+import { balances, progress } from '@/db/schema';
+import { toBalance } from '@/lib/balances/balances';
+import { getCatalog } from '@/lib/catalog/catalog';
+import type { Mission } from '@/lib/contract/mission';
+import type { SdkUpdate } from '@/lib/contract/updates';
+import { isUnavailableError } from '@/lib/errors';
+import { logError, logWarn } from '@/lib/log';
+import { toMissionProgress } from '@/lib/missions/engine';
+import { processWide } from '@/lib/process-wide';
+import { getUpdateLog, LOG_MAX_AGE_MS, userOrderKey } from './log';
+import { GAP_WAIT_MS, publishInOrder } from './publish';
+
+/** What a resync reports: the records of these missions, or everything changed since a time (a repair). */
+export type ResyncScope = { missionIds: string[] } | { sinceMs: number };
+
+/** After a catalog edit, how long before the second pass (events in flight judged against the old catalog). */
+export const CATALOG_SETTLE_MS = 2_000;
+/** Users on a process's repair list at most (beyond it, the next stream open or change repairs them). */
+const MAX_REPAIR_LIST = 10_000;
+/** Resyncs of one catalog edit run this many at a time. */
+const FAN_OUT = 4;
+
+const figures = processWide('resync.figures', () => ({ repairs: 0, catalogResyncs: 0 }));
+
+/** Repairs and catalog resyncs done in this process (tests, docs/reliability.md). */
+export function resyncFigures(): { repairs: number; catalogResyncs: number } {
+  return { ...figures };
+}
+
+function rowsOf<T>(result: unknown): T[] {
+  return ((result as { rows?: T[] }).rows ?? []) as T[];
+}
+
+/**
+ * Publishes the current state of what `scope` selects as the user's next
+ * change. Answers the number of messages sent (0 also when the user has no
+ * sequence number yet: nothing of theirs was ever published).
+ */
+export async function resyncUser(appId: string, userId: string, scope: ResyncScope): Promise<number> {
+  // Before the transaction: the embedded database has one connection.
+  const catalog = await getCatalog(appId);
+  const db = await getDb();
+  const read = await db.transaction(async (tx) => {
+    const bumped = rowsOf<{ seq: string }>(
+      await tx.execute(sql`update user_sequences set seq = seq + 1 where app_id = ${appId} and user_id = ${userId} returning seq::text as seq`),
+    )[0];
+    if (!bumped) return null;
+    const where =
+      'missionIds' in scope
+        ? and(eq(progress.appId, appId), eq(progress.userId, userId), inArray(progress.missionId, scope.missionIds))
+        : and(eq(progress.appId, appId), eq(progress.userId, userId), gte(progress.updatedAt, scope.sinceMs));
+    const records = scope && 'missionIds' in scope && scope.missionIds.length === 0 ? [] : await tx.select().from(progress).where(where);
+    const money =
+      'sinceMs' in scope
+        ? await tx
+            .select()
+            .from(balances)
+            .where(and(eq(balances.appId, appId), eq(balances.userId, userId), gte(balances.updatedAt, scope.sinceMs)))
+        : [];
+    return { seq: Number(bumped.seq), records, money };
+  });
+  if (!read) return 0;
+  const now = Date.now();
+  const updates: SdkUpdate[] = [];
+  for (const row of [...read.records].sort((a, b) => a.updatedAt - b.updatedAt)) {
+    const mission = catalog.missions.get(row.missionId);
+    if (!mission) continue;
+    const data = toMissionProgress({ mission, record: { ...row, userId }, locked: false, now });
+    if (data) updates.push({ type: data.status === 'completed' ? 'mission.completed' : 'mission.progress', data });
+  }
+  for (const row of [...read.money].sort((a, b) => a.updatedAt - b.updatedAt)) updates.push({ type: 'balance.changed', data: toBalance(row) });
+  // A repair closes the gap before it at once (the missed changes are what it reports).
+  await publishInOrder(appId, userId, read.seq, updates, { closeGap: 'sinceMs' in scope });
+  return updates.length;
+}
+
+/** A repair: the records and balances changed within the log's retention. */
+async function repair(appId: string, userId: string, why: string): Promise<void> {
+  const sent = await resyncUser(appId, userId, { sinceMs: Date.now() - LOG_MAX_AGE_MS });
+  figures.repairs += 1;
+  logWarn('stream: log repaired from the database', { appId, userId, why, messages: sent });
+}
+
+/** The user's sequence number in the database (0 when none). */
+async function storedSeq(appId: string, userId: string): Promise<number> {
+  const db = await getDb();
+  const row = rowsOf<{ seq: string }>(
+    await db.execute(sql`select seq::text as seq from user_sequences where app_id = ${appId} and user_id = ${userId}`),
+  )[0];
+  return row ? Number(row.seq) : 0;
+}
+
+/**
+ * True when the log published fewer of the user's changes than the database
+ * holds, and still so after publishers in flight had time to arrive.
+ */
+async function hasGap(appId: string, userId: string): Promise<boolean> {
+  const stored = await storedSeq(appId, userId);
+  if (stored === 0) return false;
+  const log = getUpdateLog();
+  const key = userOrderKey(appId, userId);
+  const behind = async () => ((await log.publishedThrough(key)) ?? 0) < stored;
+  if (!(await behind())) return false;
+  await new Promise((r) => setTimeout(r, 2 * GAP_WAIT_MS));
+  return behind();
+}
+
+const checks = processWide('resync.checks', () => new Map<string, Promise<void>>());
+
+/**
+ * In the background: repairs the user's log if it is missing changes the
+ * database holds (stream opened, or its log reads work again). One check per
+ * user at a time in a process.
+ */
+export function checkStreamGap(appId: string, userId: string): void {
+  inBackground(appId, userId, async () => {
+    if (await hasGap(appId, userId)) await repair(appId, userId, 'stream found the log behind the database');
+  });
+}
+
+/**
+ * In the background: repairs the user's log now, without comparing numbers: a
+ * publisher gave up waiting for a predecessor, or came after a later change
+ * was published (its message was dropped).
+ */
+export function repairSoon(appId: string, userId: string, why: string): void {
+  inBackground(appId, userId, () => repair(appId, userId, why));
+}
+
+function inBackground(appId: string, userId: string, work: () => Promise<void>): void {
+  const key = `${appId}\u0000${userId}`;
+  if (checks.has(key)) return;
+  const run = work()
+    .catch((err: unknown) => {
+      if (!isUnavailableError(err)) logError('stream: log gap check failed', err, { appId, userId });
+    })
+    .finally(() => checks.delete(key));
+  checks.set(key, run);
+}
+
+// Users whose publish failed in this process: repaired once Redis answers.
+const repairList = processWide('resync.repairList', () => ({ users: new Map<string, { appId: string; userId: string }>(), timer: null as ReturnType<typeof setInterval> | null }));
+
+/** The number of users waiting on this process's repair list (tests). */
+export function pendingRepairs(): number {
+  return repairList.users.size;
+}
+
+/** A publish of the user's change failed: repair their log once Redis is back. */
+export function noteUnlogged(appId: string, userId: string): void {
+  const key = `${appId}\u0000${userId}`;
+  if (!repairList.users.has(key) && repairList.users.size >= MAX_REPAIR_LIST) return;
+  repairList.users.set(key, { appId, userId });
+  if (repairList.timer) return;
+  repairList.timer = setInterval(() => void drainRepairList(), 1_000);
+  repairList.timer.unref?.();
+}
+
+let draining = false;
+async function drainRepairList(): Promise<void> {
+  if (draining) return;
+  draining = true;
+  try {
+    for (const [key, entry] of [...repairList.users]) {
+      repairList.users.delete(key);
+      try {
+        // Throws while Redis is still away (the user goes back on the list); the failed publish needs no other proof.
+        await getUpdateLog().publishedThrough(userOrderKey(entry.appId, entry.userId));
+        await repair(entry.appId, entry.userId, 'publish failed');
+      } catch (err) {
+        if (!isUnavailableError(err)) {
+          logError('stream: log repair failed', err, entry);
+          continue;
+        }
+        repairList.users.set(key, entry);
+        // Redis (or the database) still away: try again on the next round.
+        break;
+      }
+    }
+  } finally {
+    draining = false;
+    if (repairList.users.size === 0 && repairList.timer) {
+      clearInterval(repairList.timer);
+      repairList.timer = null;
+    }
+  }
+}
+
+/** What a mission's stream message depends on in its definition. */
+function streamedDefinition(m: Pick<Mission, 'criteria' | 'archived'>): string {
+  return JSON.stringify([m.criteria.count, m.criteria.window ?? 'lifetime', m.archived ?? false]);
+}
+
+/** The ids of missions whose count, window or archived flag differs between `before` and `after`. */
+export function streamedChanges(before: Map<string, Pick<Mission, 'id' | 'criteria' | 'archived'>>, after: Array<Pick<Mission, 'id' | 'criteria' | 'archived'>>): string[] {
+  return after.filter((m) => before.has(m.id) && streamedDefinition(before.get(m.id)!) !== streamedDefinition(m)).map((m) => m.id);
+}
+
+async function resyncHolders(appId: string, missionIds: string[], sinceMs: number | null): Promise<void> {
+  const db = await getDb();
+  const where = sinceMs === null
+    ? and(eq(progress.appId, appId), inArray(progress.missionId, missionIds))
+    : and(eq(progress.appId, appId), inArray(progress.missionId, missionIds), gte(progress.updatedAt, sinceMs));
+  const users = [...new Set((await db.selectDistinct({ userId: progress.userId }).from(progress).where(where)).map((r) => r.userId))];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(FAN_OUT, users.length) }, async () => {
+      while (next < users.length) {
+        const userId = users[next++];
+        await resyncUser(appId, userId, { missionIds }).catch((err: unknown) => logError('stream: catalog resync failed', err, { appId, userId }));
+        figures.catalogResyncs += 1;
+      }
+    }),
+  );
+}
+
+/**
+ * After a committed catalog edit: in the background, every user with a record
+ * of a changed mission gets the mission's new reading on their stream; a
+ * second pass after CATALOG_SETTLE_MS re-sends it to users whose record was
+ * written since the edit began (an event judged against the previous catalog).
+ */
+export function afterCatalogEdit(appId: string, missionIds: string[], editStartedAt: number): Promise<void> {
+  if (missionIds.length === 0) return Promise.resolve();
+  return (async () => {
+    await resyncHolders(appId, missionIds, null);
+    await new Promise((r) => setTimeout(r, CATALOG_SETTLE_MS));
+    await resyncHolders(appId, missionIds, editStartedAt - CATALOG_SETTLE_MS);
+  })().catch((err: unknown) => logError('stream: catalog resync failed', err, { appId, missionIds }));
+}
