@@ -19,7 +19,7 @@ export async function listBalances(db: DbOrTx, appId: string, userId: string): P
   return rows.map(toBalance);
 }
 
-export async function findBalance(db: DbOrTx, appId: string, userId: string, currency: string): Promise<Balance | null> {
+async function findBalance(db: DbOrTx, appId: string, userId: string, currency: string): Promise<Balance | null> {
   const rows = await db
     .select()
     .from(balances)

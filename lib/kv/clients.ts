@@ -117,7 +117,7 @@ export function createHttpRedisClient(url: string, token: string): RedisClientHa
 }
 
 /** A requester whose every call goes through the Redis breaker (lib/kv/breaker.ts). */
-export class BreakerRequester implements Requester {
+class BreakerRequester implements Requester {
   constructor(private readonly inner: Requester) {}
 
   request<TResult = unknown>(req: UpstashRequest): Promise<UpstashResponse<TResult>> {

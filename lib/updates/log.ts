@@ -20,7 +20,7 @@ import { RedisUpdateLog } from './log-redis';
 export { compareLogIds, decodeBusMessage, MIN_LOG_ID, resumableId } from './log-ids';
 
 /** Retention: at least this long or this many messages per user (docs/api.md, GET /v1/sse/updates). */
-const LOG_MAX_AGE_MS = 15 * 60 * 1000;
+export const LOG_MAX_AGE_MS = 15 * 60 * 1000;
 const LOG_MAX_LEN = 1000;
 
 

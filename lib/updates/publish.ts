@@ -21,7 +21,7 @@ export const userChannel = (appId: string, userId: string) => kvKey('updates', a
  * the gap is given up on (its publisher died between commit and publish; the
  * client's next read of the API recovers that change).
  */
-const GAP_WAIT_MS = 1_000;
+export const GAP_WAIT_MS = 1_000;
 
 /** Updates outside any user's change order (recommendations). */
 export async function publishUpdates(appId: string, userId: string, updates: SdkUpdate[]): Promise<void> {
