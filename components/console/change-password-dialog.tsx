@@ -6,8 +6,8 @@ import { z } from 'zod';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
+import { TextFormField } from '@/components/ui/form-fields';
 import { authClient } from '@/lib/console/auth-client';
 import { staffPasswordSchema, STAFF_PASSWORD_MIN } from '@/lib/contract/staff';
 
@@ -50,21 +50,7 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
                 ['confirm', 'Repeat the new password', 'new-password', undefined],
               ] as const
             ).map(([name, label, autoComplete, hint]) => (
-              <FormField
-                key={name}
-                control={form.control}
-                name={name}
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>{label}</FormLabel>
-                    <FormControl>
-                      <Input type="password" autoComplete={autoComplete} {...field} />
-                    </FormControl>
-                    {hint && <FormDescription>{hint}</FormDescription>}
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
+              <TextFormField key={name} control={form.control} name={name} label={label} description={hint} type="password" autoComplete={autoComplete} />
             ))}
             {form.formState.errors.root && <p role="alert" className="text-sm text-destructive">{form.formState.errors.root.message}</p>}
             <DialogFooter>

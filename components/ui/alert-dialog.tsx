@@ -42,3 +42,46 @@ export function AlertDialogAction({ className, destructive, ...props }: React.Co
 export function AlertDialogCancel({ className, ...props }: React.ComponentProps<typeof AlertDialogPrimitive.Cancel>) {
   return <AlertDialogPrimitive.Cancel className={cn(buttonVariants({ variant: 'outline' }), className)} {...props} />;
 }
+
+/**
+ * The usual confirmation: a title, a description, optional content (a choice
+ * to make first), Cancel and the confirming action. `open` false hides it;
+ * closing it any way calls `onClose`.
+ */
+export function ConfirmDialog({
+  open,
+  onClose,
+  title,
+  description,
+  confirmLabel,
+  onConfirm,
+  destructive = true,
+  children,
+}: {
+  open: boolean;
+  onClose(): void;
+  title: React.ReactNode;
+  description: React.ReactNode;
+  confirmLabel: string;
+  onConfirm(): void;
+  destructive?: boolean;
+  children?: React.ReactNode;
+}) {
+  return (
+    <AlertDialog open={open} onOpenChange={(next) => !next && onClose()}>
+      <AlertDialogContent>
+        <AlertDialogHeader>
+          <AlertDialogTitle>{title}</AlertDialogTitle>
+          <AlertDialogDescription>{description}</AlertDialogDescription>
+        </AlertDialogHeader>
+        {children}
+        <AlertDialogFooter>
+          <AlertDialogCancel>Cancel</AlertDialogCancel>
+          <AlertDialogAction destructive={destructive} onClick={onConfirm}>
+            {confirmLabel}
+          </AlertDialogAction>
+        </AlertDialogFooter>
+      </AlertDialogContent>
+    </AlertDialog>
+  );
+}

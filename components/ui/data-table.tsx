@@ -143,3 +143,22 @@ export function DataTable<T>({ columns, data, isLoading, label, searchPlaceholde
     </div>
   );
 }
+
+/**
+ * A first column naming the row: its name, its id in small monospace under
+ * it; search finds either, sorting goes by name.
+ */
+export function nameColumn<T extends { id: string }>(id: string, header: string, nameOf: (row: T) => string): ColumnDef<T, unknown> {
+  return {
+    id,
+    accessorFn: (row) => `${nameOf(row)} ${row.id}`,
+    header,
+    sortingFn: (a, b) => nameOf(a.original).localeCompare(nameOf(b.original)),
+    cell: ({ row }) => (
+      <div className="min-w-0">
+        <p className="font-medium">{nameOf(row.original)}</p>
+        <p className="font-mono text-xs text-muted-foreground">{row.original.id}</p>
+      </div>
+    ),
+  };
+}

@@ -52,3 +52,45 @@ export function SelectItem({ className, children, ...props }: React.ComponentPro
     </SelectPrimitive.Item>
   );
 }
+
+export interface SelectOption {
+  value: string;
+  label: React.ReactNode;
+}
+
+/** The list of a select: one item per option. */
+export function SelectOptions({ options }: { options: readonly SelectOption[] }) {
+  return (
+    <SelectContent>
+      {options.map((o) => (
+        <SelectItem key={o.value} value={o.value}>
+          {o.label}
+        </SelectItem>
+      ))}
+    </SelectContent>
+  );
+}
+
+/** A list filter: a select whose trigger is named by `label` (there is no visible label beside it). */
+export function FilterSelect({
+  label,
+  value,
+  onChange,
+  options,
+  className = 'h-9 w-auto min-w-36',
+}: {
+  label: string;
+  value: string;
+  onChange(value: string): void;
+  options: readonly SelectOption[];
+  className?: string;
+}) {
+  return (
+    <Select value={value} onValueChange={onChange}>
+      <SelectTrigger aria-label={label} className={className}>
+        <SelectValue />
+      </SelectTrigger>
+      <SelectOptions options={options} />
+    </Select>
+  );
+}

@@ -5,7 +5,7 @@ import type { CampaignRow, MissionRow, ThemeRow } from '@/db/schema';
 import { campaignSchema } from '@/lib/contract/campaign';
 import { missionSchema } from '@/lib/contract/mission';
 import { themeOfPreset, themePresetSchema } from '@/lib/contract/theme';
-import { campaignColumns, campaignFromRow, missionColumns, missionFromRow, publicCampaign, publicMission, themeColumns, themeFromRow } from './convert';
+import { campaignColumns, campaignFromRow, missionColumns, missionFromRow, publicCampaign, publicMission, sameColumns, themeColumns, themeFromRow } from './convert';
 
 const missionRow: MissionRow = {
   appId: 'app',
@@ -98,5 +98,22 @@ describe('themes', () => {
     const theme = themeOfPreset(themeFromRow({ ...themeRow, textColor: '#ffffff' }));
     expect(Object.keys(theme)).toEqual(['primaryColor', 'backgroundColor', 'textColor']);
     expect(theme).toEqual({ primaryColor: '#112233', backgroundColor: '#000000', textColor: '#ffffff' });
+  });
+});
+
+describe('sameColumns (what makes a save a no-op)', () => {
+  it('is true for the same content whatever the key order of objects, jsonb ones included', () => {
+    const stored = missionColumns(missionFromRow(missionRow));
+    const sent = missionColumns(missionSchema.parse({ ...missionFromRow(missionRow), criteria: { filter: { mode: 'ranked' }, window: 'daily', count: 3, eventName: 'match_won' } }));
+    expect(sameColumns(sent, stored)).toBe(true);
+  });
+
+  it('is false for any changed value, a cleared optional field, or a reordered list', () => {
+    const stored = missionColumns(missionFromRow(missionRow));
+    const base = missionFromRow(missionRow);
+    expect(sameColumns(missionColumns({ ...base, title: 'Win four' }), stored)).toBe(false);
+    expect(sameColumns(missionColumns({ ...base, criteria: { ...base.criteria, filter: { mode: 'casual' } } }), stored)).toBe(false);
+    expect(sameColumns(missionColumns({ ...base, expiresAt: null }), stored)).toBe(false);
+    expect(sameColumns(missionColumns({ ...base, prerequisites: ['m0', 'm2'] }), missionColumns({ ...base, prerequisites: ['m2', 'm0'] }))).toBe(false);
   });
 });

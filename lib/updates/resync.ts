@@ -131,7 +131,8 @@ async function hasGap(appId: string, userId: string): Promise<boolean> {
   const key = userOrderKey(appId, userId);
   const behind = async () => ((await log.publishedThrough(key)) ?? 0) < stored;
   if (!(await behind())) return false;
-  await new Promise((r) => setTimeout(r, 2 * GAP_WAIT_MS));
+  // Unref'd: a check in progress never holds a process that is shutting down.
+  await new Promise((r) => setTimeout(r, 2 * GAP_WAIT_MS).unref?.());
   return behind();
 }
 
@@ -249,7 +250,7 @@ export function afterCatalogEdit(appId: string, missionIds: string[], editStarte
   if (missionIds.length === 0) return Promise.resolve();
   return (async () => {
     await resyncHolders(appId, missionIds, null);
-    await new Promise((r) => setTimeout(r, CATALOG_SETTLE_MS));
+    await new Promise((r) => setTimeout(r, CATALOG_SETTLE_MS).unref?.());
     await resyncHolders(appId, missionIds, editStartedAt - CATALOG_SETTLE_MS);
   })().catch((err: unknown) => logError('stream: catalog resync failed', err, { appId, missionIds }));
 }

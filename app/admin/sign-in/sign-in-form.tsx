@@ -7,8 +7,8 @@ import { z } from 'zod';
 import { AlertCircleIcon, Loader2Icon } from 'lucide-react';
 import { Alert, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
-import { Form, FormControl, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
+import { TextFormField } from '@/components/ui/form-fields';
 import { authClient } from '@/lib/console/auth-client';
 
 const schema = z.object({
@@ -49,32 +49,8 @@ export function SignInForm({ next }: { next: string }) {
             <AlertTitle>{error}</AlertTitle>
           </Alert>
         )}
-        <FormField
-          control={form.control}
-          name="email"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Email</FormLabel>
-              <FormControl>
-                <Input type="email" autoComplete="username" autoFocus placeholder="you@studio.com" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
-        <FormField
-          control={form.control}
-          name="password"
-          render={({ field }) => (
-            <FormItem>
-              <FormLabel>Password</FormLabel>
-              <FormControl>
-                <Input type="password" autoComplete="current-password" {...field} />
-              </FormControl>
-              <FormMessage />
-            </FormItem>
-          )}
-        />
+        <TextFormField control={form.control} name="email" label="Email" type="email" autoComplete="username" autoFocus placeholder="you@studio.com" />
+        <TextFormField control={form.control} name="password" label="Password" type="password" autoComplete="current-password" />
         <Button type="submit" className="mt-1 w-full" disabled={busy}>
           {busy && <Loader2Icon className="animate-spin" aria-hidden />}
           Sign in

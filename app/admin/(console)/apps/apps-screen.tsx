@@ -2,13 +2,12 @@
 
 import * as React from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { AppWindowIcon, KeyRoundIcon, MoreHorizontalIcon, WebhookIcon } from 'lucide-react';
+import { AppWindowIcon, KeyRoundIcon, WebhookIcon } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
-import { Button } from '@/components/ui/button';
-import { DataTable } from '@/components/ui/data-table';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import { DataTable, nameColumn } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { actionsColumn } from '@/components/ui/row-actions';
 import { errorMessage } from '@/components/console/api';
 import { formatDate, formatDateTime, formatRelative } from '@/components/console/format';
 import { SecretDialog } from '@/components/console/secret-dialog';
@@ -21,18 +20,7 @@ type Rotation = { kind: 'app' | 'webhook'; app: PublicApp } | null;
 
 function columns(onRotate: (rotation: Rotation) => void): ColumnDef<PublicApp, unknown>[] {
   return [
-    {
-      id: 'name',
-      accessorFn: (a) => `${a.name} ${a.id}`,
-      header: 'App',
-      sortingFn: (a, b) => a.original.name.localeCompare(b.original.name),
-      cell: ({ row }) => (
-        <div className="min-w-0">
-          <p className="font-medium">{row.original.name}</p>
-          <p className="font-mono text-xs text-muted-foreground">{row.original.id}</p>
-        </div>
-      ),
-    },
+    nameColumn<PublicApp>('name', 'App', (a) => a.name),
     {
       accessorKey: 'createdAt',
       header: 'Created',
@@ -62,33 +50,13 @@ function columns(onRotate: (rotation: Rotation) => void): ColumnDef<PublicApp, u
         );
       },
     },
-    {
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      size: 56,
-      enableSorting: false,
-      cell: ({ row }) => (
-        <div className="flex justify-end">
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${row.original.name} (${row.original.id})`}>
-                <MoreHorizontalIcon aria-hidden />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              <DropdownMenuItem onSelect={() => onRotate({ kind: 'app', app: row.original })}>
-                <KeyRoundIcon aria-hidden />
-                Rotate app secret
-              </DropdownMenuItem>
-              <DropdownMenuItem onSelect={() => onRotate({ kind: 'webhook', app: row.original })}>
-                <WebhookIcon aria-hidden />
-                Rotate webhook secret
-              </DropdownMenuItem>
-            </DropdownMenuContent>
-          </DropdownMenu>
-        </div>
-      ),
-    },
+    actionsColumn(
+      (a) => `Actions for ${a.name} (${a.id})`,
+      (a) => [
+        { label: 'Rotate app secret', icon: KeyRoundIcon, onSelect: () => onRotate({ kind: 'app', app: a }) },
+        { label: 'Rotate webhook secret', icon: WebhookIcon, onSelect: () => onRotate({ kind: 'webhook', app: a }) },
+      ],
+    ),
   ];
 }
 

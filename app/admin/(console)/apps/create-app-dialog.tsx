@@ -7,8 +7,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PlusIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
+import { TextFormField } from '@/components/ui/form-fields';
 import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
 import { createAppSchema, type CreateAppInput, type PublicApp } from '@/lib/contract/app';
 
@@ -57,32 +57,16 @@ export function CreateAppDialog({ onCreated }: { onCreated(created: CreatedApp):
         </DialogHeader>
         <Form {...form}>
           <form onSubmit={form.handleSubmit((v) => create.mutate(v))} className="grid gap-4" noValidate>
-            <FormField
-              control={form.control}
-              name="name"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Name</FormLabel>
-                  <FormControl>
-                    <Input placeholder="Star Raiders" autoComplete="off" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
+            <TextFormField control={form.control} name="name" label="Name" placeholder="Star Raiders" autoComplete="off" />
+            <TextFormField
               control={form.control}
               name="id"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>App ID</FormLabel>
-                  <FormControl>
-                    <Input placeholder="star-raiders" autoComplete="off" spellCheck={false} className="font-mono" {...field} />
-                  </FormControl>
-                  <FormDescription>Used by your backend to get tokens. Letters, digits and _ . : - only; it cannot change later.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="App ID"
+              description="Used by your backend to get tokens. Letters, digits and _ . : - only; it cannot change later."
+              placeholder="star-raiders"
+              autoComplete="off"
+              spellCheck={false}
+              className="font-mono"
             />
             {form.formState.errors.root && (
               <p role="alert" className="text-sm text-destructive">

@@ -6,16 +6,7 @@
 import * as React from 'react';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Label } from '@/components/ui/label';
 import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
@@ -49,23 +40,14 @@ export function RotateAppSecretDialog({ app, onClose, onRotated }: { app: Public
     onError: (err) => toast.error(`Could not rotate the secret: ${errorMessage(err)}`),
   });
   return (
-    <AlertDialog open={app !== null} onOpenChange={(open) => !open && onClose()}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Rotate the app secret of {app?.name}?</AlertDialogTitle>
-          <AlertDialogDescription>
-            The current secret stops working at once and every player token issued before now is refused: players get new tokens once your game’s
-            backend has the new secret.
-          </AlertDialogDescription>
-        </AlertDialogHeader>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction destructive onClick={() => app && rotate.mutate(app)}>
-            Rotate secret
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={app !== null}
+      onClose={onClose}
+      title={<>Rotate the app secret of {app?.name}?</>}
+      description="The current secret stops working at once and every player token issued before now is refused: players get new tokens once your game’s backend has the new secret."
+      confirmLabel="Rotate secret"
+      onConfirm={() => app && rotate.mutate(app)}
+    />
   );
 }
 
@@ -99,34 +81,30 @@ export function RotateWebhookSecretDialog({ app, onClose, onRotated }: { app: Pu
     onError: (err) => toast.error(`Could not rotate the webhook secret: ${errorMessage(err)}`),
   });
   return (
-    <AlertDialog open={app !== null} onOpenChange={(open) => !open && onClose()}>
-      <AlertDialogContent>
-        <AlertDialogHeader>
-          <AlertDialogTitle>Rotate the webhook secret of {app?.name}?</AlertDialogTitle>
-          <AlertDialogDescription>Deliveries signed with the current secret keep being accepted for the grace period you choose.</AlertDialogDescription>
-        </AlertDialogHeader>
-        <div className="grid gap-2">
-          <Label htmlFor="webhook-grace">Previous secret stays valid for</Label>
-          <Select value={grace} onValueChange={setGrace}>
-            <SelectTrigger id="webhook-grace">
-              <SelectValue />
-            </SelectTrigger>
-            <SelectContent>
-              {GRACE_CHOICES.map((c) => (
-                <SelectItem key={c.seconds} value={String(c.seconds)}>
-                  {c.label}
-                </SelectItem>
-              ))}
-            </SelectContent>
-          </Select>
-        </div>
-        <AlertDialogFooter>
-          <AlertDialogCancel>Cancel</AlertDialogCancel>
-          <AlertDialogAction destructive={grace === '0'} onClick={() => app && rotate.mutate(app)}>
-            Rotate webhook secret
-          </AlertDialogAction>
-        </AlertDialogFooter>
-      </AlertDialogContent>
-    </AlertDialog>
+    <ConfirmDialog
+      open={app !== null}
+      onClose={onClose}
+      title={<>Rotate the webhook secret of {app?.name}?</>}
+      description="Deliveries signed with the current secret keep being accepted for the grace period you choose."
+      confirmLabel="Rotate webhook secret"
+      destructive={grace === '0'}
+      onConfirm={() => app && rotate.mutate(app)}
+    >
+      <div className="grid gap-2">
+        <Label htmlFor="webhook-grace">Previous secret stays valid for</Label>
+        <Select value={grace} onValueChange={setGrace}>
+          <SelectTrigger id="webhook-grace">
+            <SelectValue />
+          </SelectTrigger>
+          <SelectContent>
+            {GRACE_CHOICES.map((c) => (
+              <SelectItem key={c.seconds} value={String(c.seconds)}>
+                {c.label}
+              </SelectItem>
+            ))}
+          </SelectContent>
+        </Select>
+      </div>
+    </ConfirmDialog>
   );
 }

@@ -11,7 +11,7 @@ import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } f
 import { EmptyState } from '@/components/ui/empty-state';
 import { Input } from '@/components/ui/input';
 import { PageHeader } from '@/components/ui/page-header';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
 import { formatDateTime, formatRelative } from '@/components/console/format';
 import { useApps } from '@/components/console/use-selected-app';
@@ -83,23 +83,6 @@ function columns(onShow: (entry: AuditEntry) => void): ColumnDef<AuditEntry, unk
       ),
     },
   ];
-}
-
-function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange(value: string): void; options: { value: string; label: string }[] }) {
-  return (
-    <Select value={value} onValueChange={onChange}>
-      <SelectTrigger aria-label={label} className="h-9 w-auto min-w-36">
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        {options.map((o) => (
-          <SelectItem key={o.value} value={o.value}>
-            {o.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
-  );
 }
 
 export function AuditScreen() {

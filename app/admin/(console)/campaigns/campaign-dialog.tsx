@@ -11,8 +11,9 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input, inputClass, Textarea } from '@/components/ui/input';
+import { Form, FormField, FormItem, FormMessage } from '@/components/ui/form';
+import { ControlledFormField, TextareaFormField, TextFormField } from '@/components/ui/form-fields';
+import { Input, inputClass } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/components/console/api';
 import { CampaignCardPreview, type PreviewTheme } from '@/components/console/campaign-card-preview';
@@ -61,22 +62,15 @@ function toInput(c: CampaignRecord): CampaignInput {
 }
 
 function DateTimeField({ control, name, label }: { control: Control<CampaignInput>; name: 'startAt' | 'endAt'; label: string }) {
+  const value = useWatch({ control, name });
   return (
-    <FormField
+    <ControlledFormField
       control={control}
       name={name}
-      render={({ field }) => (
-        <FormItem>
-          <FormLabel>{label}</FormLabel>
-          <FormControl>
-            <Input type="datetime-local" value={toLocalInput(field.value)} onChange={(e) => field.onChange(fromLocalInput(e.target.value))} onBlur={field.onBlur} name={field.name} ref={field.ref} />
-          </FormControl>
-          <FormDescription>
-            {timeZoneLabel(field.value)}
-            {utcLabel(field.value) ? ` · ${utcLabel(field.value)}` : ''}
-          </FormDescription>
-          <FormMessage />
-        </FormItem>
+      label={label}
+      description={`${timeZoneLabel(value)}${utcLabel(value) ? ` · ${utcLabel(value)}` : ''}`}
+      render={(field) => (
+        <Input type="datetime-local" value={toLocalInput(field.value)} onChange={(e) => field.onChange(fromLocalInput(e.target.value))} onBlur={field.onBlur} name={field.name} ref={field.ref} />
       )}
     />
   );
@@ -225,82 +219,44 @@ export function CampaignDialog({
         <Form {...form}>
           <form onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate className="grid gap-6 md:grid-cols-[1fr_20rem]">
             <div className="grid content-start gap-4">
-              <FormField
+              <TextFormField
                 control={form.control}
                 name="title"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Title</FormLabel>
-                    <FormControl>
-                      <Input
-                        autoComplete="off"
-                        placeholder="Spring Festival"
-                        {...field}
-                        onChange={(e) => {
-                          field.onChange(e);
-                          if (!idTouched.current) form.setValue('id', slugOf(e.target.value), { shouldValidate: form.formState.isSubmitted });
-                        }}
-                      />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
+                label="Title"
+                autoComplete="off"
+                placeholder="Spring Festival"
+                onValueChange={(title) => {
+                  if (!idTouched.current) form.setValue('id', slugOf(title), { shouldValidate: form.formState.isSubmitted });
+                }}
               />
-              <FormField
+              <TextFormField
                 control={form.control}
                 name="id"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Campaign ID</FormLabel>
-                    <FormControl>
-                      <Input
-                        autoComplete="off"
-                        spellCheck={false}
-                        className="font-mono"
-                        disabled={editing !== null}
-                        {...field}
-                        onChange={(e) => {
-                          idTouched.current = true;
-                          field.onChange(e);
-                        }}
-                      />
-                    </FormControl>
-                    <FormDescription>Missions and games refer to it by this id{editing ? '; it cannot change' : ''}.</FormDescription>
-                    <FormMessage />
-                  </FormItem>
-                )}
+                label="Campaign ID"
+                description={`Missions and games refer to it by this id${editing ? '; it cannot change' : ''}.`}
+                autoComplete="off"
+                spellCheck={false}
+                className="font-mono"
+                disabled={editing !== null}
+                onValueChange={() => {
+                  idTouched.current = true;
+                }}
               />
-              <FormField
-                control={form.control}
-                name="description"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Description</FormLabel>
-                    <FormControl>
-                      <Textarea rows={2} {...field} value={field.value ?? ''} />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
-              />
+              <TextareaFormField control={form.control} name="description" label="Description" rows={2} />
               <div className="grid gap-4 sm:grid-cols-2">
                 <DateTimeField control={form.control} name="startAt" label="Starts" />
                 <DateTimeField control={form.control} name="endAt" label="Ends" />
               </div>
               <MissionPicker control={form.control} missions={missions} campaignId={values.id ?? ''} campaignTitles={campaignTitles} />
-              <FormField
+              <TextFormField
                 control={form.control}
                 name="bannerUrl"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Banner URL</FormLabel>
-                    <FormControl>
-                      <Input type="url" inputMode="url" autoComplete="off" placeholder="https://cdn.example.com/banner.png" {...field} value={field.value ?? ''} />
-                    </FormControl>
-                    <FormDescription>The image shows in the preview as players would see it.</FormDescription>
-                    <FormMessage />
-                  </FormItem>
-                )}
+                label="Banner URL"
+                description="The image shows in the preview as players would see it."
+                type="url"
+                inputMode="url"
+                autoComplete="off"
+                placeholder="https://cdn.example.com/banner.png"
               />
               <fieldset className="grid gap-3">
                 <legend className="mb-2 text-sm font-medium">Theme</legend>
@@ -319,56 +275,46 @@ export function CampaignDialog({
                   ))}
                 </div>
                 {mode === 'preset' && (
-                  <FormField
+                  <ControlledFormField
                     control={form.control}
                     name="themeId"
-                    render={({ field }) => (
-                      <FormItem>
-                        <FormLabel>Theme preset</FormLabel>
-                        <FormControl>
-                          <select className={cn(inputClass, 'pr-8')} value={field.value ?? ''} onChange={(e) => field.onChange(e.target.value || undefined)} onBlur={field.onBlur} name={field.name} ref={field.ref}>
-                            {(themes ?? []).length === 0 && <option value="">No preset yet (create one under Themes)</option>}
-                            {(themes ?? []).map((t) => (
-                              <option key={t.id} value={t.id}>
-                                {t.name} ({t.id})
-                              </option>
-                            ))}
-                          </select>
-                        </FormControl>
-                        <FormMessage />
-                      </FormItem>
+                    label="Theme preset"
+                    render={(field) => (
+                      <select className={cn(inputClass, 'pr-8')} value={field.value ?? ''} onChange={(e) => field.onChange(e.target.value || undefined)} onBlur={field.onBlur} name={field.name} ref={field.ref}>
+                        {(themes ?? []).length === 0 && <option value="">No preset yet (create one under Themes)</option>}
+                        {(themes ?? []).map((t) => (
+                          <option key={t.id} value={t.id}>
+                            {t.name} ({t.id})
+                          </option>
+                        ))}
+                      </select>
                     )}
                   />
                 )}
                 {mode === 'own' && (
                   <div className="grid gap-3 sm:grid-cols-2">
                     {OWN_COLORS.map(({ key, label }) => (
-                      <FormField
+                      <ControlledFormField
                         key={key}
                         control={form.control}
                         name={`theme.${key}` as 'theme.primaryColor'}
-                        render={({ field }) => (
-                          <FormItem>
-                            <FormLabel>{label}</FormLabel>
-                            <FormControl>
-                              <ColorField
-                                label={label}
-                                optional={key !== 'primaryColor'}
-                                value={field.value as string | undefined}
-                                onChange={(v) => {
-                                  // An own theme is a loose object: a cleared colour is left out, not sent empty.
-                                  const theme = { ...(form.getValues('theme') ?? { primaryColor: '#7c3aed' }) } as Record<string, unknown>;
-                                  if (v === undefined) delete theme[key];
-                                  else theme[key] = v;
-                                  form.setValue('theme', theme as CampaignInput['theme'], { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
-                                }}
-                                onBlur={field.onBlur}
-                                name={field.name}
-                                ref={field.ref}
-                              />
-                            </FormControl>
-                            <FormMessage />
-                          </FormItem>
+                        label={label}
+                        render={(field) => (
+                          <ColorField
+                            label={label}
+                            optional={key !== 'primaryColor'}
+                            value={field.value as string | undefined}
+                            onChange={(v) => {
+                              // An own theme is a loose object: a cleared colour is left out, not sent empty.
+                              const theme = { ...(form.getValues('theme') ?? { primaryColor: '#7c3aed' }) } as Record<string, unknown>;
+                              if (v === undefined) delete theme[key];
+                              else theme[key] = v;
+                              form.setValue('theme', theme as CampaignInput['theme'], { shouldDirty: true, shouldValidate: form.formState.isSubmitted });
+                            }}
+                            onBlur={field.onBlur}
+                            name={field.name}
+                            ref={field.ref}
+                          />
                         )}
                       />
                     ))}

@@ -3,25 +3,16 @@
 import * as React from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { CalendarRangeIcon, MoreHorizontalIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { CalendarRangeIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { toast } from 'sonner';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { DataTable } from '@/components/ui/data-table';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import { DataTable, nameColumn } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { actionsColumn } from '@/components/ui/row-actions';
+import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
 import { useBrowserValue, useNow } from '@/components/console/browser-store';
 import { campaignPhase, PHASE_BADGE, PHASE_LABELS, timeZoneLabel, type CampaignPhase } from '@/components/console/campaign-phase';
@@ -47,18 +38,7 @@ function ThemeCell({ campaign, themes }: { campaign: CampaignRecord; themes: The
 
 function columns(now: number, themes: ThemeRecord[] | undefined, canWrite: boolean, onEdit: (c: CampaignRecord) => void, onDelete: (c: CampaignRecord) => void): ColumnDef<CampaignRecord, unknown>[] {
   const cols: ColumnDef<CampaignRecord, unknown>[] = [
-    {
-      id: 'campaign',
-      accessorFn: (c) => `${c.title} ${c.id}`,
-      header: 'Campaign',
-      sortingFn: (a, b) => a.original.title.localeCompare(b.original.title),
-      cell: ({ row }) => (
-        <div className="min-w-0">
-          <p className="font-medium">{row.original.title}</p>
-          <p className="font-mono text-xs text-muted-foreground">{row.original.id}</p>
-        </div>
-      ),
-    },
+    nameColumn<CampaignRecord>('campaign', 'Campaign', (c) => c.title),
     {
       id: 'status',
       accessorFn: (c) => campaignPhase(c, now),
@@ -85,34 +65,15 @@ function columns(now: number, themes: ThemeRecord[] | undefined, canWrite: boole
     { id: 'theme', header: 'Theme', enableSorting: false, cell: ({ row }) => <ThemeCell campaign={row.original} themes={themes} /> },
   ];
   if (!canWrite) return cols;
-  cols.push({
-    id: 'actions',
-    header: () => <span className="sr-only">Actions</span>,
-    size: 56,
-    enableSorting: false,
-    cell: ({ row }) => (
-      <div className="flex justify-end">
-        <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <Button variant="ghost" size="icon-sm" aria-label={`Actions for campaign ${row.original.title}`}>
-              <MoreHorizontalIcon aria-hidden />
-            </Button>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent align="end">
-            <DropdownMenuItem onSelect={() => onEdit(row.original)}>
-              <PencilIcon aria-hidden />
-              Edit
-            </DropdownMenuItem>
-            <DropdownMenuSeparator />
-            <DropdownMenuItem destructive onSelect={() => onDelete(row.original)}>
-              <Trash2Icon aria-hidden />
-              Delete
-            </DropdownMenuItem>
-          </DropdownMenuContent>
-        </DropdownMenu>
-      </div>
+  cols.push(
+    actionsColumn(
+      (c) => `Actions for campaign ${c.title}`,
+      (c) => [
+        { label: 'Edit', icon: PencilIcon, onSelect: () => onEdit(c) },
+        { label: 'Delete', icon: Trash2Icon, destructive: true, onSelect: () => onDelete(c) },
+      ],
     ),
-  });
+  );
   return cols;
 }
 
@@ -190,19 +151,13 @@ export function CampaignsScreen() {
             getRowId={(c) => c.id}
             initialSorting={[{ id: 'startAt', desc: true }]}
             toolbar={(table) => (
-              <Select value={(table.getColumn('status')?.getFilterValue() as string | undefined) ?? 'all'} onValueChange={(v) => table.getColumn('status')?.setFilterValue(v === 'all' ? undefined : v)}>
-                <SelectTrigger aria-label="Filter by status" className="w-40">
-                  <SelectValue />
-                </SelectTrigger>
-                <SelectContent>
-                  <SelectItem value="all">All statuses</SelectItem>
-                  {(['live', 'upcoming', 'ended', 'archived'] as CampaignPhase[]).map((p) => (
-                    <SelectItem key={p} value={p}>
-                      {PHASE_LABELS[p]}
-                    </SelectItem>
-                  ))}
-                </SelectContent>
-              </Select>
+              <FilterSelect
+                label="Filter by status"
+                className="w-40"
+                value={(table.getColumn('status')?.getFilterValue() as string | undefined) ?? 'all'}
+                onChange={(v) => table.getColumn('status')?.setFilterValue(v === 'all' ? undefined : v)}
+                options={[{ value: 'all', label: 'All statuses' }, ...(['live', 'upcoming', 'ended', 'archived'] as CampaignPhase[]).map((p) => ({ value: p, label: PHASE_LABELS[p] }))]}
+              />
             )}
             empty={<EmptyState icon={CalendarRangeIcon} title="No campaign yet" description={canWrite ? 'Create one, give it missions and a theme.' : 'An editor can create campaigns.'} />}
           />
@@ -219,24 +174,18 @@ export function CampaignsScreen() {
           onClose={() => setDialog(null)}
         />
       )}
-      <AlertDialog open={deleting !== null} onOpenChange={(open) => !open && setDeleting(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete the campaign “{deleting?.title}”?</AlertDialogTitle>
-            <AlertDialogDescription>
-              {deleting && deleting.missionIds.length > 0
-                ? `It still has ${deleting.missionIds.length} mission${deleting.missionIds.length > 1 ? 's' : ''}: move them out first (edit the campaign), or archive it instead. The delete is refused while missions name it.`
-                : 'Players stop seeing it at once. The audit log keeps what it was.'}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction destructive onClick={() => deleting && remove.mutate(deleting)}>
-              Delete campaign
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={<>Delete the campaign “{deleting?.title}”?</>}
+        description={
+          deleting && deleting.missionIds.length > 0
+            ? `It still has ${deleting.missionIds.length} mission${deleting.missionIds.length > 1 ? 's' : ''}: move them out first (edit the campaign), or archive it instead. The delete is refused while missions name it.`
+            : 'Players stop seeing it at once. The audit log keeps what it was.'
+        }
+        confirmLabel="Delete campaign"
+        onConfirm={() => deleting && remove.mutate(deleting)}
+      />
     </>
   );
 }

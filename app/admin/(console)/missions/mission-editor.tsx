@@ -16,10 +16,9 @@ import { toast } from 'sonner';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input, Textarea } from '@/components/ui/input';
+import { Form, FormDescription, FormField, FormItem, FormMessage } from '@/components/ui/form';
+import { NumberFormField, SelectFormField, TextareaFormField, TextFormField } from '@/components/ui/form-fields';
 import { PageHeader } from '@/components/ui/page-header';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
 import { Skeleton } from '@/components/ui/skeleton';
 import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
 import { useSelectedApp } from '@/components/console/use-selected-app';
@@ -66,6 +65,26 @@ const missionResolver: Resolver<MissionFormValues, unknown, Mission> = async (va
   errors.criteria = criteria as FieldErrors<MissionFormValues>['criteria'];
   return { values: {}, errors };
 };
+
+/** The filter row's labels: read by screen readers always, shown from the sm breakpoint. */
+const ROW_LABEL = 'sr-only sm:not-sr-only sm:text-xs';
+
+const OPERATOR_OPTIONS = FILTER_OPERATORS.map((op) => ({
+  value: op,
+  label: (
+    <>
+      {OPERATOR_LABELS[op]} <span className="font-mono text-xs text-muted-foreground">({op})</span>
+    </>
+  ),
+}));
+
+const VALUE_PLACEHOLDERS: Partial<Record<string, string>> = { exists: 'true or false', in: 'dust, mirage', nin: 'dust, mirage' };
+
+const REWARD_KINDS = [
+  { value: 'currency', label: 'Currency' },
+  { value: 'item', label: 'Item' },
+  { value: 'badge', label: 'Badge' },
+];
 
 /** Server validation messages read "path: message"; the path is a form field when it names one. */
 const FIELD_PATHS = new Set(['id', 'title', 'description', 'criteria.eventName', 'criteria.count', 'criteria.window', 'reward.currency', 'reward.amount', 'reward.itemId', 'reward.quantity', 'reward.badgeId', 'campaignId', 'expiresAt', 'iconUrl', 'prerequisites']);
@@ -183,143 +202,69 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
             <div className="grid gap-6">
               <Section title="Basics">
                 <div className="grid gap-5 sm:grid-cols-2">
-                  <FormField
+                  <TextFormField
                     control={form.control}
                     name="title"
-                    render={({ field }) => (
-                      <FormItem>
-                        <FormLabel>Title</FormLabel>
-                        <FormControl>
-                          <Input
-                            autoComplete="off"
-                            placeholder="Win 3 ranked matches"
-                            {...field}
-                            onChange={(e) => {
-                              field.onChange(e);
-                              if (!idTouched.current) form.setValue('id', slugOf(e.target.value));
-                            }}
-                          />
-                        </FormControl>
-                        <FormMessage />
-                      </FormItem>
-                    )}
+                    label="Title"
+                    autoComplete="off"
+                    placeholder="Win 3 ranked matches"
+                    onValueChange={(title) => {
+                      if (!idTouched.current) form.setValue('id', slugOf(title));
+                    }}
                   />
-                  <FormField
+                  <TextFormField
                     control={form.control}
                     name="id"
-                    render={({ field }) => (
-                      <FormItem>
-                        <FormLabel>Mission ID</FormLabel>
-                        <FormControl>
-                          <Input
-                            autoComplete="off"
-                            spellCheck={false}
-                            className="font-mono"
-                            readOnly={editing}
-                            {...field}
-                            onChange={(e) => {
-                              idTouched.current = true;
-                              field.onChange(e);
-                            }}
-                          />
-                        </FormControl>
-                        <FormDescription>{editing ? 'Ids never change (progress is kept under it).' : 'Letters, digits and _ . : - only; it cannot change later.'}</FormDescription>
-                        <FormMessage />
-                      </FormItem>
-                    )}
+                    label="Mission ID"
+                    description={editing ? 'Ids never change (progress is kept under it).' : 'Letters, digits and _ . : - only; it cannot change later.'}
+                    autoComplete="off"
+                    spellCheck={false}
+                    className="font-mono"
+                    readOnly={editing}
+                    onValueChange={() => {
+                      idTouched.current = true;
+                    }}
                   />
                 </div>
-                <FormField
-                  control={form.control}
-                  name="description"
-                  render={({ field }) => (
-                    <FormItem>
-                      <FormLabel>Description</FormLabel>
-                      <FormControl>
-                        <Textarea rows={2} placeholder="Shown to players under the title" {...field} />
-                      </FormControl>
-                      <FormMessage />
-                    </FormItem>
-                  )}
-                />
-                <FormField
+                <TextareaFormField control={form.control} name="description" label="Description" rows={2} placeholder="Shown to players under the title" />
+                <TextFormField
                   control={form.control}
                   name="iconUrl"
-                  render={({ field }) => (
-                    <FormItem>
-                      <FormLabel>Icon URL</FormLabel>
-                      <FormControl>
-                        <Input type="url" autoComplete="off" placeholder="https://cdn.example.com/icons/trophy.png" {...field} />
-                      </FormControl>
-                      <FormDescription>Optional; previewed on the right.</FormDescription>
-                      <FormMessage />
-                    </FormItem>
-                  )}
+                  label="Icon URL"
+                  description="Optional; previewed on the right."
+                  type="url"
+                  autoComplete="off"
+                  placeholder="https://cdn.example.com/icons/trophy.png"
                 />
               </Section>
 
               <Section title="Criteria" description="The mission completes when the player sends this many matching events in the window.">
                 <div className="grid gap-5 sm:grid-cols-[minmax(0,1fr)_8rem_12rem]">
-                  <FormField
+                  <TextFormField
                     control={form.control}
                     name="criteria.eventName"
-                    render={({ field }) => (
-                      <FormItem>
-                        <FormLabel>Event name</FormLabel>
-                        <FormControl>
-                          <Input list={listId} autoComplete="off" spellCheck={false} className="font-mono" placeholder="match_won" {...field} />
-                        </FormControl>
-                        <datalist id={listId}>
-                          {suggestions.map((s) => (
-                            <option key={s.name} value={s.name} />
-                          ))}
-                        </datalist>
-                        <FormDescription>
-                          {suggestions.length > 0 ? 'Suggestions are the events this app has received lately.' : 'This app has received no event yet; type the name your game sends.'}
-                        </FormDescription>
-                        <FormMessage />
-                      </FormItem>
-                    )}
+                    label="Event name"
+                    description={suggestions.length > 0 ? 'Suggestions are the events this app has received lately.' : 'This app has received no event yet; type the name your game sends.'}
+                    list={listId}
+                    autoComplete="off"
+                    spellCheck={false}
+                    className="font-mono"
+                    placeholder="match_won"
                   />
-                  <FormField
-                    control={form.control}
-                    name="criteria.count"
-                    render={({ field }) => (
-                      <FormItem>
-                        <FormLabel>Count</FormLabel>
-                        <FormControl>
-                          <Input type="number" inputMode="numeric" min={1} step={1} {...field} />
-                        </FormControl>
-                        <FormMessage />
-                      </FormItem>
-                    )}
-                  />
-                  <FormField
+                  <NumberFormField control={form.control} name="criteria.count" label="Count" />
+                  <SelectFormField
                     control={form.control}
                     name="criteria.window"
-                    render={({ field }) => (
-                      <FormItem>
-                        <FormLabel>Window</FormLabel>
-                        <Select value={field.value} onValueChange={field.onChange}>
-                          <FormControl>
-                            <SelectTrigger onBlur={field.onBlur}>
-                              <SelectValue />
-                            </SelectTrigger>
-                          </FormControl>
-                          <SelectContent>
-                            {Object.entries(WINDOW_LABELS).map(([value, label]) => (
-                              <SelectItem key={value} value={value}>
-                                {label}
-                              </SelectItem>
-                            ))}
-                          </SelectContent>
-                        </Select>
-                        <FormDescription>{WINDOW_HINTS[values.criteria?.window ?? 'lifetime']}</FormDescription>
-                        <FormMessage />
-                      </FormItem>
-                    )}
+                    label="Window"
+                    description={WINDOW_HINTS[values.criteria?.window ?? 'lifetime']}
+                    options={Object.entries(WINDOW_LABELS).map(([value, label]) => ({ value, label }))}
                   />
                 </div>
+                <datalist id={listId}>
+                  {suggestions.map((s) => (
+                    <option key={s.name} value={s.name} />
+                  ))}
+                </datalist>
                 {suggestions.length > 0 && (
                   <div className="flex flex-wrap items-center gap-1.5 text-xs text-muted-foreground">
                     <span>Recent events:</span>
@@ -347,62 +292,35 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                   {rows.fields.length === 0 && <p className="text-sm text-muted-foreground">No filter: every event of this name counts.</p>}
                   {rows.fields.map((row, i) => (
                     <div key={row.id} className="grid items-start gap-2 rounded-lg border bg-muted/30 p-3 sm:grid-cols-[minmax(0,1fr)_9rem_minmax(0,1fr)_auto]" role="group" aria-label={`Filter ${i + 1}`}>
-                      <FormField
+                      <TextFormField
                         control={form.control}
                         name={`criteria.filterRows.${i}.path`}
-                        render={({ field }) => (
-                          <FormItem>
-                            <FormLabel className="sr-only sm:not-sr-only sm:text-xs">Payload path</FormLabel>
-                            <FormControl>
-                              <Input autoComplete="off" spellCheck={false} className="font-mono" placeholder="mode" aria-label={`Filter ${i + 1} payload path`} {...field} />
-                            </FormControl>
-                            <FormMessage />
-                          </FormItem>
-                        )}
+                        label="Payload path"
+                        labelClassName={ROW_LABEL}
+                        autoComplete="off"
+                        spellCheck={false}
+                        className="font-mono"
+                        placeholder="mode"
+                        aria-label={`Filter ${i + 1} payload path`}
                       />
-                      <FormField
+                      <SelectFormField
                         control={form.control}
                         name={`criteria.filterRows.${i}.op`}
-                        render={({ field }) => (
-                          <FormItem>
-                            <FormLabel className="sr-only sm:not-sr-only sm:text-xs">Operator</FormLabel>
-                            <Select value={field.value} onValueChange={field.onChange}>
-                              <FormControl>
-                                <SelectTrigger aria-label={`Filter ${i + 1} operator`} onBlur={field.onBlur}>
-                                  <SelectValue />
-                                </SelectTrigger>
-                              </FormControl>
-                              <SelectContent>
-                                {FILTER_OPERATORS.map((op) => (
-                                  <SelectItem key={op} value={op}>
-                                    {OPERATOR_LABELS[op]} <span className="font-mono text-xs text-muted-foreground">({op})</span>
-                                  </SelectItem>
-                                ))}
-                              </SelectContent>
-                            </Select>
-                            <FormMessage />
-                          </FormItem>
-                        )}
+                        label="Operator"
+                        labelClassName={ROW_LABEL}
+                        triggerLabel={`Filter ${i + 1} operator`}
+                        options={OPERATOR_OPTIONS}
                       />
-                      <FormField
+                      <TextFormField
                         control={form.control}
                         name={`criteria.filterRows.${i}.value`}
-                        render={({ field }) => (
-                          <FormItem>
-                            <FormLabel className="sr-only sm:not-sr-only sm:text-xs">Value</FormLabel>
-                            <FormControl>
-                              <Input
-                                autoComplete="off"
-                                spellCheck={false}
-                                className="font-mono"
-                                placeholder={values.criteria?.filterRows?.[i]?.op === 'exists' ? 'true or false' : values.criteria?.filterRows?.[i]?.op === 'in' || values.criteria?.filterRows?.[i]?.op === 'nin' ? 'dust, mirage' : 'ranked'}
-                                aria-label={`Filter ${i + 1} value`}
-                                {...field}
-                              />
-                            </FormControl>
-                            <FormMessage />
-                          </FormItem>
-                        )}
+                        label="Value"
+                        labelClassName={ROW_LABEL}
+                        autoComplete="off"
+                        spellCheck={false}
+                        className="font-mono"
+                        placeholder={VALUE_PLACEHOLDERS[values.criteria?.filterRows?.[i]?.op ?? 'eq'] ?? 'ranked'}
+                        aria-label={`Filter ${i + 1} value`}
                       />
                       <Button type="button" variant="ghost" size="icon" className="sm:mt-6" aria-label={`Remove filter ${i + 1}`} onClick={() => rows.remove(i)}>
                         <Trash2Icon aria-hidden />
@@ -425,149 +343,40 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
 
               <Section title="Reward" description="Granted once per completion, when the player claims it.">
                 <div className="grid gap-5 sm:grid-cols-[12rem_minmax(0,1fr)_10rem]">
-                  <FormField
-                    control={form.control}
-                    name="reward.kind"
-                    render={({ field }) => (
-                      <FormItem>
-                        <FormLabel>Reward kind</FormLabel>
-                        <Select value={field.value} onValueChange={field.onChange}>
-                          <FormControl>
-                            <SelectTrigger onBlur={field.onBlur}>
-                              <SelectValue />
-                            </SelectTrigger>
-                          </FormControl>
-                          <SelectContent>
-                            <SelectItem value="currency">Currency</SelectItem>
-                            <SelectItem value="item">Item</SelectItem>
-                            <SelectItem value="badge">Badge</SelectItem>
-                          </SelectContent>
-                        </Select>
-                        <FormMessage />
-                      </FormItem>
-                    )}
-                  />
+                  <SelectFormField control={form.control} name="reward.kind" label="Reward kind" options={REWARD_KINDS} />
                   {values.reward?.kind === 'currency' && (
                     <>
-                      <FormField
-                        control={form.control}
-                        name="reward.currency"
-                        render={({ field }) => (
-                          <FormItem>
-                            <FormLabel>Currency</FormLabel>
-                            <FormControl>
-                              <Input autoComplete="off" spellCheck={false} placeholder="gems" {...field} />
-                            </FormControl>
-                            <FormMessage />
-                          </FormItem>
-                        )}
-                      />
-                      <FormField
-                        control={form.control}
-                        name="reward.amount"
-                        render={({ field }) => (
-                          <FormItem>
-                            <FormLabel>Amount</FormLabel>
-                            <FormControl>
-                              <Input type="number" inputMode="numeric" min={1} step={1} {...field} />
-                            </FormControl>
-                            <FormMessage />
-                          </FormItem>
-                        )}
-                      />
+                      <TextFormField control={form.control} name="reward.currency" label="Currency" autoComplete="off" spellCheck={false} placeholder="gems" />
+                      <NumberFormField control={form.control} name="reward.amount" label="Amount" />
                     </>
                   )}
                   {values.reward?.kind === 'item' && (
                     <>
-                      <FormField
-                        control={form.control}
-                        name="reward.itemId"
-                        render={({ field }) => (
-                          <FormItem>
-                            <FormLabel>Item ID</FormLabel>
-                            <FormControl>
-                              <Input autoComplete="off" spellCheck={false} placeholder="golden-sword" {...field} />
-                            </FormControl>
-                            <FormMessage />
-                          </FormItem>
-                        )}
-                      />
-                      <FormField
-                        control={form.control}
-                        name="reward.quantity"
-                        render={({ field }) => (
-                          <FormItem>
-                            <FormLabel>Quantity</FormLabel>
-                            <FormControl>
-                              <Input type="number" inputMode="numeric" min={1} step={1} {...field} />
-                            </FormControl>
-                            <FormMessage />
-                          </FormItem>
-                        )}
-                      />
+                      <TextFormField control={form.control} name="reward.itemId" label="Item ID" autoComplete="off" spellCheck={false} placeholder="golden-sword" />
+                      <NumberFormField control={form.control} name="reward.quantity" label="Quantity" />
                     </>
                   )}
                   {values.reward?.kind === 'badge' && (
-                    <FormField
-                      control={form.control}
-                      name="reward.badgeId"
-                      render={({ field }) => (
-                        <FormItem>
-                          <FormLabel>Badge ID</FormLabel>
-                          <FormControl>
-                            <Input autoComplete="off" spellCheck={false} placeholder="season-1-veteran" {...field} />
-                          </FormControl>
-                          <FormMessage />
-                        </FormItem>
-                      )}
-                    />
+                    <TextFormField control={form.control} name="reward.badgeId" label="Badge ID" autoComplete="off" spellCheck={false} placeholder="season-1-veteran" />
                   )}
                 </div>
               </Section>
 
               <Section title="Availability" description="Which campaign it belongs to, what must come first, and when it stops counting.">
                 <div className="grid gap-5 sm:grid-cols-2">
-                  <FormField
+                  <SelectFormField
                     control={form.control}
                     name="campaignId"
-                    render={({ field }) => (
-                      <FormItem>
-                        <FormLabel>Campaign</FormLabel>
-                        <Select value={field.value} onValueChange={field.onChange}>
-                          <FormControl>
-                            <SelectTrigger onBlur={field.onBlur}>
-                              <SelectValue />
-                            </SelectTrigger>
-                          </FormControl>
-                          <SelectContent>
-                            <SelectItem value={NO_CAMPAIGN}>No campaign (always available)</SelectItem>
-                            {(campaigns.data ?? []).map((c) => (
-                              <SelectItem key={c.id} value={c.id}>
-                                {c.title}
-                              </SelectItem>
-                            ))}
-                          </SelectContent>
-                        </Select>
-                        <FormDescription>A campaign’s missions count only while it is live.</FormDescription>
-                        <FormMessage />
-                      </FormItem>
-                    )}
+                    label="Campaign"
+                    description="A campaign’s missions count only while it is live."
+                    options={[{ value: NO_CAMPAIGN, label: 'No campaign (always available)' }, ...(campaigns.data ?? []).map((c) => ({ value: c.id, label: c.title }))]}
                   />
-                  <FormField
+                  <TextFormField
                     control={form.control}
                     name="expiresAt"
-                    render={({ field }) => (
-                      <FormItem>
-                        <FormLabel>Expires</FormLabel>
-                        <FormControl>
-                          <Input type="datetime-local" {...field} />
-                        </FormControl>
-                        <FormDescription>
-                          Your time zone ({Intl.DateTimeFormat().resolvedOptions().timeZone}). Events at or after it do not count; empty: never.
-                        </FormDescription>
-                        <FormMessage />
-                      </FormItem>
-                    )}
+                    label="Expires"
+                    description={`Your time zone (${Intl.DateTimeFormat().resolvedOptions().timeZone}). Events at or after it do not count; empty: never.`}
+                    type="datetime-local"
                   />
                 </div>
                 <FormField

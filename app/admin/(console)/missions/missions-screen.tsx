@@ -4,15 +4,15 @@ import * as React from 'react';
 import Link from 'next/link';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ArchiveIcon, ArchiveRestoreIcon, CopyIcon, FilterIcon, MoreHorizontalIcon, PencilIcon, PlusIcon, TargetIcon } from 'lucide-react';
+import { ArchiveIcon, ArchiveRestoreIcon, CopyIcon, FilterIcon, PencilIcon, PlusIcon, TargetIcon } from 'lucide-react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DataTable } from '@/components/ui/data-table';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { actionsColumn } from '@/components/ui/row-actions';
+import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
 import { formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
@@ -101,68 +101,19 @@ function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; ed
     },
   ];
   if (!opts.canWrite) return cols;
-  cols.push({
-    id: 'actions',
-    header: () => <span className="sr-only">Actions</span>,
-    size: 56,
-    enableSorting: false,
-    cell: ({ row }) => {
-      const m = row.original;
-      return (
-        <div className="flex justify-end">
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${m.title} (${m.id})`}>
-                <MoreHorizontalIcon aria-hidden />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              <DropdownMenuItem asChild>
-                <Link href={opts.editHref(m.id)}>
-                  <PencilIcon aria-hidden />
-                  Edit
-                </Link>
-              </DropdownMenuItem>
-              <DropdownMenuItem onSelect={() => opts.onAction({ kind: 'duplicate', mission: m })}>
-                <CopyIcon aria-hidden />
-                Duplicate
-              </DropdownMenuItem>
-              <DropdownMenuSeparator />
-              {m.archived ? (
-                <DropdownMenuItem onSelect={() => opts.onAction({ kind: 'unarchive', mission: m })}>
-                  <ArchiveRestoreIcon aria-hidden />
-                  Unarchive
-                </DropdownMenuItem>
-              ) : (
-                <DropdownMenuItem destructive onSelect={() => opts.onAction({ kind: 'archive', mission: m })}>
-                  <ArchiveIcon aria-hidden />
-                  Archive
-                </DropdownMenuItem>
-              )}
-            </DropdownMenuContent>
-          </DropdownMenu>
-        </div>
-      );
-    },
-  });
-  return cols;
-}
-
-function FilterSelect({ label, value, onChange, options }: { label: string; value: string; onChange(value: string): void; options: { value: string; label: string }[] }) {
-  return (
-    <Select value={value} onValueChange={onChange}>
-      <SelectTrigger aria-label={label} className="h-9 w-auto min-w-36">
-        <SelectValue />
-      </SelectTrigger>
-      <SelectContent>
-        {options.map((o) => (
-          <SelectItem key={o.value} value={o.value}>
-            {o.label}
-          </SelectItem>
-        ))}
-      </SelectContent>
-    </Select>
+  cols.push(
+    actionsColumn(
+      (m) => `Actions for ${m.title} (${m.id})`,
+      (m) => [
+        { label: 'Edit', icon: PencilIcon, href: opts.editHref(m.id) },
+        { label: 'Duplicate', icon: CopyIcon, onSelect: () => opts.onAction({ kind: 'duplicate', mission: m }) },
+        m.archived
+          ? { label: 'Unarchive', icon: ArchiveRestoreIcon, separated: true, onSelect: () => opts.onAction({ kind: 'unarchive', mission: m }) }
+          : { label: 'Archive', icon: ArchiveIcon, destructive: true, onSelect: () => opts.onAction({ kind: 'archive', mission: m }) },
+      ],
+    ),
   );
+  return cols;
 }
 
 const INITIAL_FILTERS: MissionFilters = { campaignId: ANY, status: 'live', eventName: ANY, window: ANY };

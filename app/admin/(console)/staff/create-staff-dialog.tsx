@@ -8,8 +8,8 @@ import { UserPlusIcon } from 'lucide-react';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
+import { ControlledFormField, TextFormField } from '@/components/ui/form-fields';
 import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
 import { createStaffSchema, STAFF_PASSWORD_MIN, type CreatedStaff } from '@/lib/contract/staff';
 import { ROLE_DESCRIPTIONS } from '@/lib/auth/roles';
@@ -59,59 +59,22 @@ export function CreateStaffDialog({ onCreated }: { onCreated(created: CreatedSta
         </DialogHeader>
         <Form {...form}>
           <form onSubmit={form.handleSubmit((v) => create.mutate(v))} className="grid gap-4" noValidate>
-            <FormField
-              control={form.control}
-              name="name"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Name</FormLabel>
-                  <FormControl>
-                    <Input autoComplete="off" placeholder="Sam Rivera" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
-              control={form.control}
-              name="email"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Email</FormLabel>
-                  <FormControl>
-                    <Input type="email" autoComplete="off" placeholder="sam@studio.com" {...field} />
-                  </FormControl>
-                  <FormMessage />
-                </FormItem>
-              )}
-            />
-            <FormField
+            <TextFormField control={form.control} name="name" label="Name" autoComplete="off" placeholder="Sam Rivera" />
+            <TextFormField control={form.control} name="email" label="Email" type="email" autoComplete="off" placeholder="sam@studio.com" />
+            <ControlledFormField
               control={form.control}
               name="role"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Role</FormLabel>
-                  <FormControl>
-                    <RoleSelect value={field.value} onChange={field.onChange} />
-                  </FormControl>
-                  <FormDescription>{ROLE_DESCRIPTIONS[role]}</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Role"
+              description={ROLE_DESCRIPTIONS[role]}
+              render={(field) => <RoleSelect value={field.value} onChange={field.onChange} />}
             />
-            <FormField
+            <TextFormField
               control={form.control}
               name="password"
-              render={({ field }) => (
-                <FormItem>
-                  <FormLabel>Password</FormLabel>
-                  <FormControl>
-                    <Input type="password" autoComplete="new-password" {...field} />
-                  </FormControl>
-                  <FormDescription>At least {STAFF_PASSWORD_MIN} characters. Leave empty to generate one, shown once.</FormDescription>
-                  <FormMessage />
-                </FormItem>
-              )}
+              label="Password"
+              description={`At least ${STAFF_PASSWORD_MIN} characters. Leave empty to generate one, shown once.`}
+              type="password"
+              autoComplete="new-password"
             />
             {form.formState.errors.root && (
               <p role="alert" className="text-sm text-destructive">

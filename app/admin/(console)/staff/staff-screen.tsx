@@ -3,27 +3,18 @@
 import * as React from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { MoreHorizontalIcon, ShieldIcon, Trash2Icon, UsersIcon } from 'lucide-react';
+import { ShieldIcon, Trash2Icon, UsersIcon } from 'lucide-react';
 import { toast } from 'sonner';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { DataTable } from '@/components/ui/data-table';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
 import { EmptyState } from '@/components/ui/empty-state';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
-import { Select, SelectContent, SelectItem, SelectTrigger, SelectValue } from '@/components/ui/select';
+import { actionsColumn } from '@/components/ui/row-actions';
+import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
 import { formatDate } from '@/components/console/format';
 import { SecretDialog } from '@/components/console/secret-dialog';
@@ -63,34 +54,13 @@ function columns(selfId: string, onRole: (m: StaffMember) => void, onRemove: (m:
       header: 'Added',
       cell: ({ row }) => <span className="tabular-nums text-muted-foreground">{formatDate(row.original.createdAt)}</span>,
     },
-    {
-      id: 'actions',
-      header: () => <span className="sr-only">Actions</span>,
-      size: 56,
-      enableSorting: false,
-      cell: ({ row }) => (
-        <div className="flex justify-end">
-          <DropdownMenu>
-            <DropdownMenuTrigger asChild>
-              <Button variant="ghost" size="icon-sm" aria-label={`Actions for ${row.original.email}`}>
-                <MoreHorizontalIcon aria-hidden />
-              </Button>
-            </DropdownMenuTrigger>
-            <DropdownMenuContent align="end">
-              <DropdownMenuItem onSelect={() => onRole(row.original)}>
-                <ShieldIcon aria-hidden />
-                Change role
-              </DropdownMenuItem>
-              <DropdownMenuSeparator />
-              <DropdownMenuItem destructive disabled={row.original.id === selfId} onSelect={() => onRemove(row.original)}>
-                <Trash2Icon aria-hidden />
-                Remove
-              </DropdownMenuItem>
-            </DropdownMenuContent>
-          </DropdownMenu>
-        </div>
-      ),
-    },
+    actionsColumn(
+      (m) => `Actions for ${m.email}`,
+      (m) => [
+        { label: 'Change role', icon: ShieldIcon, onSelect: () => onRole(m) },
+        { label: 'Remove', icon: Trash2Icon, destructive: true, disabled: m.id === selfId, onSelect: () => onRemove(m) },
+      ],
+    ),
   ];
 }
 
@@ -188,40 +158,26 @@ export function StaffScreen() {
           getRowId={(m) => m.id}
           initialSorting={[{ id: 'member', desc: false }]}
           toolbar={(table) => (
-            <Select value={(table.getColumn('role')?.getFilterValue() as string | undefined) ?? 'all'} onValueChange={(v) => table.getColumn('role')?.setFilterValue(v === 'all' ? undefined : v)}>
-              <SelectTrigger aria-label="Filter by role" className="w-40">
-                <SelectValue />
-              </SelectTrigger>
-              <SelectContent>
-                <SelectItem value="all">All roles</SelectItem>
-                {STAFF_ROLES.map((r) => (
-                  <SelectItem key={r} value={r}>
-                    {ROLE_LABELS[r]}
-                  </SelectItem>
-                ))}
-              </SelectContent>
-            </Select>
+            <FilterSelect
+              label="Filter by role"
+              className="w-40"
+              value={(table.getColumn('role')?.getFilterValue() as string | undefined) ?? 'all'}
+              onChange={(v) => table.getColumn('role')?.setFilterValue(v === 'all' ? undefined : v)}
+              options={[{ value: 'all', label: 'All roles' }, ...STAFF_ROLES.map((r) => ({ value: r, label: ROLE_LABELS[r] }))]}
+            />
           )}
           empty={<EmptyState icon={UsersIcon} title="No staff yet" />}
         />
       )}
       <ChangeRoleDialog member={changing} onClose={() => setChanging(null)} />
-      <AlertDialog open={removing !== null} onOpenChange={(open) => !open && setRemoving(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Remove {removing?.name}?</AlertDialogTitle>
-            <AlertDialogDescription>
-              {removing?.email} can no longer sign in, and their open sessions end at once. Their past changes stay in the audit log.
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction destructive onClick={() => removing && remove.mutate(removing)}>
-              Remove
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={removing !== null}
+        onClose={() => setRemoving(null)}
+        title={<>Remove {removing?.name}?</>}
+        description={<>{removing?.email} can no longer sign in, and their open sessions end at once. Their past changes stay in the audit log.</>}
+        confirmLabel="Remove"
+        onConfirm={() => removing && remove.mutate(removing)}
+      />
       <SecretDialog
         title={`${created?.staff.name ?? ''} can sign in`}
         description={`Give ${created?.staff.email ?? ''} this password over a safe channel; they can change it from their account menu.`}

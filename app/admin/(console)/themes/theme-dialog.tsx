@@ -9,8 +9,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Button } from '@/components/ui/button';
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
-import { Form, FormControl, FormDescription, FormField, FormItem, FormLabel, FormMessage } from '@/components/ui/form';
-import { Input } from '@/components/ui/input';
+import { Form } from '@/components/ui/form';
+import { ControlledFormField, TextFormField } from '@/components/ui/form-fields';
 import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/components/console/api';
 import { CampaignCardPreview } from '@/components/console/campaign-card-preview';
 import { ColorField } from '@/components/console/color-field';
@@ -82,65 +82,38 @@ export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; 
         <Form {...form}>
           <form onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate className="grid gap-6 md:grid-cols-[1fr_18rem]">
             <div className="grid content-start gap-4">
-              <FormField
+              <TextFormField
                 control={form.control}
                 name="name"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Name</FormLabel>
-                    <FormControl>
-                      <Input
-                        autoComplete="off"
-                        placeholder="Summer night"
-                        {...field}
-                        onChange={(e) => {
-                          field.onChange(e);
-                          if (!idTouched.current) form.setValue('id', slugOf(e.target.value), { shouldValidate: form.formState.isSubmitted });
-                        }}
-                      />
-                    </FormControl>
-                    <FormMessage />
-                  </FormItem>
-                )}
+                label="Name"
+                autoComplete="off"
+                placeholder="Summer night"
+                onValueChange={(name) => {
+                  if (!idTouched.current) form.setValue('id', slugOf(name), { shouldValidate: form.formState.isSubmitted });
+                }}
               />
-              <FormField
+              <TextFormField
                 control={form.control}
                 name="id"
-                render={({ field }) => (
-                  <FormItem>
-                    <FormLabel>Theme ID</FormLabel>
-                    <FormControl>
-                      <Input
-                        autoComplete="off"
-                        spellCheck={false}
-                        className="font-mono"
-                        disabled={editing !== null}
-                        {...field}
-                        onChange={(e) => {
-                          idTouched.current = true;
-                          field.onChange(e);
-                        }}
-                      />
-                    </FormControl>
-                    <FormDescription>Campaigns and the catalog document refer to it by this id{editing ? '; it cannot change' : ''}.</FormDescription>
-                    <FormMessage />
-                  </FormItem>
-                )}
+                label="Theme ID"
+                description={`Campaigns and the catalog document refer to it by this id${editing ? '; it cannot change' : ''}.`}
+                autoComplete="off"
+                spellCheck={false}
+                className="font-mono"
+                disabled={editing !== null}
+                onValueChange={() => {
+                  idTouched.current = true;
+                }}
               />
               {COLOR_FIELDS.map(({ name, label, hint }) => (
-                <FormField
+                <ControlledFormField
                   key={name}
                   control={form.control}
                   name={name}
-                  render={({ field }) => (
-                    <FormItem>
-                      <FormLabel>{label}</FormLabel>
-                      <FormControl>
-                        <ColorField label={label} optional={name !== 'primaryColor'} value={field.value} onChange={field.onChange} onBlur={field.onBlur} name={field.name} ref={field.ref} />
-                      </FormControl>
-                      <FormDescription>{hint}</FormDescription>
-                      <FormMessage />
-                    </FormItem>
+                  label={label}
+                  description={hint}
+                  render={(field) => (
+                    <ColorField label={label} optional={name !== 'primaryColor'} value={field.value} onChange={field.onChange} onBlur={field.onBlur} name={field.name} ref={field.ref} />
                   )}
                 />
               ))}

@@ -3,23 +3,14 @@
 import * as React from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { MoreHorizontalIcon, PaletteIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { PaletteIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
 import { toast } from 'sonner';
-import {
-  AlertDialog,
-  AlertDialogAction,
-  AlertDialogCancel,
-  AlertDialogContent,
-  AlertDialogDescription,
-  AlertDialogFooter,
-  AlertDialogHeader,
-  AlertDialogTitle,
-} from '@/components/ui/alert-dialog';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
-import { DataTable } from '@/components/ui/data-table';
-import { DropdownMenu, DropdownMenuContent, DropdownMenuItem, DropdownMenuSeparator, DropdownMenuTrigger } from '@/components/ui/dropdown-menu';
+import { DataTable, nameColumn } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
+import { actionsColumn } from '@/components/ui/row-actions';
 import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
 import { formatRelative, formatDateTime } from '@/components/console/format';
 import { IfCan, useStaff } from '@/components/console/staff-context';
@@ -43,18 +34,7 @@ function Swatches({ theme }: { theme: ThemeRecord }) {
 
 function columns(canWrite: boolean, onEdit: (t: ThemeRecord) => void, onDelete: (t: ThemeRecord) => void): ColumnDef<ThemeRecord, unknown>[] {
   const cols: ColumnDef<ThemeRecord, unknown>[] = [
-    {
-      id: 'theme',
-      accessorFn: (t) => `${t.name} ${t.id}`,
-      header: 'Theme',
-      sortingFn: (a, b) => a.original.name.localeCompare(b.original.name),
-      cell: ({ row }) => (
-        <div className="min-w-0">
-          <p className="font-medium">{row.original.name}</p>
-          <p className="font-mono text-xs text-muted-foreground">{row.original.id}</p>
-        </div>
-      ),
-    },
+    nameColumn<ThemeRecord>('theme', 'Theme', (t) => t.name),
     { id: 'colours', header: 'Colours', enableSorting: false, cell: ({ row }) => <Swatches theme={row.original} /> },
     {
       id: 'usedBy',
@@ -81,34 +61,15 @@ function columns(canWrite: boolean, onEdit: (t: ThemeRecord) => void, onDelete: 
     },
   ];
   if (!canWrite) return cols;
-  cols.push({
-    id: 'actions',
-    header: () => <span className="sr-only">Actions</span>,
-    size: 56,
-    enableSorting: false,
-    cell: ({ row }) => (
-      <div className="flex justify-end">
-        <DropdownMenu>
-          <DropdownMenuTrigger asChild>
-            <Button variant="ghost" size="icon-sm" aria-label={`Actions for theme ${row.original.name}`}>
-              <MoreHorizontalIcon aria-hidden />
-            </Button>
-          </DropdownMenuTrigger>
-          <DropdownMenuContent align="end">
-            <DropdownMenuItem onSelect={() => onEdit(row.original)}>
-              <PencilIcon aria-hidden />
-              Edit
-            </DropdownMenuItem>
-            <DropdownMenuSeparator />
-            <DropdownMenuItem destructive onSelect={() => onDelete(row.original)}>
-              <Trash2Icon aria-hidden />
-              Delete
-            </DropdownMenuItem>
-          </DropdownMenuContent>
-        </DropdownMenu>
-      </div>
+  cols.push(
+    actionsColumn(
+      (t) => `Actions for theme ${t.name}`,
+      (t) => [
+        { label: 'Edit', icon: PencilIcon, onSelect: () => onEdit(t) },
+        { label: 'Delete', icon: Trash2Icon, destructive: true, onSelect: () => onDelete(t) },
+      ],
     ),
-  });
+  );
   return cols;
 }
 
@@ -173,24 +134,18 @@ export function ThemesScreen() {
         />
       )}
       {app && <ThemeDialog appId={app.id} open={dialog !== null} editing={dialog?.editing ?? null} onClose={() => setDialog(null)} />}
-      <AlertDialog open={deleting !== null} onOpenChange={(open) => !open && setDeleting(null)}>
-        <AlertDialogContent>
-          <AlertDialogHeader>
-            <AlertDialogTitle>Delete the theme “{deleting?.name}”?</AlertDialogTitle>
-            <AlertDialogDescription>
-              {deleting && deleting.usedBy.length > 0
-                ? `Campaigns ${deleting.usedBy.join(', ')} use it: give them another theme first, or the delete is refused.`
-                : 'No campaign uses it. The audit log keeps its colours.'}
-            </AlertDialogDescription>
-          </AlertDialogHeader>
-          <AlertDialogFooter>
-            <AlertDialogCancel>Cancel</AlertDialogCancel>
-            <AlertDialogAction destructive onClick={() => deleting && remove.mutate(deleting)}>
-              Delete theme
-            </AlertDialogAction>
-          </AlertDialogFooter>
-        </AlertDialogContent>
-      </AlertDialog>
+      <ConfirmDialog
+        open={deleting !== null}
+        onClose={() => setDeleting(null)}
+        title={<>Delete the theme “{deleting?.name}”?</>}
+        description={
+          deleting && deleting.usedBy.length > 0
+            ? `Campaigns ${deleting.usedBy.join(', ')} use it: give them another theme first, or the delete is refused.`
+            : 'No campaign uses it. The audit log keeps its colours.'
+        }
+        confirmLabel="Delete theme"
+        onConfirm={() => deleting && remove.mutate(deleting)}
+      />
     </>
   );
 }
