@@ -1,2 +1,4 @@
 // Tailwind CSS 4 through its PostCSS plugin (Next.js picks this file up).
-export default { plugins: { '@tailwindcss/postcss': {} } };
+const config = { plugins: { '@tailwindcss/postcss': {} } };
+
+export default config;

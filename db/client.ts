@@ -10,7 +10,7 @@ import { logError } from '@/lib/log';
 import * as schema from './schema';
 import { metrics } from '@/lib/metrics';
 
-export type Schema = typeof schema;
+type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
 export type Tx = PgTransaction<PgQueryResultHKT, Schema, ExtractTablesWithRelations<Schema>>;
 /** Either the database or an open transaction: domain verbs accept both. */

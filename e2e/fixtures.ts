@@ -8,7 +8,7 @@ import type { StaffRole } from '@/lib/auth/roles';
 
 export { expect };
 
-export const ADMIN_KEY = 'e2e-admin-key-0123456789abcdef';
+const ADMIN_KEY = 'e2e-admin-key-0123456789abcdef';
 export const ADMIN_HEADERS = { Authorization: `Bearer ${ADMIN_KEY}` };
 export const STAFF_PASSWORD = 'e2e staff password 0123';
 
@@ -20,7 +20,7 @@ export interface StaffAccount {
 }
 
 /** The people the screenshots show; fixed addresses so reruns on one database reuse them. */
-export const STAFF: Record<StaffRole, StaffAccount> = {
+const STAFF: Record<StaffRole, StaffAccount> = {
   admin: { role: 'admin', email: 'alex.morgan@studio.test', name: 'Alex Morgan', password: STAFF_PASSWORD },
   editor: { role: 'editor', email: 'priya.shah@studio.test', name: 'Priya Shah', password: STAFF_PASSWORD },
   support: { role: 'support', email: 'sam.rivera@studio.test', name: 'Sam Rivera', password: STAFF_PASSWORD },

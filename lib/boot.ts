@@ -16,10 +16,10 @@ import { isUnavailableError } from '@/lib/errors';
 import { logError } from '@/lib/log';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
 
-export const DEMO_APP_ID = 'demo';
+const DEMO_APP_ID = 'demo';
 
 /** Creates the demo app and catalog when missing; answers its secret. */
-export async function seedDemo(): Promise<string> {
+async function seedDemo(): Promise<string> {
   const config = getConfig();
   const secret = readOrCreateSecret(config.dataDir, 'demo-app-secret', () => generateSecret('qs'));
   if (!(await getApp(DEMO_APP_ID))) {

@@ -3,7 +3,7 @@
 // builds a Response.
 import { ERROR_STATUS, type ErrorCode } from '@/lib/contract/errors';
 
-export { ERROR_STATUS, type ErrorCode };
+export { type ErrorCode };
 
 export class AppError extends Error {
   readonly code: ErrorCode;

@@ -6,7 +6,7 @@ import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom
 import { processWide } from './process-wide';
 
 /** Connection pool figures of the database driver (node-postgres or Neon); null for PGlite. */
-export interface PoolStats {
+interface PoolStats {
   total: number;
   idle: number;
   waiting: number;

@@ -1,4 +1,5 @@
-// `npm test`: type-check, the production build (once: the suites that start
+// `npm test`: type-check, lint (ESLint, then knip for unused files, exports
+// and dependencies), the production build (once: the suites that start
 // `npm start` and the browser suite all use it), the Vitest suites (unit,
 // real database/Redis, real HTTP, production server processes), then the
 // browser end-to-end suite against `npm start` and `next start`.
@@ -22,16 +23,21 @@ const env = { ...process.env, NEXT_TELEMETRY_DISABLED: '1', TMPDIR: runTmp };
 
 function run(label, args, extraEnv = {}) {
   console.log(`\n=== ${label} ===`);
+  const started = Date.now();
   const result = spawnSync(process.execPath, args, { cwd: root, stdio: 'inherit', env: { ...env, ...extraEnv } });
   if (result.status !== 0) {
     console.error(`${label} failed`);
     process.exit(result.status ?? 1);
   }
+  console.log(`${label}: passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
 const backend = process.env.DATABASE_URL ? `PostgreSQL (${process.env.DATABASE_URL.replace(/\/\/[^@]*@/, '//')}) + ${process.env.REDIS_URL ? 'Redis' : 'in-process store'}` : 'embedded PGlite + in-process store';
 console.log(`Questline tests on ${backend}`);
 run('type-check', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
+// Any finding fails the run, a warning included (eslint.config.mjs, knip.config.ts).
+run('eslint', [bin('eslint', 'bin/eslint.js'), '--max-warnings', '0', '--cache', '--cache-location', path.join(root, 'node_modules', '.cache', 'eslint') + path.sep, '.']);
+run('knip (unused files, exports, dependencies)', [bin('knip', 'bin/knip.js')]);
 run('production build (when stale)', [path.join(root, 'scripts', 'start.mjs'), '--build-only']);
 // The suites that start the production server fail instead of skipping when the build is missing.
 run('vitest', [bin('vitest', 'vitest.mjs'), 'run', ...extra], { QUESTLINE_REQUIRE_BUILD: '1' });

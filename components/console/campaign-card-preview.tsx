@@ -16,7 +16,7 @@ export interface PreviewTheme {
 }
 
 /** Black or white, whichever reads better on `background` (a #rrggbb or #rgb colour). */
-export function readableOn(background: string | undefined): string {
+function readableOn(background: string | undefined): string {
   const hex = background?.replace('#', '') ?? '';
   const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
   if (!/^[0-9a-f]{6}$/i.test(full)) return '#ffffff';
@@ -30,8 +30,13 @@ export function readableOn(background: string | undefined): string {
 }
 
 function BannerImage({ url, color }: { url: string; color: string }) {
+  // A new URL gets its own try (state adjusted while rendering, as React advises, not in an effect).
   const [failed, setFailed] = React.useState(false);
-  React.useEffect(() => setFailed(false), [url]);
+  const [triedUrl, setTriedUrl] = React.useState(url);
+  if (triedUrl !== url) {
+    setTriedUrl(url);
+    setFailed(false);
+  }
   if (!url) return <div className="h-24" style={{ background: `linear-gradient(135deg, ${color}, ${color}88)` }} aria-hidden />;
   if (failed) {
     return (
@@ -42,6 +47,7 @@ function BannerImage({ url, color }: { url: string; color: string }) {
     );
   }
   // A plain <img>: the URL is any host the author types, not one Next.js's optimiser knows.
+  // eslint-disable-next-line @next/next/no-img-element
   return <img src={url} alt="" className="h-24 w-full object-cover" onError={() => setFailed(true)} />;
 }
 

@@ -9,7 +9,7 @@ import { Input } from '@/components/ui/input';
 import { cn } from '@/lib/cn';
 
 /** #rgb → #rrggbb (the native picker only takes the long form); anything else as is, or null. */
-export function longHex(value: string | undefined): string | null {
+function longHex(value: string | undefined): string | null {
   if (!value) return null;
   const short = /^#([0-9a-f])([0-9a-f])([0-9a-f])$/i.exec(value);
   if (short) return `#${short[1]}${short[1]}${short[2]}${short[2]}${short[3]}${short[3]}`.toLowerCase();

@@ -9,6 +9,8 @@ import { ThemeProvider } from './theme';
 
 function signInAgain(): void {
   const next = window.location.pathname + window.location.search;
+  // A full page load on purpose: nothing of the ended session (query cache, staff) survives into the sign-in page.
+  // eslint-disable-next-line @next/next/no-location-assign-relative-destination
   window.location.assign(`/admin/sign-in?next=${encodeURIComponent(next)}`);
 }
 

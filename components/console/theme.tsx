@@ -5,6 +5,7 @@
 // provider keeps React in step and follows the system while set to "system".
 import * as React from 'react';
 
+import { localStorageValue } from './browser-store';
 import { THEME_STORAGE_KEY } from './theme-script';
 
 export type ThemeChoice = 'light' | 'dark' | 'system';
@@ -17,43 +18,27 @@ interface ThemeState {
 
 const ThemeContext = React.createContext<ThemeState>({ choice: 'system', resolved: 'light', setChoice: () => undefined });
 
-function readChoice(): ThemeChoice {
-  try {
-    const stored = localStorage.getItem(THEME_STORAGE_KEY);
-    return stored === 'light' || stored === 'dark' ? stored : 'system';
-  } catch {
-    return 'system';
-  }
+const storedChoice = localStorageValue<ThemeChoice>(THEME_STORAGE_KEY, (stored) => (stored === 'light' || stored === 'dark' ? stored : 'system'), 'system');
+
+const DARK_QUERY = '(prefers-color-scheme: dark)';
+const prefersDark = () => window.matchMedia(DARK_QUERY).matches;
+function onSystemChange(listener: () => void): () => void {
+  const media = window.matchMedia(DARK_QUERY);
+  media.addEventListener('change', listener);
+  return () => media.removeEventListener('change', listener);
 }
 
-const prefersDark = () => window.matchMedia('(prefers-color-scheme: dark)').matches;
-
 export function ThemeProvider({ children }: { children: React.ReactNode }) {
-  const [choice, setChoiceState] = React.useState<ThemeChoice>('system');
-  const [systemDark, setSystemDark] = React.useState(false);
-
-  React.useEffect(() => {
-    setChoiceState(readChoice());
-    setSystemDark(prefersDark());
-    const media = window.matchMedia('(prefers-color-scheme: dark)');
-    const onChange = () => setSystemDark(media.matches);
-    media.addEventListener('change', onChange);
-    return () => media.removeEventListener('change', onChange);
-  }, []);
+  const choice = storedChoice.useValue();
+  const systemDark = React.useSyncExternalStore(onSystemChange, prefersDark, () => false);
 
   const resolved = choice === 'system' ? (systemDark ? 'dark' : 'light') : choice;
   React.useEffect(() => {
     document.documentElement.classList.toggle('dark', resolved === 'dark');
   }, [resolved]);
 
-  const setChoice = React.useCallback((next: ThemeChoice) => {
-    setChoiceState(next);
-    try {
-      localStorage.setItem(THEME_STORAGE_KEY, next);
-    } catch {
-      // Private mode without storage: the choice lasts for this page only.
-    }
-  }, []);
+  // Private mode without storage: the choice lasts for this page only.
+  const setChoice = storedChoice.set;
 
   const value = React.useMemo(() => ({ choice, resolved, setChoice }), [choice, resolved, setChoice]);
   return <ThemeContext.Provider value={value}>{children}</ThemeContext.Provider>;

@@ -7,19 +7,13 @@ import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useQuery } from '@tanstack/react-query';
 import type { PublicApp } from '@/lib/contract/app';
 import { adminFetch, queryKeys } from './api';
+import { localStorageValue } from './browser-store';
 
-const STORAGE_KEY = 'questline-app';
+// The last app chosen here (read once, shared by every screen of the page).
+const rememberedApp = localStorageValue<string | null>('questline-app', (stored) => stored, null);
 
 export function useApps() {
   return useQuery({ queryKey: queryKeys.apps, queryFn: () => adminFetch<{ apps: PublicApp[] }>('/api/admin/apps').then((r) => r.apps) });
-}
-
-function storedApp(): string | null {
-  try {
-    return localStorage.getItem(STORAGE_KEY);
-  } catch {
-    return null;
-  }
 }
 
 export function useSelectedApp(): {
@@ -34,20 +28,15 @@ export function useSelectedApp(): {
   const params = useSearchParams();
   const router = useRouter();
   const pathname = usePathname();
-  const [remembered, setRemembered] = React.useState<string | null>(null);
-  React.useEffect(() => setRemembered(storedApp()), []);
+  const remembered = rememberedApp.useValue();
 
   const wanted = params.get('app') ?? remembered;
   const app = apps?.find((a) => a.id === wanted) ?? apps?.[0] ?? null;
 
   const selectApp = React.useCallback(
     (appId: string) => {
-      try {
-        localStorage.setItem(STORAGE_KEY, appId);
-      } catch {
-        // No storage: the URL still carries the choice.
-      }
-      setRemembered(appId);
+      // Without storage the choice lasts for the page, and the URL carries it.
+      rememberedApp.set(appId);
       const next = new URLSearchParams(params.toString());
       next.set('app', appId);
       router.replace(`${pathname}?${next.toString()}`);

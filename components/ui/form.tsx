@@ -23,7 +23,7 @@ export function FormField<TValues extends FieldValues, TName extends FieldPath<T
   );
 }
 
-export function useFormField() {
+function useFormField() {
   const field = React.useContext(FieldContext);
   const item = React.useContext(ItemContext);
   const { getFieldState } = useFormContext();

@@ -22,7 +22,7 @@ export interface RowAction {
   separated?: boolean;
 }
 
-export function RowActions({ label, actions }: { label: string; actions: RowAction[] }) {
+function RowActions({ label, actions }: { label: string; actions: RowAction[] }) {
   return (
     <div className="flex justify-end">
       <DropdownMenu>

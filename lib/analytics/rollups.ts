@@ -8,11 +8,11 @@ import type { DbOrTx, Tx } from '@/db/client';
 import { analyticsRollups } from '@/db/schema';
 import type { Reward } from '@/lib/contract/mission';
 
-export const ROLLUP_BUCKET_MS = 60_000;
+const ROLLUP_BUCKET_MS = 60_000;
 /** Rows per (app, minute, kind, key): concurrent writers of different users seldom share one. */
-export const ROLLUP_SHARDS = 8;
+const ROLLUP_SHARDS = 8;
 
-export type RollupKind = (typeof analyticsRollups.kind.enumValues)[number];
+type RollupKind = (typeof analyticsRollups.kind.enumValues)[number];
 
 /** One counter to add to: `count` occurrences and, for currency, `amount` granted. */
 export interface RollupDelta {
@@ -38,7 +38,7 @@ export function claimRollups(missionId: string, reward: Reward): RollupDelta[] {
 }
 
 /** The shard of a user's rows: FNV-1a of the user id. */
-export function rollupShard(userId: string): number {
+function rollupShard(userId: string): number {
   let h = 0x811c9dc5;
   for (let i = 0; i < userId.length; i++) {
     h ^= userId.charCodeAt(i);

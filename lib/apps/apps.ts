@@ -10,7 +10,7 @@ import { generateSecret, hashSecret, secretMatches, secretMatchesNothing } from 
 
 export type { PublicApp } from '@/lib/contract/app';
 
-export function toPublicApp(row: AppRow, now = Date.now()): PublicApp {
+function toPublicApp(row: AppRow, now = Date.now()): PublicApp {
   const graceEnds = row.previousWebhookSecretExpiresAt;
   return {
     id: row.id,

@@ -6,7 +6,7 @@ import { SignJWT, importPKCS8 } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mission } from '@/lib/testing/fixtures';
 import { appRowCounts } from '@/lib/testing/row-counts';
-import { createTestApp, issueToken, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
+import { createTestApp, issueToken, startTestServer, type TestApp, type TestServer } from '@/lib/testing/test-server';
 
 let server: TestServer;
 let app: TestApp;

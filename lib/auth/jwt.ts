@@ -75,7 +75,7 @@ function verifyHs256Fast(token: string, secret: Uint8Array): TokenClaims | null 
 }
 
 /** Checks signature, algorithm and claims; throws 401 unauthorized. Does not look at the denylist. */
-export async function verifyAccessToken(token: string): Promise<TokenClaims> {
+async function verifyAccessToken(token: string): Promise<TokenClaims> {
   const fast = verifyHs256Fast(token, getConfig().jwtSecret);
   if (fast) return fast;
   try {

@@ -14,7 +14,7 @@ import { STAFF_PASSWORD_MAX, STAFF_PASSWORD_MIN } from '@/lib/contract/staff';
 import { requestHost } from './same-origin';
 
 /** Better Auth's routes are mounted here (app/api/auth/[...all]/route.ts). */
-export const STAFF_AUTH_PATH = '/api/auth';
+const STAFF_AUTH_PATH = '/api/auth';
 const COOKIE_PREFIX = 'questline';
 
 async function createStaffAuth(db: Db, secureCookies: boolean) {

@@ -1,8 +1,8 @@
 // Currency balances: every change is a ledger row; the balance row is the
 // running sum, guarded never to go negative by a CHECK constraint.
-import { and, eq, sql } from 'drizzle-orm';
-import { getDb, type DbOrTx, type Tx } from '@/db/client';
-import { balances, ledger } from '@/db/schema';
+import { and, eq } from 'drizzle-orm';
+import { getDb, type DbOrTx } from '@/db/client';
+import { balances } from '@/db/schema';
 import type { Balance } from '@/lib/contract/balance';
 import { AppError } from '@/lib/errors';
 
@@ -19,7 +19,7 @@ export async function listBalances(db: DbOrTx, appId: string, userId: string): P
   return rows.map(toBalance);
 }
 
-export async function findBalance(db: DbOrTx, appId: string, userId: string, currency: string): Promise<Balance | null> {
+async function findBalance(db: DbOrTx, appId: string, userId: string, currency: string): Promise<Balance | null> {
   const rows = await db
     .select()
     .from(balances)
@@ -43,32 +43,4 @@ export async function readBalances({
   const balance = await findBalance(db, ctx.appId, ctx.userId, input.currency);
   if (!balance) throw new AppError('balance_not_found', `No ${input.currency} balance for this user`);
   return { balance };
-}
-
-/** Adds to a balance and writes its ledger row; the grant key makes a second grant fail. */
-export async function creditBalance(
-  tx: Tx,
-  input: { appId: string; userId: string; currency: string; amount: number; grantKey: string; missionId: string | null },
-  now = Date.now(),
-): Promise<Balance> {
-  const [row] = await tx
-    .insert(balances)
-    .values({ appId: input.appId, userId: input.userId, currency: input.currency, amount: input.amount, updatedAt: now })
-    .onConflictDoUpdate({
-      target: [balances.appId, balances.userId, balances.currency],
-      set: { amount: sql`${balances.amount} + ${input.amount}`, updatedAt: now },
-    })
-    .returning();
-  await tx.insert(ledger).values({
-    appId: input.appId,
-    userId: input.userId,
-    grantKey: input.grantKey,
-    kind: 'currency',
-    currency: input.currency,
-    amount: input.amount,
-    missionId: input.missionId,
-    balanceAfter: row.amount,
-    createdAt: now,
-  });
-  return toBalance(row);
 }

@@ -8,7 +8,6 @@ import { UpstashBus } from './upstash';
 export type { Bus, Unsubscribe } from './types';
 export { MemoryBus } from './memory';
 export { RedisBus } from './redis';
-export { UpstashBus } from './upstash';
 
 /** A new bus for the backend the environment selects (same rules as the KV). */
 export function createBus(env: Env = process.env): Bus {

@@ -24,7 +24,7 @@ export interface CatalogVerbContext {
   now?: number;
 }
 
-export function missionRecordFromRow(row: MissionRow): MissionRecord {
+function missionRecordFromRow(row: MissionRow): MissionRecord {
   return { ...missionFromRow(row), version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt };
 }
 

@@ -55,7 +55,7 @@ export function parseLiteral(text: string): string | number | boolean | null {
   return trimmed;
 }
 
-export function formatLiteral(value: unknown): string {
+function formatLiteral(value: unknown): string {
   if (typeof value === 'string') {
     // A string that would read back as another type keeps its quotes.
     return typeof parseLiteral(value) === 'string' && value.trim() === value ? value : JSON.stringify(value);
@@ -117,7 +117,7 @@ export function duplicateRows(rows: FilterRow[]): number[] {
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** Unix ms → a datetime-local value in the reader's zone. */
-export function toLocalInput(ms: number | null): string {
+function toLocalInput(ms: number | null): string {
   if (ms === null) return '';
   const d = new Date(ms);
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;

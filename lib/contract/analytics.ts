@@ -8,9 +8,9 @@ export type AnalyticsBucket = keyof typeof ANALYTICS_BUCKETS;
 /** The longest range one request may cover. */
 export const ANALYTICS_MAX_RANGE_MS = 31 * ANALYTICS_BUCKETS.day;
 /** The most buckets one answer may hold (24 h by the minute is 1,440). */
-export const ANALYTICS_MAX_BUCKETS = 1_500;
+const ANALYTICS_MAX_BUCKETS = 1_500;
 /** Without `from`, the range is the hour before `to`. */
-export const ANALYTICS_DEFAULT_RANGE_MS = ANALYTICS_BUCKETS.hour;
+const ANALYTICS_DEFAULT_RANGE_MS = ANALYTICS_BUCKETS.hour;
 
 const instant = () =>
   z.coerce
@@ -26,7 +26,6 @@ export const analyticsQuerySchema = z
     bucket: z.enum(['minute', 'hour', 'day']).default('minute').describe('Size of the series buckets (UTC)'),
   })
   .strict();
-export type AnalyticsQuery = z.input<typeof analyticsQuerySchema>;
 
 /**
  * The range as answered: `from` rounded down and `to` rounded up to the

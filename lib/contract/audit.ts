@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { timestampSchema } from './common';
 
-export const auditEntrySchema = z
+const auditEntrySchema = z
   .object({
     id: z.number().int(),
     at: timestampSchema,
@@ -17,7 +17,7 @@ export const auditEntrySchema = z
   .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.output<typeof auditEntrySchema>;
 
-export const AUDIT_PAGE = { default: 50, max: 200 } as const;
+const AUDIT_PAGE = { default: 50, max: 200 } as const;
 
 const msParam = z.coerce.number().int().nonnegative();
 

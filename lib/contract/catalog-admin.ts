@@ -6,7 +6,7 @@ import { campaignSchema, checkCampaign } from './campaign';
 import { idSchema } from './common';
 import { themePresetSchema } from './theme';
 
-export const versionSchema = z.number().int().positive().describe('The version the writer read; a stale one answers 409 conflict');
+const versionSchema = z.number().int().positive().describe('The version the writer read; a stale one answers 409 conflict');
 
 const stored = {
   version: z.number().int().positive(),

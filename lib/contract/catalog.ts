@@ -12,7 +12,6 @@ export const catalogSchema = z.object({
   campaigns: z.array(campaignSchema).max(CATALOG_LIMITS.campaigns).default([]),
   themes: z.array(themePresetSchema).max(CATALOG_LIMITS.themes).optional().describe('Theme presets; campaigns refer to them by themeId'),
 });
-export type CatalogInput = z.input<typeof catalogSchema>;
 
 /**
  * What GET answers (and PUT after writing): every item with its defaults,

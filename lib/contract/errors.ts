@@ -28,9 +28,8 @@ export const ERRORS = {
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;
-export type ErrorStatus = (typeof ERRORS)[ErrorCode]['status'];
 
-export const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
+const ERROR_CODES = Object.keys(ERRORS) as ErrorCode[];
 
 /** code → HTTP status. */
 export const ERROR_STATUS = Object.fromEntries(ERROR_CODES.map((code) => [code, ERRORS[code].status])) as {
@@ -43,4 +42,3 @@ export const errorBodySchema = z.object({
   message: z.string().optional(),
   retryAfterMs: z.number().optional().describe('On rate_limited and too_many_streams: milliseconds to wait'),
 });
-export type ErrorBody = z.infer<typeof errorBodySchema>;

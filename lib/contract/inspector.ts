@@ -14,7 +14,7 @@ export const missionLockSchema = z
   ])
   .meta({ id: 'MissionLock', description: 'Why events cannot advance the mission for this user now' });
 
-export const NOT_COUNTED_CODES = [
+const NOT_COUNTED_CODES = [
   'event_name_mismatch',
   'mission_archived',
   'campaign_not_live',
@@ -101,4 +101,3 @@ export const testEventSchema = z
   })
   .strict()
   .meta({ id: 'TestEvent', description: 'Recorded as the user through the same path as POST /v1/events, with source "test", and audited' });
-export type TestEventInput = z.input<typeof testEventSchema>;

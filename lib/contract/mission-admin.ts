@@ -18,7 +18,7 @@ export type MissionRecord = z.output<typeof missionRecordSchema>;
 
 export const missionRecordListSchema = z.object({ missions: z.array(missionRecordSchema) }).meta({ id: 'MissionRecordList' });
 
-export const MISSION_STATUS_FILTERS = ['live', 'archived', 'all'] as const;
+const MISSION_STATUS_FILTERS = ['live', 'archived', 'all'] as const;
 
 /** GET /api/admin/apps/:appId/missions query: every given filter must match. */
 export const missionListQuerySchema = z

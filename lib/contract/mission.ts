@@ -10,7 +10,7 @@ export const windowSchema = z
 export type MissionWindow = z.infer<typeof windowSchema>;
 
 /** A filter: payload field path (dot notation) → literal (equality) or operator object; checked when authored. */
-export const filterSchema = z
+const filterSchema = z
   .record(z.string().min(1), z.unknown())
   .superRefine((filter, ctx) => {
     const check = validateFilter(filter);
@@ -19,25 +19,24 @@ export const filterSchema = z
   .describe('Payload path (dot notation) → literal (equality) or operator object (eq ne gt gte lt lte in nin exists); every key must match');
 export type MissionFilter = z.infer<typeof filterSchema>;
 
-export const criteriaSchema = z.object({
+const criteriaSchema = z.object({
   eventName: z.string().min(1).max(128),
   count: z.number().int().positive().max(1_000_000_000),
   window: windowSchema.default('lifetime'),
   filter: filterSchema.optional(),
 });
-export type MissionCriteria = z.infer<typeof criteriaSchema>;
 
-export const currencyRewardSchema = z.object({
+const currencyRewardSchema = z.object({
   kind: z.literal('currency'),
   currency: z.string().min(1).max(32),
   amount: z.number().int().positive().max(1_000_000_000),
 });
-export const itemRewardSchema = z.object({
+const itemRewardSchema = z.object({
   kind: z.literal('item'),
   itemId: z.string().min(1).max(128),
   quantity: z.number().int().positive().max(1_000_000),
 });
-export const badgeRewardSchema = z.object({
+const badgeRewardSchema = z.object({
   kind: z.literal('badge'),
   badgeId: z.string().min(1).max(128),
 });

@@ -10,10 +10,10 @@ export type StaffRole = (typeof STAFF_ROLES)[number];
 export const STAFF_PASSWORD_MIN = 12;
 export const STAFF_PASSWORD_MAX = 128;
 
-export const staffRoleSchema = z.enum(STAFF_ROLES).meta({ id: 'StaffRole', description: 'admin, editor or support' });
+const staffRoleSchema = z.enum(STAFF_ROLES).meta({ id: 'StaffRole', description: 'admin, editor or support' });
 
 /** Lower-cased; `name@localhost` is accepted too (lib/staff/email.ts). */
-export const staffEmailSchema = z
+const staffEmailSchema = z
   .string()
   .trim()
   .toLowerCase()

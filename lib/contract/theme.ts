@@ -11,7 +11,7 @@ export const themeSchema = z
 export type Theme = z.infer<typeof themeSchema>;
 
 /** A colour as the console's picker writes it: #rgb or #rrggbb. */
-export const hexColorSchema = z
+const hexColorSchema = z
   .string()
   .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'a hex colour such as #7c3aed');
 

@@ -4,8 +4,8 @@ import { balanceSchema } from './balance';
 import { rewardSchema } from './mission';
 import { missionProgressSchema } from './progress';
 
-export const rewardGrantedSchema = z.object({ userId: z.string(), missionId: z.string(), reward: rewardSchema });
-export const recommendationUpdateSchema = z.object({ userId: z.string(), missionIds: z.array(z.string()), reason: z.string() });
+const rewardGrantedSchema = z.object({ userId: z.string(), missionId: z.string(), reward: rewardSchema });
+const recommendationUpdateSchema = z.object({ userId: z.string(), missionIds: z.array(z.string()), reason: z.string() });
 
 export const sdkUpdateSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('mission.progress'), data: missionProgressSchema }),

@@ -34,7 +34,6 @@ export const eventResponseSchema = z.object({
   eventId: z.string(),
   missionsUpdated: z.array(z.string()).describe('Missions whose progress this event changed'),
 });
-export type EventResponse = z.infer<typeof eventResponseSchema>;
 
 // GET /v1/missions, GET /v1/missions/:id, POST /v1/missions/:id/claim
 export const listMissionsQuerySchema = z.object({

@@ -59,7 +59,7 @@ const MAX_ATTEMPTS = 50;
 export const eventKey = (idempotencyKey: string) => `event:${idempotencyKey}`;
 
 /** The stored `outcome` of an event: the verdict of each mission with the event's name, at ingestion. */
-export type EventOutcome = Array<{ missionId: string } & Verdict>;
+type EventOutcome = Array<{ missionId: string } & Verdict>;
 
 /** Judges the event against every mission with its name (explainEvent): the records to save, the answer, the stream updates and the verdicts. */
 function evaluate(catalog: Catalog, event: EngineEvent, records: Map<string, ProgressRecord>, now: number) {

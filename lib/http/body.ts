@@ -58,10 +58,10 @@ export function parseJsonText(raw: string, invalidCode: ErrorCode = 'validation_
 export const UNSTORABLE_TEXT = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** Deeper bodies are refused: request hashing and storage walk them recursively. */
-export const MAX_JSON_DEPTH = 32;
+const MAX_JSON_DEPTH = 32;
 export const BAD_TEXT = 'text must not contain NUL characters (\\u0000) or unpaired surrogates';
 
-export const BAD_NUMBER = 'number is out of range (JSON numbers must be finite doubles)';
+const BAD_NUMBER = 'number is out of range (JSON numbers must be finite doubles)';
 
 /**
  * The first part of a body PostgreSQL cannot store, or that nests deeper than

@@ -1,6 +1,6 @@
 // CORS for the public /v1 API: any origin, Authorization allowed in preflight.
 // Tokens travel in a header (never cookies), so `*` is safe and sufficient.
-export const CORS_HEADERS: Record<string, string> = {
+const CORS_HEADERS: Record<string, string> = {
   'Access-Control-Allow-Origin': '*',
   'Access-Control-Expose-Headers':
     'X-Request-Id, X-Idempotent-Replay, Retry-After, RateLimit-Limit, RateLimit-Remaining, RateLimit-Reset',

@@ -4,7 +4,7 @@
 import { AppError, isUnavailableError as isUnavailable } from '@/lib/errors';
 import { bearerToken, verifyAccessTokenCached, type TokenClaims } from '@/lib/auth/jwt';
 import { revocationOf } from '@/lib/auth/revocation';
-import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
+import type { Limiter } from '@/lib/ratelimit/types';
 import { checkAdminRequest, identifyAdmin, type AdminIdentity } from '@/lib/auth/admin';
 import type { Capability } from '@/lib/auth/roles';
 import { BAD_TEXT, UNSTORABLE_TEXT } from './body';
@@ -18,7 +18,7 @@ import { getConfig } from '@/lib/config';
 import { clientIp } from './client-ip';
 import { loggableUrl, noteApp } from './observe';
 
-export type Params = Record<string, string>;
+type Params = Record<string, string>;
 /** The second argument Next.js passes to route handlers; the Node servers pass the same, plus the peer's address. */
 export interface RouteContext {
   /** Resolves to undefined for routes without dynamic segments (as Next.js passes it). */
@@ -64,13 +64,6 @@ function tokenOf(req: Request, tokenInQuery: boolean): string {
   const token = bearerToken(req, tokenInQuery);
   if (!token) throw new AppError('unauthorized', 'Missing bearer token');
   return token;
-}
-
-/** Counts one request against the limiter and throws 429 when over. */
-export async function enforceLimit(limiter: Limiter, identifier: string): Promise<LimitResult> {
-  const result = await limiter.consume(identifier);
-  if (!result.success) throw rateLimitedError(result);
-  return result;
 }
 
 function toErrorResponse(err: unknown, requestId: string, req: Request): Response {

@@ -99,7 +99,7 @@ export const opsRoutes: RouteEntry[] = [
 const ALL_METHODS: Method[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
 
 /** The route label of answers to paths outside the table (access log, metrics). */
-export const UNMATCHED_ROUTE = '(unmatched)';
+const UNMATCHED_ROUTE = '(unmatched)';
 
 export const notFound: Handler = observe(UNMATCHED_ROUTE, errorRoute('not_found'));
 /** Unknown /api/admin paths: the same 404, without CORS. */

@@ -14,7 +14,7 @@ const DEFAULT_REDIS_COMMAND_TIMEOUT_MS = 2_000;
  * (default 2 s). A Redis that answers slowly or not at all (a hung server, a
  * dropped route) then fails the command instead of holding the request.
  */
-export function redisCommandTimeoutMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
+function redisCommandTimeoutMs(env: Readonly<Record<string, string | undefined>> = process.env): number {
   const raw = env.REDIS_COMMAND_TIMEOUT_MS?.trim();
   if (!raw) return DEFAULT_REDIS_COMMAND_TIMEOUT_MS;
   const ms = Number(raw);
@@ -117,7 +117,7 @@ export function createHttpRedisClient(url: string, token: string): RedisClientHa
 }
 
 /** A requester whose every call goes through the Redis breaker (lib/kv/breaker.ts). */
-export class BreakerRequester implements Requester {
+class BreakerRequester implements Requester {
   constructor(private readonly inner: Requester) {}
 
   request<TResult = unknown>(req: UpstashRequest): Promise<UpstashResponse<TResult>> {

@@ -5,10 +5,9 @@ import type { Redis } from '@upstash/redis';
 import type { KV } from './types';
 import { UpstashKv } from './upstash';
 
-export type { KV, SetOptions } from './types';
-export { backendFromEnv, type BackendConfig, type Env } from './config';
+export type { KV } from './types';
+export { backendFromEnv, type Env } from './config';
 export { UpstashKv } from './upstash';
-export { MemoryKv } from './memory';
 
 /**
  * A new KV for the backend the environment selects (see backendFromEnv).

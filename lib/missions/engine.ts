@@ -13,7 +13,7 @@ import type {
 } from './schema';
 import { windowStart } from './windows';
 
-export type EvaluationChange = 'progress' | 'completed';
+type EvaluationChange = 'progress' | 'completed';
 export interface Evaluation {
   record: ProgressRecord;
   change: EvaluationChange;
@@ -135,7 +135,7 @@ function withCount(
  * `seen` of filter_mismatch is the payload value (absent when the field is
  * missing; objects and arrays are summarised, they never equal a literal).
  */
-export type NotCounted =
+type NotCounted =
   | { code: 'event_name_mismatch'; expected: string; seen: string }
   | { code: 'mission_archived' }
   | { code: 'campaign_not_live'; state: 'archived' | 'not_started' | 'ended'; campaignId: string; startAt: number; endAt: number }
@@ -146,8 +146,6 @@ export type NotCounted =
   | { code: 'window_closed'; eventWindowStart: number; recordWindowStart: number }
   | { code: 'already_completed' }
   | { code: 'already_claimed' };
-
-export type NotCountedCode = NotCounted['code'];
 
 /** The verdict of one event on one mission: counted (and what it did), or not and why. */
 export type Verdict =

@@ -43,7 +43,7 @@ export interface ListQuery {
   includeExpired: boolean;
 }
 
-export async function listMissionViews(
+async function listMissionViews(
   db: DbOrTx,
   catalog: Catalog,
   userId: string,

@@ -97,18 +97,3 @@ export async function readRecords(db: DbOrTx, appId: string, userId: string, mis
   const rows = await db.select().from(progress).where(where);
   return new Map(rows.map((r) => [r.missionId, toRecord(r)]));
 }
-
-export async function saveRecord(tx: Tx, appId: string, record: ProgressRecord): Promise<void> {
-  const values = {
-    status: record.status,
-    currentCount: record.currentCount,
-    targetCount: record.targetCount,
-    windowStart: record.windowStart,
-    cycle: record.cycle,
-    updatedAt: record.updatedAt,
-  };
-  await tx
-    .insert(progress)
-    .values({ appId, userId: record.userId, missionId: record.missionId, ...values })
-    .onConflictDoUpdate({ target: [progress.appId, progress.userId, progress.missionId], set: values });
-}

@@ -6,8 +6,7 @@ import { assertLimits, MemoryLimiter } from './memory';
 import type { Limiter, LimitResult } from './types';
 import { UpstashLimiter } from './upstash';
 
-export type { Limiter, LimitResult } from './types';
-export { MemoryLimiter } from './memory';
+export type { Limiter } from './types';
 export { UpstashLimiter } from './upstash';
 
 export interface LimiterOptions {

@@ -29,10 +29,10 @@ export class RecommendationFailure extends Error {
   }
 }
 
-export const MAX_REASON_LENGTH = 500;
+const MAX_REASON_LENGTH = 500;
 
 /** What the model must answer (structured output). Bounds are checked after parsing, with a precise failure kind. */
-export const modelAnswerSchema = z.object({
+const modelAnswerSchema = z.object({
   missionIds: z.array(z.string()).describe('Ids of the recommended missions, best first'),
   reason: z.string().describe('One or two short sentences for the player'),
 });

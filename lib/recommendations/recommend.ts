@@ -26,12 +26,12 @@ export interface Recommendation {
   generatedAt: number;
 }
 
-export const DEFAULT_LIMIT = RECOMMENDATIONS_LIMIT.default;
+const DEFAULT_LIMIT = RECOMMENDATIONS_LIMIT.default;
 /** A model's ranking is kept 5 minutes; a fallback 30 s, so a passing model failure is retried soon. */
-export const CACHE_TTL_MS = 5 * 60_000;
-export const FALLBACK_CACHE_TTL_MS = 30_000;
+const CACHE_TTL_MS = 5 * 60_000;
+const FALLBACK_CACHE_TTL_MS = 30_000;
 /** The model sees at most this many candidates (the first of the fallback order): a bounded prompt. */
-export const MAX_PROMPT_CANDIDATES = 30;
+const MAX_PROMPT_CANDIDATES = 30;
 
 export const FALLBACK_REASON = 'Rewards ready to claim first, then the missions closest to completion, then the newest.';
 export const NOTHING_REASON = 'No mission can be progressed or claimed right now.';
@@ -146,7 +146,7 @@ export async function getRecommendations({ ctx, input }: { ctx: Ctx; input: { li
 }
 
 /** Recomputes (with the limit last asked for) and pushes the result; for the background refresh and tests. */
-export async function refreshRecommendations({ ctx }: { ctx: Ctx }): Promise<Recommendation> {
+async function refreshRecommendations({ ctx }: { ctx: Ctx }): Promise<Recommendation> {
   const cached = await readCache(ctx);
   return shared(ctx, cached?.limit ?? DEFAULT_LIMIT, true);
 }

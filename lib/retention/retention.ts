@@ -101,8 +101,3 @@ export function startRetention(): void {
   }, settings.intervalMs);
   scheduler.timer.unref?.();
 }
-
-export function stopRetention(): void {
-  if (scheduler.timer !== null) clearInterval(scheduler.timer);
-  scheduler.timer = null;
-}

@@ -12,7 +12,7 @@ export interface BackoffOptions {
   random?: () => number;
 }
 
-export const DEFAULT_BACKOFF = { baseMs: 1000, maxMs: 30_000, jitter: 'equal' as Jitter };
+const DEFAULT_BACKOFF = { baseMs: 1000, maxMs: 30_000, jitter: 'equal' as Jitter };
 
 /** The un-jittered delay before retry number `attempt` (0 for the first retry). */
 export function backoffCeiling(attempt: number, options: BackoffOptions = {}): number {

@@ -10,7 +10,7 @@ export interface CoreOptions {
   fetch?: FetchLike;
 }
 
-export interface CallOptions {
+interface CallOptions {
   method?: 'GET' | 'POST';
   query?: Record<string, string | number | undefined>;
   body?: unknown;

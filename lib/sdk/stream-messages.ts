@@ -5,7 +5,7 @@ import type { SdkUpdate } from './types';
 const SEEN_MAX = 2000;
 
 /** An empty or blank id is no id (an empty Last-Event-ID header would ask the server for an unknown id). */
-export const eventId = (id: string | null | undefined): string | null => (id == null || id.trim() === '' ? null : id);
+const eventId = (id: string | null | undefined): string | null => (id == null || id.trim() === '' ? null : id);
 
 export class StreamMessages {
   private readonly seen = new Set<string>();

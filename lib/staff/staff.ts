@@ -20,7 +20,7 @@ export interface StaffVerbContext {
   now?: number;
 }
 
-export function toStaffMember(row: StaffRow): StaffMember {
+function toStaffMember(row: StaffRow): StaffMember {
   return { id: row.id, email: toShownEmail(row.email), name: row.name, role: row.role, createdAt: row.createdAt.getTime() };
 }
 

@@ -340,7 +340,7 @@ export async function waitUntil<T>(check: () => Promise<T | false> | T | false, 
  * second, so a bounded request answers in a few; this leaves room for a
  * loaded 2-core machine.
  */
-export const HANG_MS = 30_000;
+const HANG_MS = 30_000;
 
 export interface Answer {
   status: number;

@@ -31,7 +31,7 @@ export function campaign(id: string, overrides: Partial<CampaignInput> = {}): Ca
   };
 }
 
-export type UserClient = ReturnType<typeof userClient>;
+type UserClient = ReturnType<typeof userClient>;
 
 export interface TestUser {
   userId: string;

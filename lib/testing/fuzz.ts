@@ -11,7 +11,7 @@ import { connect } from 'node:net';
 import { ERRORS, type ErrorCode } from '@/lib/contract/errors';
 
 /** mulberry32: deterministic, so a failing run replays from its seed. */
-export function seededRandom(seed: number): () => number {
+function seededRandom(seed: number): () => number {
   let s = seed | 0;
   return () => {
     s = (s + 0x6d2b79f5) | 0;
@@ -81,7 +81,7 @@ interface Target {
 
 const mission = (id: string) => ({ id, title: `Fuzz ${id}`, criteria: { eventName: 'play', count: 2 }, reward: { kind: 'currency', currency: 'gems', amount: 5 } });
 
-export const TARGETS: Target[] = [
+const TARGETS: Target[] = [
   { path: '/v1/auth/token', methods: ['POST'], kind: 'token', body: (c) => ({ appId: c.appId, appSecret: c.appSecret, userId: c.userId }) },
   { path: '/v1/auth/revoke', methods: ['POST'], kind: 'v1' },
   { path: '/v1/events', methods: ['POST'], kind: 'v1', body: (c) => ({ userId: c.userId, name: 'play', payload: { level: 3, mode: 'ranked' }, timestamp: Date.now(), idempotencyKey: randomUUID() }) },
@@ -119,7 +119,7 @@ export const TARGETS: Target[] = [
 ];
 
 /** Builds requests from one seed; the same seed and credentials give the same sequence (ids aside). */
-export class Fuzzer {
+class Fuzzer {
   readonly random: () => number;
   constructor(readonly seed: number) {
     this.random = seededRandom(seed);
@@ -315,7 +315,7 @@ function decodeChunked(data: Buffer): Buffer {
 }
 
 /** Sends one request over a fresh TCP connection and reads the whole answer (a stream: its head only). */
-export function sendRaw(base: URL, req: FuzzRequest, timeoutMs = 60_000): Promise<FuzzAnswer> {
+function sendRaw(base: URL, req: FuzzRequest, timeoutMs = 60_000): Promise<FuzzAnswer> {
   return new Promise((resolve, reject) => {
     const socket = connect(Number(base.port), base.hostname);
     const lines = [`${req.method} `];
@@ -384,7 +384,7 @@ export function sendRaw(base: URL, req: FuzzRequest, timeoutMs = 60_000): Promis
 }
 
 /** What is wrong with an answer, or null: a 5xx, or a 4xx that is not a documented code with its status, JSON and a request id. */
-export function problemWith(req: FuzzRequest, answer: FuzzAnswer): string | null {
+function problemWith(req: FuzzRequest, answer: FuzzAnswer): string | null {
   if (answer.status >= 500) return `${answer.status} (${answer.body.toString('utf8').slice(0, 200)})`;
   if (answer.status < 100) return `no status (${answer.status})`;
   if (answer.status >= 400) {
@@ -404,7 +404,7 @@ export function problemWith(req: FuzzRequest, answer: FuzzAnswer): string | null
 }
 
 /** A request written for people: method, target (bytes that are not UTF-8 escaped), headers, the body's head. */
-export function describeRequest(req: FuzzRequest): string {
+function describeRequest(req: FuzzRequest): string {
   const target = req.target.toString('latin1').replace(/[^\x20-\x7e]/g, (ch) => `\\x${ch.charCodeAt(0).toString(16).padStart(2, '0')}`);
   const shortTarget = target.length > 200 ? `${target.slice(0, 200)}…(${target.length} bytes)` : target;
   const body = req.body ? ` body(${req.body.length} bytes)=${JSON.stringify(req.body.subarray(0, 160).toString('utf8'))}` : '';
@@ -416,7 +416,7 @@ export function describeRequest(req: FuzzRequest): string {
 }
 
 /** Whether the request could write (so a refusal must leave the database as it was). */
-export function isWrite(req: FuzzRequest): boolean {
+function isWrite(req: FuzzRequest): boolean {
   return !['GET', 'HEAD', 'OPTIONS'].includes(req.method);
 }
 

@@ -6,14 +6,14 @@ import { createServer } from 'node:net';
 import path from 'node:path';
 import type { TestServer } from './test-server';
 
-export const INSTANCE_ADMIN_KEY = process.env.ADMIN_API_KEY ?? 'two-instances-admin-key-0123456789';
+const INSTANCE_ADMIN_KEY = process.env.ADMIN_API_KEY ?? 'two-instances-admin-key-0123456789';
 const JWT_SECRET = process.env.JWT_SECRET ?? 'two-instances-jwt-secret-0123456789abcdef';
 const root = path.resolve(__dirname, '../..');
 
 /** True when DATABASE_URL and REDIS_URL name shared stores (the embedded default is one process's). */
 export const sharedStores = Boolean(process.env.DATABASE_URL?.trim() && process.env.REDIS_URL?.trim());
 
-export async function freePort(): Promise<number> {
+async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

@@ -11,7 +11,7 @@ import { describe, it } from 'vitest';
 import { isBuildStale } from '../../scripts/build-server.mjs';
 import { freePort } from './processes';
 
-export const ROOT = path.resolve(__dirname, '../..');
+const ROOT = path.resolve(__dirname, '../..');
 
 /** describe() for suites that need the production build. */
 export function describeWithBuild(title: string, body: () => void): void {

@@ -16,7 +16,7 @@ export interface TestStaff {
   cookie: string;
 }
 
-export async function createStaffMember(server: TestServer, role: StaffRole, password = TEST_STAFF_PASSWORD): Promise<Omit<TestStaff, 'cookie'>> {
+async function createStaffMember(server: TestServer, role: StaffRole, password = TEST_STAFF_PASSWORD): Promise<Omit<TestStaff, 'cookie'>> {
   const email = `${uniqueId(role)}@example.test`.toLowerCase();
   const res = await fetch(`${server.url}/api/admin/staff`, {
     method: 'POST',

@@ -17,11 +17,11 @@ import { kvKey } from '@/lib/kv/keys';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
 
-export { compareLogIds, decodeBusMessage, encodeBusMessage, MIN_LOG_ID, parseLogId, resumableId } from './log-ids';
+export { compareLogIds, decodeBusMessage, MIN_LOG_ID, resumableId } from './log-ids';
 
 /** Retention: at least this long or this many messages per user (docs/api.md, GET /v1/sse/updates). */
 export const LOG_MAX_AGE_MS = 15 * 60 * 1000;
-export const LOG_MAX_LEN = 1000;
+const LOG_MAX_LEN = 1000;
 
 
 export interface LogEntry {
@@ -94,7 +94,7 @@ export function appended(ids: string[], status: 'published' | 'pending' | 'late'
  */
 export const ORDER_STATE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
-export function createUpdateLog(): UpdateLog {
+function createUpdateLog(): UpdateLog {
   const kind = getKv().kind;
   if (kind === 'memory') {
     return new MemoryUpdateLog(() => getBus(), { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS });
@@ -112,9 +112,4 @@ const slot = globalThis as typeof globalThis & Slot;
 export function getUpdateLog(): UpdateLog {
   slot[SLOT] ??= createUpdateLog();
   return slot[SLOT];
-}
-
-/** Forgets the process-wide log (tests and shutdown; it owns no connection). */
-export function resetUpdateLog(): void {
-  slot[SLOT] = undefined;
 }

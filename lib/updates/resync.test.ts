@@ -50,7 +50,7 @@ describe('catalog edits reach the streams of the mission’s holders', () => {
     const current = (await (await admin('GET', '/missions/m')).json()) as { version: number } & MissionInput;
     const edited = await admin('PUT', '/missions/m', { ...mission, version: current.version, criteria: { eventName: 'play', count: 5 } });
     expect(edited.status).toBe(200);
-    await stream.waitFor((s) => ofMission().at(-1)?.data.targetCount === 5, 'the new target on the stream');
+    await stream.waitFor(() => ofMission().at(-1)?.data.targetCount === 5, 'the new target on the stream');
     expect(ofMission().at(-1)).toMatchObject({ type: 'mission.progress', data: await read() });
 
     const archived = await admin('POST', '/missions/m/archive');

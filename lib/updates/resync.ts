@@ -41,10 +41,10 @@ import { getUpdateLog, LOG_MAX_AGE_MS, userOrderKey } from './log';
 import { GAP_WAIT_MS, publishInOrder } from './publish';
 
 /** What a resync reports: the records of these missions, or everything changed since a time (a repair). */
-export type ResyncScope = { missionIds: string[] } | { sinceMs: number };
+type ResyncScope = { missionIds: string[] } | { sinceMs: number };
 
 /** After a catalog edit, how long before the second pass (events in flight judged against the old catalog). */
-export const CATALOG_SETTLE_MS = 2_000;
+const CATALOG_SETTLE_MS = 2_000;
 /** Users on a process's repair list at most (beyond it, the next stream open or change repairs them). */
 const MAX_REPAIR_LIST = 10_000;
 /** Resyncs of one catalog edit run this many at a time. */
@@ -66,7 +66,7 @@ function rowsOf<T>(result: unknown): T[] {
  * change. Answers the number of messages sent (0 also when the user has no
  * sequence number yet: nothing of theirs was ever published).
  */
-export async function resyncUser(appId: string, userId: string, scope: ResyncScope): Promise<number> {
+async function resyncUser(appId: string, userId: string, scope: ResyncScope): Promise<number> {
   // Before the transaction: the embedded database has one connection.
   const catalog = await getCatalog(appId);
   const db = await getDb();
@@ -171,11 +171,6 @@ function inBackground(appId: string, userId: string, work: () => Promise<void>):
 
 // Users whose publish failed in this process: repaired once Redis answers.
 const repairList = processWide('resync.repairList', () => ({ users: new Map<string, { appId: string; userId: string }>(), timer: null as ReturnType<typeof setInterval> | null }));
-
-/** The number of users waiting on this process's repair list (tests). */
-export function pendingRepairs(): number {
-  return repairList.users.size;
-}
 
 /** A publish of the user's change failed: repair their log once Redis is back. */
 export function noteUnlogged(appId: string, userId: string): void {

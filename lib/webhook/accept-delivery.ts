@@ -13,7 +13,7 @@ import { getCatalog } from '@/lib/catalog/catalog';
 import { recordEvents, type RecordEventInput } from '@/lib/events/record-event';
 import { cachedOutcome, runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
 
-export interface DeliveryResult {
+interface DeliveryResult {
   eventId: string;
   missionsUpdated: string[];
 }

@@ -8,7 +8,7 @@ import { getApp } from '@/lib/apps/apps';
 import { webhookSecretsOf } from '@/lib/apps/webhook-secret';
 import { AppError } from '@/lib/errors';
 
-export const SIGNATURE_TOLERANCE_MS = 5 * 60 * 1000;
+const SIGNATURE_TOLERANCE_MS = 5 * 60 * 1000;
 const SIGNATURE = /^v1=([0-9a-f]{64})$/;
 const TIMESTAMP = /^[0-9]{1,16}$/;
 const APP_ID = /^[A-Za-z0-9_.:-]{1,64}$/;
@@ -43,7 +43,7 @@ export function checkSignedHeaders(headers: SignedHeaders, now: number): Checked
   return { appId, timestamp, mac: Buffer.from(match[1], 'hex') };
 }
 
-export function computeSignature(secret: string, timestamp: string, rawBody: Uint8Array): Buffer {
+function computeSignature(secret: string, timestamp: string, rawBody: Uint8Array): Buffer {
   return createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(rawBody).digest();
 }
 

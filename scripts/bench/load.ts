@@ -23,7 +23,7 @@ export interface LoadResult {
   latencyMs: { p50: number; p90: number; p99: number; max: number };
 }
 
-export const percentile = (sorted: number[], p: number): number =>
+const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (x: number) => Math.round(x * 10) / 10;
 

@@ -20,6 +20,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
+import { useNow } from '@/components/console/browser-store';
 import { CurrencyChart, EventRateChart, MissionBarsChart } from '@/components/console/analytics-charts';
 import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
@@ -325,7 +326,7 @@ export function Dashboard() {
   const missions = React.useMemo(() => catalog.data?.missions ?? [], [catalog.data]);
   const missionTitles = React.useMemo(() => new Map(missions.map((m) => [m.id, m.title])), [missions]);
   const liveMissions = missions.filter((m) => !m.archived).length;
-  const now = Date.now();
+  const now = useNow();
   const campaigns = catalog.data?.campaigns ?? [];
   const liveCampaigns = campaigns.filter((c) => !c.archived && c.startAt <= now && now < c.endAt).length;
   const upcomingCampaigns = campaigns.filter((c) => !c.archived && c.startAt > now).length;

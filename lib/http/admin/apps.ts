@@ -13,8 +13,6 @@ import { adminRoute } from '../handler';
 import { json } from '../respond';
 import { parseWith } from '../validate';
 
-export { createAppSchema } from '@/lib/contract/app';
-
 export const postApp = adminRoute('apps.manage', async ({ req, admin }) => {
   const { value } = await readJsonBody(req);
   const input = parseWith(createAppSchema, value);

@@ -27,7 +27,7 @@ import { parseWith } from '../validate';
 import { openUpdateStream } from '../v1/sse';
 
 /** Events and ledger rows the inspector shows, newest first. */
-export const INSPECTOR_LIMIT = 50;
+const INSPECTOR_LIMIT = 50;
 
 const userIdSchema = z.string().min(1).max(256);
 
@@ -66,7 +66,7 @@ function verdictsOf(catalog: Catalog, event: typeof events.$inferSelect, now: nu
   return out;
 }
 
-export async function inspectUser(appId: string, userId: string, now = Date.now()): Promise<Inspection> {
+async function inspectUser(appId: string, userId: string, now = Date.now()): Promise<Inspection> {
   const catalog = await getCatalog(appId);
   const db = await getDb();
   const records = await readRecords(db, appId, userId);

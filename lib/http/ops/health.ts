@@ -17,7 +17,7 @@ import { json } from '../respond';
 import { isDraining } from './lifecycle';
 
 /** Each readiness check gets this long; a dependency slower than that is not ready. */
-export const READY_CHECK_TIMEOUT_MS = 2_000;
+const READY_CHECK_TIMEOUT_MS = 2_000;
 
 function within<T>(promise: Promise<T>, what: string): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;

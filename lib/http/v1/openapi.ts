@@ -182,7 +182,7 @@ function buildDocument() {
 
 let cached: ReturnType<typeof buildDocument> | null = null;
 
-export function getOpenApiDocument() {
+function getOpenApiDocument() {
   cached ??= buildDocument();
   return cached;
 }

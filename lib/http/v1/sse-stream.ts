@@ -23,7 +23,7 @@ export const sseLimits = {
 
 const encoder = new TextEncoder();
 
-export const frame = (entry: LogEntry): string => `id: ${entry.id}\ndata: ${entry.update}\n\n`;
+const frame = (entry: LogEntry): string => `id: ${entry.id}\ndata: ${entry.update}\n\n`;
 
 /** Rejects after `ms` with an ETIMEDOUT error (answered 503 `unavailable` if it escapes a handler). */
 export function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
@@ -45,7 +45,7 @@ export function openStreamCount(): number {
 }
 
 /** The last thing a stream says when the server shuts down (an SSE comment: clients ignore it, people read it). */
-export const SHUTDOWN_COMMENT = ': server shutting down; reconnect (with Last-Event-ID) to resume\n\n';
+const SHUTDOWN_COMMENT = ': server shutting down; reconnect (with Last-Event-ID) to resume\n\n';
 
 /** Ends every open stream cleanly (shutdown) with SHUTDOWN_COMMENT: clients resume elsewhere with Last-Event-ID. */
 export function closeAllStreams(): void {

@@ -150,7 +150,7 @@ describe('GET /v1/sse/updates', () => {
     // The claim's reward and balance, then the recommendations it refreshed in the background.
     await s.waitForMessages(5);
 
-    const [p, c, r, b] = s.updates;
+    const [p, c, , b] = s.updates;
     const progress = { type: 'mission.progress', data: { userId: u.userId, missionId: 'win-two', status: 'active', progress: 0.5, currentCount: 1, targetCount: 2, updatedAt: p.data.updatedAt } };
     const completed = { type: 'mission.completed', data: { userId: u.userId, missionId: 'win-two', status: 'completed', progress: 1, currentCount: 2, targetCount: 2, updatedAt: c.data.updatedAt } };
     const reward = { type: 'reward.granted', data: { userId: u.userId, missionId: 'win-two', reward: { kind: 'currency', currency: 'gems', amount: 25 } } };

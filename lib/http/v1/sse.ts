@@ -48,9 +48,9 @@ import { userRoute } from '../handler';
 import { sseLimits, UpdateStream, withTimeout } from './sse-stream';
 import { metrics } from '@/lib/metrics';
 
-export { closeAllStreams, frame, openStreamCount, sseLimits } from './sse-stream';
+export { closeAllStreams, openStreamCount, sseLimits } from './sse-stream';
 
-export const SSE_HEADERS: Record<string, string> = {
+const SSE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/event-stream',
   // no-transform also keeps compression middleware (next start) off the stream.
   'Cache-Control': 'no-cache, no-transform',
@@ -59,7 +59,7 @@ export const SSE_HEADERS: Record<string, string> = {
 };
 
 /** The id the client resumes from: the header unless empty, else the query parameter; null when neither. */
-export function requestedLastEventId(req: Request, url: URL): string | null {
+function requestedLastEventId(req: Request, url: URL): string | null {
   const nonEmpty = (v: string | null) => (v !== null && v.trim() !== '' ? v : null);
   return nonEmpty(req.headers.get('last-event-id')) ?? nonEmpty(url.searchParams.get('lastEventId'));
 }

@@ -4,7 +4,7 @@
 // (cache, database, re-sent signatures, event keys) and the per-app limit
 // counted in events.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { and, count, eq, sum } from 'drizzle-orm';
+import { and, eq, sum } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { analyticsRollups, events } from '@/db/schema';
 import { getKv } from '@/lib/kv';

@@ -60,10 +60,13 @@ const GRACE_CHOICES = [
 
 export function RotateWebhookSecretDialog({ app, onClose, onRotated }: { app: PublicApp | null; onClose(): void; onRotated(shown: Shown): void }) {
   const queryClient = useQueryClient();
+  // Each opening starts from the default (state adjusted while rendering, as React advises, not in an effect).
   const [grace, setGrace] = React.useState('86400');
-  React.useEffect(() => {
+  const [shownApp, setShownApp] = React.useState(app);
+  if (shownApp !== app) {
+    setShownApp(app);
     if (app) setGrace('86400');
-  }, [app]);
+  }
   const rotate = useMutation({
     mutationFn: (target: PublicApp) => adminFetch<RotatedWebhookSecret>(path(target, 'rotate-webhook-secret'), { method: 'POST', body: { gracePeriodSeconds: Number(grace) } }),
     onSuccess: (result, target) => {

@@ -158,11 +158,19 @@ export function CampaignDialog({
   const idTouched = React.useRef(false);
   const [mode, setMode] = React.useState<ThemeMode>('none');
 
+  // Each opening starts from the campaign edited (or a new one): the theme mode
+  // adjusted while rendering, as React advises; the form (react-hook-form's own store) in an effect.
+  const [shown, setShown] = React.useState<{ open: boolean; editing: CampaignRecord | null }>({ open: false, editing: null });
+  if (open && (!shown.open || shown.editing !== editing)) {
+    setShown({ open, editing });
+    setMode(editing?.themeId ? 'preset' : editing?.theme ? 'own' : 'none');
+  } else if (!open && shown.open) {
+    setShown({ open, editing });
+  }
   React.useEffect(() => {
     if (!open) return;
     idTouched.current = editing !== null;
     form.reset(editing ? toInput(editing) : newCampaign());
-    setMode(editing?.themeId ? 'preset' : editing?.theme ? 'own' : 'none');
   }, [open, editing, form]);
 
   const values = useWatch({ control: form.control });

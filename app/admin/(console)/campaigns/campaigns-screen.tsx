@@ -14,6 +14,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
 import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { useBrowserValue, useNow } from '@/components/console/browser-store';
 import { campaignPhase, PHASE_BADGE, PHASE_LABELS, timeZoneLabel, type CampaignPhase } from '@/components/console/campaign-phase';
 import { formatDateTime } from '@/components/console/format';
 import { IfCan, useStaff } from '@/components/console/staff-context';
@@ -98,14 +99,9 @@ export function CampaignsScreen() {
     queryFn: () => adminFetch<CatalogDocument>(appPath(appId, 'catalog')),
     enabled: !!app && canWrite,
   });
-  const [now, setNow] = React.useState(() => Date.now());
-  React.useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), 60_000);
-    return () => clearInterval(timer);
-  }, []);
+  const now = useNow();
   // The reader's zone is known in the browser only (the server renders first).
-  const [zone, setZone] = React.useState<string | null>(null);
-  React.useEffect(() => setZone(timeZoneLabel()), []);
+  const zone = useBrowserValue(timeZoneLabel, null);
   const [dialog, setDialog] = React.useState<{ editing: CampaignRecord | null } | null>(null);
   const [deleting, setDeleting] = React.useState<CampaignRecord | null>(null);
 

@@ -55,15 +55,17 @@ function SearchForm({ initial, onInspect }: { initial: Target | null; onInspect(
   const { apps, app } = useSelectedApp();
   const [appId, setAppId] = React.useState(initial?.appId ?? '');
   const [userId, setUserId] = React.useState(initial?.userId ?? '');
-  React.useEffect(() => {
-    if (!appId && app) setAppId(app.id);
-  }, [app, appId]);
-  React.useEffect(() => {
+  // State adjusted while rendering, as React advises, not in an effect: a new
+  // `initial` (from the URL) fills the form, and the app defaults to the selected one.
+  const [shownInitial, setShownInitial] = React.useState(initial);
+  if (shownInitial !== initial) {
+    setShownInitial(initial);
     if (initial) {
       setAppId(initial.appId);
       setUserId(initial.userId);
     }
-  }, [initial]);
+  }
+  if (!appId && app) setAppId(app.id);
   return (
     <Card>
       <CardContent>
@@ -296,12 +298,17 @@ function summarize(type: string, data: Record<string, unknown>): string {
 function useLiveUpdates(target: Target | null, onMessage: () => void): { state: LiveState; messages: LiveMessage[] } {
   const [state, setState] = React.useState<LiveState>('connecting');
   const [messages, setMessages] = React.useState<LiveMessage[]>([]);
-  const onMessageRef = React.useRef(onMessage);
-  onMessageRef.current = onMessage;
-  React.useEffect(() => {
+  // Another player (or none): a fresh list and connection state, adjusted while rendering as React advises.
+  const [shownTarget, setShownTarget] = React.useState(target);
+  if (shownTarget !== target) {
+    setShownTarget(target);
     setMessages([]);
+    if (target) setState('connecting');
+  }
+  // The latest callback, without reconnecting when it changes.
+  const onUpdate = React.useEffectEvent(onMessage);
+  React.useEffect(() => {
     if (!target) return;
-    setState('connecting');
     const source = new EventSource(`${userPath(target)}/updates`);
     source.onopen = () => setState('live');
     source.onerror = () => setState(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
@@ -312,7 +319,7 @@ function useLiveUpdates(target: Target | null, onMessage: () => void): { state: 
       } catch {
         // Not an update: ignore.
       }
-      onMessageRef.current();
+      onUpdate();
     };
     return () => source.close();
   }, [target]);

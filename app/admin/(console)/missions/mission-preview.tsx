@@ -7,6 +7,7 @@ import * as React from 'react';
 import { ClockIcon, GiftIcon, LockIcon, RotateCcwIcon, TargetIcon } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
+import { useNow } from '@/components/console/browser-store';
 import { formatDateTime, formatRelative } from '@/components/console/format';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Reward } from '@/lib/contract/mission';
@@ -33,13 +34,18 @@ export function MissionPreview({ values, campaigns, missionTitles }: { values: M
   const reward = previewReward(values.reward);
   const campaign = values.campaignId === NO_CAMPAIGN ? null : (campaigns.find((c) => c.id === values.campaignId) ?? null);
   const expiresAt = fromLocalInput(values.expiresAt);
-  const now = Date.now();
+  const now = useNow();
   const notStarted = campaign !== null && campaign.startAt > now;
   const locked = values.prerequisites.length > 0 || notStarted;
   const accent = campaign?.theme?.primaryColor;
   const icon = values.iconUrl ? safeImageUrl(values.iconUrl) : null;
+  // A new icon URL gets its own try (state adjusted while rendering, as React advises, not in an effect).
   const [broken, setBroken] = React.useState(false);
-  React.useEffect(() => setBroken(false), [icon]);
+  const [triedIcon, setTriedIcon] = React.useState(icon);
+  if (triedIcon !== icon) {
+    setTriedIcon(icon);
+    setBroken(false);
+  }
 
   return (
     <Card aria-label="Player preview" role="region" className="overflow-hidden">
@@ -52,6 +58,8 @@ export function MissionPreview({ values, campaigns, missionTitles }: { values: M
           <div className="flex items-start gap-3">
             <div className="flex size-12 shrink-0 items-center justify-center overflow-hidden rounded-lg bg-primary/10 text-primary">
               {icon && !broken ? (
+                // A plain <img>: the URL is any host the author types, not one Next.js's optimiser knows.
+                // eslint-disable-next-line @next/next/no-img-element
                 <img src={icon} alt="" className="size-full object-cover" onError={() => setBroken(true)} />
               ) : (
                 <TargetIcon className="size-6" aria-hidden />

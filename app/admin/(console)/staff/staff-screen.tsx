@@ -66,10 +66,13 @@ function columns(selfId: string, onRole: (m: StaffMember) => void, onRemove: (m:
 
 function ChangeRoleDialog({ member, onClose }: { member: StaffMember | null; onClose(): void }) {
   const queryClient = useQueryClient();
-  const [role, setRole] = React.useState<StaffRole>('editor');
-  React.useEffect(() => {
+  // Each opening starts from the member's role (state adjusted while rendering, as React advises, not in an effect).
+  const [role, setRole] = React.useState<StaffRole>(member?.role ?? 'editor');
+  const [shownMember, setShownMember] = React.useState(member);
+  if (shownMember !== member) {
+    setShownMember(member);
     if (member) setRole(member.role);
-  }, [member]);
+  }
   const save = useMutation({
     mutationFn: () => adminFetch<{ staff: StaffMember }>(`/api/admin/staff/${encodeURIComponent(member!.id)}`, { method: 'PATCH', body: { role } }),
     onSuccess: ({ staff }) => {
