@@ -9,6 +9,7 @@ import { lockDataDir, makeOwnerOnly } from '@/lib/data-dir-lock';
 import { logError } from '@/lib/log';
 import * as schema from './schema';
 import { metrics } from '@/lib/metrics';
+import { registerNamedRunner } from './prepared';
 
 type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -27,10 +28,11 @@ const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
 const MIGRATION_LOCK = 7_411_562_903;
 
 async function openPglite(config: Config): Promise<Handle> {
-  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+  const [{ PGlite }, { drizzle }, { migrate }, { pgliteNamedStatements }] = await Promise.all([
     import('@electric-sql/pglite'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
+    import('./pglite-named'),
   ]);
   // One process per data directory (creates it 0700): a second one stops here.
   const unlock = lockDataDir(config.dataDir);
@@ -42,6 +44,8 @@ async function openPglite(config: Config): Promise<Handle> {
     makeOwnerOnly(dir);
     const db = drizzle({ client, schema });
     await migrate(db, { migrationsFolder: MIGRATIONS });
+    // The hot path's statements (db/prepared.ts) as named, parse-once statements on this instance.
+    registerNamedRunner(client, pgliteNamedStatements(client));
     return {
       db: db as unknown as Db,
       driver: 'pglite',

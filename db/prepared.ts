@@ -2,7 +2,10 @@
 // text with numbered parameters, sent straight to the driver under their
 // drizzle session: no per-request query building, and on node-postgres as
 // named prepared statements (parsed and planned once per connection, then
-// only bound and executed). Inside a transaction they run on its connection.
+// only bound and executed), and on PGlite through a runner registered for
+// its instance (db/pglite-named.ts: named statements too). Inside a
+// transaction they run on its connection (on PGlite as unnamed statements,
+// through the transaction's `query`).
 import type { DbOrTx } from './client';
 
 export interface Prepared {
@@ -23,10 +26,22 @@ function isNodePostgres(client: object): boolean {
 
 const kinds = new WeakMap<object, boolean>();
 
+/** Runs a statement as a named one on a driver client that has no `name` option (PGlite). */
+export type NamedRunner = (statement: Prepared, values: unknown[]) => Promise<Record<string, unknown>[]>;
+
+const runners = new WeakMap<object, NamedRunner>();
+
+/** Statements run on `client` (the driver's client under drizzle) go through `run`. */
+export function registerNamedRunner(client: object, run: NamedRunner): void {
+  runners.set(client, run);
+}
+
 /** Runs a prepared statement on the database or the open transaction; answers its rows. */
 export async function runPrepared(db: DbOrTx, statement: Prepared, values: unknown[]): Promise<Record<string, unknown>[]> {
   const client = (db as unknown as { session?: { client?: DriverClient } }).session?.client;
   if (!client) throw new Error('runPrepared: no driver client under this database handle');
+  const runner = runners.get(client);
+  if (runner) return runner(statement, values);
   let named = kinds.get(client);
   if (named === undefined) {
     named = isNodePostgres(client);
