@@ -8,34 +8,14 @@
 //
 // Only the app itself is made with the admin key (apps are an admin screen,
 // not an editor's); its id is unique per run, so every id inside it is too.
-import type { APIRequestContext } from '@playwright/test';
-import { ADMIN_HEADERS, expect, test, uniqueSuffix } from './fixtures';
+import { createApp, expect, localInput, playerToken, test, uniqueSuffix } from './fixtures';
 
 const DAY = 86_400_000;
-
-/** A datetime-local value in the browser's (and this machine's) time zone. */
-function localInput(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-interface CreatedApp {
-  appId: string;
-  appSecret: string;
-}
-
-async function createApp(request: APIRequestContext, suffix: string): Promise<CreatedApp> {
-  const appId = `authoring-${suffix}`;
-  const res = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: { id: appId, name: `Authoring ${suffix}` } });
-  expect(res.status(), await res.text()).toBe(201);
-  return { appId, appSecret: ((await res.json()) as { appSecret: string }).appSecret };
-}
 
 test('an editor authors a themed campaign and a filtered mission through the UI; a player sees, progresses and claims it through /v1', async ({ pageAs, request }) => {
   test.setTimeout(180_000); // a whole authoring session plus the player's round trips, on a loaded machine
   const suffix = uniqueSuffix();
-  const app = await createApp(request, suffix);
+  const app = await createApp(request, `authoring-${suffix}`, `Authoring ${suffix}`);
   const page = await pageAs('editor');
   const nav = page.getByRole('navigation', { name: 'Console' });
 
@@ -115,9 +95,7 @@ test('an editor authors a themed campaign and a filtered mission through the UI;
 
   // 4. A fresh player of the app, over real HTTP.
   const userId = `player-${suffix}`;
-  const tokenRes = await request.post('/v1/auth/token', { data: { appId: app.appId, appSecret: app.appSecret, userId } });
-  expect(tokenRes.status(), await tokenRes.text()).toBe(200);
-  const auth = { Authorization: `Bearer ${((await tokenRes.json()) as { accessToken: string }).accessToken}` };
+  const auth = { Authorization: `Bearer ${await playerToken(request, app, userId)}` };
 
   const campaignsRes = await request.get('/v1/campaigns', { headers: auth });
   expect(campaignsRes.status(), await campaignsRes.text()).toBe(200);

@@ -4,45 +4,23 @@
 // edit; axe finds nothing serious on the pages and their dialogs.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { BANNER_URL } from './banner';
-import { ADMIN_HEADERS, expect, expectAccessible, test, uniqueSuffix } from './fixtures';
+import { createApp, expect, expectAccessible, localInput, playerToken, test, uniqueSuffix, type CreatedApp } from './fixtures';
 
 const DAY = 86_400_000;
-
-interface CreatedApp {
-  appId: string;
-  appSecret: string;
-}
 
 /** An app with two missions, made with the admin key. */
 async function appWithMissions(request: APIRequestContext): Promise<CreatedApp> {
   const appId = `themed-${uniqueSuffix()}`;
-  const created = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: { id: appId, name: `Themed ${appId}` } });
-  expect(created.status()).toBe(201);
-  const { appSecret } = (await created.json()) as { appSecret: string };
-  const put = await request.put(`/api/admin/apps/${appId}/catalog`, {
-    headers: ADMIN_HEADERS,
-    data: {
-      missions: [
-        { id: 'win-three', title: 'Win three matches', criteria: { eventName: 'match_won', count: 3 }, reward: { kind: 'currency', currency: 'gems', amount: 50 } },
-        { id: 'play-five', title: 'Play five matches', criteria: { eventName: 'match_played', count: 5 }, reward: { kind: 'currency', currency: 'coins', amount: 100 } },
-      ],
-    },
+  return createApp(request, appId, `Themed ${appId}`, {
+    missions: [
+      { id: 'win-three', title: 'Win three matches', criteria: { eventName: 'match_won', count: 3 }, reward: { kind: 'currency', currency: 'gems', amount: 50 } },
+      { id: 'play-five', title: 'Play five matches', criteria: { eventName: 'match_played', count: 5 }, reward: { kind: 'currency', currency: 'coins', amount: 100 } },
+    ],
   });
-  expect(put.status()).toBe(200);
-  return { appId, appSecret };
-}
-
-/** A datetime-local value in the browser's (and this machine's) time zone. */
-function localInput(ms: number): string {
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
 }
 
 async function playerCampaigns(request: APIRequestContext, app: CreatedApp): Promise<Record<string, unknown>[]> {
-  const token = await request.post('/v1/auth/token', { data: { appId: app.appId, appSecret: app.appSecret, userId: 'player-1' } });
-  expect(token.status()).toBe(200);
-  const { accessToken } = (await token.json()) as { accessToken: string };
+  const accessToken = await playerToken(request, app, 'player-1');
   const res = await request.get('/v1/campaigns', { headers: { Authorization: `Bearer ${accessToken}` } });
   expect(res.status()).toBe(200);
   return ((await res.json()) as { campaigns: Record<string, unknown>[] }).campaigns;

@@ -2,27 +2,18 @@
 // in its totals, its per-mission and per-currency tables and its charts; the
 // range picker and an app without activity; axe in light and dark.
 import type { APIRequestContext } from '@playwright/test';
-import { ADMIN_HEADERS, expect, expectAccessible, test, uniqueSuffix } from './fixtures';
+import { ADMIN_HEADERS, createApp, expect, expectAccessible, playerToken, test, uniqueSuffix } from './fixtures';
 
 async function appWithActivity(request: APIRequestContext): Promise<string> {
   const appId = `dash-${uniqueSuffix()}`;
-  const created = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: { id: appId, name: `Dashboard ${appId}` } });
-  expect(created.status()).toBe(201);
-  const { appSecret } = (await created.json()) as { appSecret: string };
-  const put = await request.put(`/api/admin/apps/${appId}/catalog`, {
-    headers: ADMIN_HEADERS,
-    data: {
-      missions: [
-        { id: 'win-two', title: 'Win two matches', criteria: { eventName: 'match_won', count: 2 }, reward: { kind: 'currency', currency: 'gems', amount: 25 } },
-        { id: 'first-login', title: 'Log in', criteria: { eventName: 'login', count: 1 }, reward: { kind: 'currency', currency: 'coins', amount: 7 } },
-      ],
-    },
+  const app = await createApp(request, appId, `Dashboard ${appId}`, {
+    missions: [
+      { id: 'win-two', title: 'Win two matches', criteria: { eventName: 'match_won', count: 2 }, reward: { kind: 'currency', currency: 'gems', amount: 25 } },
+      { id: 'first-login', title: 'Log in', criteria: { eventName: 'login', count: 1 }, reward: { kind: 'currency', currency: 'coins', amount: 7 } },
+    ],
   });
-  expect(put.status()).toBe(200);
   for (const userId of ['ada', 'grace', 'linus']) {
-    const token = await request.post('/v1/auth/token', { data: { appId, appSecret, userId } });
-    expect(token.status()).toBe(200);
-    const auth = { Authorization: `Bearer ${((await token.json()) as { accessToken: string }).accessToken}` };
+    const auth = { Authorization: `Bearer ${await playerToken(request, app, userId)}` };
     const send = async (name: string) => {
       const res = await request.post('/v1/events', { headers: auth, data: { userId, name, payload: {}, timestamp: Date.now() } });
       expect(res.status()).toBe(200);
@@ -88,8 +79,7 @@ test('refreshes on its own: an event sent while the page is open appears without
   // One more event, through the webhook-free path: a new user's token and an event.
   const rotated = await request.post(`/api/admin/apps/${appId}/rotate-secret`, { headers: ADMIN_HEADERS });
   const { appSecret } = (await rotated.json()) as { appSecret: string };
-  const token = await request.post('/v1/auth/token', { data: { appId, appSecret, userId: 'late' } });
-  const auth = { Authorization: `Bearer ${((await token.json()) as { accessToken: string }).accessToken}` };
+  const auth = { Authorization: `Bearer ${await playerToken(request, { appId, appSecret }, 'late')}` };
   expect((await request.post('/v1/events', { headers: auth, data: { userId: 'late', name: 'shop_open', payload: {}, timestamp: Date.now() } })).status()).toBe(200);
   // The last hour refreshes every 15 s.
   await expect(page.getByTestId('analytics-totals')).toContainText('10 events,', { timeout: 45_000 });

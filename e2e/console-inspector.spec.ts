@@ -5,7 +5,7 @@
 // from the inspector makes /v1 answer 401. Under both servers (the staff
 // stream goes through the route table and through Next.js' route files).
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN_HEADERS, expect, expectAccessible, test, uniqueSuffix } from './fixtures';
+import { createApp, expect, expectAccessible, playerToken, test, uniqueSuffix } from './fixtures';
 
 const CATALOG = {
   missions: [
@@ -27,15 +27,9 @@ const CATALOG = {
 
 async function setUp(request: APIRequestContext) {
   const appId = `e2e-insp-${uniqueSuffix()}`;
-  const created = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: { id: appId, name: `Inspector ${appId}` } });
-  expect(created.status()).toBe(201);
-  const { appSecret } = await created.json();
-  expect((await request.put(`/api/admin/apps/${appId}/catalog`, { headers: ADMIN_HEADERS, data: CATALOG })).status()).toBe(200);
+  const app = await createApp(request, appId, `Inspector ${appId}`, CATALOG);
   const userId = `player-${uniqueSuffix()}`;
-  const issued = await request.post('/v1/auth/token', { data: { appId, appSecret, userId } });
-  expect(issued.status()).toBe(200);
-  const { accessToken } = await issued.json();
-  const auth = { Authorization: `Bearer ${accessToken}` };
+  const auth = { Authorization: `Bearer ${await playerToken(request, app, userId)}` };
   const send = async (payload: Record<string, unknown>) => {
     const res = await request.post('/v1/events', { headers: auth, data: { userId, name: 'match.won', payload, timestamp: Date.now() } });
     expect(res.status()).toBe(200);

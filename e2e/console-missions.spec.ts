@@ -4,24 +4,11 @@
 // its diff; support reads missions but gets no way to change them, and the
 // server refuses it too; axe finds nothing serious on these pages.
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN_HEADERS, expect, expectAccessible, test, uniqueSuffix } from './fixtures';
+import { ADMIN_HEADERS, createApp, expect, expectAccessible, playerToken, test, uniqueSuffix, type CreatedApp } from './fixtures';
 
-interface CreatedApp {
-  appId: string;
-  appSecret: string;
-}
-
-async function createApp(request: APIRequestContext): Promise<CreatedApp> {
+function missionsApp(request: APIRequestContext): Promise<CreatedApp> {
   const appId = `missions-${uniqueSuffix()}`;
-  const res = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: { id: appId, name: `Missions ${appId}` } });
-  expect(res.status(), await res.text()).toBe(201);
-  return { appId, appSecret: (await res.json()).appSecret };
-}
-
-async function playerToken(request: APIRequestContext, app: CreatedApp, userId: string): Promise<string> {
-  const res = await request.post('/v1/auth/token', { data: { appId: app.appId, appSecret: app.appSecret, userId } });
-  expect(res.status(), await res.text()).toBe(200);
-  return (await res.json()).accessToken;
+  return createApp(request, appId, `Missions ${appId}`);
 }
 
 /** Presses Tab until `target` has the focus (the keyboard path a person would take). */
@@ -34,7 +21,7 @@ async function tabTo(page: Page, target: ReturnType<Page['getByRole']>, maxPress
 }
 
 test('an editor creates a mission with a filter using only the keyboard, and a player sees it in /v1', async ({ pageAs, request }) => {
-  const app = await createApp(request);
+  const app = await missionsApp(request);
   const page = await pageAs('editor');
   await page.goto(`/admin/missions?app=${app.appId}`);
   await expect(page.getByRole('heading', { name: 'Missions', level: 1 })).toBeVisible();
@@ -125,7 +112,7 @@ test('an editor creates a mission with a filter using only the keyboard, and a p
 });
 
 test('the form shows the schema’s errors inline and refuses to save', async ({ pageAs, request }) => {
-  const app = await createApp(request);
+  const app = await missionsApp(request);
   const page = await pageAs('editor');
   await page.goto(`/admin/missions/new?app=${app.appId}`);
   await page.getByLabel('Title', { exact: true }).fill('Broken');
@@ -150,7 +137,7 @@ test('the form shows the schema’s errors inline and refuses to save', async ({
 });
 
 test('an editor edits and duplicates a mission; the audit log shows the change with its diff', async ({ pageAs, request }) => {
-  const app = await createApp(request);
+  const app = await missionsApp(request);
   const created = await request.post(`/api/admin/apps/${app.appId}/missions`, {
     headers: ADMIN_HEADERS,
     data: { id: 'daily-login', title: 'Log in', criteria: { eventName: 'login', count: 1, window: 'daily' }, reward: { kind: 'currency', currency: 'coins', amount: 5 } },

@@ -98,3 +98,34 @@ export const test = base.extend<TestFixtures, WorkerFixtures>({
 export function uniqueSuffix(): string {
   return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
 }
+
+export interface CreatedApp {
+  appId: string;
+  appSecret: string;
+}
+
+/** An app made with the admin key (as apps are: an admin screen), with `catalog` put when given. */
+export async function createApp(request: APIRequestContext, appId: string, name: string, catalog?: Record<string, unknown>): Promise<CreatedApp> {
+  const created = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: { id: appId, name } });
+  expect(created.status(), await created.text()).toBe(201);
+  const { appSecret } = (await created.json()) as { appSecret: string };
+  if (catalog) {
+    const put = await request.put(`/api/admin/apps/${appId}/catalog`, { headers: ADMIN_HEADERS, data: catalog });
+    expect(put.status(), await put.text()).toBe(200);
+  }
+  return { appId, appSecret };
+}
+
+/** A player's access token from POST /v1/auth/token, as a game backend gets it. */
+export async function playerToken(request: APIRequestContext, app: CreatedApp, userId: string): Promise<string> {
+  const res = await request.post('/v1/auth/token', { data: { appId: app.appId, appSecret: app.appSecret, userId } });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { accessToken: string }).accessToken;
+}
+
+/** A datetime-local value in the browser's (and this machine's) time zone. */
+export function localInput(ms: number): string {
+  const d = new Date(ms);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}

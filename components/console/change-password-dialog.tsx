@@ -4,10 +4,10 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Form } from '@/components/ui/form';
 import { TextFormField } from '@/components/ui/form-fields';
+import { DialogFormFooter } from '@/components/console/dialog-form-footer';
 import { authClient } from '@/lib/console/auth-client';
 import { staffPasswordSchema, STAFF_PASSWORD_MIN } from '@/lib/contract/staff';
 
@@ -52,15 +52,7 @@ export function ChangePasswordDialog({ open, onOpenChange }: { open: boolean; on
             ).map(([name, label, autoComplete, hint]) => (
               <TextFormField key={name} control={form.control} name={name} label={label} description={hint} type="password" autoComplete={autoComplete} />
             ))}
-            {form.formState.errors.root && <p role="alert" className="text-sm text-destructive">{form.formState.errors.root.message}</p>}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={form.formState.isSubmitting}>
-                Change password
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter submitLabel="Change password" pending={form.formState.isSubmitting} onCancel={() => onOpenChange(false)} error={form.formState.errors.root?.message} />
           </form>
         </Form>
       </DialogContent>

@@ -5,6 +5,7 @@
 // mission's paths, so a schema error lands beside the field it names.
 import { FILTER_OPERATORS, isFilterLiteral, isPlainObject, type FilterOperator } from '@/lib/contract/filter';
 import type { Mission, MissionInput, MissionWindow, RewardKind } from '@/lib/contract/mission';
+import { fromLocalInput, toLocalInput } from '@/lib/console/local-time';
 
 export interface FilterRow {
   path: string;
@@ -112,21 +113,6 @@ export function duplicateRows(rows: FilterRow[]): number[] {
     seen.add(key);
     return [];
   });
-}
-
-const pad = (n: number) => String(n).padStart(2, '0');
-
-/** Unix ms → a datetime-local value in the reader's zone. */
-function toLocalInput(ms: number | null): string {
-  if (ms === null) return '';
-  const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-export function fromLocalInput(text: string): number | null {
-  if (text.trim() === '') return null;
-  const ms = new Date(text).getTime();
-  return Number.isNaN(ms) ? Number.NaN : ms;
 }
 
 /** A number field as typed; text that is not a number stays text, so the schema names the field. */

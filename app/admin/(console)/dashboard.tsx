@@ -27,6 +27,7 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/auth/roles';
 import { ANALYTICS_BUCKETS, ANALYTICS_MAX_RANGE_MS, type Analytics, type AnalyticsBucket } from '@/lib/contract/analytics';
 import type { CatalogDocument as CatalogExport } from '@/lib/contract/catalog';
+import { toLocalInput } from '@/lib/console/local-time';
 
 const HOUR = 3_600_000;
 const PRESETS = {
@@ -50,12 +51,6 @@ const number = new Intl.NumberFormat();
 const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 const dayAndTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
 const dayOnly = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric' });
-
-/** `<input type="datetime-local">` value of a time, in the reader's zone. */
-function toLocalInput(ms: number): string {
-  const d = new Date(ms - new Date(ms).getTimezoneOffset() * 60_000);
-  return d.toISOString().slice(0, 16);
-}
 
 function Stat({ icon: Icon, label, value, detail, loading }: { icon: LucideIcon; label: string; value: React.ReactNode; detail?: React.ReactNode; loading: boolean }) {
   return (

@@ -6,9 +6,10 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { PlusIcon } from 'lucide-react';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Form } from '@/components/ui/form';
 import { TextFormField } from '@/components/ui/form-fields';
+import { DialogFormFooter } from '@/components/console/dialog-form-footer';
 import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
 import { createAppSchema, type CreateAppInput, type PublicApp } from '@/lib/contract/app';
 
@@ -68,19 +69,7 @@ export function CreateAppDialog({ onCreated }: { onCreated(created: CreatedApp):
               spellCheck={false}
               className="font-mono"
             />
-            {form.formState.errors.root && (
-              <p role="alert" className="text-sm text-destructive">
-                {form.formState.errors.root.message}
-              </p>
-            )}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={create.isPending}>
-                Create app
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter submitLabel="Create app" pending={create.isPending} onCancel={() => setOpen(false)} error={form.formState.errors.root?.message} />
           </form>
         </Form>
       </DialogContent>

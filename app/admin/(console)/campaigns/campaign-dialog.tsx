@@ -9,8 +9,7 @@ import { useForm, useWatch, type Control } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Form, FormField, FormItem, FormMessage } from '@/components/ui/form';
 import { ControlledFormField, TextareaFormField, TextFormField } from '@/components/ui/form-fields';
 import { Input, inputClass } from '@/components/ui/input';
@@ -19,29 +18,16 @@ import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/compon
 import { CampaignCardPreview, type PreviewTheme } from '@/components/console/campaign-card-preview';
 import { timeZoneLabel } from '@/components/console/campaign-phase';
 import { ColorField } from '@/components/console/color-field';
+import { DialogFormFooter } from '@/components/console/dialog-form-footer';
 import { cn } from '@/lib/cn';
 import { campaignFormSchema, type CampaignInput } from '@/lib/contract/campaign';
 import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
 import type { Mission } from '@/lib/contract/mission';
-import { slugOf } from '@/lib/console/slug';
+import { fromLocalInput, toLocalInput } from '@/lib/console/local-time';
+import { useIdFollowsName } from '@/lib/console/use-id-follows-name';
 
 const DAY = 86_400_000;
 type ThemeMode = 'none' | 'preset' | 'own';
-
-/** ms → the value of a datetime-local input, in the reader's time zone. */
-function toLocalInput(ms: number | undefined): string {
-  if (ms === undefined || !Number.isFinite(ms)) return '';
-  const d = new Date(ms);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** A datetime-local value (no zone: the reader's) → ms; undefined when empty or invalid. */
-function fromLocalInput(value: string): number | undefined {
-  if (!value) return undefined;
-  const ms = new Date(value).getTime();
-  return Number.isFinite(ms) ? ms : undefined;
-}
 
 function utcLabel(ms: number | undefined): string | null {
   if (ms === undefined || !Number.isFinite(ms)) return null;
@@ -70,7 +56,7 @@ function DateTimeField({ control, name, label }: { control: Control<CampaignInpu
       label={label}
       description={`${timeZoneLabel(value)}${utcLabel(value) ? ` · ${utcLabel(value)}` : ''}`}
       render={(field) => (
-        <Input type="datetime-local" value={toLocalInput(field.value)} onChange={(e) => field.onChange(fromLocalInput(e.target.value))} onBlur={field.onBlur} name={field.name} ref={field.ref} />
+        <Input type="datetime-local" value={toLocalInput(field.value)} onChange={(e) => field.onChange(fromLocalInput(e.target.value) ?? undefined)} onBlur={field.onBlur} name={field.name} ref={field.ref} />
       )}
     />
   );
@@ -155,7 +141,7 @@ export function CampaignDialog({
 }) {
   const queryClient = useQueryClient();
   const form = useForm<CampaignInput>({ resolver: zodResolver(campaignFormSchema), defaultValues: newCampaign() });
-  const idTouched = React.useRef(false);
+  const { nameProps, idProps } = useIdFollowsName(form, editing !== null, open);
   const [mode, setMode] = React.useState<ThemeMode>('none');
 
   // Each opening starts from the campaign edited (or a new one): the theme mode
@@ -169,7 +155,6 @@ export function CampaignDialog({
   }
   React.useEffect(() => {
     if (!open) return;
-    idTouched.current = editing !== null;
     form.reset(editing ? toInput(editing) : newCampaign());
   }, [open, editing, form]);
 
@@ -225,9 +210,7 @@ export function CampaignDialog({
                 label="Title"
                 autoComplete="off"
                 placeholder="Spring Festival"
-                onValueChange={(title) => {
-                  if (!idTouched.current) form.setValue('id', slugOf(title), { shouldValidate: form.formState.isSubmitted });
-                }}
+                {...nameProps}
               />
               <TextFormField
                 control={form.control}
@@ -237,10 +220,7 @@ export function CampaignDialog({
                 autoComplete="off"
                 spellCheck={false}
                 className="font-mono"
-                disabled={editing !== null}
-                onValueChange={() => {
-                  idTouched.current = true;
-                }}
+                {...idProps}
               />
               <TextareaFormField control={form.control} name="description" label="Description" rows={2} />
               <div className="grid gap-4 sm:grid-cols-2">
@@ -344,19 +324,7 @@ export function CampaignDialog({
                 endAt={values.endAt}
               />
             </div>
-            {form.formState.errors.root && (
-              <p role="alert" className="text-sm text-destructive md:col-span-2">
-                {form.formState.errors.root.message}
-              </p>
-            )}
-            <DialogFooter className="md:col-span-2">
-              <Button type="button" variant="outline" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={save.isPending}>
-                {editing ? 'Save campaign' : 'Create campaign'}
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter submitLabel={editing ? 'Save campaign' : 'Create campaign'} pending={save.isPending} onCancel={onClose} error={form.formState.errors.root?.message} className="md:col-span-2" />
           </form>
         </Form>
       </DialogContent>

@@ -37,7 +37,7 @@ import {
 import { MissionPreview } from './mission-preview';
 import { WINDOW_HINTS, WINDOW_LABELS } from './labels';
 import { missionsPath, useCampaigns, useEventNames, useMission, useMissions } from './use-missions';
-import { slugOf } from '@/lib/console/slug';
+import { useIdFollowsName } from '@/lib/console/use-id-follows-name';
 
 const schemaResolver = zodResolver(missionSchema);
 
@@ -117,7 +117,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   const rows = useFieldArray({ control: form.control, name: 'criteria.filterRows' });
   // Every value, on every change: the preview and the reward's fields follow the form.
   const values = form.watch();
-  const idTouched = React.useRef(editing);
+  const { nameProps, idProps } = useIdFollowsName(form, editing);
 
   // The version the form shows: saves send it back, so a change made meanwhile is refused, not overwritten.
   const [loadedVersion, setLoadedVersion] = React.useState<number | null>(null);
@@ -208,9 +208,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                     label="Title"
                     autoComplete="off"
                     placeholder="Win 3 ranked matches"
-                    onValueChange={(title) => {
-                      if (!idTouched.current) form.setValue('id', slugOf(title));
-                    }}
+                    {...nameProps}
                   />
                   <TextFormField
                     control={form.control}
@@ -220,10 +218,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                     autoComplete="off"
                     spellCheck={false}
                     className="font-mono"
-                    readOnly={editing}
-                    onValueChange={() => {
-                      idTouched.current = true;
-                    }}
+                    {...idProps}
                   />
                 </div>
                 <TextareaFormField control={form.control} name="description" label="Description" rows={2} placeholder="Shown to players under the title" />

@@ -11,7 +11,8 @@ import { useNow } from '@/components/console/browser-store';
 import { formatDateTime, formatRelative } from '@/components/console/format';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Reward } from '@/lib/contract/mission';
-import { fromLocalInput, NO_CAMPAIGN, type MissionFormValues } from '@/lib/console/mission-form';
+import { fromLocalInput } from '@/lib/console/local-time';
+import { NO_CAMPAIGN, type MissionFormValues } from '@/lib/console/mission-form';
 import { WINDOW_HINTS, rewardLabel } from './labels';
 
 function previewReward(r: MissionFormValues['reward']): Reward | null {

@@ -7,9 +7,10 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { UserPlusIcon } from 'lucide-react';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle, DialogTrigger } from '@/components/ui/dialog';
 import { Form } from '@/components/ui/form';
 import { ControlledFormField, TextFormField } from '@/components/ui/form-fields';
+import { DialogFormFooter } from '@/components/console/dialog-form-footer';
 import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
 import { createStaffSchema, STAFF_PASSWORD_MIN, type CreatedStaff } from '@/lib/contract/staff';
 import { ROLE_DESCRIPTIONS } from '@/lib/auth/roles';
@@ -76,19 +77,7 @@ export function CreateStaffDialog({ onCreated }: { onCreated(created: CreatedSta
               type="password"
               autoComplete="new-password"
             />
-            {form.formState.errors.root && (
-              <p role="alert" className="text-sm text-destructive">
-                {form.formState.errors.root.message}
-              </p>
-            )}
-            <DialogFooter>
-              <Button type="button" variant="outline" onClick={() => setOpen(false)}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={create.isPending}>
-                Add staff member
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter submitLabel="Add staff member" pending={create.isPending} onCancel={() => setOpen(false)} error={form.formState.errors.root?.message} />
           </form>
         </Form>
       </DialogContent>

@@ -7,16 +7,16 @@ import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { Button } from '@/components/ui/button';
-import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Form } from '@/components/ui/form';
 import { ControlledFormField, TextFormField } from '@/components/ui/form-fields';
 import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/components/console/api';
 import { CampaignCardPreview } from '@/components/console/campaign-card-preview';
 import { ColorField } from '@/components/console/color-field';
+import { DialogFormFooter } from '@/components/console/dialog-form-footer';
 import type { ThemeRecord } from '@/lib/contract/catalog-admin';
 import { themePresetSchema, type ThemeColorField, type ThemePresetInput } from '@/lib/contract/theme';
-import { slugOf } from '@/lib/console/slug';
+import { useIdFollowsName } from '@/lib/console/use-id-follows-name';
 
 const COLOR_FIELDS: { name: ThemeColorField; label: string; hint: string }[] = [
   { name: 'primaryColor', label: 'Primary colour', hint: 'Buttons, progress bars, highlights.' },
@@ -27,7 +27,6 @@ const COLOR_FIELDS: { name: ThemeColorField; label: string; hint: string }[] = [
 
 const EMPTY: ThemePresetInput = { id: '', name: '', primaryColor: '#7c3aed' };
 
-
 function toInput(theme: ThemeRecord): ThemePresetInput {
   const { id, name, primaryColor, accentColor, backgroundColor, textColor } = theme;
   return { id, name, primaryColor, accentColor, backgroundColor, textColor };
@@ -37,11 +36,10 @@ function toInput(theme: ThemeRecord): ThemePresetInput {
 export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; open: boolean; editing: ThemeRecord | null; onClose(): void }) {
   const queryClient = useQueryClient();
   const form = useForm<ThemePresetInput>({ resolver: zodResolver(themePresetSchema), defaultValues: EMPTY });
-  const idTouched = React.useRef(false);
+  const { nameProps, idProps } = useIdFollowsName(form, editing !== null, open);
 
   React.useEffect(() => {
     if (!open) return;
-    idTouched.current = editing !== null;
     form.reset(editing ? toInput(editing) : EMPTY);
   }, [open, editing, form]);
 
@@ -88,9 +86,7 @@ export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; 
                 label="Name"
                 autoComplete="off"
                 placeholder="Summer night"
-                onValueChange={(name) => {
-                  if (!idTouched.current) form.setValue('id', slugOf(name), { shouldValidate: form.formState.isSubmitted });
-                }}
+                {...nameProps}
               />
               <TextFormField
                 control={form.control}
@@ -100,10 +96,7 @@ export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; 
                 autoComplete="off"
                 spellCheck={false}
                 className="font-mono"
-                disabled={editing !== null}
-                onValueChange={() => {
-                  idTouched.current = true;
-                }}
+                {...idProps}
               />
               {COLOR_FIELDS.map(({ name, label, hint }) => (
                 <ControlledFormField
@@ -125,19 +118,7 @@ export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; 
                 theme={values}
               />
             </div>
-            {form.formState.errors.root && (
-              <p role="alert" className="text-sm text-destructive md:col-span-2">
-                {form.formState.errors.root.message}
-              </p>
-            )}
-            <DialogFooter className="md:col-span-2">
-              <Button type="button" variant="outline" onClick={onClose}>
-                Cancel
-              </Button>
-              <Button type="submit" disabled={save.isPending}>
-                {editing ? 'Save theme' : 'Create theme'}
-              </Button>
-            </DialogFooter>
+            <DialogFormFooter submitLabel={editing ? 'Save theme' : 'Create theme'} pending={save.isPending} onCancel={onClose} error={form.formState.errors.root?.message} className="md:col-span-2" />
           </form>
         </Form>
       </DialogContent>
