@@ -2,6 +2,7 @@
 // the retention job scheduled,
 // and on the embedded default a demo app with a demo catalog. Runs once per
 // process, from Next.js's instrumentation hook or the plain Node server.
+import cluster from 'node:cluster';
 import path from 'node:path';
 import { getDb, getDbDriver } from '@/db/client';
 import { createApp, getApp } from '@/lib/apps/apps';
@@ -68,7 +69,8 @@ async function runBoot(): Promise<void> {
     logError('start-up: revocation warm-up skipped, the key-value store is unavailable', err);
   }
   // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations.md).
-  startRetention();
+  // Under QUESTLINE_WORKERS the primary (scripts/server.ts) runs it and prints the start-up lines, not each worker.
+  if (!cluster.isWorker) startRetention();
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];
@@ -79,5 +81,5 @@ async function runBoot(): Promise<void> {
   if (config.adminApiKeyGenerated) lines.push(`Admin API key (generated, kept in ${config.dataDir}): ${config.adminApiKey}`);
   const firstAdmin = await ensureFirstAdmin(config);
   if (firstAdmin) lines.push(firstAdmin);
-  if (process.env.QUESTLINE_QUIET !== '1') console.log(lines.join('\n'));
+  if (process.env.QUESTLINE_QUIET !== '1' && !cluster.isWorker) console.log(lines.join('\n'));
 }

@@ -41,3 +41,19 @@ describe('console configuration', () => {
     expect(config.trustedOrigins).toEqual(['https://a.example', 'https://b.example']);
   });
 });
+
+describe('QUESTLINE_WORKERS', () => {
+  const shared = { DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/x', REDIS_URL: 'redis://127.0.0.1:6379/0' };
+
+  it('defaults to 1 and takes 2 to 64 on PostgreSQL with a shared store', () => {
+    expect(loadConfig(base()).workers).toBe(1);
+    expect(loadConfig({ ...base(), ...shared, QUESTLINE_WORKERS: '4' }).workers).toBe(4);
+  });
+
+  it('refuses several workers on the embedded default or without a shared store, and values out of range', () => {
+    expect(() => loadConfig({ ...base(), QUESTLINE_WORKERS: '2' })).toThrow(/^Configuration error: QUESTLINE_WORKERS above 1 needs DATABASE_URL/);
+    expect(() => loadConfig({ ...base(), DATABASE_URL: shared.DATABASE_URL, QUESTLINE_WORKERS: '2' })).toThrow(/QUESTLINE_WORKERS above 1 needs/);
+    expect(() => loadConfig({ ...base(), ...shared, QUESTLINE_WORKERS: '0' })).toThrow(/QUESTLINE_WORKERS must be an integer from 1 to 64/);
+    expect(() => loadConfig({ ...base(), ...shared, QUESTLINE_WORKERS: '2.5' })).toThrow(/QUESTLINE_WORKERS must be an integer/);
+  });
+});

@@ -61,6 +61,8 @@ export interface Config {
   trustProxy: number;
   /** Time in-flight requests get to finish at shutdown before their connections are cut (SHUTDOWN_GRACE_MS, default 10 s). */
   shutdownGraceMs: number;
+  /** `npm start`'s worker processes (node:cluster) sharing the port; 1: the server runs in the started process. */
+  workers: number;
   /** Lowest level logged (LOG_LEVEL: fatal, error, warn, info, debug, trace or silent; default info). */
   logLevel: LogLevel;
 }
@@ -146,6 +148,16 @@ export function loadConfig(env: Env = process.env): Config {
       upstashUrl ? 'UPSTASH_REDIS_REST_TOKEN' : 'UPSTASH_REDIS_REST_URL',
       'is required when the other Upstash variable is set',
     );
+  }
+
+  const workersText = nonEmpty(env, 'QUESTLINE_WORKERS') ?? '1';
+  const workers = Number(workersText);
+  if (!/^\d+$/.test(workersText) || workers < 1 || workers > 64) {
+    throw new ConfigError('QUESTLINE_WORKERS', `must be an integer from 1 to 64 (got "${workersText}")`);
+  }
+  // Several processes need a database and a store they all reach: PGlite is one process per data directory, the in-process store is per process.
+  if (workers > 1 && (embedded || (redisUrl === null && upstashUrl === null))) {
+    throw new ConfigError('QUESTLINE_WORKERS', 'above 1 needs DATABASE_URL (PostgreSQL) and REDIS_URL or Upstash');
   }
 
   let jwtSecretText = nonEmpty(env, 'JWT_SECRET');
@@ -252,6 +264,7 @@ export function loadConfig(env: Env = process.env): Config {
     sseMaxStreamsPerUser,
     trustProxy,
     shutdownGraceMs,
+    workers,
     logLevel,
   };
 }

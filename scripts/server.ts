@@ -5,6 +5,14 @@
 // dependencies only. In order: configuration checked, data directory locked
 // (embedded), migrations applied, demo seeded, the start-up lines printed
 // once, then Next.js prepared and the port opened.
+//
+// QUESTLINE_WORKERS=N (N > 1; PostgreSQL and a shared store only): this
+// process boots as above (migrations, seed, start-up lines), then forks N
+// workers with node:cluster that each serve the same port (the primary hands
+// out connections); a worker that dies is replaced, SIGTERM/SIGINT are passed
+// to every worker, which drain as a single server does, then the primary
+// closes its resources and exits.
+import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { boot } from '@/lib/boot';
@@ -26,6 +34,7 @@ async function main(): Promise<void> {
   // Booted here, once: the instrumentation hook of Next.js sees the marker and does nothing.
   customServer().active = true;
   await boot();
+  if (config.workers > 1 && cluster.isPrimary) return primary(config.workers, config.port);
 
   const { default: next } = await import('next');
   const app = next({ dev: false, dir: root, port: config.port, hostname: 'localhost' });
@@ -35,7 +44,7 @@ async function main(): Promise<void> {
     server.once('error', reject);
     server.listen(config.port, () => resolve());
   });
-  if (process.env.QUESTLINE_QUIET !== '1') console.log(`Questline: listening on http://localhost:${config.port}`);
+  if (process.env.QUESTLINE_QUIET !== '1' && cluster.isPrimary) console.log(`Questline: listening on http://localhost:${config.port}`);
 
   drainOnSignals(server, {
     graceMs: config.shutdownGraceMs,
@@ -50,6 +59,40 @@ async function main(): Promise<void> {
       await closeDb();
     },
   });
+}
+
+/** The primary of QUESTLINE_WORKERS > 1: forks the workers, replaces a dead one, stops them all on a signal. */
+async function primary(count: number, port: number): Promise<void> {
+  const quiet = process.env.QUESTLINE_QUIET === '1';
+  let stopping = false;
+  const fork = () => cluster.fork();
+  let listening = 0;
+  cluster.on('listening', () => {
+    if (++listening === count && !quiet) console.log(`Questline: listening on http://localhost:${port} (${count} worker processes)`);
+  });
+  cluster.on('exit', (worker: Worker, code, signal) => {
+    if (stopping) {
+      if (Object.keys(cluster.workers ?? {}).length === 0) void closeAll().then(() => process.exit(0));
+      return;
+    }
+    console.error(`Questline: worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
+    fork();
+  });
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    if (!quiet) console.log(`Questline: ${signal}, stopping ${count} workers`);
+    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+  for (let i = 0; i < count; i++) fork();
+}
+
+async function closeAll(): Promise<void> {
+  await closeBus();
+  await closeKv();
+  await closeDb();
 }
 
 main().catch((err: unknown) => {

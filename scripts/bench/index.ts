@@ -87,16 +87,50 @@ async function freePort(): Promise<number> {
   });
 }
 
-/** The process's CPU time so far (user + system), in ms. */
-function cpuMs(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (100 per second).
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+/** The process and its descendants (QUESTLINE_WORKERS' worker processes): their pids. */
+function processTree(pid: number): number[] {
+  const parents = new Map<number, number[]>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const ppid = Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+      parents.set(ppid, [...(parents.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  const all = [pid];
+  for (let i = 0; i < all.length; i++) all.push(...(parents.get(all[i]) ?? []));
+  return all;
 }
 
+/** CPU time so far (user + system) of the server's process tree, in ms (a worker that exited no longer counts). */
+function cpuMs(pid: number): number {
+  let total = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const fields = readFileSync(`/proc/${p}/stat`, 'utf8').split(') ')[1].split(' ');
+      // utime and stime are fields 14 and 15 of the line (11 and 12 after the command), in clock ticks (100 per second).
+      total += (Number(fields[11]) + Number(fields[12])) * 10;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return total;
+}
+
+/** RSS of the server's process tree, in MB. */
 function rssMB(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
-  return line ? Math.round(Number(line.replace(/\D+/g, '')) / 1024) : 0;
+  let kb = 0;
+  for (const p of processTree(pid)) {
+    try {
+      const line = readFileSync(`/proc/${p}/status`, 'utf8').split('\n').find((l) => l.startsWith('VmRSS:'));
+      kb += line ? Number(line.replace(/\D+/g, '')) : 0;
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return Math.round(kb / 1024);
 }
 
 /** HS256 token with the claims lib/auth/jwt.ts issues (app, sub, jti, iat, iat_ms, exp). */
