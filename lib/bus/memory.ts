@@ -34,6 +34,11 @@ export class MemoryBus implements Bus {
     };
   }
 
+  onResubscribed(): () => void {
+    // One process, no connection: nothing published is ever missed.
+    return () => undefined;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     for (const listeners of this.channels.values()) listeners.clear();

@@ -17,6 +17,7 @@ export class RedisBus implements Bus {
   private pub?: IORedis;
   private sub?: IORedis;
   private closed = false;
+  private readonly resubscribed = new Set<() => void>();
   private readonly fanout = new Fanout({
     // ioredis resolves SUBSCRIBE / UNSUBSCRIBE once Redis has replied.
     open: async (channel) => {
@@ -42,8 +43,14 @@ export class RedisBus implements Bus {
     return this.fanout.subscribe(channel, onMessage);
   }
 
+  onResubscribed(listener: () => void): () => void {
+    this.resubscribed.add(listener);
+    return () => void this.resubscribed.delete(listener);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    this.resubscribed.clear();
     this.fanout.clear();
     const connections = [this.pub, this.sub].filter((c): c is IORedis => c !== undefined);
     this.pub = this.sub = undefined;
@@ -55,6 +62,22 @@ export class RedisBus implements Bus {
       // Created on first subscribe: publishing-only processes never open it.
       const sub = connectIORedis(this.url, 'bus-sub');
       sub.on('message', (channel: string, message: string) => this.fanout.dispatch(channel, message));
+      // A later 'ready' is a reconnect: ioredis (autoResubscribe) has just sent
+      // SUBSCRIBE for every open channel. A PING (allowed in subscriber mode)
+      // is answered after those, so the listeners hear of the gap once the
+      // subscriptions are live again: nothing published afterwards is missed.
+      let connectedBefore = false;
+      sub.on('ready', () => {
+        if (!connectedBefore) {
+          connectedBefore = true;
+          return;
+        }
+        const notify = () => {
+          if (this.sub !== sub) return;
+          for (const listener of [...this.resubscribed]) listener();
+        };
+        sub.ping().then(notify, notify);
+      });
       this.sub = sub;
     }
     return this.sub;

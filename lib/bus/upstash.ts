@@ -35,6 +35,11 @@ export class UpstashBus implements Bus {
     return this.fanout.subscribe(channel, onMessage);
   }
 
+  onResubscribed(): () => void {
+    // @upstash/redis neither reports a dropped stream nor reconnects it (see above).
+    return () => undefined;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.fanout.clear();

@@ -1,6 +1,13 @@
 // The in-memory catalog of each app: missions by id and by event name, and
 // campaigns. Events read it on every request, so it is never fetched per
 // event; a catalog change publishes on the bus and every instance drops its copy.
+//
+// With Redis unreachable the bus loses messages, so (docs/operations.md,
+// "Redis outages"): an invalidation whose publish failed is published again
+// every second until it goes through, and an instance whose subscription
+// dropped and came back drops every copy it holds (whatever was published
+// meanwhile never reached it). CATALOG_MAX_AGE_MS bounds a copy's age in any
+// case (a bus that loses a message without either instance noticing).
 import { eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
@@ -30,8 +37,17 @@ export interface Catalog {
 }
 
 const CATALOG_CHANNEL = 'catalog:changed';
-/** A safety net should a bus message be lost (for example during a Redis reconnect). */
-const MAX_AGE_MS = 60_000;
+/** The default of CATALOG_MAX_AGE_MS: the safety net should a bus message be lost unnoticed. */
+const DEFAULT_MAX_AGE_MS = 60_000;
+/** How often an invalidation whose publish failed is tried again. */
+const REPUBLISH_MS = 1_000;
+
+/** CATALOG_MAX_AGE_MS (1000 to 3600000), else the default; read per call so tests and operators can set it. */
+function maxAgeMs(): number {
+  const raw = process.env.CATALOG_MAX_AGE_MS?.trim();
+  const ms = raw ? Number(raw) : NaN;
+  return Number.isInteger(ms) && ms >= 1_000 && ms <= 3_600_000 ? ms : DEFAULT_MAX_AGE_MS;
+}
 
 // One cache and one bus subscription per process, whichever Next.js chunk asks.
 const state = processWide('catalog', () => ({
@@ -39,6 +55,9 @@ const state = processWide('catalog', () => ({
   /** The bus the subscription was made on: a closed and reopened bus (tests, shutdown) is subscribed again. */
   bus: null as Bus | null,
   subscribed: null as Promise<void> | null,
+  /** Apps whose invalidation could not be published yet, and the timer that retries them. */
+  unpublished: new Set<string>(),
+  republish: null as ReturnType<typeof setInterval> | null,
 }));
 const cache = state.cache;
 
@@ -105,6 +124,8 @@ function ensureSubscribed(): Promise<void> {
   }
   state.subscribed ??= (async () => {
     await bus.subscribe(CATALOG_CHANNEL, (appId) => cache.delete(appId));
+    // Back from a dropped subscription: an invalidation may have been missed.
+    bus.onResubscribed(() => cache.clear());
   })().catch((err: unknown) => {
     state.bus = null;
     state.subscribed = null;
@@ -120,7 +141,7 @@ export async function getCatalog(appId: string): Promise<Catalog> {
   const current = cache.get(appId);
   if (current) {
     const catalog = await current.catch(() => null);
-    if (catalog && Date.now() - catalog.loadedAt < MAX_AGE_MS) return catalog;
+    if (catalog && Date.now() - catalog.loadedAt < maxAgeMs()) return catalog;
     if (cache.get(appId) === current) cache.delete(appId);
   }
   if (!cache.has(appId)) {
@@ -131,13 +152,46 @@ export async function getCatalog(appId: string): Promise<Catalog> {
   return cache.get(appId)!;
 }
 
-/** Drops this instance's copy and tells every other instance to drop theirs. */
+/**
+ * Drops this instance's copy and tells every other instance to drop theirs.
+ * A failed publish (Redis unreachable) is retried every second until it goes
+ * through: the other instances learn of the edit once Redis is back.
+ */
 export async function invalidateCatalog(appId: string): Promise<void> {
   cache.delete(appId);
+  if (!(await publishInvalidation(appId))) scheduleRepublish(appId);
+}
+
+async function publishInvalidation(appId: string): Promise<boolean> {
   try {
     await getBus().publish(CATALOG_CHANNEL, appId);
+    return true;
   } catch (err) {
     metrics().busErrors.inc({ operation: 'publish' });
     if (!isCircuitOpen(err)) logError('catalog invalidation publish failed', err, { appId });
+    return false;
   }
+}
+
+function scheduleRepublish(appId: string): void {
+  state.unpublished.add(appId);
+  if (state.republish) return;
+  let running = false;
+  state.republish = setInterval(() => {
+    if (running) return;
+    running = true;
+    void (async () => {
+      for (const id of [...state.unpublished]) {
+        // Still failing: keep it (and the rest) for the next round.
+        if (!(await publishInvalidation(id))) return;
+        state.unpublished.delete(id);
+      }
+      if (state.unpublished.size === 0 && state.republish) {
+        clearInterval(state.republish);
+        state.republish = null;
+      }
+    })().finally(() => (running = false));
+  }, REPUBLISH_MS);
+  // Never holds a process that is shutting down.
+  state.republish.unref?.();
 }

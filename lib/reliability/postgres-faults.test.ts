@@ -172,6 +172,51 @@ function suite() {
     await resumed.close();
   }, 300_000);
 
+  // A restart as PostgreSQL does it, without restarting the shared server: a
+  // fast shutdown ends every backend with FATAL 57P01 ("terminating connection
+  // due to administrator command", sent to the client, unlike a cut), then
+  // nothing is accepted until it is up again. Here: pg_terminate_backend on
+  // exactly the backends behind this test's proxy (the same message), with
+  // the proxy refusing new connections meanwhile.
+  it('PostgreSQL restarting (every backend of the service ended with FATAL 57P01, new connections refused): 503 not 500, every key stored once', async () => {
+    const userId = testServer.uniqueId('restart');
+    const token = await tokenFor(userId);
+    await sendUntilAccepted(token, userId, 'restart-before');
+    // Slow queries, so the shutdown lands on queries in flight as well as on idle connections.
+    proxy.delayMs = 200;
+    const answers: Answer[] = [];
+    const inFlight = Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => answers.push(await sendEvent(token, userId, `restart-${i}`))));
+    // The requests are in flight (their queries held in the proxy's delay) while the service holds backends.
+    await waitUntil(async () => {
+      const r = await db.query<{ n: string }>(`select count(*)::text as n from pg_stat_activity where datname = current_database() and client_port = any($1::int[])`, [
+        proxy.upstreamPorts(),
+      ]);
+      return Number(r.rows[0].n) > 0;
+    }, 'backends of the service');
+    proxy.mode = 'refuse';
+    const ended = await db.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and client_port = any($1::int[])`, [
+      proxy.upstreamPorts(),
+    ]);
+    await inFlight;
+    // Still restarting: refused.
+    const during = await sendEvent(token, userId, 'restart-during');
+    expect(during.status).toBe(503);
+    proxy.delayMs = 0;
+    proxy.mode = 'pass';
+    const backAt = Date.now();
+    for (let i = 0; i < 6; i++) await sendUntilAccepted(token, userId, `restart-${i}`);
+    await sendUntilAccepted(token, userId, 'restart-during');
+    figures.restart = {
+      backendsEnded: ended.rowCount,
+      answers: answers.map((a) => a.status),
+      recoveryMs: Date.now() - backAt,
+    };
+    expect(ended.rowCount).toBeGreaterThan(0);
+    const stored = await db.query<{ n: string }>('select count(*)::text as n from events where app_id = $1 and user_id = $2', [app.appId, userId]);
+    expect(Number(stored.rows[0].n)).toBe(8);
+    await expectInvariants();
+  }, 300_000);
+
   it('PostgreSQL stalled (no answer) then slow: 503 within the bound while stalled, served when slow, recovered after', async () => {
     const userId = testServer.uniqueId('stall');
     const token = await tokenFor(userId);

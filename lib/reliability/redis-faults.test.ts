@@ -16,6 +16,11 @@ import type { TestApp, TestServer } from '@/lib/testing/test-server';
 
 const COMMAND_TIMEOUT_MS = 1_000;
 
+/** How many reward.granted messages for `missionId` a stream received. */
+function grantsOf(s: SseStream, missionId: string): number {
+  return s.updates.filter((u) => u.type === 'reward.granted' && u.data.missionId === missionId).length;
+}
+
 function suite() {
   let redis: RedisProcess;
   let proxy: FaultProxy;
@@ -53,6 +58,8 @@ function suite() {
     app = await testServer.createTestApp(server, {
       missions: [
         { id: 'five', title: 'Five plays', criteria: { eventName: 'play', count: 5 }, reward: { kind: 'currency', currency: 'gems', amount: 10 } },
+        // Completed by a user's first event: a claim whose reward.granted reaches the log before an outage.
+        { id: 'one', title: 'First play', criteria: { eventName: 'play', count: 1 }, reward: { kind: 'currency', currency: 'gems', amount: 1 } },
         // Advanced by every event, so every accepted event makes a stream message.
         { id: 'many', title: 'Many plays', criteria: { eventName: 'play', count: 1000 }, reward: { kind: 'currency', currency: 'gems', amount: 1 } },
       ],
@@ -219,7 +226,12 @@ function suite() {
     const leaving = await openSse(streamUrl);
     expect([live.response.status, leaving.response.status]).toEqual([200, 200]);
     for (let i = 0; i < 2; i++) expect((await sendEvent(token, userId, `gap-before-${i}`)).status).toBe(200);
-    await leaving.waitFor((s) => s.updates.some((u) => u.data.missionId === 'many' && u.data.currentCount === 2), 'the messages before the outage');
+    // A claim before the outage: its reward.granted reaches the log and must not be sent again.
+    expect((await bounded(`${server.url}/v1/missions/one/claim`, { method: 'POST', headers: headers(token, 'gap-claim-one') })).status).toBe(200);
+    await leaving.waitFor(
+      (s) => s.updates.some((u) => u.data.missionId === 'many' && u.data.currentCount === 2) && grantsOf(s, 'one') === 1,
+      'the messages before the outage',
+    );
     const lastSeen = leaving.messages.at(-1)!.id;
     await leaving.close();
 
@@ -231,7 +243,7 @@ function suite() {
     await redis.start();
     const backAt = Date.now();
 
-    // What the database holds: 'many' at 5, 'five' claimed, 10 gems.
+    // What the database holds: 'many' at 5, 'five' and 'one' claimed, 11 gems.
     const [row] = (
       await db.query<{ current_count: number }>(`select current_count from progress where app_id = $1 and user_id = $2 and mission_id = 'many'`, [app.appId, userId])
     ).rows;
@@ -239,7 +251,7 @@ function suite() {
     const endsOnStored = (s: SseStream) => {
       const last = (id: string) => s.updates.filter((u) => u.data.missionId === id && u.type.startsWith('mission.')).at(-1)?.data;
       const balance = s.updates.filter((u) => u.type === 'balance.changed').at(-1)?.data;
-      return last('many')?.currentCount === 5 && last('five')?.status === 'claimed' && balance?.amount === 10;
+      return last('many')?.currentCount === 5 && last('five')?.status === 'claimed' && balance?.amount === 11;
     };
     // No event after the outage: the streams must be filled from the database.
     await live.waitFor(endsOnStored, 'the live stream to end on the stored state', 60_000);
@@ -254,6 +266,13 @@ function suite() {
     await resumed!.waitFor(endsOnStored, 'the resumed stream to end on the stored state', 60_000);
     const ids = resumed!.messages.map((m) => m.id);
     expect(new Set(ids).size).toBe(ids.length);
+    // The claim made during the outage is announced once (its reward.granted re-sent by the repair, from
+    // the instance whose publish failed); the one announced before the outage is not announced again.
+    await live.waitFor((s) => grantsOf(s, 'five') === 1, 'the lost reward.granted on the live stream', 60_000);
+    await resumed!.waitFor((s) => grantsOf(s, 'five') === 1, 'the lost reward.granted on the resumed stream', 60_000);
+    // A short wait only to see that no second copy follows.
+    await new Promise((r) => setTimeout(r, 2_000));
+    expect([grantsOf(live, 'five'), grantsOf(live, 'one'), grantsOf(resumed!, 'five'), grantsOf(resumed!, 'one')]).toEqual([1, 1, 1, 0]);
     const { resyncFigures } = await import('@/lib/updates/resync');
     figures.gapRepairs = resyncFigures().repairs;
     expect(resyncFigures().repairs).toBeGreaterThanOrEqual(1);

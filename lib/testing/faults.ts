@@ -80,6 +80,11 @@ export class FaultProxy {
     return this.pairs.size;
   }
 
+  /** The local ports of the proxy's open connections to the target (PostgreSQL's `client_port` of each backend). */
+  upstreamPorts(): number[] {
+    return [...this.pairs].map((p) => p.upstream?.localPort).filter((port): port is number => typeof port === 'number');
+  }
+
   async close(): Promise<void> {
     this.mode = 'pass';
     this.cut();
@@ -101,13 +106,19 @@ export class FaultProxy {
     const upstream = createConnection(this.target);
     pair.upstream = upstream;
     upstream.on('error', () => this.drop(pair));
-    upstream.on('close', () => this.drop(pair));
     this.pipe(client, upstream, pair);
-    this.pipe(upstream, client, pair);
+    const toClient = this.pipe(upstream, client, pair);
+    // The server closing: what it sent last (e.g. PostgreSQL's FATAL before a
+    // shutdown) still reaches the client, after the delay, then the close.
+    upstream.on('close', () => void toClient().then(() => this.drop(pair)));
   }
 
-  /** Forwards `from` → `to`, each chunk after the current delay, keeping order; held while stalled. */
-  private pipe(from: Socket, to: Socket, pair: Pair): void {
+  /**
+   * Forwards `from` → `to`, each chunk after the current delay, keeping order;
+   * held while stalled. Answers a function giving the promise of everything
+   * received so far being forwarded.
+   */
+  private pipe(from: Socket, to: Socket, pair: Pair): () => Promise<void> {
     let chain = Promise.resolve();
     from.on('data', (chunk: Buffer) => {
       const delay = this.delayMs;
@@ -118,6 +129,7 @@ export class FaultProxy {
         if (!to.destroyed) to.write(chunk);
       });
     });
+    return () => chain;
   }
 
   private drop(pair: Pair): void {

@@ -17,13 +17,14 @@ export interface Instance extends TestServer {
   child: ChildProcess;
 }
 
-export async function startInstance(name: string): Promise<Instance> {
+/** `env` adds to (or overrides) this process's environment for the instance, e.g. a REDIS_URL through a fault proxy. */
+export async function startInstance(name: string, env: Record<string, string> = {}): Promise<Instance> {
   const port = await freePort();
   // tsx as a loader in this very process (not its CLI, which runs the script in a child
   // process): a SIGKILL must reach the server itself.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
     cwd: root,
-    env: { ...process.env, PORT: String(port), ADMIN_API_KEY: INSTANCE_ADMIN_KEY, JWT_SECRET, QUESTLINE_QUIET: '1' },
+    env: { ...process.env, PORT: String(port), ADMIN_API_KEY: INSTANCE_ADMIN_KEY, JWT_SECRET, QUESTLINE_QUIET: '1', ...env },
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -12,7 +12,7 @@ import { kvKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey, userOrderKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { metrics } from '@/lib/metrics';
-import { noteUnlogged, repairSoon } from './resync';
+import { grantsOf, noteUnlogged, repairSoon } from './resync';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 
@@ -59,7 +59,7 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
     const result = await log.appendAndPublish(logKey, channel, updates.map((u) => JSON.stringify(u)), order);
     if (result.status === 'late') {
       logError('publish too late: a later change was published first', null, { appId, userId, seq, types: updates.map((u) => u.type) });
-      repairSoon(appId, userId, 'publish too late');
+      repairSoon(appId, userId, 'publish too late', grantsOf(updates));
     } else if (result.status === 'pending' && opts.closeGap) {
       await log.flushThrough(logKey, channel, order);
     } else if (result.status === 'pending') {
@@ -81,7 +81,8 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
     }
   } catch (err) {
     metrics().busErrors.inc({ operation: 'publish' });
-    noteUnlogged(appId, userId);
+    // Its reward.granted, if any, is an event, not a state: the repair re-sends it as is.
+    noteUnlogged(appId, userId, grantsOf(updates));
     if (!isCircuitOpen(err)) logError('publish failed', err, { appId, userId, seq, types: updates.map((u) => u.type) });
   }
 }

@@ -68,4 +68,56 @@ describe('catalog edits reach the streams of the mission’s holders', () => {
     await stream.close();
     await other.close();
   }, 120_000);
+
+  // A campaign's window decides whether events count and whether the mission
+  // is listed or locked, but not the record's reading (status, counts,
+  // progress: toMissionProgress takes no campaign), which is all a stream
+  // message carries. So a campaign window edit sends nothing, and the
+  // stream's last word still equals GET /v1/missions/:id. Should the reading
+  // ever depend on the campaign, this fails until such edits resync too.
+  it('campaign window moved (console, then catalog PUT): the stream still ends on the read, nothing to resend', async () => {
+    const day = 86_400_000;
+    const now = Date.now();
+    const campaign = { id: 'c', title: 'Season', startAt: now - day, endAt: now + day };
+    const inCampaign: MissionInput = { ...mission, id: 'cm', campaignId: 'c' };
+    const own = await createTestApp(server, { missions: [inCampaign], campaigns: [campaign] });
+    const holder = uniqueId('campaign-holder');
+    const token = await issueToken(server, own, holder);
+    const stream = await openSse(`${server.url}/v1/sse/updates?access_token=${encodeURIComponent(token)}`);
+    const played = await fetch(`${server.url}/v1/events`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ userId: holder, name: 'play', payload: {}, timestamp: Date.now() }),
+    });
+    expect(played.status).toBe(200);
+    const read = async () => {
+      const res = await fetch(`${server.url}/v1/missions/cm`, { headers: { Authorization: `Bearer ${token}` } });
+      return ((await res.json()) as { mission: { locked?: boolean }; progress: Record<string, unknown> });
+    };
+    const last = () => stream.updates.filter((u) => u.data.missionId === 'cm').at(-1)?.data;
+    await stream.waitFor(() => last()?.currentCount === 1, 'the event on the stream');
+
+    // Console: the start moved into the future (the mission is locked for everyone now).
+    const { campaign: current } = (await (await fetch(`${server.url}/api/admin/apps/${own.appId}/campaigns/c`, { headers: { Authorization: `Bearer ${server.adminKey}` } })).json()) as { campaign: { version: number } };
+    const moved = await fetch(`${server.url}/api/admin/apps/${own.appId}/campaigns/c`, {
+      method: 'PUT',
+      headers: { Authorization: `Bearer ${server.adminKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ ...campaign, startAt: now + day, endAt: now + 2 * day, version: current.version }),
+    });
+    expect(moved.status, await moved.clone().text()).toBe(200);
+    const locked = await read();
+    expect(locked.mission.locked).toBe(true);
+    expect(last()).toEqual(locked.progress);
+
+    // Catalog PUT: the campaign ended yesterday.
+    const put = await putCatalog(server, own.appId, { missions: [inCampaign], campaigns: [{ ...campaign, startAt: now - 2 * day, endAt: now - day }] });
+    expect(put.status).toBe(200);
+    const ended = await read();
+    expect(ended.mission.locked).toBe(false);
+    expect(last()).toEqual(ended.progress);
+    // Give a resync, were one sent, time to arrive: still one message for the mission, equal to the read.
+    await new Promise((r) => setTimeout(r, 3_000));
+    expect(stream.updates.filter((u) => u.data.missionId === 'cm')).toHaveLength(1);
+    await stream.close();
+  }, 120_000);
 });

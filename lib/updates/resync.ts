@@ -22,11 +22,19 @@
 //   published (checkStreamGap); (3) a publisher that had to give up waiting
 //   for a missing predecessor (publishInOrder's flush). The repair reports the
 //   records and balances changed in the log's retention (LOG_MAX_AGE_MS).
+//   A `reward.granted` is an event, not a state, so it cannot be read back
+//   from the records: the publisher whose message failed (or was dropped as
+//   late) hands its `reward.granted` to the repair, which sends it first,
+//   unless the log already holds it (a publish that timed out after Redis
+//   had applied it). Grants are thus announced once: never a second time for
+//   a message that reached the log, and once for one that did not, as long as
+//   the instance that failed to publish it lives to repair it.
 // - Catalog edit (a mission's count, window or archived flag changed): every
 //   user with a record of the mission gets its new reading
 //   (afterCatalogEdit); a second pass after CATALOG_SETTLE_MS covers events
 //   that were judged against the catalog as it was when they arrived.
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
+import { isDeepStrictEqual } from 'node:util';
 import { getDb } from '@/db/client';
 import { balances, progress } from '@/db/schema';
 import { toBalance } from '@/lib/balances/balances';
@@ -37,11 +45,48 @@ import { isUnavailableError } from '@/lib/errors';
 import { logError, logWarn } from '@/lib/log';
 import { toMissionProgress } from '@/lib/missions/engine';
 import { processWide } from '@/lib/process-wide';
-import { getUpdateLog, LOG_MAX_AGE_MS, userOrderKey } from './log';
+import { getUpdateLog, LOG_MAX_AGE_MS, userLogKey, userOrderKey } from './log';
+import { parseLogId } from './log-ids';
 import { GAP_WAIT_MS, publishInOrder } from './publish';
 
 /** What a resync reports: the records of these missions, or everything changed since a time (a repair). */
 type ResyncScope = { missionIds: string[] } | { sinceMs: number };
+
+/** A `reward.granted` whose publish failed, and when (the claim committed just before). */
+interface LostGrant {
+  update: SdkUpdate & { type: 'reward.granted' };
+  at: number;
+}
+
+/** A repair list's entry keeps at most this many lost grants per user (the oldest go first). */
+const MAX_LOST_GRANTS = 100;
+/** Clock slack between instances when looking for a grant in the log. */
+const LOG_CLOCK_SLACK_MS = 5_000;
+
+/** The `reward.granted` messages among a change's updates, stamped now (for noteUnlogged / repairSoon). */
+export function grantsOf(updates: SdkUpdate[]): LostGrant[] {
+  const at = Date.now();
+  return updates.filter((u): u is LostGrant['update'] => u.type === 'reward.granted').map((update) => ({ update, at }));
+}
+
+/**
+ * The lost grants the log does not hold: a publish that timed out may have
+ * been applied by Redis all the same, and its message must not be sent twice.
+ * A log that came back empty holds none of them.
+ */
+async function notInLog(appId: string, userId: string, grants: LostGrant[]): Promise<LostGrant[]> {
+  if (grants.length === 0) return grants;
+  const since = Math.min(...grants.map((g) => g.at)) - LOG_CLOCK_SLACK_MS;
+  const logged = (await getUpdateLog().readAfter(userLogKey(appId, userId), `${Math.max(0, since)}-0`))
+    .map((e) => ({ ms: parseLogId(e.id)?.[0] ?? 0, update: JSON.parse(e.update) as SdkUpdate }))
+    .filter((e) => e.update.type === 'reward.granted');
+  return grants.filter((g) => {
+    const i = logged.findIndex((e) => e.ms >= g.at - LOG_CLOCK_SLACK_MS && isDeepStrictEqual(e.update, g.update));
+    if (i < 0) return true;
+    logged.splice(i, 1); // one logged message accounts for one grant
+    return false;
+  });
+}
 
 /** After a catalog edit, how long before the second pass (events in flight judged against the old catalog). */
 const CATALOG_SETTLE_MS = 2_000;
@@ -66,9 +111,11 @@ function rowsOf<T>(result: unknown): T[] {
  * change. Answers the number of messages sent (0 also when the user has no
  * sequence number yet: nothing of theirs was ever published).
  */
-async function resyncUser(appId: string, userId: string, scope: ResyncScope): Promise<number> {
-  // Before the transaction: the embedded database has one connection.
+async function resyncUser(appId: string, userId: string, scope: ResyncScope, lostGrants: LostGrant[] = []): Promise<number> {
+  // Before the transaction: the embedded database has one connection, and a
+  // log read that fails must not leave a sequence number taken and unpublished.
   const catalog = await getCatalog(appId);
+  const grants = await notInLog(appId, userId, lostGrants);
   const db = await getDb();
   const read = await db.transaction(async (tx) => {
     const bumped = rowsOf<{ seq: string }>(
@@ -91,7 +138,8 @@ async function resyncUser(appId: string, userId: string, scope: ResyncScope): Pr
   });
   if (!read) return 0;
   const now = Date.now();
-  const updates: SdkUpdate[] = [];
+  // Lost grants first: the record's claimed state and the balance follow, as after a claim.
+  const updates: SdkUpdate[] = grants.map((g) => g.update);
   for (const row of [...read.records].sort((a, b) => a.updatedAt - b.updatedAt)) {
     const mission = catalog.missions.get(row.missionId);
     if (!mission) continue;
@@ -104,9 +152,9 @@ async function resyncUser(appId: string, userId: string, scope: ResyncScope): Pr
   return updates.length;
 }
 
-/** A repair: the records and balances changed within the log's retention. */
-async function repair(appId: string, userId: string, why: string): Promise<void> {
-  const sent = await resyncUser(appId, userId, { sinceMs: Date.now() - LOG_MAX_AGE_MS });
+/** A repair: the lost grants handed over, then the records and balances changed within the log's retention. */
+async function repair(appId: string, userId: string, why: string, lostGrants: LostGrant[] = []): Promise<void> {
+  const sent = await resyncUser(appId, userId, { sinceMs: Date.now() - LOG_MAX_AGE_MS }, lostGrants);
   figures.repairs += 1;
   logWarn('stream: log repaired from the database', { appId, userId, why, messages: sent });
 }
@@ -154,7 +202,9 @@ export function checkStreamGap(appId: string, userId: string): void {
  * publisher gave up waiting for a predecessor, or came after a later change
  * was published (its message was dropped).
  */
-export function repairSoon(appId: string, userId: string, why: string): void {
+export function repairSoon(appId: string, userId: string, why: string, lostGrants: LostGrant[] = []): void {
+  // A check already running for the user would drop the grants: they go on the repair list instead.
+  if (lostGrants.length > 0) return noteUnlogged(appId, userId, lostGrants);
   inBackground(appId, userId, () => repair(appId, userId, why));
 }
 
@@ -170,13 +220,19 @@ function inBackground(appId: string, userId: string, work: () => Promise<void>):
 }
 
 // Users whose publish failed in this process: repaired once Redis answers.
-const repairList = processWide('resync.repairList', () => ({ users: new Map<string, { appId: string; userId: string }>(), timer: null as ReturnType<typeof setInterval> | null }));
+type RepairEntry = { appId: string; userId: string; lostGrants: LostGrant[] };
+const repairList = processWide('resync.repairList', () => ({ users: new Map<string, RepairEntry>(), timer: null as ReturnType<typeof setInterval> | null }));
 
-/** A publish of the user's change failed: repair their log once Redis is back. */
-export function noteUnlogged(appId: string, userId: string): void {
+/** A publish of the user's change failed: repair their log once Redis is back, with the change's lost grants. */
+export function noteUnlogged(appId: string, userId: string, lostGrants: LostGrant[] = []): void {
   const key = `${appId}\u0000${userId}`;
-  if (!repairList.users.has(key) && repairList.users.size >= MAX_REPAIR_LIST) return;
-  repairList.users.set(key, { appId, userId });
+  const entry = repairList.users.get(key);
+  if (entry) {
+    entry.lostGrants = [...entry.lostGrants, ...lostGrants].slice(-MAX_LOST_GRANTS);
+  } else {
+    if (repairList.users.size >= MAX_REPAIR_LIST) return;
+    repairList.users.set(key, { appId, userId, lostGrants: lostGrants.slice(-MAX_LOST_GRANTS) });
+  }
   if (repairList.timer) return;
   repairList.timer = setInterval(() => void drainRepairList(), 1_000);
   repairList.timer.unref?.();
@@ -192,13 +248,16 @@ async function drainRepairList(): Promise<void> {
       try {
         // Throws while Redis is still away (the user goes back on the list); the failed publish needs no other proof.
         await getUpdateLog().publishedThrough(userOrderKey(entry.appId, entry.userId));
-        await repair(entry.appId, entry.userId, 'publish failed');
+        await repair(entry.appId, entry.userId, 'publish failed', entry.lostGrants);
       } catch (err) {
         if (!isUnavailableError(err)) {
-          logError('stream: log repair failed', err, entry);
+          logError('stream: log repair failed', err, { appId: entry.appId, userId: entry.userId });
           continue;
         }
-        repairList.users.set(key, entry);
+        // Back on the list, before whatever failed for the user meanwhile.
+        const meanwhile = repairList.users.get(key);
+        if (meanwhile) meanwhile.lostGrants = [...entry.lostGrants, ...meanwhile.lostGrants].slice(-MAX_LOST_GRANTS);
+        else repairList.users.set(key, entry);
         // Redis (or the database) still away: try again on the next round.
         break;
       }
