@@ -1,7 +1,8 @@
 // One open update stream (GET /v1/sse/updates, and the inspector's
 // GET /api/admin/apps/:appId/users/:userId/updates): what it has sent, the live
-// messages it holds back while it reads the log, the keep-alive tick and the
-// clean-up. lib/http/v1/sse.ts opens it; the ordering rules are described there.
+// messages it holds back while it reads the log, the keep-alive tick (one
+// shared timer for all streams) and the clean-up. lib/http/v1/sse.ts opens
+// it; the ordering rules are described there.
 import type { Unsubscribe } from '@/lib/bus';
 import { AppError } from '@/lib/errors';
 import { isCircuitOpen } from '@/lib/kv/breaker';
@@ -54,6 +55,57 @@ export function closeAllStreams(): void {
 
 metrics().sources.openStreams = () => registry.open.size;
 
+/** A stream as the shared keep-alive timer sees it: when its next tick is due, and the tick. */
+interface Ticking {
+  due: number;
+  tick(): void;
+}
+
+/**
+ * One keep-alive timer per interval length for all the streams of this
+ * process, instead of one per stream. It fires every `slice` ms (1 s, or the
+ * interval itself when shorter than 2 s) and ticks the streams that would be
+ * late at the next firing (so a stream's ticks are at most one interval
+ * apart); each stream keeps its own phase (set by when it opened), so
+ * the ticks, and their log and revocation reads, stay spread over the
+ * interval; the reads of the streams ticked together are sent in the same
+ * event-loop turn, which the Redis connection pipelines (one write). The
+ * timer stops when its last stream closes.
+ */
+const tickers = processWide('stream-tickers', () => new Map<number, { timer: ReturnType<typeof setInterval>; members: Set<Ticking> }>());
+
+function startTicking(intervalMs: number, member: Ticking): void {
+  let group = tickers.get(intervalMs);
+  if (!group) {
+    const slice = intervalMs >= 2_000 ? 1_000 : intervalMs;
+    const members = new Set<Ticking>();
+    const timer = setInterval(() => {
+      // A stream due before the next firing ticks now (early rather than late):
+      // its ticks come every interval minus at most one slice, never later.
+      const now = Date.now();
+      for (const m of members) {
+        if (m.due > now + slice) continue;
+        m.due = now + intervalMs;
+        m.tick();
+      }
+    }, slice);
+    timer.unref?.();
+    group = { timer, members };
+    tickers.set(intervalMs, group);
+  }
+  group.members.add(member);
+}
+
+function stopTicking(intervalMs: number, member: Ticking): void {
+  const group = tickers.get(intervalMs);
+  if (!group) return;
+  group.members.delete(member);
+  if (group.members.size === 0) {
+    clearInterval(group.timer);
+    tickers.delete(intervalMs);
+  }
+}
+
 export interface UpdateStreamOptions {
   /** Whose updates: the stream's log and channel belong to this app and user. */
   owner: { appId: string; userId: string };
@@ -90,7 +142,8 @@ export class UpdateStream {
   /** The last log read failed: the next one that works reports it (onLogRecovered). */
   private logFailed = false;
   private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Its place on the shared keep-alive timer, while it ticks. */
+  private ticking: Ticking | null = null;
   private unsubscribe: Unsubscribe | null = null;
 
   private readonly userKey: string;
@@ -159,8 +212,8 @@ export class UpdateStream {
           for (const entry of replay) head += this.take(entry) ?? '';
           this.write(head);
           this.flushBuffer();
-          this.timer = setInterval(() => void this.tick(), this.opts.keepAliveMs);
-          this.timer.unref?.();
+          this.ticking = { due: Date.now() + this.opts.keepAliveMs, tick: () => void this.tick() };
+          startTicking(this.opts.keepAliveMs, this.ticking);
           this.opts.signal.addEventListener('abort', this.onAbort, { once: true });
           if (this.opts.signal.aborted) this.close();
         },
@@ -183,8 +236,8 @@ export class UpdateStream {
     const held = (registry.perUser.get(this.userKey) ?? 1) - 1;
     if (held > 0) registry.perUser.set(this.userKey, held);
     else registry.perUser.delete(this.userKey);
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
+    if (this.ticking !== null) stopTicking(this.opts.keepAliveMs, this.ticking);
+    this.ticking = null;
     this.opts.signal.removeEventListener('abort', this.onAbort);
     this.buffer.length = 0;
     const release = this.unsubscribe;
