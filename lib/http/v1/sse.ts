@@ -35,7 +35,7 @@
 // Clean-up: request abort, stream cancel, a failed write, a slow reader (the
 // stream is errored, so the HTTP writer drops the socket), the token's expiry
 // or revocation all end in UpdateStream.close(), which runs once: the
-// stream leaves the shared keep-alive timer and the bus subscription is
+// stream leaves the shared keep-alive wheel and the bus subscription is
 // released at once.
 // The per-stream state lives in ./sse-stream.ts.
 import { isRevoked } from '@/lib/auth/revocation';
