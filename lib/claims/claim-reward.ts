@@ -27,7 +27,12 @@ export interface ClaimRewardInput {
   missionId: string;
   /** The caller's Idempotency-Key, without namespace; null for none. */
   idempotencyKey: string | null;
+  /** The key's cached answer when the caller already read it with the token checks (null: not cached); undefined: read it here. */
+  cachedAnswer?: string | null;
 }
+
+/** The stored (namespaced) key of a claim's Idempotency-Key. */
+export const claimKey = (idempotencyKey: string) => `claim:${idempotencyKey}`;
 
 /** Claims lost to a concurrent change of the same key before giving up. */
 const MAX_ATTEMPTS = 5;
@@ -36,9 +41,9 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
   const { appId, userId } = ctx;
   const { missionId } = input;
   const catalog = ctx.catalog ?? (await getCatalog(appId));
-  const key = input.idempotencyKey === null ? null : `claim:${input.idempotencyKey}`;
+  const key = input.idempotencyKey === null ? null : claimKey(input.idempotencyKey);
   const scope = { appId, userId, key, requestHash: `claim:${missionId}` };
-  const cached = await cachedOutcome<ClaimResult>(scope);
+  const cached = await cachedOutcome<ClaimResult>(scope, input.cachedAnswer);
   if (cached) return cached;
   const db = await getDb();
 

@@ -4,6 +4,7 @@ import { getDb, type DbOrTx } from '@/db/client';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
 import { readUserRecords } from '@/lib/progress/records';
+import { userRecordsAt } from '@/lib/progress/records-cache';
 import { claimedMissionIds, isListed, missionLock, toMissionProgress, type MissionLock } from './engine';
 import type { Mission, MissionProgress, ProgressRecord, ProgressStatus } from './schema';
 
@@ -48,9 +49,10 @@ async function listMissionViews(
   catalog: Catalog,
   userId: string,
   query: ListQuery,
-  now = Date.now(),
+  now: number,
+  latestSeq: number | null | undefined,
 ): Promise<{ views: MissionView[]; nextAfter: string | null }> {
-  const records = await readUserRecords(db, catalog.appId, userId);
+  const records = await userRecordsAt(db, catalog.appId, userId, latestSeq);
   const claimed = claimedMissionIds(records.values());
   const views: MissionView[] = [];
   let more = false;
@@ -78,6 +80,12 @@ export interface ReadContext {
   db?: DbOrTx;
   catalog?: Catalog;
   now?: number;
+  /**
+   * The user's latest sequence number as the update log knows it (read with
+   * the token checks); the list's record cache answers only when it matches
+   * (lib/progress/records-cache.ts). Undefined: not known, read the database.
+   */
+  latestSeq?: number | null;
 }
 
 export interface MissionList {
@@ -90,7 +98,7 @@ export interface MissionList {
 /** GET /v1/missions: one page of the caller's view of the catalog. */
 export async function listMissions({ ctx, input }: { ctx: ReadContext; input: ListQuery }): Promise<MissionList> {
   const catalog = ctx.catalog ?? (await getCatalog(ctx.appId));
-  const { views, nextAfter } = await listMissionViews(ctx.db ?? (await getDb()), catalog, ctx.userId, input, ctx.now ?? Date.now());
+  const { views, nextAfter } = await listMissionViews(ctx.db ?? (await getDb()), catalog, ctx.userId, input, ctx.now ?? Date.now(), ctx.latestSeq);
   return { catalog, views, nextAfter };
 }
 

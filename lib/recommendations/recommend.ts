@@ -11,7 +11,7 @@ import { getKv } from '@/lib/kv';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError, logInfo, logWarn } from '@/lib/log';
-import { readRecords } from '@/lib/progress/records';
+import { readUserRecords } from '@/lib/progress/records';
 import { publishUpdates } from '@/lib/updates/publish';
 import { listCandidates, rankFallback, type Candidate } from './candidates';
 import { modelSettings } from './model';
@@ -50,7 +50,8 @@ const cacheKey = (ctx: Ctx) => kvKey('recs', ctx.appId, ctx.userId);
 
 async function loadCandidates(ctx: Ctx, now: number): Promise<Candidate[]> {
   const catalog = await getCatalog(ctx.appId);
-  const records = await readRecords(await getDb(), ctx.appId, ctx.userId);
+  // The prepared statement of the mission list (no query building per call).
+  const records = await readUserRecords(await getDb(), ctx.appId, ctx.userId);
   return rankFallback(listCandidates(catalog, records, now));
 }
 

@@ -18,6 +18,8 @@ interface Stored extends LogEntry {
 interface OrderState {
   /** The last sequence number published. */
   last: number;
+  /** The highest sequence number handed in (published or waiting). */
+  max?: number;
   /** Messages that came before their predecessors, by sequence number. */
   waiting: Map<number, string[]>;
   touchedMs: number;
@@ -81,6 +83,7 @@ export class MemoryUpdateLog implements UpdateLog {
     }
     if (order.seq <= state.last) return appended([], 'late');
     state.waiting.set(order.seq, updates);
+    state.max = Math.max(state.max ?? 0, order.seq);
     this.orders.delete(order.stateKey);
     this.orders.set(order.stateKey, state);
     this.evictOrders(now);
@@ -138,6 +141,11 @@ export class MemoryUpdateLog implements UpdateLog {
   async publishedThrough(stateKey: string): Promise<number | null> {
     const state = this.orders.get(stateKey);
     return state && state.touchedMs >= this.now() - ORDER_STATE_MAX_AGE_MS ? state.last : null;
+  }
+
+  async latestSeq(stateKey: string): Promise<number | null> {
+    const state = this.orders.get(stateKey);
+    return state && state.touchedMs >= this.now() - ORDER_STATE_MAX_AGE_MS ? (state.max ?? null) : null;
   }
 
   async lastId(logKey: string): Promise<string | null> {

@@ -32,7 +32,8 @@ const APPEND_SHA = createHash('sha1').update(APPEND).digest('hex');
 
 /**
  * Ordered append (lib/updates/log.ts LogOrder). KEYS[1] log key, KEYS[2] order
- * state (a hash: `last` = last published sequence number, `p<seq>` = a
+ * state (a hash: `last` = last published sequence number, `max` = the
+ * highest sequence number handed in, published or waiting, `p<seq>` = a
  * waiting message's updates joined by newlines; JSON text has none).
  * ARGV[1] channel, ARGV[2] max length, ARGV[3] max age ms, ARGV[4] mode
  * (`seq`: store and publish what is in order; `flush`: give up on the gap
@@ -54,6 +55,8 @@ if ARGV[4] == 'seq' then
   local payload = {}
   for i = 7, #ARGV do payload[#payload + 1] = ARGV[i] end
   redis.call('HSET', KEYS[2], 'p' .. seq, table.concat(payload, '\\n'))
+  local maxText = redis.call('HGET', KEYS[2], 'max')
+  if not maxText or tonumber(maxText) < seq then redis.call('HSET', KEYS[2], 'max', seq) end
 else
   if redis.call('HEXISTS', KEYS[2], 'p' .. seq) == 0 then return {'published'} end
   last = tonumber(lastText or '0')
@@ -149,6 +152,11 @@ export class RedisUpdateLog implements UpdateLog {
   async publishedThrough(stateKey: string): Promise<number | null> {
     const last = (await this.client().hget(stateKey, 'last')) as unknown;
     return last === null || last === undefined ? null : Number(last);
+  }
+
+  async latestSeq(stateKey: string): Promise<number | null> {
+    const max = (await this.client().hget(stateKey, 'max')) as unknown;
+    return max === null || max === undefined ? null : Number(max);
   }
 
   async lastId(logKey: string): Promise<string | null> {

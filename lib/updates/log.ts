@@ -58,6 +58,13 @@ export interface UpdateLog {
    * messages never reached the log (lib/updates/resync.ts).
    */
   publishedThrough(stateKey: string): Promise<number | null>;
+  /**
+   * The highest sequence number handed to the user's order state, published
+   * or still waiting for a gap; null when there is no state or it predates
+   * this field. The mission list's record cache (lib/progress/records-cache.ts)
+   * is used only while it equals the number the cached records were read with.
+   */
+  latestSeq(stateKey: string): Promise<number | null>;
 }
 
 export const userLogKey = (appId: string, userId: string) => kvKey('updlog', appId, userId);

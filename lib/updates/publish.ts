@@ -12,6 +12,7 @@ import { kvKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey, userOrderKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { metrics } from '@/lib/metrics';
+import { forgetUserRecords } from '@/lib/progress/records-cache';
 import { grantsOf, noteUnlogged, repairSoon } from './resync';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
@@ -55,6 +56,8 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
   const logKey = userLogKey(appId, userId);
   const channel = userChannel(appId, userId);
   const order = { stateKey: userOrderKey(appId, userId), seq };
+  // This instance's cached records of the user are stale from now on, whether or not the log is reached.
+  forgetUserRecords(appId, userId);
   try {
     const result = await log.appendAndPublish(logKey, channel, updates.map((u) => JSON.stringify(u)), order);
     if (result.status === 'late') {

@@ -5,8 +5,10 @@ import type { z } from 'zod';
 import { publicMission } from '@/lib/catalog/convert';
 import { listMissionsQuerySchema, type missionDetailSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
-import { checkKey } from '@/lib/idempotency/run-idempotent';
-import { claimReward } from '@/lib/claims/claim-reward';
+import { checkKey, idempotencyCacheKey, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
+import { getKv } from '@/lib/kv';
+import { getUpdateLog, userOrderKey } from '@/lib/updates/log';
+import { claimKey, claimReward } from '@/lib/claims/claim-reward';
 import { missionListJson } from '@/lib/missions/list-json';
 import { listMissions as listMissionsVerb, readMission } from '@/lib/missions/read-missions';
 import { claimsLimiter } from '@/lib/ratelimit/policies';
@@ -30,34 +32,52 @@ function listQueryOf(url: URL) {
   return parseWith(listMissionsQuerySchema, Object.fromEntries(url.searchParams.entries()));
 }
 
-export const listMissions = userRoute({}, async ({ url, auth }) => {
-  const query = listQueryOf(url);
-  const list = await listMissionsVerb({
-    ctx: { appId: auth.appId, userId: auth.userId },
-    input: {
-      campaignId: query.campaignId,
-      status: query.status,
-      limit: query.limit,
-      after: query.cursor ? decodeCursor(query.cursor) : null,
-      includeExpired: query.include === 'expired',
-    },
-  });
-  return jsonText(missionListJson(list.catalog, list.views, list.nextAfter === null ? null : encodeCursor(list.nextAfter)));
-});
+export const listMissions = userRoute(
+  {
+    // The user's latest sequence number, read with the token checks (one round trip): the record cache's check.
+    prefetch: (_req, auth) => getUpdateLog().latestSeq(userOrderKey(auth.appId, auth.userId)),
+  },
+  async ({ url, auth, prefetched }) => {
+    const query = listQueryOf(url);
+    const list = await listMissionsVerb({
+      ctx: { appId: auth.appId, userId: auth.userId, latestSeq: prefetched },
+      input: {
+        campaignId: query.campaignId,
+        status: query.status,
+        limit: query.limit,
+        after: query.cursor ? decodeCursor(query.cursor) : null,
+        includeExpired: query.include === 'expired',
+      },
+    });
+    return jsonText(missionListJson(list.catalog, list.views, list.nextAfter === null ? null : encodeCursor(list.nextAfter)));
+  },
+);
 
 export const getMission = userRoute({}, async ({ auth, params }) => {
   const view = await readMission({ ctx: { appId: auth.appId, userId: auth.userId }, input: { missionId: params.id } });
   return json({ mission: publicMission(view.mission, view.locked), progress: view.progress } satisfies z.output<typeof missionDetailSchema>);
 });
 
-export const postClaim = userRoute({ limiter: claimsLimiter }, async ({ req, auth, params }) => {
-  const idempotencyKey = checkKey(req.headers.get('idempotency-key'));
-  const outcome = await claimReward({ ctx: { appId: auth.appId, userId: auth.userId }, input: { missionId: params.id, idempotencyKey } }).catch(
-    (err: unknown) => {
-      if (err instanceof AppError) metrics().claims.inc({ outcome: err.code });
-      throw err;
+export const postClaim = userRoute(
+  {
+    limiter: claimsLimiter,
+    // The cached answer of the key is read with the token checks (one round trip), as for events.
+    prefetch: (req, auth) => {
+      const key = req.headers.get('idempotency-key');
+      if (key === null || key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
+      return getKv().get(idempotencyCacheKey(auth.appId, auth.userId, claimKey(key)));
     },
-  );
-  metrics().claims.inc({ outcome: outcome.replay === null ? 'granted' : 'replayed' });
-  return idempotentJson(outcome);
-});
+  },
+  async ({ req, auth, params, prefetched }) => {
+    const idempotencyKey = checkKey(req.headers.get('idempotency-key'));
+    const input = { missionId: params.id, idempotencyKey, cachedAnswer: prefetched };
+    const outcome = await claimReward({ ctx: { appId: auth.appId, userId: auth.userId }, input }).catch(
+      (err: unknown) => {
+        if (err instanceof AppError) metrics().claims.inc({ outcome: err.code });
+        throw err;
+      },
+    );
+    metrics().claims.inc({ outcome: outcome.replay === null ? 'granted' : 'replayed' });
+    return idempotentJson(outcome);
+  },
+);

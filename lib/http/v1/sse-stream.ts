@@ -1,7 +1,8 @@
 // One open update stream (GET /v1/sse/updates, and the inspector's
 // GET /api/admin/apps/:appId/users/:userId/updates): what it has sent, the live
-// messages it holds back while it reads the log, the keep-alive tick and the
-// clean-up. lib/http/v1/sse.ts opens it; the ordering rules are described there.
+// messages it holds back while it reads the log, the keep-alive tick (one
+// shared timer wheel for all streams) and the clean-up. lib/http/v1/sse.ts opens
+// it; the ordering rules are described there.
 import type { Unsubscribe } from '@/lib/bus';
 import { AppError } from '@/lib/errors';
 import { isCircuitOpen } from '@/lib/kv/breaker';
@@ -54,6 +55,63 @@ export function closeAllStreams(): void {
 
 metrics().sources.openStreams = () => registry.open.size;
 
+/**
+ * One keep-alive timer per interval length for all the streams of this
+ * process, instead of one per stream: a wheel of up to 150 slots (100 ms each
+ * for the 15 s default). Each firing ticks the streams of one slot; a stream
+ * joins the slot just behind the current one and stays there, so it ticks
+ * once per turn of the wheel (the interval, rounded down to whole slots: never
+ * late), and the streams' ticks, with their log and revocation reads, stay
+ * spread over the interval as evenly as they were opened. The reads of one
+ * slot's streams are sent in the same event-loop turn, which the Redis
+ * connection pipelines. The timer stops when its last stream closes.
+ */
+interface Wheel {
+  timer: ReturnType<typeof setInterval>;
+  slots: Set<() => void>[];
+  cursor: number;
+  size: number;
+}
+
+const wheels = processWide('stream-wheels', () => new Map<number, Wheel>());
+
+/** Where a stream sits on its wheel, to leave it. */
+interface WheelPlace {
+  intervalMs: number;
+  slot: number;
+  tick: () => void;
+}
+
+function startTicking(intervalMs: number, tick: () => void): WheelPlace {
+  let wheel = wheels.get(intervalMs);
+  if (!wheel) {
+    const count = Math.max(1, Math.min(150, Math.floor(intervalMs / 10)));
+    const sliceMs = Math.max(1, Math.floor(intervalMs / count));
+    const w: Wheel = { timer: undefined as unknown as ReturnType<typeof setInterval>, slots: Array.from({ length: count }, () => new Set<() => void>()), cursor: 0, size: 0 };
+    w.timer = setInterval(() => {
+      const slot = w.slots[w.cursor];
+      w.cursor = (w.cursor + 1) % w.slots.length;
+      for (const t of [...slot]) t();
+    }, sliceMs);
+    w.timer.unref?.();
+    wheels.set(intervalMs, (wheel = w));
+  }
+  // The slot just fired: reached again after a whole turn.
+  const slot = (wheel.cursor + wheel.slots.length - 1) % wheel.slots.length;
+  wheel.slots[slot].add(tick);
+  wheel.size++;
+  return { intervalMs, slot, tick };
+}
+
+function stopTicking(place: WheelPlace): void {
+  const wheel = wheels.get(place.intervalMs);
+  if (!wheel || !wheel.slots[place.slot].delete(place.tick)) return;
+  if (--wheel.size === 0) {
+    clearInterval(wheel.timer);
+    wheels.delete(place.intervalMs);
+  }
+}
+
 export interface UpdateStreamOptions {
   /** Whose updates: the stream's log and channel belong to this app and user. */
   owner: { appId: string; userId: string };
@@ -90,7 +148,8 @@ export class UpdateStream {
   /** The last log read failed: the next one that works reports it (onLogRecovered). */
   private logFailed = false;
   private controller: ReadableStreamDefaultController<Uint8Array> | null = null;
-  private timer: ReturnType<typeof setInterval> | undefined;
+  /** Its place on the shared keep-alive wheel, while it ticks. */
+  private ticking: WheelPlace | null = null;
   private unsubscribe: Unsubscribe | null = null;
 
   private readonly userKey: string;
@@ -159,8 +218,7 @@ export class UpdateStream {
           for (const entry of replay) head += this.take(entry) ?? '';
           this.write(head);
           this.flushBuffer();
-          this.timer = setInterval(() => void this.tick(), this.opts.keepAliveMs);
-          this.timer.unref?.();
+          this.ticking = startTicking(this.opts.keepAliveMs, () => void this.tick());
           this.opts.signal.addEventListener('abort', this.onAbort, { once: true });
           if (this.opts.signal.aborted) this.close();
         },
@@ -183,8 +241,8 @@ export class UpdateStream {
     const held = (registry.perUser.get(this.userKey) ?? 1) - 1;
     if (held > 0) registry.perUser.set(this.userKey, held);
     else registry.perUser.delete(this.userKey);
-    if (this.timer !== undefined) clearInterval(this.timer);
-    this.timer = undefined;
+    if (this.ticking !== null) stopTicking(this.ticking);
+    this.ticking = null;
     this.opts.signal.removeEventListener('abort', this.onAbort);
     this.buffer.length = 0;
     const release = this.unsubscribe;

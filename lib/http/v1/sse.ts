@@ -35,7 +35,8 @@
 // Clean-up: request abort, stream cancel, a failed write, a slow reader (the
 // stream is errored, so the HTTP writer drops the socket), the token's expiry
 // or revocation all end in UpdateStream.close(), which runs once: the
-// keep-alive timer is cleared and the bus subscription released at once.
+// stream leaves the shared keep-alive wheel and the bus subscription is
+// released at once.
 // The per-stream state lives in ./sse-stream.ts.
 import { isRevoked } from '@/lib/auth/revocation';
 import type { TokenClaims } from '@/lib/auth/jwt';

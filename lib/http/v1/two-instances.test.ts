@@ -82,6 +82,26 @@ function suite(): void {
     expect(stream.messages).toHaveLength(1);
   });
 
+  it('GET /v1/missions on B shows a change written through A as soon as A has answered (B’s record cache is checked against the sequence number)', async () => {
+    const userId = uniqueId('u');
+    const token = await issueToken(a, app, userId);
+    const onB = userClient(b, token);
+    const countOnB = async () => {
+      const res = await onB.get('/v1/missions');
+      expect(res.status).toBe(200);
+      const body = (await res.json()) as { progress: Record<string, { currentCount: number } | undefined> };
+      return body.progress.play?.currentCount ?? 0;
+    };
+    // Read twice first, so B holds the user's records in its cache.
+    expect(await countOnB()).toBe(0);
+    expect(await countOnB()).toBe(0);
+    for (let n = 1; n <= 3; n++) {
+      expect((await post(a, token, userId)).status).toBe(200);
+      expect(await countOnB()).toBe(n);
+      expect(await countOnB()).toBe(n);
+    }
+  });
+
   it('a theme preset edited through A reaches B’s /v1/campaigns (the catalog cache is dropped over the bus)', async () => {
     const admin = (server: TestServer, method: string, route: string, body: unknown) =>
       fetch(server.url + route, { method, headers: { Authorization: `Bearer ${server.adminKey}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });

@@ -1,0 +1,74 @@
+// The mission list's per-user record cache: a user's progress records as
+// last read from the database, with the user's sequence number read in the
+// same statement (one snapshot). Every change to a user's progress bumps
+// that number in its transaction and hands it to the update log's order
+// state after commit (lib/updates/publish.ts), which keeps the highest one
+// handed in (UpdateLog.latestSeq). GET /v1/missions reads that number with
+// the token checks (the same Redis round trip) and uses the cached records
+// only while it equals the cached one; otherwise it reads the database.
+//
+// So a change committed by any instance is seen as soon as its publisher has
+// reached the log (before the writer answers its client). A change whose
+// publish failed (Redis unreachable at that moment) is not in the log's
+// number: this instance forgets the user's entry when it publishes (or
+// fails to), and every entry expires after RECORDS_CACHE_TTL_MS, which bounds
+// what another instance can serve in that case.
+import type { DbOrTx } from '@/db/client';
+import { runPrepared, type Prepared } from '@/db/prepared';
+import type { ProgressRecord } from '@/lib/missions/schema';
+
+const RECORDS_CACHE_TTL_MS = 10_000;
+const RECORDS_CACHE_MAX_USERS = 20_000;
+
+interface Entry {
+  seq: number | null;
+  records: Map<string, ProgressRecord>;
+  expires: number;
+}
+
+const cache = new Map<string, Entry>();
+const keyOf = (appId: string, userId: string) => `${appId}\u0000${userId}`;
+
+/** $1 app, $2 user: the user's sequence number (null: never changed) and records, one snapshot. */
+const USER_RECORDS_WITH_SEQ: Prepared = {
+  name: 'ql_user_records_seq_v1',
+  text: `select (select seq::text from user_sequences where app_id = $1 and user_id = $2) as seq,
+  (select json_agg(json_build_array(mission_id, status, current_count, target_count, window_start, cycle, updated_at))::text
+   from progress where app_id = $1 and user_id = $2) as records`,
+};
+
+type Row = [string, ProgressRecord['status'], number, number, number, number, number];
+
+async function readWithSeq(db: DbOrTx, appId: string, userId: string): Promise<Entry> {
+  const [row] = await runPrepared(db, USER_RECORDS_WITH_SEQ, [appId, userId]);
+  const records = new Map<string, ProgressRecord>();
+  const text = row?.records;
+  const rows = (typeof text === 'string' ? JSON.parse(text) : (text ?? [])) as Row[];
+  for (const [missionId, status, currentCount, targetCount, windowStart, cycle, updatedAt] of rows) {
+    records.set(missionId, { userId, missionId, status, currentCount, targetCount, windowStart, cycle, updatedAt });
+  }
+  const seq = row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
+  return { seq, records, expires: Date.now() + RECORDS_CACHE_TTL_MS };
+}
+
+/**
+ * The user's records: from the cache when `latestSeq` (the update log's
+ * number, read by the caller) equals the cached number, else from the
+ * database (and cached). `latestSeq` undefined: not known (the read failed),
+ * so the database answers.
+ */
+export async function userRecordsAt(db: DbOrTx, appId: string, userId: string, latestSeq: number | null | undefined): Promise<Map<string, ProgressRecord>> {
+  const key = keyOf(appId, userId);
+  const hit = cache.get(key);
+  if (hit && latestSeq !== undefined && hit.seq === latestSeq && hit.expires > Date.now()) return hit.records;
+  const entry = await readWithSeq(db, appId, userId);
+  cache.delete(key);
+  if (cache.size >= RECORDS_CACHE_MAX_USERS) cache.delete(cache.keys().next().value!);
+  cache.set(key, entry);
+  return entry.records;
+}
+
+/** Drops the user's entry (a change of theirs is being published by this instance). */
+export function forgetUserRecords(appId: string, userId: string): void {
+  cache.delete(keyOf(appId, userId));
+}
