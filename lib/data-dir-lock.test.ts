@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DataDirInUseError, LOCK_FILE, lockDataDir } from './data-dir-lock';
+import { seedDataDir } from '@/lib/testing/pglite-template';
 import { freePort } from '@/lib/testing/processes';
 
 const dirs: string[] = [];
@@ -88,6 +89,9 @@ async function serve(dataDir: string): Promise<Served> {
   const port = await freePort();
   const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), QUESTLINE_DATA_DIR: dataDir, ADMIN_API_KEY: ADMIN_KEY, QUESTLINE_QUIET: '1' };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'UPSTASH_REDIS_REST_URL', 'UPSTASH_REDIS_REST_TOKEN', 'JWT_SECRET']) delete env[name];
+  // A copy of the run's migrated template database (lib/testing/pglite-template.ts) unless one is there:
+  // a fresh PGlite directory's initdb alone took minutes at load 30.
+  seedDataDir(dataDir, env);
   // node --import tsx (not the tsx CLI, which runs the script in a child): the pid is the server's own.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], { cwd: root, env });
   let output = '';

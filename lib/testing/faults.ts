@@ -3,8 +3,8 @@
 // that can pass, delay, refuse, black-hole or cut traffic. Nothing here
 // touches the shared Redis or another engineer's databases.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
+import { portFree, releasePort, reservePort } from './processes';
 
 export type ProxyMode =
   /** Forward both ways (after `delayMs`). */
@@ -152,89 +152,14 @@ async function waitForReply(port: number, probe: string, expect: string, timeout
   }
 }
 
-async function portFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen(port, '127.0.0.1', () => probe.close(() => resolve(true)));
-  });
-}
-
-/**
- * Ports handed out by spareRedisPort() are reserved with a lock file holding
- * the owner's pid (in /tmp itself, not the run's TMPDIR: test files of one run
- * run in parallel workers, and a targeted run may run beside a whole suite).
- * A reservation lasts until RedisProcess.close() or the process's exit, so a
- * test's redis-server keeps its port while it is stopped (a crash) and started
- * again: another file cannot take it in between. A lock whose owner is gone is
- * taken over.
- */
-const lockPath = (port: number) => `/tmp/questline-fault-port-${port}.lock`;
-const reserved = new Set<number>();
-process.once('exit', () => {
-  for (const port of reserved) releasePort(port);
-});
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-function tryReserve(port: number): boolean {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lockPath(port), 'wx');
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      reserved.add(port);
-      return true;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      let owner = NaN;
-      try {
-        owner = Number(readFileSync(lockPath(port), 'utf8'));
-      } catch {
-        continue; // released meanwhile: try again
-      }
-      // An empty file is a reservation being written right now; a live owner keeps it.
-      if (!Number.isInteger(owner) || owner <= 0 || alive(owner)) return false;
-      try {
-        unlinkSync(lockPath(port));
-      } catch {
-        // someone else took it over first
-      }
-    }
-  }
-  return false;
-}
-
-function releasePort(port: number): void {
-  if (!reserved.delete(port)) return;
-  try {
-    if (Number(readFileSync(lockPath(port), 'utf8')) === process.pid) unlinkSync(lockPath(port));
-  } catch {
-    // already gone
-  }
-}
-
 /**
  * A spare port for a test's redis-server: the first one of FAULT_REDIS_PORTS
  * (`first-last`, default 6390-6399) that nobody has reserved and nothing
- * listens on, reserved for this process (see above), so fault tests stay in
+ * listens on, reserved for this process (reservePort in processes.ts), so fault tests stay in
  * the ports set aside for them and never share a redis-server.
  */
 export async function spareRedisPort(): Promise<number> {
-  const [first, last] = (process.env.FAULT_REDIS_PORTS ?? '6390-6399').split('-').map(Number);
-  for (let port = first; port <= last; port++) {
-    if (!tryReserve(port)) continue;
-    if (await portFree(port)) return port;
-    releasePort(port);
-  }
-  throw new Error(`no free port in FAULT_REDIS_PORTS ${first}-${last}`);
+  return reservePort('FAULT_REDIS_PORTS', process.env.FAULT_REDIS_PORTS ?? '6390-6399');
 }
 
 /** The pid of the redis-server answering on `port` (INFO server), or null when nothing answers. */

@@ -2,8 +2,8 @@
 // PostgreSQL and Redis of the environment, for tests that need two instances
 // or a process that dies (kill -9) in the middle of a request.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from './processes';
 import type { TestServer } from './test-server';
 
 const INSTANCE_ADMIN_KEY = process.env.ADMIN_API_KEY ?? 'two-instances-admin-key-0123456789';
@@ -12,17 +12,6 @@ const root = path.resolve(__dirname, '../..');
 
 /** True when DATABASE_URL and REDIS_URL name shared stores (the embedded default is one process's). */
 export const sharedStores = Boolean(process.env.DATABASE_URL?.trim() && process.env.REDIS_URL?.trim());
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 export interface Instance extends TestServer {
   child: ChildProcess;

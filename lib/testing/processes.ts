@@ -1,8 +1,103 @@
-// Test support for suites that start server processes.
+// Test support for suites that start server processes: the ports they listen on.
+import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
 
-/** A port the OS just handed out (closed again at once; the test then binds it). */
+/** True when nothing listens on `port` (any address: a server may bind 0.0.0.0). */
+export async function portFree(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen(port, '0.0.0.0', () => probe.close(() => resolve(true)));
+  });
+}
+
+/**
+ * Ports handed out from a range (reservePort) are reserved with a lock file
+ * holding the owner's pid (in /tmp itself, not the run's TMPDIR: test files of
+ * one run run in parallel workers, and a targeted run may run beside a whole
+ * suite). A reservation lasts until releasePort() or the process's exit, so a
+ * server keeps its port while it is stopped and started again: another file
+ * cannot take it in between. A lock whose owner is gone is taken over.
+ */
+const lockPath = (port: number) => `/tmp/questline-test-port-${port}.lock`;
+const reserved = new Set<number>();
+process.once('exit', () => {
+  for (const port of reserved) releasePort(port);
+});
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function tryReserve(port: number): boolean {
+  for (let attempt = 0; attempt < 2; attempt++) {
+    try {
+      const fd = openSync(lockPath(port), 'wx');
+      writeSync(fd, String(process.pid));
+      closeSync(fd);
+      reserved.add(port);
+      return true;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      let owner = NaN;
+      try {
+        owner = Number(readFileSync(lockPath(port), 'utf8'));
+      } catch {
+        continue; // released meanwhile: try again
+      }
+      // An empty file is a reservation being written right now; a live owner keeps it.
+      if (!Number.isInteger(owner) || owner <= 0 || alive(owner)) return false;
+      try {
+        unlinkSync(lockPath(port));
+      } catch {
+        // someone else took it over first
+      }
+    }
+  }
+  return false;
+}
+
+/** Gives a port of reservePort() back. */
+export function releasePort(port: number): void {
+  if (!reserved.delete(port)) return;
+  try {
+    if (Number(readFileSync(lockPath(port), 'utf8')) === process.pid) unlinkSync(lockPath(port));
+  } catch {
+    // already gone
+  }
+}
+
+/**
+ * The first port of `range` (`first-last`, from the variable `name`) that
+ * nobody has reserved and nothing listens on, reserved for this process.
+ */
+export async function reservePort(name: string, range: string): Promise<number> {
+  const [first, last] = range.split('-').map(Number);
+  if (!Number.isInteger(first) || !Number.isInteger(last) || first > last) throw new Error(`${name} must be first-last, got "${range}"`);
+  for (let port = first; port <= last; port++) {
+    if (!tryReserve(port)) continue;
+    if (await portFree(port)) return port;
+    releasePort(port);
+  }
+  throw new Error(`no free port in ${name} ${first}-${last}`);
+}
+
+/**
+ * A port for a server process a test starts. With QUESTLINE_TEST_PORTS
+ * (`first-last`) one of those, reserved until this test process exits (a
+ * machine shared with other runs gives each its own range, and no other
+ * program can take the port between this probe and the server's bind);
+ * without it, one the OS just handed out (closed again at once; the test then
+ * binds it).
+ */
 export async function freePort(): Promise<number> {
+  const range = process.env.QUESTLINE_TEST_PORTS?.trim();
+  if (range) return reservePort('QUESTLINE_TEST_PORTS', range);
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);

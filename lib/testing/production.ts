@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, it } from 'vitest';
 import { isBuildStale } from '../../scripts/build-server.mjs';
+import { seedDataDir } from './pglite-template';
 import { freePort } from './processes';
 
 const ROOT = path.resolve(__dirname, '../..');
@@ -57,6 +58,7 @@ export async function startProduction(options: StartOptions = {}): Promise<Insta
     else env[name] = value;
   }
   const args = [path.join(ROOT, 'scripts', 'start.mjs'), ...(options.nextStart ? ['--next-start'] : [])];
+  if (!('QUESTLINE_DATA_DIR' in (options.env ?? {})) && env.QUESTLINE_DATA_DIR) seedDataDir(env.QUESTLINE_DATA_DIR, env);
   const child = spawn(process.execPath, args, { cwd: ROOT, env });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));

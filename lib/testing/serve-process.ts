@@ -5,6 +5,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { seedDataDir } from './pglite-template';
 import { freePort } from './processes';
 
 const root = path.resolve(__dirname, '../..');
@@ -36,6 +37,7 @@ export async function startServeProcess(env: Record<string, string | undefined> 
     if (value === undefined) delete childEnv[name];
     else childEnv[name] = value;
   }
+  if (env.QUESTLINE_DATA_DIR === undefined && childEnv.QUESTLINE_DATA_DIR) seedDataDir(childEnv.QUESTLINE_DATA_DIR, childEnv);
   // tsx as a loader of this very process (not its CLI, which would put the server in a grandchild): signals reach the server.
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], { cwd: root, env: childEnv });
   let output = '';

@@ -5,6 +5,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
+import { seedDataDir } from './pglite-template';
 import type { CatalogInput } from './types';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
@@ -21,6 +22,7 @@ export function prepareTestEnv(): void {
   process.env.ADMIN_API_KEY ??= TEST_ADMIN_KEY;
   process.env.JWT_SECRET ??= 'test-jwt-secret-that-is-long-enough-0123456789';
   process.env.QUESTLINE_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'questline-test-'));
+  seedDataDir(process.env.QUESTLINE_DATA_DIR);
 }
 
 export async function startTestServer(): Promise<TestServer> {

@@ -20,17 +20,33 @@ function suite(): void {
   let survivor: TestServer;
   let app: TestApp;
   const trigger = `ql_test_slow_${process.pid}`;
+  const gate = `ql_test_gate_${process.pid}`;
 
+  const savedQueryTimeout = process.env.DATABASE_QUERY_TIMEOUT_MS;
   beforeAll(async () => {
+    // Creating and dropping the trigger locks the shared events table: the statement waits for every
+    // transaction on it (other test files' included) to end, which took past the default 10 s query bound
+    // on a loaded machine. A bound for a hang (this process and its servers), not for speed.
+    process.env.DATABASE_QUERY_TIMEOUT_MS = '60000';
     doomed = await startInstance('doomed');
     survivor = await startTestServer();
     app = await createTestApp(survivor, { missions: [mission('tally', { criteria: { eventName: 'play', count: 1000 } })] });
     const db = await getDb();
-    // Holds the delivery's transaction open on one event, so the process can be killed half-way through it.
+    // Holds the delivery's transaction open on one event, so the process can be killed half-way through it:
+    // the insert waits (up to 120 s) until the test opens the gate. It was a fixed 4 s sleep, which a poll of
+    // pg_stat_activity starved for that long on a loaded machine would miss (the delivery would finish before
+    // the kill). Each check of the gate reads a fresh snapshot (READ COMMITTED).
+    await db.execute(sql.raw(`create table ${gate} (open boolean not null)`));
+    await db.execute(sql.raw(`insert into ${gate} values (false)`));
     await db.execute(
       sql.raw(`create or replace function ${trigger}() returns trigger language plpgsql as $$
         begin
-          if new.app_id = '${app.appId}' and new.payload ? 'slow' then perform pg_sleep(4); end if;
+          if new.app_id = '${app.appId}' and new.payload ? 'slow' then
+            for i in 1..2400 loop
+              exit when (select open from ${gate});
+              perform pg_sleep(0.05);
+            end loop;
+          end if;
           return new;
         end $$`),
     );
@@ -41,8 +57,11 @@ function suite(): void {
     const db = await getDb();
     await db.execute(sql.raw(`drop trigger if exists ${trigger} on events`));
     await db.execute(sql.raw(`drop function if exists ${trigger}()`));
+    await db.execute(sql.raw(`drop table if exists ${gate}`));
     await doomed?.close();
     await survivor?.close();
+    if (savedQueryTimeout === undefined) delete process.env.DATABASE_QUERY_TIMEOUT_MS;
+    else process.env.DATABASE_QUERY_TIMEOUT_MS = savedQueryTimeout;
   });
 
   async function storedCount(userId: string): Promise<number> {
@@ -94,6 +113,9 @@ function suite(): void {
       );
     expect([await storedCount(u1), await storedCount(u2), await storedCount(u3), await keyRows()]).toEqual([0, 0, 0, 0]);
 
+    // The dead process's statement may finish now (PostgreSQL then finds its client gone and rolls back),
+    // and the retry below must not wait at the gate.
+    await db.execute(sql.raw(`update ${gate} set open = true`));
     // The retry on another instance waits for PostgreSQL to roll the dead transaction back, then applies it once.
     const retry = await sendDelivery(survivor, app, body, { webhookId });
     expect(retry.status).toBe(200);
