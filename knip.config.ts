@@ -14,6 +14,8 @@ const config: KnipConfig = {
     'scripts/fuzz.ts',
     'scripts/sse-soak.ts',
     'scripts/bench-webhook.ts',
+    // Run by `npm run bench -- --cpu-prof` (spawned) or by hand on a profile.
+    'scripts/bench/profile-summary.mjs',
     // The SDK package's two entry points (scripts/sdk/pack.ts builds them): their exports are its public API.
     'lib/sdk/index.ts',
     'lib/sdk/backend.ts',

@@ -3,7 +3,8 @@
 // (the key-value store's 24 h answer, else the database row), evaluation
 // against the in-memory catalog, then the write (lib/events/write-event.ts):
 // two statements and no transaction of its own for a standalone event, one
-// for an event that advances nothing; after commit, the stream updates are
+// for an event that advances nothing or whose user's records this process
+// has cached from the user's last event (lib/events/user-records-cache.ts); after commit, the stream updates are
 // published in the user's change order and the answer cached, side by side.
 // The dashboard's rollups are written by the same statement as the event. Callers see only `{ ctx, input }` → the answer.
 import { randomUUID } from 'node:crypto';
@@ -18,6 +19,7 @@ import { claimedMissionIds, explainEvent, missionLock, toMissionProgress, type V
 import type { EngineEvent, ProgressRecord } from '@/lib/missions/schema';
 import { lockUser, lockUsers } from '@/lib/progress/records';
 import { publishInOrder } from '@/lib/updates/publish';
+import { cachedRecords, forgetRecords, storeRecords } from './user-records-cache';
 import { readForEvent, readStoredAnswer, writeEvent, type StoredAnswer } from './write-event';
 
 /** The answer to one recorded event, byte for byte what POST /v1/events returns and replays. */
@@ -120,12 +122,26 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
   const related = relatedMissionIds(catalog, event.name);
   const after = (step: () => Promise<void>) => (ctx.uow ? ctx.uow.afterCommit(step) : step());
 
+  // Standalone, the user's records and sequence number cached by their last
+  // event here stand in for the read (lib/events/user-records-cache.ts): the
+  // write's sequence check turns a stale entry into another attempt.
+  let useCache = !ctx.uow;
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
     const now = Date.now();
+    const cachedRead = useCache && related.length > 0 ? cachedRecords(appId, event.userId, related) : undefined;
     // An event no mission reads needs no records; a keyed one still finds its stored answer through the write.
-    const read = related.length > 0 ? await readForEvent(db, scope, key, related) : { seq: null, stored: null, records: new Map() };
+    const read = cachedRead
+      ? { ...cachedRead, stored: null }
+      : related.length > 0
+        ? await readForEvent(db, scope, key, related)
+        : { seq: null, stored: null, records: new Map<string, ProgressRecord>() };
     if (read.stored) return replayOf(read.stored, requestHash);
     const { missionsUpdated, missionsCompleted, updates, toSave, outcome: verdicts } = evaluate(catalog, event, read.records, now);
+    // A write without progress rows has no sequence check: its verdicts must come from the database's records, not the cache's.
+    if (cachedRead && toSave.length === 0) {
+      useCache = false;
+      continue;
+    }
     const eventId = `evt_${randomUUID()}`;
     const body: RecordedEvent = { accepted: true, eventId, missionsUpdated };
     const response = JSON.stringify(body);
@@ -144,8 +160,16 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
       // The dashboard's counts, in the same statement (lib/analytics/rollups.ts).
       rollups: rollupRows({ appId, userId: event.userId, at: now, deltas: eventRollups(event.name, missionsCompleted) }),
     });
-    if (written.kind === 'stale') continue;
+    if (written.kind === 'stale') {
+      forgetRecords(appId, event.userId);
+      useCache = false;
+      continue;
+    }
     const seq = written.seq;
+    if (ctx.uow) {
+      // Not committed yet: the entry (if any) only goes stale, which the next write's check catches.
+    } else if (written.kind === 'written') storeRecords(appId, event.userId, { readSeq: read.seq, seq: seq ?? read.seq }, related, read.records, toSave);
+    else forgetRecords(appId, event.userId);
     // Every sequence number taken is published, even with nothing to say, so later changes need not wait for it.
     const publish = seq === null ? null : () => publishInOrder(appId, event.userId, seq, written.kind === 'written' ? updates : []);
     if (written.kind === 'key-taken') {

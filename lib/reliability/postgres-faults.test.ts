@@ -10,6 +10,7 @@ import type { Server } from 'node:http';
 import type pg from 'pg';
 import { sharedStores } from '@/lib/testing/instance';
 import { bounded, FaultProxy, waitUntil, type Answer } from '@/lib/testing/faults';
+import { authHeaders as headers, keyedEvents, signedToken } from '@/lib/testing/fault-client';
 import { checkInvariants, truthClient } from '@/lib/testing/invariants';
 import { openSse } from '@/lib/testing/sse-client';
 import type { TestApp, TestServer } from '@/lib/testing/test-server';
@@ -27,32 +28,9 @@ function suite() {
   let db: pg.Client;
   let app: TestApp;
   let testServer: typeof import('@/lib/testing/test-server');
-  const accepted = new Map<string, Set<string>>();
-  const bodies = new Map<string, string>();
+  const { accepted, sendEvent, sendUntilAccepted } = keyedEvents(() => server.url);
   const figures: Record<string, unknown> = {};
-
-  async function tokenFor(userId: string): Promise<string> {
-    const { issueAccessToken } = await import('@/lib/auth/jwt');
-    return (await issueAccessToken(app.appId, userId)).accessToken;
-  }
-
-  function headers(token: string, key?: string): Record<string, string> {
-    return { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(key ? { 'Idempotency-Key': key } : {}) };
-  }
-
-  async function sendEvent(token: string, userId: string, key: string): Promise<Answer> {
-    if (!bodies.has(key)) bodies.set(key, JSON.stringify({ userId, name: 'play', payload: {}, timestamp: Date.now() }));
-    const answer = await bounded(`${server.url}/v1/events`, { method: 'POST', headers: headers(token, key), body: bodies.get(key)! });
-    if (answer.status === 200) {
-      if (!accepted.has(userId)) accepted.set(userId, new Set());
-      accepted.get(userId)!.add(key);
-    }
-    return answer;
-  }
-
-  async function sendUntilAccepted(token: string, userId: string, key: string): Promise<void> {
-    await waitUntil(async () => (await sendEvent(token, userId, key)).status === 200, `event ${key} accepted`);
-  }
+  const tokenFor = (userId: string) => signedToken(app.appId, userId);
 
   async function expectInvariants(): Promise<void> {
     const report = await checkInvariants(db, app.appId, accepted);

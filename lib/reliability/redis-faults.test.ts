@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { sharedStores } from '@/lib/testing/instance';
 import { bounded, FaultProxy, RedisProcess, spareRedisPort, waitUntil, type Answer } from '@/lib/testing/faults';
+import { authHeaders as headers, keyedEvents, signedToken } from '@/lib/testing/fault-client';
 import { checkInvariants, truthClient } from '@/lib/testing/invariants';
 import { openSse, type SseStream } from '@/lib/testing/sse-client';
 import type { TestApp, TestServer } from '@/lib/testing/test-server';
@@ -26,39 +27,10 @@ function suite() {
   let db: pg.Client;
   let app: TestApp;
   let testServer: typeof import('@/lib/testing/test-server');
-  const accepted = new Map<string, Set<string>>();
-  /** The body first sent under each key: a retry resends it unchanged (another body would be a misuse, 422). */
-  const bodies = new Map<string, string>();
+  const { accepted, sendEvent, sendUntilAccepted } = keyedEvents(() => server.url);
   const figures: Record<string, unknown> = {};
-
   /** A token signed in-process (the token endpoint itself fails closed while Redis is down). */
-  async function tokenFor(userId: string): Promise<string> {
-    const { issueAccessToken } = await import('@/lib/auth/jwt');
-    return (await issueAccessToken(app.appId, userId)).accessToken;
-  }
-
-  function headers(token: string, key?: string): Record<string, string> {
-    return { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...(key ? { 'Idempotency-Key': key } : {}) };
-  }
-
-  /** POST /v1/events under `key`: 200 (accepted, remembered) or 503 unavailable, never a hang or a 500. */
-  async function sendEvent(token: string, userId: string, key: string): Promise<Answer> {
-    const answer = await bounded(`${server.url}/v1/events`, {
-      method: 'POST',
-      headers: headers(token, key),
-      body: bodies.get(key) ?? bodies.set(key, JSON.stringify({ userId, name: 'play', payload: {}, timestamp: Date.now() })).get(key)!,
-    });
-    if (answer.status === 200) {
-      if (!accepted.has(userId)) accepted.set(userId, new Set());
-      accepted.get(userId)!.add(key);
-    }
-    return answer;
-  }
-
-  /** Retries `key` until accepted (a client's retry loop, same key): exactly-once after the fault. */
-  async function sendUntilAccepted(token: string, userId: string, key: string): Promise<void> {
-    await waitUntil(async () => (await sendEvent(token, userId, key)).status === 200, `event ${key} accepted`);
-  }
+  const tokenFor = (userId: string) => signedToken(app.appId, userId);
 
   async function storedEvents(userId: string): Promise<number> {
     const r = await db.query<{ n: string }>('select count(*)::text as n from events where app_id = $1 and user_id = $2', [app.appId, userId]);

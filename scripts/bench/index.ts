@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only events,claims,missions,sse] [-- --no-build]`
+// `npm run bench [-- --quick] [-- --only events,claims,missions,sse] [-- --no-build] [-- --cpu-prof]`
 //
 // Starts the production server the way `npm start` does (build when stale,
 // then `node scripts/start.mjs`) on real PostgreSQL + Redis, seeds what each
@@ -17,7 +17,7 @@
 // server is stopped (one process per data directory), then it starts again.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { get } from 'node:http';
 import { createServer } from 'node:net';
 import { loadavg, tmpdir, cpus } from 'node:os';
@@ -161,6 +161,9 @@ async function startServer(): Promise<Server> {
   }
   const port = Number(process.env.PORT ?? (await freePort()));
   const extra = (process.env.BENCH_NODE_OPTIONS ?? '').split(' ').filter(Boolean);
+  // --cpu-prof: the server runs under V8's sampling profiler; when it stops, each profile is summarized (scripts/bench/profile-summary.mjs).
+  const profileDir = flag('cpu-prof') ? mkdtempSync(path.join(tmpdir(), 'questline-bench-prof-')) : null;
+  if (profileDir) extra.push('--cpu-prof', `--cpu-prof-dir=${profileDir}`);
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (EMBEDDED) {
     delete env.DATABASE_URL;
@@ -211,6 +214,12 @@ async function startServer(): Promise<Server> {
       const t = setTimeout(() => child.kill('SIGKILL'), 15_000);
       await exited;
       clearTimeout(t);
+      if (profileDir) {
+        for (const file of readdirSync(profileDir).filter((f) => f.endsWith('.cpuprofile'))) {
+          log(`CPU profile ${path.join(profileDir, file)}:`);
+          spawnSync(process.execPath, ['scripts/bench/profile-summary.mjs', path.join(profileDir, file)], { cwd: root, stdio: 'inherit' });
+        }
+      }
     },
   };
 }

@@ -3,7 +3,7 @@
 // broadcasts) and the per-JWT rate limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request as httpRequest } from 'node:http';
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
 import { events } from '@/db/schema';
 import { getBus } from '@/lib/bus';
@@ -119,6 +119,36 @@ describe('POST /v1/events: success', () => {
     const b = (await (await client.post('/v1/events', eventOf(userId))).json()) as { eventId: string };
     expect(a.eventId).not.toBe(b.eventId);
     expect(await storedEvents(userId)).toBe(2);
+  });
+});
+
+describe('POST /v1/events: records changed behind the instance (its per-user records cache)', () => {
+  /** What another writer does (an instance, a claim, a delivery): change the row and bump the user's sequence number in one statement. */
+  async function changeBehind(userId: string, count: number, status: 'active' | 'completed') {
+    const db = await getDb();
+    await db.execute(sql`with s as (update user_sequences set seq = seq + 1 where app_id = ${app.appId} and user_id = ${userId} returning seq)
+      update progress set current_count = ${count}, status = ${status} from s where app_id = ${app.appId} and user_id = ${userId} and mission_id = ${STEPS.id}`);
+  }
+
+  it('counts from the database after another writer advanced the user', async () => {
+    const { userId, client } = await newUser();
+    await client.post('/v1/events', eventOf(userId));
+    await changeBehind(userId, 500, 'active');
+    const res = await client.post('/v1/events', eventOf(userId));
+    expect(((await res.json()) as { missionsUpdated: string[] }).missionsUpdated).toEqual([STEPS.id]);
+    expect(await progressOf(client)).toBe(501);
+  });
+
+  it('counts from the database when the cached records would have advanced nothing', async () => {
+    const { userId, client } = await newUser();
+    await client.post('/v1/events', eventOf(userId));
+    await changeBehind(userId, 1000, 'completed');
+    // Read from the database (the stale write fails its check): the mission is complete, nothing advances.
+    expect(((await (await client.post('/v1/events', eventOf(userId))).json()) as { missionsUpdated: string[] }).missionsUpdated).toEqual([]);
+    await changeBehind(userId, 5, 'active');
+    const res = await client.post('/v1/events', eventOf(userId));
+    expect(((await res.json()) as { missionsUpdated: string[] }).missionsUpdated).toEqual([STEPS.id]);
+    expect(await progressOf(client)).toBe(6);
   });
 });
 
