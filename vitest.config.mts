@@ -1,6 +1,6 @@
 import { defineConfig } from 'vitest/config';
 import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -22,6 +22,13 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
+    // Vitest's default is the number of cores minus one: one file at a time on
+    // a 2-core machine. Most files wait on PostgreSQL, Redis, HTTP and server
+    // processes, so two overlap well there: the whole PostgreSQL + Redis pass
+    // took 6.0 min with two at load average 13-20, against 7 min with one on
+    // the quiet machine and 15 min at load 15-33 (docs/reliability.md, "Suite
+    // under load"). Files share no state that two at once could trip over.
+    maxWorkers: Math.max(2, availableParallelism() - 1),
     env: { TMPDIR: process.env.QUESTLINE_TEST_TMP },
     globalSetup: ['./lib/testing/global-setup.ts'],
   },

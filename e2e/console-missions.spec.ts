@@ -159,7 +159,9 @@ test('an editor edits and duplicates a mission; the audit log shows the change w
 
   const admin = await pageAs('admin');
   await admin.goto('/admin/audit');
-  await admin.getByRole('combobox', { name: 'App' }).click();
+  // exact: the header's app switcher ("Selected app") also matches "App" as a substring once it has
+  // rendered, which on a loaded machine it had by the time of the click (run 6, docs/reliability.md).
+  await admin.getByRole('combobox', { name: 'App', exact: true }).click();
   await admin.getByRole('option', { name: `Missions ${app.appId}` }).click();
   // Rows of this app only: until the filtered page has loaded, the table still shows every app's entries
   // (other tests' mission.update rows among them, and earlier runs' on a database that is kept).
