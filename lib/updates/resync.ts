@@ -63,9 +63,13 @@ const MAX_LOST_GRANTS = 100;
 /** Clock slack between instances when looking for a grant in the log. */
 const LOG_CLOCK_SLACK_MS = 5_000;
 
-/** The `reward.granted` messages among a change's updates, stamped now (for noteUnlogged / repairSoon). */
-export function grantsOf(updates: SdkUpdate[]): LostGrant[] {
-  const at = Date.now();
+/**
+ * The `reward.granted` messages among a change's updates, stamped `at` (for
+ * noteUnlogged / repairSoon): the time taken before the append was sent, so
+ * that an append Redis applied but whose reply timed out (up to
+ * REDIS_COMMAND_TIMEOUT_MS later) is still found in the log by notInLog.
+ */
+export function grantsOf(updates: SdkUpdate[], at: number): LostGrant[] {
   return updates.filter((u): u is LostGrant['update'] => u.type === 'reward.granted').map((update) => ({ update, at }));
 }
 
