@@ -25,6 +25,14 @@ describe('console configuration', () => {
     expect(() => loadConfig({ ...base(), BETTER_AUTH_URL: 'https://console.example.com/admin' })).toThrow(/BETTER_AUTH_URL must be an origin/);
   });
 
+  it('refuses a CATALOG_MAX_AGE_MS that is not an integer from 1000 to 3600000, rather than falling back to 60 s', () => {
+    for (const bad of ['60s', '999', '3600001', '1.5e4', '-5000']) {
+      expect(() => loadConfig({ ...base(), CATALOG_MAX_AGE_MS: bad })).toThrow(new ConfigError('CATALOG_MAX_AGE_MS', `must be an integer from 1000 to 3600000 (got "${bad}")`));
+    }
+    expect(() => loadConfig({ ...base(), CATALOG_MAX_AGE_MS: '600000' })).not.toThrow();
+    expect(() => loadConfig({ ...base(), CATALOG_MAX_AGE_MS: '' })).not.toThrow();
+  });
+
   it('derives the session key from JWT_SECRET (same on every instance, never the JWT key itself) unless BETTER_AUTH_SECRET is set', () => {
     const a = loadConfig(base());
     const b = loadConfig(base());

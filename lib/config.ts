@@ -240,6 +240,14 @@ export function loadConfig(env: Env = process.env): Config {
   if (!Number.isInteger(openaiTimeoutMs) || openaiTimeoutMs < 50 || openaiTimeoutMs > 60_000) {
     throw new ConfigError('OPENAI_TIMEOUT_MS', `must be an integer from 50 to 60000 (got "${openaiTimeoutText}")`);
   }
+  // Read by the catalog cache itself (lib/catalog/catalog.ts, per call); checked here so a bad value stops start-up.
+  const catalogMaxAgeText = nonEmpty(env, 'CATALOG_MAX_AGE_MS');
+  if (catalogMaxAgeText !== null) {
+    const ms = Number(catalogMaxAgeText);
+    if (!/^\d+$/.test(catalogMaxAgeText) || ms < 1_000 || ms > 3_600_000) {
+      throw new ConfigError('CATALOG_MAX_AGE_MS', `must be an integer from 1000 to 3600000 (got "${catalogMaxAgeText}")`);
+    }
+  }
 
   return {
     port,

@@ -42,7 +42,7 @@ const DEFAULT_MAX_AGE_MS = 60_000;
 /** How often an invalidation whose publish failed is tried again. */
 const REPUBLISH_MS = 1_000;
 
-/** CATALOG_MAX_AGE_MS (1000 to 3600000), else the default; read per call so tests and operators can set it. */
+/** CATALOG_MAX_AGE_MS (1000 to 3600000; lib/config rejects other values at start-up), else the default; read per call so tests and operators can set it. */
 function maxAgeMs(): number {
   const raw = process.env.CATALOG_MAX_AGE_MS?.trim();
   const ms = raw ? Number(raw) : NaN;

@@ -13,6 +13,7 @@
 // for it (it reads instead). Entries are answered only for the mission ids
 // they were read for; the least recently stored go first beyond MAX_USERS.
 import type { ProgressRecord } from '@/lib/missions/schema';
+import { processWide } from '@/lib/process-wide';
 
 /** Users kept; each entry holds the few records of the missions its events read. */
 const MAX_USERS = 20_000;
@@ -23,7 +24,9 @@ interface Entry {
   records: Map<string, ProgressRecord | null>;
 }
 
-const entries = new Map<string, Entry>();
+// One per process, not per module copy: the claim route's forget must reach
+// the copy the events route reads (lib/process-wide.ts).
+const entries = processWide('events.user-records-cache', () => new Map<string, Entry>());
 
 const keyOf = (appId: string, userId: string) => `${appId}\u0000${userId}`;
 

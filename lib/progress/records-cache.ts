@@ -16,6 +16,7 @@
 import type { DbOrTx } from '@/db/client';
 import { runPrepared, type Prepared } from '@/db/prepared';
 import type { ProgressRecord } from '@/lib/missions/schema';
+import { processWide } from '@/lib/process-wide';
 
 const RECORDS_CACHE_TTL_MS = 10_000;
 const RECORDS_CACHE_MAX_USERS = 20_000;
@@ -26,7 +27,9 @@ interface Entry {
   expires: number;
 }
 
-const cache = new Map<string, Entry>();
+// One per process, not per module copy: a route's forget must reach the copy
+// another route reads (lib/process-wide.ts).
+const cache = processWide('progress.records-cache', () => new Map<string, Entry>());
 const keyOf = (appId: string, userId: string) => `${appId}\u0000${userId}`;
 
 /** $1 app, $2 user: the user's sequence number (null: never changed) and records, one snapshot. */

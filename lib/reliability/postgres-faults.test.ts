@@ -188,19 +188,32 @@ function suite() {
     await sendUntilAccepted(token, userId, 'restart-before');
     // Slow queries, so the shutdown lands on queries in flight as well as on idle connections.
     proxy.delayMs = 200;
+    // The events table locked against writes (reads go on): the events' write statements wait in PostgreSQL,
+    // so the 57P01 is certain to end a query in flight, not only idle pool connections.
+    await db.query('begin');
+    let ended: pg.QueryResult;
     const answers: Answer[] = [];
-    const inFlight = Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => answers.push(await sendEvent(token, userId, `restart-${i}`))));
-    // The requests are in flight (their queries held in the proxy's delay) while the service holds backends.
-    await waitUntil(async () => {
-      const r = await db.query<{ n: string }>(`select count(*)::text as n from pg_stat_activity where datname = current_database() and client_port = any($1::int[])`, [
+    let inFlight: Promise<unknown> = Promise.resolve();
+    try {
+      await db.query('lock table events in exclusive mode');
+      inFlight = Promise.all([0, 1, 2, 3, 4, 5].map(async (i) => answers.push(await sendEvent(token, userId, `restart-${i}`))));
+      await waitUntil(async () => {
+        // Inside a transaction pg_stat_activity is a snapshot taken at its first read: a fresh one each time.
+        await db.query('select pg_stat_clear_snapshot()');
+        const r = await db.query<{ n: string }>(
+          `select count(*)::text as n from pg_stat_activity where datname = current_database() and client_port = any($1::int[]) and state = 'active' and wait_event_type = 'Lock'`,
+          [proxy.upstreamPorts()],
+        );
+        return Number(r.rows[0].n) > 0;
+      }, 'a query of the service in flight (waiting on the lock)');
+      proxy.mode = 'refuse';
+      await db.query('select pg_stat_clear_snapshot()'); // every backend now, also those opened since the last look
+      ended = await db.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and client_port = any($1::int[])`, [
         proxy.upstreamPorts(),
       ]);
-      return Number(r.rows[0].n) > 0;
-    }, 'backends of the service');
-    proxy.mode = 'refuse';
-    const ended = await db.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and client_port = any($1::int[])`, [
-      proxy.upstreamPorts(),
-    ]);
+    } finally {
+      await db.query('rollback');
+    }
     await inFlight;
     // Still restarting: refused.
     const during = await sendEvent(token, userId, 'restart-during');

@@ -12,7 +12,8 @@ import { sharedStores } from '@/lib/testing/instance';
 import { FaultProxy, RedisProcess, spareRedisPort, waitUntil } from '@/lib/testing/faults';
 import type { TestServer } from '@/lib/testing/test-server';
 
-const COMMAND_TIMEOUT_MS = 1_000;
+/** As the other fault suites: a loaded machine answers a healthy command well within it. */
+const COMMAND_TIMEOUT_MS = 3_000;
 /** A bound for a hang on a loaded machine, not for speed (the answer takes about one command timeout). */
 const HANG_MS = 30_000;
 
@@ -99,7 +100,8 @@ function suite() {
     await waitUntil(async () => (await signInAnswer(member.email, member.password)).status === 200, 'sign-in to work again after the stall', 60_000);
     figures.signInBackAfterStallMs = Date.now() - back;
     // The failure limit counts again: a wrong password is a 401, not a 503.
-    expect((await signInAnswer(member.email, 'wrong password again')).status).toBe(401);
+    // Waited on with a bound: one answer may still meet the tail of the stall (a 503) on a loaded machine.
+    await waitUntil(async () => (await signInAnswer(member.email, 'wrong password again')).status === 401, 'a wrong password to answer 401', 60_000);
   }, 180_000);
 }
 

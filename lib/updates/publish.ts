@@ -58,11 +58,13 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
   const order = { stateKey: userOrderKey(appId, userId), seq };
   // This instance's cached records of the user are stale from now on, whether or not the log is reached.
   forgetUserRecords(appId, userId);
+  // Before the append: a reply that times out may come long after Redis applied it (grantsOf).
+  const at = Date.now();
   try {
     const result = await log.appendAndPublish(logKey, channel, updates.map((u) => JSON.stringify(u)), order);
     if (result.status === 'late') {
       logError('publish too late: a later change was published first', null, { appId, userId, seq, types: updates.map((u) => u.type) });
-      repairSoon(appId, userId, 'publish too late', grantsOf(updates));
+      repairSoon(appId, userId, 'publish too late', grantsOf(updates, at));
     } else if (result.status === 'pending' && opts.closeGap) {
       await log.flushThrough(logKey, channel, order);
     } else if (result.status === 'pending') {
@@ -85,7 +87,7 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
   } catch (err) {
     metrics().busErrors.inc({ operation: 'publish' });
     // Its reward.granted, if any, is an event, not a state: the repair re-sends it as is.
-    noteUnlogged(appId, userId, grantsOf(updates));
+    noteUnlogged(appId, userId, grantsOf(updates, at));
     if (!isCircuitOpen(err)) logError('publish failed', err, { appId, userId, seq, types: updates.map((u) => u.type) });
   }
 }

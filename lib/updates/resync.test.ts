@@ -5,6 +5,7 @@
 // over real HTTP on the backend of the pass (embedded, or PostgreSQL + Redis).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MissionInput } from '@/lib/contract/mission';
+import { waitUntil } from '@/lib/testing/faults';
 import { openSse } from '@/lib/testing/sse-client';
 import { createTestApp, issueToken, putCatalog, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 
@@ -115,8 +116,16 @@ describe('catalog edits reach the streams of the mission’s holders', () => {
     const ended = await read();
     expect(ended.mission.locked).toBe(false);
     expect(last()).toEqual(ended.progress);
-    // Give a resync, were one sent, time to arrive: still one message for the mission, equal to the read.
-    await new Promise((r) => setTimeout(r, 3_000));
+    // Every catalog edit so far has run both of its passes (the settle pass too): still one message for
+    // the mission, equal to the read. A resync sent would be on the stream by then (published in its pass).
+    const { resyncFigures } = await import('@/lib/updates/resync');
+    const started = resyncFigures().catalogEdits;
+    expect(started).toBeGreaterThanOrEqual(2);
+    await waitUntil(() => resyncFigures().catalogEditsDone >= started, 'the catalog edits’ passes to be over', 60_000);
+    // The user's update log (what the stream is fed from) holds no second message either.
+    const { getUpdateLog, userLogKey } = await import('@/lib/updates/log');
+    const logged = (await getUpdateLog().readAfter(userLogKey(own.appId, holder), '0-0')).filter((e) => (JSON.parse(e.update) as { data?: { missionId?: string } }).data?.missionId === 'cm');
+    expect(logged).toHaveLength(1);
     expect(stream.updates.filter((u) => u.data.missionId === 'cm')).toHaveLength(1);
     await stream.close();
   }, 120_000);

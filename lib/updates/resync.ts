@@ -63,9 +63,13 @@ const MAX_LOST_GRANTS = 100;
 /** Clock slack between instances when looking for a grant in the log. */
 const LOG_CLOCK_SLACK_MS = 5_000;
 
-/** The `reward.granted` messages among a change's updates, stamped now (for noteUnlogged / repairSoon). */
-export function grantsOf(updates: SdkUpdate[]): LostGrant[] {
-  const at = Date.now();
+/**
+ * The `reward.granted` messages among a change's updates, stamped `at` (for
+ * noteUnlogged / repairSoon): the time taken before the append was sent, so
+ * that an append Redis applied but whose reply timed out (up to
+ * REDIS_COMMAND_TIMEOUT_MS later) is still found in the log by notInLog.
+ */
+export function grantsOf(updates: SdkUpdate[], at: number): LostGrant[] {
   return updates.filter((u): u is LostGrant['update'] => u.type === 'reward.granted').map((update) => ({ update, at }));
 }
 
@@ -95,11 +99,15 @@ const MAX_REPAIR_LIST = 10_000;
 /** Resyncs of one catalog edit run this many at a time. */
 const FAN_OUT = 4;
 
-const figures = processWide('resync.figures', () => ({ repairs: 0, catalogResyncs: 0 }));
+const figures = processWide('resync.figures', () => ({ repairs: 0, catalogResyncs: 0, catalogEdits: 0, catalogEditsDone: 0 }));
 
-/** Repairs and catalog resyncs done in this process (tests, docs/reliability.md). */
-export function resyncFigures(): { repairs: number; catalogResyncs: number } {
-  return { ...figures };
+/**
+ * Repairs and catalog resyncs (users) done in this process, and catalog edits
+ * handed to afterCatalogEdit and those whose passes are over (tests, docs/reliability.md).
+ */
+export function resyncFigures(): { repairs: number; catalogResyncs: number; catalogEdits: number; catalogEditsDone: number; repairsPending: number } {
+  // Users on the repair list, checks and repairs running, and a drain of the list in progress.
+  return { ...figures, repairsPending: repairList.users.size + checks.size + (draining ? 1 : 0) };
 }
 
 function rowsOf<T>(result: unknown): T[] {
@@ -306,10 +314,13 @@ async function resyncHolders(appId: string, missionIds: string[], sinceMs: numbe
  * written since the edit began (an event judged against the previous catalog).
  */
 export function afterCatalogEdit(appId: string, missionIds: string[], editStartedAt: number): Promise<void> {
-  if (missionIds.length === 0) return Promise.resolve();
+  figures.catalogEdits += 1;
+  if (missionIds.length === 0) return Promise.resolve().then(() => void (figures.catalogEditsDone += 1));
   return (async () => {
     await resyncHolders(appId, missionIds, null);
     await new Promise((r) => setTimeout(r, CATALOG_SETTLE_MS).unref?.());
     await resyncHolders(appId, missionIds, editStartedAt - CATALOG_SETTLE_MS);
-  })().catch((err: unknown) => logError('stream: catalog resync failed', err, { appId, missionIds }));
+  })()
+    .catch((err: unknown) => logError('stream: catalog resync failed', err, { appId, missionIds }))
+    .finally(() => void (figures.catalogEditsDone += 1));
 }
