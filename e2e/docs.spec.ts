@@ -41,6 +41,7 @@ test('the home page links the console, the API reference and the walkthrough', a
   await expect(page).toHaveURL(/\/admin\/sign-in/);
   await page.goto('/');
   await page.getByRole('link', { name: 'Read the API reference' }).click();
-  await expect(page).toHaveURL(/\/docs$/);
+  // The reference (Scalar) may already have put the first section in the hash (`/docs#v1`) when the URL is read.
+  await expect(page).toHaveURL(/\/docs(#[\w-]*)?$/);
   await expectAccessible(page, '/docs', '#app');
 });
