@@ -22,13 +22,15 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    // Vitest's default is the number of cores minus one: one file at a time on
-    // a 2-core machine. Most files wait on PostgreSQL, Redis, HTTP and server
-    // processes, so two overlap well there: the whole PostgreSQL + Redis pass
-    // took 6.0 min with two at load average 13-20, against 7 min with one on
-    // the quiet machine and 15 min at load 15-33 (docs/reliability.md, "Suite
-    // under load"). Files share no state that two at once could trip over.
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // Embedded: each file has its own PGlite, so files overlap safely, and
+    // two at a time on 2 cores is faster (Vitest's default, cores minus one,
+    // is one). PostgreSQL: files share one database, and three of them lock
+    // or alter the shared `events`/catalog tables on purpose
+    // (webhook-atomicity, webhook-instances, catalog-race; postgres-faults
+    // locks `events`), which made another file's queries time out when two
+    // ran at once (docs/reliability.md, "Suite under load", run 9): one file
+    // at a time there.
+    maxWorkers: process.env.DATABASE_URL?.trim() ? 1 : Math.max(2, availableParallelism() - 1),
     env: { TMPDIR: process.env.QUESTLINE_TEST_TMP },
     globalSetup: ['./lib/testing/global-setup.ts'],
   },
