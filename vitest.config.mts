@@ -28,7 +28,7 @@ export default defineConfig({
     // or alter the shared `events`/catalog tables on purpose
     // (webhook-atomicity, webhook-instances, catalog-race; postgres-faults
     // locks `events`), which made another file's queries time out when two
-    // ran at once (docs/reliability.md, "Suite under load", run 9): one file
+    // ran at once (docs/reliability.md, "Suite under load", run 11): one file
     // at a time there.
     maxWorkers: process.env.DATABASE_URL?.trim() ? 1 : Math.max(2, availableParallelism() - 1),
     env: { TMPDIR: process.env.QUESTLINE_TEST_TMP },
