@@ -1,6 +1,7 @@
 // The database adapter: embedded PGlite in the data directory by default,
 // node-postgres for a self-hosted postgres:// URL, Neon's serverless driver
 // (WebSocket pool, interactive transactions) for Neon. Chosen once per process.
+import cluster from 'node:cluster';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
@@ -137,14 +138,17 @@ async function openNodePostgres(config: Config): Promise<Handle> {
   });
   // An idle pooled connection that dies (server restart, failover) emits 'error'; unhandled, it would stop the process.
   pool.on('error', (err) => logError('database: idle connection lost', err));
-  const conn = await pool.connect();
-  try {
-    // Waits for another instance's migrations however long they take (not the per-query bound).
-    await conn.query({ text: 'select pg_advisory_lock($1)', values: [MIGRATION_LOCK], query_timeout: 600_000 } as unknown as string);
-    await migrate(drizzle({ client: conn, schema }), { migrationsFolder: MIGRATIONS });
-  } finally {
-    await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
-    conn.release();
+  // A QUESTLINE_WORKERS worker: its primary (scripts/server.ts) migrated before forking it.
+  if (!cluster.isWorker) {
+    const conn = await pool.connect();
+    try {
+      // Waits for another instance's migrations however long they take (not the per-query bound).
+      await conn.query({ text: 'select pg_advisory_lock($1)', values: [MIGRATION_LOCK], query_timeout: 600_000 } as unknown as string);
+      await migrate(drizzle({ client: conn, schema }), { migrationsFolder: MIGRATIONS });
+    } finally {
+      await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      conn.release();
+    }
   }
   const db = drizzle({ client: pool, schema });
   metrics().sources.pool = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 });

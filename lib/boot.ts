@@ -59,6 +59,9 @@ async function runBoot(): Promise<void> {
   const config = getConfig();
   await getDb();
   const kv = await getKv();
+  // A QUESTLINE_WORKERS worker: the primary (scripts/server.ts) migrated, warmed the shared store,
+  // seeded, created the first admin and printed the start-up lines before forking it.
+  if (cluster.isWorker) return;
   try {
     await warmRevocations();
   } catch (err) {
@@ -70,7 +73,7 @@ async function runBoot(): Promise<void> {
   }
   // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations.md).
   // Under QUESTLINE_WORKERS the primary (scripts/server.ts) runs it and prints the start-up lines, not each worker.
-  if (!cluster.isWorker) startRetention();
+  startRetention();
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];
@@ -81,5 +84,5 @@ async function runBoot(): Promise<void> {
   if (config.adminApiKeyGenerated) lines.push(`Admin API key (generated, kept in ${config.dataDir}): ${config.adminApiKey}`);
   const firstAdmin = await ensureFirstAdmin(config);
   if (firstAdmin) lines.push(firstAdmin);
-  if (process.env.QUESTLINE_QUIET !== '1' && !cluster.isWorker) console.log(lines.join('\n'));
+  if (process.env.QUESTLINE_QUIET !== '1') console.log(lines.join('\n'));
 }

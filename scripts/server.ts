@@ -8,10 +8,14 @@
 //
 // QUESTLINE_WORKERS=N (N > 1; PostgreSQL and a shared store only): this
 // process boots as above (migrations, seed, start-up lines), then forks N
-// workers with node:cluster that each serve the same port (the primary hands
-// out connections); a worker that dies is replaced, SIGTERM/SIGINT are passed
-// to every worker, which drain as a single server does, then the primary
-// closes its resources and exits.
+// workers with node:cluster that run this same file (not scripts/start.mjs:
+// no build check) and skip what the primary did (lib/boot.ts), each serving
+// the same port (the primary hands out connections). A worker that dies is
+// replaced, after a delay that doubles from 1 s to 30 s while replacements
+// die young. SIGTERM/SIGINT are passed to every worker over IPC (a signal
+// sent to the whole process group reaches them from the OS too; that copy
+// is not a second signal), the workers drain as a single server does, then
+// the primary closes its resources and exits with the highest worker exit code.
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -46,7 +50,7 @@ async function main(): Promise<void> {
   });
   if (process.env.QUESTLINE_QUIET !== '1' && cluster.isPrimary) console.log(`Questline: listening on http://localhost:${config.port}`);
 
-  drainOnSignals(server, {
+  const drain = drainOnSignals(server, {
     graceMs: config.shutdownGraceMs,
     onSignal: (signal) => {
       if (process.env.QUESTLINE_QUIET !== '1') console.log(`Questline: ${signal}, shutting down`);
@@ -59,30 +63,61 @@ async function main(): Promise<void> {
       await closeDb();
     },
   });
+  stopWorker = drain;
+}
+
+/** A worker's stop, once it serves; before that, a stop asked by the primary just ends it. */
+let stopWorker: ((signal: NodeJS.Signals) => void) | undefined;
+if (cluster.isWorker) {
+  process.on('message', (message: { questline?: string; signal?: NodeJS.Signals }) => {
+    if (message?.questline !== 'stop' || !message.signal) return;
+    if (stopWorker) stopWorker(message.signal);
+    else process.exit(0);
+  });
 }
 
 /** The primary of QUESTLINE_WORKERS > 1: forks the workers, replaces a dead one, stops them all on a signal. */
 async function primary(count: number, port: number): Promise<void> {
   const quiet = process.env.QUESTLINE_QUIET === '1';
+  // Workers run the server bundle itself, not process.argv[1] (scripts/start.mjs).
+  cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [] });
   let stopping = false;
-  const fork = () => cluster.fork();
+  let alive = 0;
+  let highestCode = 0;
+  let backoffMs = 0;
+  let respawn: NodeJS.Timeout | undefined;
+  const forkedAt = new Map<Worker, number>();
+  const fork = () => {
+    respawn = undefined;
+    alive++;
+    forkedAt.set(cluster.fork(), Date.now());
+  };
+  const finish = () => void closeAll().then(() => process.exit(highestCode));
   let listening = 0;
   cluster.on('listening', () => {
     if (++listening === count && !quiet) console.log(`Questline: listening on http://localhost:${port} (${count} worker processes)`);
   });
   cluster.on('exit', (worker: Worker, code, signal) => {
+    alive--;
+    const lived = Date.now() - (forkedAt.get(worker) ?? 0);
+    forkedAt.delete(worker);
     if (stopping) {
-      if (Object.keys(cluster.workers ?? {}).length === 0) void closeAll().then(() => process.exit(0));
+      highestCode = Math.max(highestCode, code ?? 1, signal ? 1 : 0);
+      if (alive === 0) finish();
       return;
     }
-    console.error(`Questline: worker ${worker.process.pid} exited (${signal ?? code}); starting another`);
-    fork();
+    // Dying young again and again (database down at boot): wait longer each time, up to 30 s.
+    backoffMs = lived >= 60_000 ? 0 : Math.min(Math.max(backoffMs * 2, 1_000), 30_000);
+    console.error(`Questline: worker ${worker.process.pid} exited (${signal ?? code}); starting another${backoffMs ? ` in ${backoffMs / 1000} s` : ''}`);
+    respawn = setTimeout(fork, backoffMs);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    clearTimeout(respawn);
     if (!quiet) console.log(`Questline: ${signal}, stopping ${count} workers`);
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill(signal);
+    if (alive === 0) return finish();
+    for (const worker of forkedAt.keys()) if (worker.isConnected()) worker.send({ questline: 'stop', signal });
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -6,7 +6,10 @@
 // connections close after the answer. After `graceMs` whatever is still open
 // is cut. Then the resources close and the process exits: 0, or 1 when
 // closing them failed or took longer than `closeTimeoutMs`. A second signal
-// exits at once (1).
+// exits at once (1). The function returned starts the same drain when a
+// parent asks (a QUESTLINE_WORKERS worker, over IPC): that request never
+// forces an exit, and the one same signal arriving from the OS as well (sent
+// to the whole process group: Ctrl-C, systemd) is not counted as a second.
 import type { Server } from 'node:http';
 import { logError } from '@/lib/log';
 import { startDraining } from './ops/lifecycle';
@@ -24,9 +27,11 @@ export interface DrainOptions {
   exit?: (code: number) => void;
 }
 
-export function drainOnSignals(server: Server, options: DrainOptions): void {
+export function drainOnSignals(server: Server, options: DrainOptions): (signal: NodeJS.Signals) => void {
   const exit = options.exit ?? ((code: number) => process.exit(code));
   let stopping = false;
+  // The signal the parent forwarded, until the OS's copy of it arrives.
+  let forwarded: NodeJS.Signals | undefined;
 
   // Requests answered while draining close their connection after the answer.
   server.on('request', (_req, res) => {
@@ -36,8 +41,7 @@ export function drainOnSignals(server: Server, options: DrainOptions): void {
     });
   });
 
-  const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return exit(1);
+  const drain = (signal: NodeJS.Signals) => {
     stopping = true;
     startDraining();
     options.onSignal?.(signal);
@@ -61,6 +65,19 @@ export function drainOnSignals(server: Server, options: DrainOptions): void {
     server.closeIdleConnections();
     closeAllStreams();
   };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
+  const onSignal = (signal: NodeJS.Signals) => {
+    if (!stopping) return drain(signal);
+    if (forwarded === signal) {
+      forwarded = undefined;
+      return;
+    }
+    exit(1);
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  return (signal) => {
+    if (stopping) return;
+    forwarded = signal;
+    drain(signal);
+  };
 }

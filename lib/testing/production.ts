@@ -43,6 +43,8 @@ export interface StartOptions {
   nextStart?: boolean;
   /** Wait until it serves (default true). */
   wait?: boolean;
+  /** In a process group of its own (its pid is the group's id), so a test can signal the whole group. */
+  detached?: boolean;
 }
 
 /** `node scripts/start.mjs` on a free port with a fresh data directory unless one is given. */
@@ -59,7 +61,7 @@ export async function startProduction(options: StartOptions = {}): Promise<Insta
   }
   const args = [path.join(ROOT, 'scripts', 'start.mjs'), ...(options.nextStart ? ['--next-start'] : [])];
   if (!('QUESTLINE_DATA_DIR' in (options.env ?? {})) && env.QUESTLINE_DATA_DIR) seedDataDir(env.QUESTLINE_DATA_DIR, env);
-  const child = spawn(process.execPath, args, { cwd: ROOT, env });
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, detached: options.detached });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
