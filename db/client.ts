@@ -26,7 +26,7 @@ interface Handle {
 
 const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
 /** Serializes migrations of instances starting together against one PostgreSQL. */
-const MIGRATION_LOCK = 7_411_562_903;
+export const MIGRATION_LOCK = 7_411_562_903;
 
 async function openPglite(config: Config): Promise<Handle> {
   const [{ PGlite }, { drizzle }, { migrate }, { pgliteNamedStatements }] = await Promise.all([

@@ -50,6 +50,8 @@ async function main(): Promise<void> {
   });
   if (process.env.QUESTLINE_QUIET !== '1' && cluster.isPrimary) console.log(`Questline: listening on http://localhost:${config.port}`);
 
+  process.off('SIGTERM', stopBeforeServing);
+  process.off('SIGINT', stopBeforeServing);
   const drain = drainOnSignals(server, {
     graceMs: config.shutdownGraceMs,
     onSignal: (signal) => {
@@ -66,9 +68,14 @@ async function main(): Promise<void> {
   stopWorker = drain;
 }
 
-/** A worker's stop, once it serves; before that, a stop asked by the primary just ends it. */
+/** A worker's stop, once it serves; before that, a stop asked by the primary (or the OS's copy of it) just ends it. */
 let stopWorker: ((signal: NodeJS.Signals) => void) | undefined;
+function stopBeforeServing(): void {
+  process.exit(0);
+}
 if (cluster.isWorker) {
+  process.on('SIGTERM', stopBeforeServing);
+  process.on('SIGINT', stopBeforeServing);
   process.on('message', (message: { questline?: string; signal?: NodeJS.Signals }) => {
     if (message?.questline !== 'stop' || !message.signal) return;
     if (stopWorker) stopWorker(message.signal);
@@ -85,10 +92,11 @@ async function primary(count: number, port: number): Promise<void> {
   let alive = 0;
   let highestCode = 0;
   let backoffMs = 0;
-  let respawn: NodeJS.Timeout | undefined;
+  // Pending replacements: several workers may die close together.
+  const respawns = new Set<NodeJS.Timeout>();
   const forkedAt = new Map<Worker, number>();
   const fork = () => {
-    respawn = undefined;
+    if (stopping) return;
     alive++;
     forkedAt.set(cluster.fork(), Date.now());
   };
@@ -109,12 +117,17 @@ async function primary(count: number, port: number): Promise<void> {
     // Dying young again and again (database down at boot): wait longer each time, up to 30 s.
     backoffMs = lived >= 60_000 ? 0 : Math.min(Math.max(backoffMs * 2, 1_000), 30_000);
     console.error(`Questline: worker ${worker.process.pid} exited (${signal ?? code}); starting another${backoffMs ? ` in ${backoffMs / 1000} s` : ''}`);
-    respawn = setTimeout(fork, backoffMs);
+    const timer = setTimeout(() => {
+      respawns.delete(timer);
+      fork();
+    }, backoffMs);
+    respawns.add(timer);
   });
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    clearTimeout(respawn);
+    for (const timer of respawns) clearTimeout(timer);
+    respawns.clear();
     if (!quiet) console.log(`Questline: ${signal}, stopping ${count} workers`);
     if (alive === 0) return finish();
     for (const worker of forkedAt.keys()) if (worker.isConnected()) worker.send({ questline: 'stop', signal });

@@ -2,8 +2,8 @@
 // the same code, see scripts/start.test.ts): SIGTERM stops accepting, lets the
 // request in flight finish, ends open streams with a last comment, and exits
 // 0; a request that never completes is cut after SHUTDOWN_GRACE_MS.
-import { request, type ClientRequest, type IncomingMessage } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { rawPost } from '@/lib/testing/raw-post';
 import { openSse } from '@/lib/testing/sse-client';
 import { SERVE_ADMIN_KEY, startServeProcess, untilRefused, type ServeProcess } from '@/lib/testing/serve-process';
 
@@ -31,45 +31,6 @@ async function appAndToken(url: string, userId: string): Promise<{ appId: string
   return { appId, token: ((await token.json()) as { accessToken: string }).accessToken };
 }
 
-/** A POST whose body is sent in two parts: the server holds it in flight in between. */
-function halfSentPost(
-  url: string,
-  path: string,
-  token: string,
-  body: string,
-): { req: ClientRequest; connected: Promise<void>; answer: Promise<{ status: number; text: string }>; finish(): void } {
-  const target = new URL(path, url);
-  let resolveAnswer!: (a: { status: number; text: string }) => void;
-  let rejectAnswer!: (err: Error) => void;
-  const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
-    resolveAnswer = resolve;
-    rejectAnswer = reject;
-  });
-  const req = request(
-    {
-      host: target.hostname,
-      port: target.port,
-      path: target.pathname,
-      method: 'POST',
-      agent: false,
-      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) },
-    },
-    (res: IncomingMessage) => {
-      let text = '';
-      res.on('data', (c: Buffer) => (text += c.toString()));
-      res.on('end', () => resolveAnswer({ status: res.statusCode ?? 0, text }));
-      res.on('error', rejectAnswer);
-    },
-  );
-  req.on('error', rejectAnswer);
-  // Awaited (or expected to reject) by the test, possibly after it settled.
-  answer.catch(() => undefined);
-  const connected = new Promise<void>((resolve) => req.once('socket', (socket) => socket.once('connect', () => resolve())));
-  const half = Math.floor(body.length / 2);
-  req.write(body.slice(0, half));
-  return { req, connected, answer, finish: () => req.end(body.slice(half)) };
-}
-
 describe('SIGTERM drains a real server process', () => {
   it('refuses new connections, finishes the request in flight, ends streams with a last comment, exits 0', async () => {
     server = await startServeProcess({ SHUTDOWN_GRACE_MS: '60000' });
@@ -79,7 +40,7 @@ describe('SIGTERM drains a real server process', () => {
     await stream.waitFor((s) => s.raw.startsWith(': connected'), 'connected', 30_000);
 
     const body = JSON.stringify({ userId, name: 'play', payload: {}, timestamp: Date.now() });
-    const inFlight = halfSentPost(server.url, '/v1/events', token, body);
+    const inFlight = rawPost(server.url, '/v1/events', body, { headers: { Authorization: `Bearer ${token}` }, split: true });
     await inFlight.connected;
     // The request is in flight once the server has its headers; a health request after it on
     // another connection is answered only after the first one was accepted (same event loop).
@@ -102,7 +63,10 @@ describe('SIGTERM drains a real server process', () => {
   it('SIGINT too: a request that never completes is cut after SHUTDOWN_GRACE_MS, and the process still exits 0', async () => {
     server = await startServeProcess({ SHUTDOWN_GRACE_MS: '300' });
     const { token } = await appAndToken(server.url, 'stuck');
-    const stuck = halfSentPost(server.url, '/v1/events', token, JSON.stringify({ userId: 'stuck', name: 'play', payload: {}, timestamp: Date.now() }));
+    const stuck = rawPost(server.url, '/v1/events', JSON.stringify({ userId: 'stuck', name: 'play', payload: {}, timestamp: Date.now() }), {
+      headers: { Authorization: `Bearer ${token}` },
+      split: true,
+    });
     await stuck.connected;
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     server.child.kill('SIGINT');
