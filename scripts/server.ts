@@ -14,8 +14,9 @@
 // replaced, after a delay that doubles from 1 s to 30 s while replacements
 // die young. SIGTERM/SIGINT are passed to every worker over IPC (a signal
 // sent to the whole process group reaches them from the OS too; that copy
-// is not a second signal), the workers drain as a single server does, then
-// the primary closes its resources and exits with the highest worker exit code.
+// is not a second signal) and cancel pending replacements; a worker not yet
+// serving just exits 0, the others drain as a single server does, then the
+// primary closes its resources and exits with the highest worker exit code.
 import cluster, { type Worker } from 'node:cluster';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -1,8 +1,13 @@
 // `npm start` with QUESTLINE_WORKERS=2 (scripts/server.ts): the primary boots,
 // forks two worker processes (running the server bundle, not start.mjs) that
-// share the port and both take requests, replaces a worker that dies, and on
-// SIGTERM sent to the whole process group (Ctrl-C, systemd) lets requests in
-// flight finish and exits 0. Needs PostgreSQL and Redis (the workers share
+// share the port and both take requests; a worker that dies is replaced,
+// after a doubling delay while replacements die young, and the replacements
+// serve without migrating; SIGTERM sent to the whole process group (Ctrl-C,
+// systemd) lets the requests in flight on both workers finish and exits 0;
+// a worker exiting 1 while stopping makes the primary exit 1, after the
+// other. Which worker holds a connection is read from /proc (the tests open
+// connections until each worker holds one), and every wait has its own bound
+// and names what it waited for. Needs PostgreSQL and Redis (the workers share
 // them), so the embedded pass skips it.
 import { readFileSync, readdirSync, readlinkSync } from 'node:fs';
 import { connect, type Socket } from 'node:net';
