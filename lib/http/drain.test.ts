@@ -1,8 +1,11 @@
 // Shutdown of a real server process (scripts/serve.ts; `npm start` drains with
 // the same code, see scripts/start.test.ts): SIGTERM stops accepting, lets the
 // request in flight finish, ends open streams with a last comment, and exits
-// 0; a request that never completes is cut after SHUTDOWN_GRACE_MS.
+// 0; a request that never completes is cut after SHUTDOWN_GRACE_MS. In this
+// process: a drain asked by the parent is not cut by the OS's copy of its signal.
+import { createServer } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { drainOnSignals } from './drain';
 import { rawPost } from '@/lib/testing/raw-post';
 import { openSse } from '@/lib/testing/sse-client';
 import { SERVE_ADMIN_KEY, startServeProcess, untilRefused, type ServeProcess } from '@/lib/testing/serve-process';
@@ -74,4 +77,32 @@ describe('SIGTERM drains a real server process', () => {
     expect(await server.exited).toBe(0);
     await expect(stuck.answer).rejects.toThrow();
   }, 120_000);
+});
+
+// In this process, with exit() recorded: the drain a parent asks for (a QUESTLINE_WORKERS worker told over IPC) and
+// the copy of the same signal the OS delivers too when the whole process group is signalled.
+describe('drainOnSignals: a stop asked by the parent', () => {
+  it('the same signal arriving from the OS as well is not a second signal; one more is', async () => {
+    const server = createServer((_req, res) => res.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const listeners = { SIGTERM: process.listeners('SIGTERM'), SIGINT: process.listeners('SIGINT') };
+    const exits: number[] = [];
+    try {
+      const stop = drainOnSignals(server, { graceMs: 5_000, closeResources: async () => undefined, exit: (code) => exits.push(code) });
+      stop('SIGTERM');
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(exits).toEqual([]);
+      // Drained (nothing was open): exit 0.
+      const deadline = Date.now() + 10_000;
+      while (exits.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      expect(exits).toEqual([0]);
+      process.emit('SIGTERM', 'SIGTERM');
+      expect(exits).toEqual([0, 1]);
+    } finally {
+      for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+        for (const listener of process.listeners(signal)) if (!listeners[signal].includes(listener)) process.off(signal, listener);
+      }
+      server.close();
+    }
+  });
 });
