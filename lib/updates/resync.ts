@@ -107,7 +107,7 @@ const figures = processWide('resync.figures', () => ({ repairs: 0, catalogResync
  */
 export function resyncFigures(): { repairs: number; catalogResyncs: number; catalogEdits: number; catalogEditsDone: number; repairsPending: number } {
   // Users on the repair list, checks and repairs running, and a drain of the list in progress.
-  return { ...figures, repairsPending: repairList.users.size + checks.size + (draining ? 1 : 0) };
+  return { ...figures, repairsPending: repairList.users.size + checks.size + (repairList.draining ? 1 : 0) };
 }
 
 function rowsOf<T>(result: unknown): T[] {
@@ -228,8 +228,14 @@ function inBackground(appId: string, userId: string, work: () => Promise<void>):
 }
 
 // Users whose publish failed in this process: repaired once Redis answers.
+// `draining`: a drain of the list is in progress (one at a time in a process,
+// whichever chunk's copy of this module the timer or a reader belongs to).
 type RepairEntry = { appId: string; userId: string; lostGrants: LostGrant[] };
-const repairList = processWide('resync.repairList', () => ({ users: new Map<string, RepairEntry>(), timer: null as ReturnType<typeof setInterval> | null }));
+const repairList = processWide('resync.repairList', () => ({
+  users: new Map<string, RepairEntry>(),
+  timer: null as ReturnType<typeof setInterval> | null,
+  draining: false,
+}));
 
 /** A publish of the user's change failed: repair their log once Redis is back, with the change's lost grants. */
 export function noteUnlogged(appId: string, userId: string, lostGrants: LostGrant[] = []): void {
@@ -246,10 +252,9 @@ export function noteUnlogged(appId: string, userId: string, lostGrants: LostGran
   repairList.timer.unref?.();
 }
 
-let draining = false;
 async function drainRepairList(): Promise<void> {
-  if (draining) return;
-  draining = true;
+  if (repairList.draining) return;
+  repairList.draining = true;
   try {
     for (const [key, entry] of [...repairList.users]) {
       repairList.users.delete(key);
@@ -271,7 +276,7 @@ async function drainRepairList(): Promise<void> {
       }
     }
   } finally {
-    draining = false;
+    repairList.draining = false;
     if (repairList.users.size === 0 && repairList.timer) {
       clearInterval(repairList.timer);
       repairList.timer = null;
