@@ -281,8 +281,11 @@ function suite() {
     const { getUpdateLog, userLogKey } = await import('@/lib/updates/log');
     const logged = (await getUpdateLog().readAfter(userLogKey(app.appId, userId), null)).map((e) => e.id);
     expect(logged.length).toBeGreaterThan(0);
-    for (const s of [live, resumed!]) {
-      await waitUntil(() => logged.every((id) => s.messages.some((m) => m.id === id)), 'the stream to hold what the log holds', 60_000);
+    for (const [name, s] of [['live', live], ['resumed', resumed!]] as const) {
+      await waitUntil(() => logged.every((id) => s.messages.some((m) => m.id === id)), `the ${name} stream to hold what the log holds`, 60_000).catch((err: unknown) => {
+        const missing = logged.filter((id) => !s.messages.some((m) => m.id === id));
+        throw new Error(`${String(err)}: missing ${JSON.stringify(missing)}; log ${JSON.stringify(logged)}; stream ${JSON.stringify(s.messages.map((m) => m.id))}`);
+      });
     }
     expect([grantsOf(live, 'five'), grantsOf(live, 'one'), grantsOf(resumed!, 'five'), grantsOf(resumed!, 'one')]).toEqual([1, 1, 1, 0]);
     figures.gapRepairs = resyncFigures().repairs;
