@@ -70,7 +70,7 @@ export class RedisBus implements Bus {
     return () => void this.resubscribed.delete(listener);
   }
 
-  /** Channels whose UNSUBSCRIBE failed and is still to be confirmed by Redis (tests, docs/reliability.md). */
+  /** Channels whose UNSUBSCRIBE failed and is still to be confirmed by Redis (tests). */
   get pendingUnsubscribes(): number {
     return this.unconfirmed.size;
   }
