@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { sharedStores } from '@/lib/testing/instance';
-import { bounded, FaultProxy, RedisProcess, spareRedisPort, waitUntil, type Answer } from '@/lib/testing/faults';
+import { bounded, redisBehindProxy, waitUntil, type Answer, type FaultProxy, type RedisProcess } from '@/lib/testing/faults';
 import { authHeaders as headers, keyedEvents, signedToken } from '@/lib/testing/fault-client';
 import { checkInvariants, truthClient } from '@/lib/testing/invariants';
 import { openSse, type SseStream } from '@/lib/testing/sse-client';
@@ -48,11 +48,7 @@ function suite() {
   }
 
   beforeAll(async () => {
-    redis = new RedisProcess(await spareRedisPort());
-    await redis.start();
-    proxy = await new FaultProxy({ host: '127.0.0.1', port: redis.port }).start();
-    process.env.REDIS_URL = `redis://127.0.0.1:${proxy.port}`;
-    process.env.REDIS_COMMAND_TIMEOUT_MS = String(COMMAND_TIMEOUT_MS);
+    ({ redis, proxy } = await redisBehindProxy({ commandTimeoutMs: COMMAND_TIMEOUT_MS }));
     process.env.SSE_KEEPALIVE_MS = '500';
     db = await truthClient();
     testServer = await import('@/lib/testing/test-server');

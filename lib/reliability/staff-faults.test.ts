@@ -11,15 +11,13 @@
 // the count), not one per refused attempt.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sharedStores } from '@/lib/testing/instance';
-import { FaultProxy, RedisProcess, spareRedisPort, waitUntil } from '@/lib/testing/faults';
+import { REDIS_FAILURE_CAUSE, redisBehindProxy, waitUntil, type FaultProxy, type RedisProcess } from '@/lib/testing/faults';
 import type { TestServer } from '@/lib/testing/test-server';
 
 /** As the other fault suites: a loaded machine answers a healthy command well within it. */
 const COMMAND_TIMEOUT_MS = 3_000;
 /** A bound for a hang on a loaded machine, not for speed (the answer takes about one command timeout). */
 const HANG_MS = 30_000;
-/** What the client says of a Redis killed behind the proxy (refused, closed, or no answer in time) or stalled (no answer). */
-const REDIS_CAUSE = /refused|closed|reset|timed out/i;
 
 function suite() {
   let redis: RedisProcess;
@@ -29,11 +27,7 @@ function suite() {
   const figures: Record<string, number> = {};
 
   beforeAll(async () => {
-    redis = new RedisProcess(await spareRedisPort());
-    await redis.start();
-    proxy = await new FaultProxy({ host: '127.0.0.1', port: redis.port }).start();
-    process.env.REDIS_URL = `redis://127.0.0.1:${proxy.port}`;
-    process.env.REDIS_COMMAND_TIMEOUT_MS = String(COMMAND_TIMEOUT_MS);
+    ({ redis, proxy } = await redisBehindProxy({ commandTimeoutMs: COMMAND_TIMEOUT_MS }));
     const { startTestServer } = await import('@/lib/testing/test-server');
     staffHelpers = await import('@/lib/testing/staff');
     server = await startTestServer();
@@ -123,7 +117,7 @@ function suite() {
     let back = Date.now();
     await waitUntil(async () => (await signInAnswer(member.email, member.password)).status === 200, 'sign-in to work again', 60_000);
     figures.signInBackMs = Date.now() - back;
-    expectOneOutage(logged, REDIS_CAUSE, refusals);
+    expectOneOutage(logged, REDIS_FAILURE_CAUSE, refusals);
     figures.killedRefusals = refusals;
 
     // Redis answering nothing (a hung server): bounded by the command timeout, not a hang.
@@ -139,7 +133,7 @@ function suite() {
     back = Date.now();
     await waitUntil(async () => (await signInAnswer(member.email, member.password)).status === 200, 'sign-in to work again after the stall', 60_000);
     figures.signInBackAfterStallMs = Date.now() - back;
-    expectOneOutage(logged, REDIS_CAUSE, refusals);
+    expectOneOutage(logged, REDIS_FAILURE_CAUSE, refusals);
     // The failure limit counts again: a wrong password is a 401, not a 503.
     // Waited on with a bound: one answer may still meet the tail of the stall (a 503) on a loaded machine.
     await waitUntil(async () => (await signInAnswer(member.email, 'wrong password again')).status === 401, 'a wrong password to answer 401', 60_000);
