@@ -92,6 +92,17 @@ async function notInLog(appId: string, userId: string, grants: LostGrant[]): Pro
   });
 }
 
+/**
+ * Whether the log holds every one of `updates` (sent as one change, its append
+ * started at `at`): a message that waited for a predecessor was published by
+ * that predecessor's publisher, or was lost with the order state.
+ */
+export async function reachedLog(appId: string, userId: string, updates: SdkUpdate[], at: number): Promise<boolean> {
+  const since = Math.max(0, at - LOG_CLOCK_SLACK_MS);
+  const logged = new Set((await getUpdateLog().readAfter(userLogKey(appId, userId), `${since}-0`)).map((e) => e.update));
+  return updates.every((u) => logged.has(JSON.stringify(u)));
+}
+
 /** After a catalog edit, how long before the second pass (events in flight judged against the old catalog). */
 const CATALOG_SETTLE_MS = 2_000;
 /** Users on a process's repair list at most (beyond it, the next stream open or change repairs them). */
