@@ -48,8 +48,9 @@ export async function publishUpdates(appId: string, userId: string, updates: Sdk
  * which reports what they changed).
  *
  * A publish that fails (Redis unreachable) puts the user on the repair list,
- * and a gap given up after GAP_WAIT_MS is repaired: either way the missed
- * changes reach the log from the database (lib/updates/resync.ts).
+ * a gap given up after GAP_WAIT_MS is repaired, and so is a waiting message
+ * lost with the order state (Redis back empty): the missed changes reach the
+ * log from the database (lib/updates/resync.ts), the grants from the publisher.
  */
 export async function publishInOrder(appId: string, userId: string, seq: number, updates: SdkUpdate[], opts: { closeGap?: boolean } = {}): Promise<void> {
   const log = getUpdateLog();

@@ -26,9 +26,13 @@
 //   from the records: the publisher whose message failed (or was dropped as
 //   late) hands its `reward.granted` to the repair, which sends it first,
 //   unless the log already holds it (a publish that timed out after Redis
-//   had applied it). Grants are thus announced once: never a second time for
-//   a message that reached the log, and once for one that did not, as long as
-//   the instance that failed to publish it lives to repair it.
+//   had applied it). A message that waited in the order state for a
+//   predecessor is handed over the same way when its flush fails, or finds
+//   nothing to publish and the log does not hold it (the state was lost: a
+//   Redis that came back empty). Grants are thus announced once: never a
+//   second time for a message that reached the log, and once for one that did
+//   not, as long as the instance that failed to publish it lives to repair it
+//   (and the log still holds what reached it).
 // - Catalog edit (a mission's count, window or archived flag changed): every
 //   user with a record of the mission gets its new reading
 //   (afterCatalogEdit); a second pass after CATALOG_SETTLE_MS covers events
