@@ -91,7 +91,7 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
           })
           .catch((err: unknown) => {
             // Whether the message went out before Redis failed is unknown: the repair looks for its grants in the log.
-            noteUnlogged(appId, userId, grantsOf(updates, at));
+            noteUnlogged(appId, userId, grantsOf(updates, at), 'a waiting message\'s flush failed');
             if (!isCircuitOpen(err)) logError('publish gap flush failed', err, { appId, userId, seq });
           });
       }, GAP_WAIT_MS);

@@ -227,7 +227,7 @@ export function checkStreamGap(appId: string, userId: string): void {
  */
 export function repairSoon(appId: string, userId: string, why: string, lostGrants: LostGrant[] = []): void {
   // A check already running for the user would drop the grants: they go on the repair list instead.
-  if (lostGrants.length > 0) return noteUnlogged(appId, userId, lostGrants);
+  if (lostGrants.length > 0) return noteUnlogged(appId, userId, lostGrants, why);
   inBackground(appId, userId, () => repair(appId, userId, why));
 }
 
@@ -243,18 +243,18 @@ function inBackground(appId: string, userId: string, work: () => Promise<void>):
 }
 
 // Users whose publish failed in this process: repaired once Redis answers.
-type RepairEntry = { appId: string; userId: string; lostGrants: LostGrant[] };
+type RepairEntry = { appId: string; userId: string; lostGrants: LostGrant[]; why: string };
 const repairList = processWide('resync.repairList', () => ({ users: new Map<string, RepairEntry>(), timer: null as ReturnType<typeof setInterval> | null }));
 
 /** A publish of the user's change failed: repair their log once Redis is back, with the change's lost grants. */
-export function noteUnlogged(appId: string, userId: string, lostGrants: LostGrant[] = []): void {
+export function noteUnlogged(appId: string, userId: string, lostGrants: LostGrant[] = [], why = 'publish failed'): void {
   const key = `${appId}\u0000${userId}`;
   const entry = repairList.users.get(key);
   if (entry) {
     entry.lostGrants = [...entry.lostGrants, ...lostGrants].slice(-MAX_LOST_GRANTS);
   } else {
     if (repairList.users.size >= MAX_REPAIR_LIST) return;
-    repairList.users.set(key, { appId, userId, lostGrants: lostGrants.slice(-MAX_LOST_GRANTS) });
+    repairList.users.set(key, { appId, userId, lostGrants: lostGrants.slice(-MAX_LOST_GRANTS), why });
   }
   if (repairList.timer) return;
   repairList.timer = setInterval(() => void drainRepairList(), 1_000);
@@ -271,7 +271,7 @@ async function drainRepairList(): Promise<void> {
       try {
         // Throws while Redis is still away (the user goes back on the list); the failed publish needs no other proof.
         await getUpdateLog().publishedThrough(userOrderKey(entry.appId, entry.userId));
-        await repair(entry.appId, entry.userId, 'publish failed', entry.lostGrants);
+        await repair(entry.appId, entry.userId, entry.why, entry.lostGrants);
       } catch (err) {
         if (!isUnavailableError(err)) {
           logError('stream: log repair failed', err, { appId: entry.appId, userId: entry.userId });
