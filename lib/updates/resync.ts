@@ -26,9 +26,13 @@
 //   from the records: the publisher whose message failed (or was dropped as
 //   late) hands its `reward.granted` to the repair, which sends it first,
 //   unless the log already holds it (a publish that timed out after Redis
-//   had applied it). Grants are thus announced once: never a second time for
-//   a message that reached the log, and once for one that did not, as long as
-//   the instance that failed to publish it lives to repair it.
+//   had applied it). A message that waited in the order state for a
+//   predecessor is handed over the same way when its flush fails, or finds
+//   nothing to publish and the log does not hold it (the state was lost: a
+//   Redis that came back empty). Grants are thus announced once: never a
+//   second time for a message that reached the log, and once for one that did
+//   not, as long as the instance that failed to publish it lives to repair it
+//   (and the log still holds what reached it).
 // - Catalog edit (a mission's count, window or archived flag changed): every
 //   user with a record of the mission gets its new reading
 //   (afterCatalogEdit); a second pass after CATALOG_SETTLE_MS covers events
@@ -90,6 +94,17 @@ async function notInLog(appId: string, userId: string, grants: LostGrant[]): Pro
     logged.splice(i, 1); // one logged message accounts for one grant
     return false;
   });
+}
+
+/**
+ * Whether the log holds every one of `updates` (sent as one change, its append
+ * started at `at`): a message that waited for a predecessor was published by
+ * that predecessor's publisher, or was lost with the order state.
+ */
+export async function reachedLog(appId: string, userId: string, updates: SdkUpdate[], at: number): Promise<boolean> {
+  const since = Math.max(0, at - LOG_CLOCK_SLACK_MS);
+  const logged = new Set((await getUpdateLog().readAfter(userLogKey(appId, userId), `${since}-0`)).map((e) => e.update));
+  return updates.every((u) => logged.has(JSON.stringify(u)));
 }
 
 /** After a catalog edit, how long before the second pass (events in flight judged against the old catalog). */
@@ -212,7 +227,7 @@ export function checkStreamGap(appId: string, userId: string): void {
  */
 export function repairSoon(appId: string, userId: string, why: string, lostGrants: LostGrant[] = []): void {
   // A check already running for the user would drop the grants: they go on the repair list instead.
-  if (lostGrants.length > 0) return noteUnlogged(appId, userId, lostGrants);
+  if (lostGrants.length > 0) return noteUnlogged(appId, userId, lostGrants, why);
   inBackground(appId, userId, () => repair(appId, userId, why));
 }
 
@@ -230,7 +245,7 @@ function inBackground(appId: string, userId: string, work: () => Promise<void>):
 // Users whose publish failed in this process: repaired once Redis answers.
 // `draining`: a drain of the list is in progress (one at a time in a process,
 // whichever chunk's copy of this module the timer or a reader belongs to).
-type RepairEntry = { appId: string; userId: string; lostGrants: LostGrant[] };
+type RepairEntry = { appId: string; userId: string; lostGrants: LostGrant[]; why: string };
 const repairList = processWide('resync.repairList', () => ({
   users: new Map<string, RepairEntry>(),
   timer: null as ReturnType<typeof setInterval> | null,
@@ -238,14 +253,14 @@ const repairList = processWide('resync.repairList', () => ({
 }));
 
 /** A publish of the user's change failed: repair their log once Redis is back, with the change's lost grants. */
-export function noteUnlogged(appId: string, userId: string, lostGrants: LostGrant[] = []): void {
+export function noteUnlogged(appId: string, userId: string, lostGrants: LostGrant[] = [], why = 'publish failed'): void {
   const key = `${appId}\u0000${userId}`;
   const entry = repairList.users.get(key);
   if (entry) {
     entry.lostGrants = [...entry.lostGrants, ...lostGrants].slice(-MAX_LOST_GRANTS);
   } else {
     if (repairList.users.size >= MAX_REPAIR_LIST) return;
-    repairList.users.set(key, { appId, userId, lostGrants: lostGrants.slice(-MAX_LOST_GRANTS) });
+    repairList.users.set(key, { appId, userId, lostGrants: lostGrants.slice(-MAX_LOST_GRANTS), why });
   }
   if (repairList.timer) return;
   repairList.timer = setInterval(() => void drainRepairList(), 1_000);
@@ -261,7 +276,7 @@ async function drainRepairList(): Promise<void> {
       try {
         // Throws while Redis is still away (the user goes back on the list); the failed publish needs no other proof.
         await getUpdateLog().publishedThrough(userOrderKey(entry.appId, entry.userId));
-        await repair(entry.appId, entry.userId, 'publish failed', entry.lostGrants);
+        await repair(entry.appId, entry.userId, entry.why, entry.lostGrants);
       } catch (err) {
         if (!isUnavailableError(err)) {
           logError('stream: log repair failed', err, { appId: entry.appId, userId: entry.userId });
