@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeWithRedis, redisReachable, testRedisUrl } from '@/lib/kv/testing';
+import { waitUntil } from '@/lib/testing/faults';
 
 const reachable = await redisReachable();
 
@@ -73,5 +74,37 @@ describe('record caches across module copies (Next.js chunks)', () => {
     expect(eventsRoute.cachedRecords('app', user, ['m1'])).toBeDefined();
     claimRoute.forgetRecords('app', user);
     expect(eventsRoute.cachedRecords('app', user, ['m1'])).toBeUndefined();
+  });
+});
+
+describe('the repair list across module copies (Next.js chunks)', () => {
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    const { closeKv } = await import('@/lib/kv');
+    await closeKv();
+  });
+
+  it("a drain started by one chunk's copy is pending in another's figures until it is over", async () => {
+    vi.resetModules();
+    const publisher = await import('@/lib/updates/resync');
+    const log = (await import('@/lib/updates/log')).getUpdateLog();
+    // The drain's first step (is Redis back?) waits until the test lets it go.
+    let release: (err: Error) => void = () => {};
+    const held = new Promise<never>((_, reject) => (release = reject));
+    const asked = vi.spyOn(log, 'publishedThrough').mockImplementation(() => held);
+    publisher.noteUnlogged('chunks-app', `chunks-${randomUUID()}`);
+    await waitUntil(() => asked.mock.calls.length > 0, 'the drain to start', 30_000);
+
+    vi.resetModules();
+    const reader = await import('@/lib/updates/resync');
+    expect(reader.resyncFigures).not.toBe(publisher.resyncFigures);
+    // The user is off the list and no check runs: only the drain in progress is pending.
+    expect(reader.resyncFigures().repairsPending).toBe(1);
+
+    // Not an outage: the repair of the user is given up (logged), and the drain ends.
+    release(new Error('test: repair given up'));
+    await waitUntil(() => reader.resyncFigures().repairsPending === 0, 'the drain to end', 30_000);
+    expect(publisher.resyncFigures().repairsPending).toBe(0);
+    expect(asked).toHaveBeenCalledTimes(1);
   });
 });

@@ -53,6 +53,11 @@ export class Fanout {
     for (const l of [...entry.listeners]) if (entry.listeners.has(l)) deliver(l, channel, message);
   }
 
+  /** True while the channel has listeners here (or a subscription on its way for one). */
+  listening(channel: string): boolean {
+    return this.channels.has(channel);
+  }
+
   /** Forgets every listener (on close; the connection goes with them). */
   clear(): void {
     this.channels.clear();

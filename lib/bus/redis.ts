@@ -7,10 +7,23 @@ import { connectIORedis } from '@/lib/kv/clients';
 import { Fanout } from './fanout';
 import type { Bus, Unsubscribe } from './types';
 
+/** How often UNSUBSCRIBEs that failed are sent again. */
+const UNSUBSCRIBE_RETRY_MS = 1_000;
+
 /**
  * Delivery is at most once: a message published while the subscriber
  * connection is down is lost. ioredis reconnects by itself and, with
  * autoResubscribe (its default), subscribes again to every open channel.
+ *
+ * "Open" is what ioredis believes: a channel stays in its set until Redis
+ * confirms the UNSUBSCRIBE. An UNSUBSCRIBE that timed out on a live
+ * connection is applied when Redis answers (its reply still clears the set),
+ * but one that ioredis gave up on while reconnecting (Redis down: its
+ * retries per request ran out) was never sent, and the reconnect subscribes
+ * the channel again: a subscription nobody here listens to, held for the
+ * life of the process. So every channel whose UNSUBSCRIBE failed is
+ * unsubscribed again every second until Redis confirms it, unless a listener
+ * here took it up again meanwhile (its own unsubscribe then releases it).
  */
 export class RedisBus implements Bus {
   readonly kind = 'redis' as const;
@@ -18,6 +31,10 @@ export class RedisBus implements Bus {
   private sub?: IORedis;
   private closed = false;
   private readonly resubscribed = new Set<() => void>();
+  /** Channels whose UNSUBSCRIBE failed, each with the number of its latest failure. */
+  private readonly unconfirmed = new Map<string, number>();
+  private failures = 0;
+  private retryTimer: ReturnType<typeof setInterval> | null = null;
   private readonly fanout = new Fanout({
     // ioredis resolves SUBSCRIBE / UNSUBSCRIBE once Redis has replied.
     open: async (channel) => {
@@ -26,7 +43,12 @@ export class RedisBus implements Bus {
       await throughBreaker(() => sub.subscribe(channel));
     },
     shut: async (channel) => {
-      await this.subscriber().unsubscribe(channel);
+      try {
+        await this.subscriber().unsubscribe(channel);
+      } catch (err) {
+        this.unsubscribeLater(channel);
+        throw err;
+      }
     },
   });
 
@@ -48,10 +70,18 @@ export class RedisBus implements Bus {
     return () => void this.resubscribed.delete(listener);
   }
 
+  /** Channels whose UNSUBSCRIBE failed and is still to be confirmed by Redis (tests). */
+  get pendingUnsubscribes(): number {
+    return this.unconfirmed.size;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     this.resubscribed.clear();
     this.fanout.clear();
+    if (this.retryTimer) clearInterval(this.retryTimer);
+    this.retryTimer = null;
+    this.unconfirmed.clear();
     const connections = [this.pub, this.sub].filter((c): c is IORedis => c !== undefined);
     this.pub = this.sub = undefined;
     await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
@@ -81,6 +111,44 @@ export class RedisBus implements Bus {
       this.sub = sub;
     }
     return this.sub;
+  }
+
+  private unsubscribeLater(channel: string): void {
+    if (this.closed) return;
+    this.unconfirmed.set(channel, ++this.failures);
+    if (this.retryTimer) return;
+    let running = false;
+    this.retryTimer = setInterval(() => {
+      if (running) return;
+      running = true;
+      void this.retryUnsubscribes().finally(() => (running = false));
+    }, UNSUBSCRIBE_RETRY_MS);
+    // Never holds a process that is shutting down.
+    this.retryTimer.unref?.();
+  }
+
+  /** One UNSUBSCRIBE for every channel still unconfirmed that no listener here took up again. */
+  private async retryUnsubscribes(): Promise<void> {
+    const sent = new Map<string, number>();
+    for (const [channel, failure] of this.unconfirmed) {
+      // Listened to again: the new listeners' subscription, released by their own unsubscribe.
+      if (this.fanout.listening(channel)) this.unconfirmed.delete(channel);
+      else sent.set(channel, failure);
+    }
+    if (sent.size > 0 && this.sub) {
+      try {
+        // A SUBSCRIBE of a listener arriving meanwhile follows it on the connection, so it wins.
+        await this.sub.unsubscribe(...sent.keys());
+      } catch {
+        return; // Redis still away: the next round sends it again.
+      }
+      // Unless the channel failed again meanwhile (a later UNSUBSCRIBE, after a new listener's SUBSCRIBE).
+      for (const [channel, failure] of sent) if (this.unconfirmed.get(channel) === failure) this.unconfirmed.delete(channel);
+    }
+    if (this.unconfirmed.size === 0 && this.retryTimer) {
+      clearInterval(this.retryTimer);
+      this.retryTimer = null;
+    }
   }
 
   private assertOpen(): void {

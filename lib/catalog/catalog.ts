@@ -14,6 +14,7 @@ import { campaigns as campaignsTable, missions as missionsTable, themes as theme
 import { getBus, type Bus } from '@/lib/bus';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { logError } from '@/lib/log';
+import { outageLog } from '@/lib/log-outage';
 import { processWide } from '@/lib/process-wide';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
@@ -162,13 +163,17 @@ export async function invalidateCatalog(appId: string): Promise<void> {
   if (!(await publishInvalidation(appId))) scheduleRepublish(appId);
 }
 
+// Retried every second while Redis is away: one line when the publishes start failing, one when they work again.
+const publishOutage = outageLog('catalog.publish', 'catalog invalidation publish');
+
 async function publishInvalidation(appId: string): Promise<boolean> {
   try {
     await getBus().publish(CATALOG_CHANNEL, appId);
+    publishOutage.recovered({ appId, unpublished: state.unpublished.size });
     return true;
   } catch (err) {
     metrics().busErrors.inc({ operation: 'publish' });
-    if (!isCircuitOpen(err)) logError('catalog invalidation publish failed', err, { appId });
+    publishOutage.failed(err, { appId });
     return false;
   }
 }

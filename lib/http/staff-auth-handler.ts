@@ -9,6 +9,7 @@ import { getConfig } from '@/lib/config';
 import { AppError, isUnavailableError } from '@/lib/errors';
 import { toStoredEmail } from '@/lib/staff/email';
 import { logError } from '@/lib/log';
+import { outageLog } from '@/lib/log-outage';
 import { signInFailuresPerClient, signInFailuresPerEmail } from '@/lib/ratelimit/policies';
 import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
 import { readRawBody } from './body';
@@ -57,6 +58,11 @@ async function signInWithLimit(req: Request, auth: StaffAuth): Promise<Response>
   return res;
 }
 
+// Sign-in fails closed while Redis (its failure limits) or PostgreSQL is
+// away: every attempt answers 503, but the log has one line when that begins
+// and one when a sign-in is answered again, not one per attempt.
+const signInOutage = outageLog('staff.signIn', 'staff sign-in');
+
 function isEmailSignIn(req: Request): boolean {
   return req.method === 'POST' && new URL(req.url).pathname.replace(/\/+$/, '').endsWith('/sign-in/email');
 }
@@ -66,15 +72,20 @@ export async function handleStaffAuth(req: Request): Promise<Response> {
   try {
     await boot();
     const auth = await getStaffAuth(wantsSecureCookies(req.headers, req.url));
-    const res = isEmailSignIn(req) ? await signInWithLimit(req, auth) : await auth.handler(req);
+    const signIn = isEmailSignIn(req);
+    const res = signIn ? await signInWithLimit(req, auth) : await auth.handler(req);
+    // Answered (a wrong password is an answer too): Redis and PostgreSQL both took part.
+    if (signIn && res.status < 500) signInOutage.recovered({ requestId });
     const out = new Response(res.body, res);
     out.headers.set('X-Request-Id', requestId);
     out.headers.set('Cache-Control', 'no-store');
     return out;
   } catch (err) {
-    if (!(err instanceof AppError)) logError('staff auth failure', err, { requestId, method: req.method, url: loggableUrl(req.url) });
     // PostgreSQL or Redis (the sign-in failure limits fail closed) unreachable: 503, not 500.
     const unavailable = !(err instanceof AppError) && isUnavailableError(err);
+    const fields = { requestId, method: req.method, url: loggableUrl(req.url) };
+    if (unavailable && isEmailSignIn(req)) signInOutage.failed(err, fields);
+    else if (!(err instanceof AppError)) logError('staff auth failure', err, fields);
     const res = errorResponse(
       err instanceof AppError
         ? err

@@ -5,10 +5,12 @@
 // catalog; instance B must serve the edit once Redis is back for both
 // (docs/operations.md, "Redis outages"). CATALOG_MAX_AGE_MS is set to 10
 // minutes, so B's copy cannot simply expire during the test: only the
-// handling can bring the edit to it.
+// handling can bring the edit to it. A's log tells its failed publishes in two
+// lines (one when they start failing, with the cause; one when a publish works
+// again, with the count), not one per retry.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sharedStores, startInstance, type Instance } from '@/lib/testing/instance';
-import { FaultProxy, RedisProcess, spareRedisPort, waitUntil } from '@/lib/testing/faults';
+import { FaultProxy, REDIS_FAILURE_CAUSE, RedisProcess, spareRedisPort, waitUntil } from '@/lib/testing/faults';
 import { createTestApp, issueToken, putCatalog, uniqueId, type TestApp } from '@/lib/testing/test-server';
 import type { MissionInput } from '@/lib/contract/mission';
 
@@ -66,15 +68,48 @@ function suite() {
     return Date.now() - started;
   }
 
-  it('the editing instance lost Redis: its invalidation is published again once Redis answers', async () => {
+  /** A's failed bus publishes so far (its metrics: each retry of the invalidation is one). */
+  async function failedPublishesOnA(): Promise<number> {
+    const res = await fetch(`${a.url}/api/metrics`, { headers: { Authorization: `Bearer ${a.adminKey}` } });
+    const head = 'questline_bus_errors_total{operation="publish"} ';
+    const line = (await res.text()).split('\n').find((l) => l.startsWith(head));
+    return line ? Number(line.slice(head.length)) : 0;
+  }
+
+  /** A's JSON log lines printed after `from` (an offset in its output) whose message starts with `start`. */
+  function linesOnA(from: number, start: string): Array<Record<string, unknown>> {
+    return a
+      .output()
+      .slice(from)
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => typeof l.message === 'string' && l.message.startsWith(start));
+  }
+
+  it('the editing instance lost Redis: its invalidation is published again once Redis answers; two log lines for the outage', async () => {
     const before = await titleOn(b); // B holds a copy
+    const logFrom = a.output().length;
+    const failedBefore = await failedPublishesOnA();
     proxyA.mode = 'refuse';
     proxyA.cut();
     await edit('v2');
     // Nothing reached B: it still serves its copy.
     expect(await titleOn(b)).toBe(before);
+    // The publish and at least two retries (one a second) fail before Redis is back.
+    await waitUntil(async () => (await failedPublishesOnA()) - failedBefore >= 3, 'A to retry the publish twice', 60_000);
     proxyA.mode = 'pass';
     figures.republishedMs = await reaches('v2', 'B to serve the edit made while A could not publish');
+
+    const failed = (await failedPublishesOnA()) - failedBefore;
+    figures.failedPublishes = failed;
+    const began = linesOnA(logFrom, 'catalog invalidation publish failing');
+    expect(began, 'one line when the publishes start failing').toHaveLength(1);
+    expect(began[0]).toMatchObject({ level: 'error', appId: app.appId });
+    expect(String(began[0].cause)).toMatch(REDIS_FAILURE_CAUSE);
+    const ended = linesOnA(logFrom, 'catalog invalidation publish works again');
+    expect(ended, 'one line when a publish works again').toHaveLength(1);
+    expect(ended[0]).toMatchObject({ level: 'warn', failures: failed });
   }, 300_000);
 
   it('the other instance lost its subscription: it drops its copies once subscribed again', async () => {

@@ -214,6 +214,15 @@ function suite() {
     } finally {
       await db.query('rollback');
     }
+    // A connection that was still starting when the backends were ended (authenticated only after the look
+    // at pg_stat_activity, its bytes held back by the proxy's delay) survived it, and once served the next
+    // request (soak: 200 instead of 503). A restart ends it too: end each such backend as it shows up, until
+    // the proxy holds no connection to PostgreSQL (new ones are refused).
+    await waitUntil(async () => {
+      if (proxy.openConnections === 0) return true;
+      await db.query(`select pg_terminate_backend(pid) from pg_stat_activity where datname = current_database() and client_port = any($1::int[])`, [proxy.upstreamPorts()]);
+      return false;
+    }, 'every connection of the service to PostgreSQL ended', 30_000);
     await inFlight;
     // Still restarting: refused.
     const during = await sendEvent(token, userId, 'restart-during');

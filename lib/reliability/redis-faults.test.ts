@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { sharedStores } from '@/lib/testing/instance';
-import { bounded, FaultProxy, RedisProcess, spareRedisPort, waitUntil, type Answer } from '@/lib/testing/faults';
+import { bounded, redisBehindProxy, waitUntil, type Answer, type FaultProxy, type RedisProcess } from '@/lib/testing/faults';
 import { authHeaders as headers, keyedEvents, signedToken } from '@/lib/testing/fault-client';
 import { checkInvariants, truthClient } from '@/lib/testing/invariants';
 import { openSse, type SseStream } from '@/lib/testing/sse-client';
@@ -48,11 +48,7 @@ function suite() {
   }
 
   beforeAll(async () => {
-    redis = new RedisProcess(await spareRedisPort());
-    await redis.start();
-    proxy = await new FaultProxy({ host: '127.0.0.1', port: redis.port }).start();
-    process.env.REDIS_URL = `redis://127.0.0.1:${proxy.port}`;
-    process.env.REDIS_COMMAND_TIMEOUT_MS = String(COMMAND_TIMEOUT_MS);
+    ({ redis, proxy } = await redisBehindProxy({ commandTimeoutMs: COMMAND_TIMEOUT_MS }));
     process.env.SSE_KEEPALIVE_MS = '500';
     db = await truthClient();
     testServer = await import('@/lib/testing/test-server');
@@ -281,8 +277,11 @@ function suite() {
     const { getUpdateLog, userLogKey } = await import('@/lib/updates/log');
     const logged = (await getUpdateLog().readAfter(userLogKey(app.appId, userId), null)).map((e) => e.id);
     expect(logged.length).toBeGreaterThan(0);
-    for (const s of [live, resumed!]) {
-      await waitUntil(() => logged.every((id) => s.messages.some((m) => m.id === id)), 'the stream to hold what the log holds', 60_000);
+    for (const [name, s] of [['live', live], ['resumed', resumed!]] as const) {
+      await waitUntil(() => logged.every((id) => s.messages.some((m) => m.id === id)), `the ${name} stream to hold what the log holds`, 60_000).catch((err: unknown) => {
+        const missing = logged.filter((id) => !s.messages.some((m) => m.id === id));
+        throw new Error(`${String(err)}: missing ${JSON.stringify(missing)}; log ${JSON.stringify(logged)}; stream ${JSON.stringify(s.messages.map((m) => m.id))}`);
+      });
     }
     expect([grantsOf(live, 'five'), grantsOf(live, 'one'), grantsOf(resumed!, 'five'), grantsOf(resumed!, 'one')]).toEqual([1, 1, 1, 0]);
     figures.gapRepairs = resyncFigures().repairs;

@@ -6,10 +6,12 @@
 // closed (docs/operations.md, "Redis outages"): a sign-in answers 503
 // `unavailable` promptly, right or wrong password alike, while sessions
 // already open keep working from the database; once Redis is back sign-in
-// works again without a restart.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+// works again without a restart. The log tells each outage in two lines (one
+// when sign-in starts failing, with the cause; one when it works again, with
+// the count), not one per refused attempt.
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { sharedStores } from '@/lib/testing/instance';
-import { FaultProxy, RedisProcess, spareRedisPort, waitUntil } from '@/lib/testing/faults';
+import { REDIS_FAILURE_CAUSE, redisBehindProxy, waitUntil, type FaultProxy, type RedisProcess } from '@/lib/testing/faults';
 import type { TestServer } from '@/lib/testing/test-server';
 
 /** As the other fault suites: a loaded machine answers a healthy command well within it. */
@@ -25,22 +27,22 @@ function suite() {
   const figures: Record<string, number> = {};
 
   beforeAll(async () => {
-    redis = new RedisProcess(await spareRedisPort());
-    await redis.start();
-    proxy = await new FaultProxy({ host: '127.0.0.1', port: redis.port }).start();
-    process.env.REDIS_URL = `redis://127.0.0.1:${proxy.port}`;
-    process.env.REDIS_COMMAND_TIMEOUT_MS = String(COMMAND_TIMEOUT_MS);
+    ({ redis, proxy } = await redisBehindProxy({ commandTimeoutMs: COMMAND_TIMEOUT_MS }));
     const { startTestServer } = await import('@/lib/testing/test-server');
     staffHelpers = await import('@/lib/testing/staff');
     server = await startTestServer();
   });
 
   afterAll(async () => {
+    vi.restoreAllMocks();
     await server?.close();
     await proxy?.close();
     await redis?.close();
     console.log(`[staff-faults] ${JSON.stringify(figures)}`);
   });
+
+  /** 503 answers since the count was last reset (each is one failure the log should count, not print). */
+  let refusals = 0;
 
   /** Sign-in through the real handler; fails the test on a hang. */
   async function signInAnswer(email: string, password: string): Promise<{ status: number; text: string; ms: number }> {
@@ -51,6 +53,7 @@ function suite() {
     });
     try {
       const res = await Promise.race([staffHelpers.signInRequest(server, email, password), hung]);
+      if (res.status === 503) refusals += 1;
       return { status: res.status, text: await res.text(), ms: Date.now() - started };
     } finally {
       clearTimeout(timer);
@@ -65,15 +68,42 @@ function suite() {
     expect(answer.text).not.toMatch(/ECONNREFUSED|timed out|at \w+ \(|\.ts:\d+/);
   }
 
+  /** The server's log lines (pino JSON through console.error, in this process) whose message starts with `start`. */
+  function logLines(logged: { mock: { calls: unknown[][] } }, start: string): Array<Record<string, unknown>> {
+    return logged.mock.calls
+      .map((c) => String(c[0]))
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>)
+      .filter((l) => typeof l.message === 'string' && l.message.startsWith(start));
+  }
+
+  /** The log of one outage: one error line with the cause, no line per refused attempt, one line once sign-in works. */
+  function expectOneOutage(logged: { mock: { calls: unknown[][] } }, cause: RegExp, failures: number): void {
+    const began = logLines(logged, 'staff sign-in failing');
+    expect(began, 'one line when sign-in starts failing').toHaveLength(1);
+    expect(began[0]).toMatchObject({ level: 'error', url: expect.stringContaining('/sign-in/email') });
+    expect(String(began[0].cause)).toMatch(cause);
+    expect(logLines(logged, 'staff auth failure'), 'no line per refused attempt').toEqual([]);
+    const ended = logLines(logged, 'staff sign-in works again');
+    expect(ended, 'one line when sign-in works again').toHaveLength(1);
+    expect(ended[0]).toMatchObject({ level: 'warn', failures });
+    expect(ended[0].failingForMs).toBeGreaterThan(0);
+  }
+
   it('Redis killed, then stalled: sign-in answers 503 unavailable promptly (fail-closed), open sessions work from the database, sign-in recovers', async () => {
     const member = await staffHelpers.signedInStaff(server, 'admin');
     const whoAmI = () => staffHelpers.asStaff(server, member.cookie, 'GET', '/api/admin/apps');
+    // Passed through to the console as before, and recorded.
+    const logged = vi.spyOn(console, 'error');
+    refusals = 0;
 
     await redis.stop();
     // Right and wrong password alike: the 503 tells an attacker nothing.
     const right = await signInAnswer(member.email, member.password);
     expectUnavailable(right);
     expectUnavailable(await signInAnswer(member.email, 'wrong password, guessed'));
+    // Attempts go on while Redis is away (a console user retrying): each is refused, none is logged.
+    for (let i = 0; i < 3; i++) expectUnavailable(await signInAnswer(member.email, member.password));
     figures.downSignInMs = right.ms;
     // The session opened before the outage is read from PostgreSQL.
     expect((await whoAmI()).status).toBe(200);
@@ -87,8 +117,12 @@ function suite() {
     let back = Date.now();
     await waitUntil(async () => (await signInAnswer(member.email, member.password)).status === 200, 'sign-in to work again', 60_000);
     figures.signInBackMs = Date.now() - back;
+    expectOneOutage(logged, REDIS_FAILURE_CAUSE, refusals);
+    figures.killedRefusals = refusals;
 
     // Redis answering nothing (a hung server): bounded by the command timeout, not a hang.
+    logged.mockClear();
+    refusals = 0;
     proxy.mode = 'stall';
     const stalled = await signInAnswer(member.email, member.password);
     expectUnavailable(stalled);
@@ -99,6 +133,7 @@ function suite() {
     back = Date.now();
     await waitUntil(async () => (await signInAnswer(member.email, member.password)).status === 200, 'sign-in to work again after the stall', 60_000);
     figures.signInBackAfterStallMs = Date.now() - back;
+    expectOneOutage(logged, REDIS_FAILURE_CAUSE, refusals);
     // The failure limit counts again: a wrong password is a 401, not a 503.
     // Waited on with a bound: one answer may still meet the tail of the stall (a 503) on a loaded machine.
     await waitUntil(async () => (await signInAnswer(member.email, 'wrong password again')).status === 401, 'a wrong password to answer 401', 60_000);

@@ -255,6 +255,33 @@ export class RedisProcess {
   }
 }
 
+/**
+ * A redis-server of the test's own (on spareRedisPort()) with a FaultProxy in
+ * front, and this process's REDIS_URL and REDIS_COMMAND_TIMEOUT_MS pointed at
+ * the proxy: a service started in this process afterwards reaches Redis only
+ * through the proxy. The caller closes both (the proxy first).
+ */
+export async function redisBehindProxy(options: { commandTimeoutMs: number }): Promise<{ redis: RedisProcess; proxy: FaultProxy }> {
+  const redis = new RedisProcess(await spareRedisPort());
+  await redis.start();
+  try {
+    const proxy = await new FaultProxy({ host: '127.0.0.1', port: redis.port }).start();
+    process.env.REDIS_URL = `redis://127.0.0.1:${proxy.port}`;
+    process.env.REDIS_COMMAND_TIMEOUT_MS = String(options.commandTimeoutMs);
+    return { redis, proxy };
+  } catch (err) {
+    await redis.close();
+    throw err;
+  }
+}
+
+/**
+ * How the Redis client words a Redis that is gone or silent (a logged cause):
+ * refused or closed connections, a command past REDIS_COMMAND_TIMEOUT_MS, or
+ * ioredis giving up on a command after its retries while reconnecting.
+ */
+export const REDIS_FAILURE_CAUSE = /refused|closed|reset|timed out|max retries/i;
+
 /** Polls `check` until it returns true (or a value), failing after `timeoutMs` with `what`. */
 export async function waitUntil<T>(check: () => Promise<T | false> | T | false, what: string, timeoutMs = 60_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

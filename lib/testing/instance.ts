@@ -15,6 +15,8 @@ export const sharedStores = Boolean(process.env.DATABASE_URL?.trim() && process.
 
 export interface Instance extends TestServer {
   child: ChildProcess;
+  /** What the instance printed so far (its JSON log lines are on stderr); also passed on to this process's output. */
+  output(): string;
 }
 
 /** `env` adds to (or overrides) this process's environment for the instance, e.g. a REDIS_URL through a fault proxy. */
@@ -25,8 +27,16 @@ export async function startInstance(name: string, env: Record<string, string> = 
   const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/serve.ts'], {
     cwd: root,
     env: { ...process.env, PORT: String(port), ADMIN_API_KEY: INSTANCE_ADMIN_KEY, JWT_SECRET, QUESTLINE_QUIET: '1', ...env },
-    stdio: ['ignore', 'inherit', 'inherit'],
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  let output = '';
+  for (const [from, to] of [[child.stdout!, process.stdout], [child.stderr!, process.stderr]] as const) {
+    from.setEncoding('utf8');
+    from.on('data', (text: string) => {
+      output += text;
+      to.write(text);
+    });
+  }
   const url = `http://127.0.0.1:${port}`;
   // A bound for a hang, not for speed: at load 30 two instances starting together took over 60 s (run 3 of
   // docs/reliability.md, "Suite under load").
@@ -45,6 +55,7 @@ export async function startInstance(name: string, env: Record<string, string> = 
     url,
     adminKey: INSTANCE_ADMIN_KEY,
     child,
+    output: () => output,
     close: async () => {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const exited = new Promise((r) => child.once('exit', r));

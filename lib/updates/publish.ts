@@ -13,7 +13,7 @@ import { getUpdateLog, userLogKey, userOrderKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { metrics } from '@/lib/metrics';
 import { forgetUserRecords } from '@/lib/progress/records-cache';
-import { grantsOf, noteUnlogged, repairSoon } from './resync';
+import { grantsOf, noteUnlogged, reachedLog, repairSoon } from './resync';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 
@@ -48,8 +48,9 @@ export async function publishUpdates(appId: string, userId: string, updates: Sdk
  * which reports what they changed).
  *
  * A publish that fails (Redis unreachable) puts the user on the repair list,
- * and a gap given up after GAP_WAIT_MS is repaired: either way the missed
- * changes reach the log from the database (lib/updates/resync.ts).
+ * a gap given up after GAP_WAIT_MS is repaired, and so is a waiting message
+ * lost with the order state (Redis back empty): the missed changes reach the
+ * log from the database (lib/updates/resync.ts), the grants from the publisher.
  */
 export async function publishInOrder(appId: string, userId: string, seq: number, updates: SdkUpdate[], opts: { closeGap?: boolean } = {}): Promise<void> {
   const log = getUpdateLog();
@@ -60,25 +61,37 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
   forgetUserRecords(appId, userId);
   // Before the append: a reply that times out may come long after Redis applied it (grantsOf).
   const at = Date.now();
+  /**
+   * A message that waited in the order state and that the flush did not
+   * publish either went out with its predecessor, or was lost with the state
+   * (Redis came back empty, or the in-process state was evicted): then the
+   * log does not hold it, and the repair sends its grants and the states.
+   */
+  const unlessLogged = async (): Promise<void> => {
+    if (updates.length === 0 || (await reachedLog(appId, userId, updates, at))) return;
+    repairSoon(appId, userId, 'a waiting message was lost with the order state', grantsOf(updates, at));
+  };
   try {
     const result = await log.appendAndPublish(logKey, channel, updates.map((u) => JSON.stringify(u)), order);
     if (result.status === 'late') {
       logError('publish too late: a later change was published first', null, { appId, userId, seq, types: updates.map((u) => u.type) });
       repairSoon(appId, userId, 'publish too late', grantsOf(updates, at));
     } else if (result.status === 'pending' && opts.closeGap) {
-      await log.flushThrough(logKey, channel, order);
+      if ((await log.flushThrough(logKey, channel, order)).length === 0) await unlessLogged();
     } else if (result.status === 'pending') {
       // Normally the predecessor's publisher arrives within milliseconds and
       // publishes this one too; the request does not wait for that.
       const timer = setTimeout(() => {
         log
           .flushThrough(logKey, channel, order)
-          .then((ids) => {
+          .then(async (ids) => {
             // Published by giving up on a predecessor: its change never reached the log.
             if (ids.length > 0) repairSoon(appId, userId, 'gave up waiting for an earlier change');
+            else await unlessLogged();
           })
           .catch((err: unknown) => {
-            noteUnlogged(appId, userId);
+            // Whether the message went out before Redis failed is unknown: the repair looks for its grants in the log.
+            noteUnlogged(appId, userId, grantsOf(updates, at), 'a waiting message\'s flush failed');
             if (!isCircuitOpen(err)) logError('publish gap flush failed', err, { appId, userId, seq });
           });
       }, GAP_WAIT_MS);

@@ -26,9 +26,13 @@
 //   from the records: the publisher whose message failed (or was dropped as
 //   late) hands its `reward.granted` to the repair, which sends it first,
 //   unless the log already holds it (a publish that timed out after Redis
-//   had applied it). Grants are thus announced once: never a second time for
-//   a message that reached the log, and once for one that did not, as long as
-//   the instance that failed to publish it lives to repair it.
+//   had applied it). A message that waited in the order state for a
+//   predecessor is handed over the same way when its flush fails, or finds
+//   nothing to publish and the log does not hold it (the state was lost: a
+//   Redis that came back empty). Grants are thus announced once: never a
+//   second time for a message that reached the log, and once for one that did
+//   not, as long as the instance that failed to publish it lives to repair it
+//   (and the log still holds what reached it).
 // - Catalog edit (a mission's count, window or archived flag changed): every
 //   user with a record of the mission gets its new reading
 //   (afterCatalogEdit); a second pass after CATALOG_SETTLE_MS covers events
@@ -92,6 +96,17 @@ async function notInLog(appId: string, userId: string, grants: LostGrant[]): Pro
   });
 }
 
+/**
+ * Whether the log holds every one of `updates` (sent as one change, its append
+ * started at `at`): a message that waited for a predecessor was published by
+ * that predecessor's publisher, or was lost with the order state.
+ */
+export async function reachedLog(appId: string, userId: string, updates: SdkUpdate[], at: number): Promise<boolean> {
+  const since = Math.max(0, at - LOG_CLOCK_SLACK_MS);
+  const logged = new Set((await getUpdateLog().readAfter(userLogKey(appId, userId), `${since}-0`)).map((e) => e.update));
+  return updates.every((u) => logged.has(JSON.stringify(u)));
+}
+
 /** After a catalog edit, how long before the second pass (events in flight judged against the old catalog). */
 const CATALOG_SETTLE_MS = 2_000;
 /** Users on a process's repair list at most (beyond it, the next stream open or change repairs them). */
@@ -107,7 +122,7 @@ const figures = processWide('resync.figures', () => ({ repairs: 0, catalogResync
  */
 export function resyncFigures(): { repairs: number; catalogResyncs: number; catalogEdits: number; catalogEditsDone: number; repairsPending: number } {
   // Users on the repair list, checks and repairs running, and a drain of the list in progress.
-  return { ...figures, repairsPending: repairList.users.size + checks.size + (draining ? 1 : 0) };
+  return { ...figures, repairsPending: repairList.users.size + checks.size + (repairList.draining ? 1 : 0) };
 }
 
 function rowsOf<T>(result: unknown): T[] {
@@ -212,7 +227,7 @@ export function checkStreamGap(appId: string, userId: string): void {
  */
 export function repairSoon(appId: string, userId: string, why: string, lostGrants: LostGrant[] = []): void {
   // A check already running for the user would drop the grants: they go on the repair list instead.
-  if (lostGrants.length > 0) return noteUnlogged(appId, userId, lostGrants);
+  if (lostGrants.length > 0) return noteUnlogged(appId, userId, lostGrants, why);
   inBackground(appId, userId, () => repair(appId, userId, why));
 }
 
@@ -228,35 +243,40 @@ function inBackground(appId: string, userId: string, work: () => Promise<void>):
 }
 
 // Users whose publish failed in this process: repaired once Redis answers.
-type RepairEntry = { appId: string; userId: string; lostGrants: LostGrant[] };
-const repairList = processWide('resync.repairList', () => ({ users: new Map<string, RepairEntry>(), timer: null as ReturnType<typeof setInterval> | null }));
+// `draining`: a drain of the list is in progress (one at a time in a process,
+// whichever chunk's copy of this module the timer or a reader belongs to).
+type RepairEntry = { appId: string; userId: string; lostGrants: LostGrant[]; why: string };
+const repairList = processWide('resync.repairList', () => ({
+  users: new Map<string, RepairEntry>(),
+  timer: null as ReturnType<typeof setInterval> | null,
+  draining: false,
+}));
 
 /** A publish of the user's change failed: repair their log once Redis is back, with the change's lost grants. */
-export function noteUnlogged(appId: string, userId: string, lostGrants: LostGrant[] = []): void {
+export function noteUnlogged(appId: string, userId: string, lostGrants: LostGrant[] = [], why = 'publish failed'): void {
   const key = `${appId}\u0000${userId}`;
   const entry = repairList.users.get(key);
   if (entry) {
     entry.lostGrants = [...entry.lostGrants, ...lostGrants].slice(-MAX_LOST_GRANTS);
   } else {
     if (repairList.users.size >= MAX_REPAIR_LIST) return;
-    repairList.users.set(key, { appId, userId, lostGrants: lostGrants.slice(-MAX_LOST_GRANTS) });
+    repairList.users.set(key, { appId, userId, lostGrants: lostGrants.slice(-MAX_LOST_GRANTS), why });
   }
   if (repairList.timer) return;
   repairList.timer = setInterval(() => void drainRepairList(), 1_000);
   repairList.timer.unref?.();
 }
 
-let draining = false;
 async function drainRepairList(): Promise<void> {
-  if (draining) return;
-  draining = true;
+  if (repairList.draining) return;
+  repairList.draining = true;
   try {
     for (const [key, entry] of [...repairList.users]) {
       repairList.users.delete(key);
       try {
         // Throws while Redis is still away (the user goes back on the list); the failed publish needs no other proof.
         await getUpdateLog().publishedThrough(userOrderKey(entry.appId, entry.userId));
-        await repair(entry.appId, entry.userId, 'publish failed', entry.lostGrants);
+        await repair(entry.appId, entry.userId, entry.why, entry.lostGrants);
       } catch (err) {
         if (!isUnavailableError(err)) {
           logError('stream: log repair failed', err, { appId: entry.appId, userId: entry.userId });
@@ -271,7 +291,7 @@ async function drainRepairList(): Promise<void> {
       }
     }
   } finally {
-    draining = false;
+    repairList.draining = false;
     if (repairList.users.size === 0 && repairList.timer) {
       clearInterval(repairList.timer);
       repairList.timer = null;

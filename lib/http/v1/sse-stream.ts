@@ -4,10 +4,11 @@
 // shared timer wheel for all streams) and the clean-up. lib/http/v1/sse.ts opens
 // it; the ordering rules are described there.
 import type { Unsubscribe } from '@/lib/bus';
-import { AppError } from '@/lib/errors';
+import { AppError, isUnavailableError } from '@/lib/errors';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError } from '@/lib/log';
+import { outageLog } from '@/lib/log-outage';
 import { metrics } from '@/lib/metrics';
 import { processWide } from '@/lib/process-wide';
 import { compareLogIds, decodeBusMessage, getUpdateLog, type LogEntry } from '@/lib/updates/log';
@@ -138,6 +139,9 @@ export interface UpdateStreamOptions {
   onLogRecovered?: () => void;
 }
 
+/** Unsubscribes of closing streams that failed because Redis was away or slow: one line when they begin, one when one works again. */
+const unsubscribeOutage = outageLog('stream.unsubscribe', 'stream unsubscribe');
+
 export class UpdateStream {
   private closed = false;
   /** While true, live messages wait in `buffer` (a log read is in progress). */
@@ -266,7 +270,14 @@ export class UpdateStream {
   private readonly onAbort = (): void => this.close();
 
   private async release(unsubscribe: Unsubscribe): Promise<void> {
-    await unsubscribe().catch((err: unknown) => logError('stream unsubscribe failed', err, { channel: this.opts.channel }));
+    try {
+      await unsubscribe();
+      unsubscribeOutage.recovered();
+    } catch (err) {
+      // Redis away or slow (a mass disconnect can time out many at once): the bus sends it again (lib/bus/redis.ts).
+      if (isUnavailableError(err)) unsubscribeOutage.failed(err, { channel: this.opts.channel });
+      else logError('stream unsubscribe failed', err, { channel: this.opts.channel });
+    }
   }
 
   private async tick(): Promise<void> {

@@ -1,0 +1,52 @@
+// The log of one place that meets a dependency's outage (Redis or PostgreSQL
+// unreachable) again and again: a request path that fails closed, a retry
+// loop. One error line when the outage begins, with its cause; the failures
+// that follow are counted, not logged; one line when the place works again,
+// with how long it failed and how many times. A ten-minute outage so costs
+// two lines per place, not one per request or per retry.
+import { logError, logWarn } from './log';
+import { processWide } from './process-wide';
+
+export interface OutageLog {
+  /** A failure: the first of an outage is logged (error level, with its cause), later ones counted. */
+  failed(err: unknown, fields?: Record<string, unknown>): void;
+  /** A success: ends the outage in progress, if any, with one line. */
+  recovered(fields?: Record<string, unknown>): void;
+}
+
+/**
+ * The messages of an error and of its causes, outermost first: a circuit
+ * breaker's fast failure names the failure that opened it.
+ */
+function causeOf(err: unknown): string {
+  const parts: string[] = [];
+  for (let e: unknown = err, depth = 0; e !== null && e !== undefined && depth < 5; depth++) {
+    parts.push(e instanceof Error ? e.message : String(e));
+    e = e instanceof Error ? e.cause : undefined;
+  }
+  return parts.join(' <- ');
+}
+
+/**
+ * The outage log of the place `name` (process-wide: every Next.js chunk's
+ * copy of the caller shares it). `what` starts each line, e.g. "staff
+ * sign-in": "staff sign-in failing: …", "staff sign-in works again".
+ */
+export function outageLog(name: string, what: string): OutageLog {
+  const state = processWide(`outage.${name}`, () => ({ since: 0, failures: 0 }));
+  return {
+    failed(err, fields = {}) {
+      state.failures += 1;
+      if (state.since !== 0) return;
+      state.since = Date.now();
+      logError(`${what} failing: a dependency is unavailable (repeats are counted until it works again)`, err, { ...fields, cause: causeOf(err) });
+    },
+    recovered(fields = {}) {
+      if (state.since === 0) return;
+      // From the first failure to the first success (the place may not have been tried in between).
+      logWarn(`${what} works again`, { ...fields, failingForMs: Date.now() - state.since, failures: state.failures });
+      state.since = 0;
+      state.failures = 0;
+    },
+  };
+}
