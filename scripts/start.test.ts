@@ -6,6 +6,7 @@ import { httpFrom, tokenFrom } from '@/lib/testing/http-from';
 import { MALFORMED_PATHS } from '@/lib/testing/malformed-paths';
 import { describeWithBuild, startProduction, type Instance } from '@/lib/testing/production';
 import { openSse } from '@/lib/testing/sse-client';
+import { awayFromWindowEdge } from '@/lib/testing/rate-window';
 
 const ADMIN_KEY = 'start-test-admin-key-0123456789';
 const embedded = !process.env.DATABASE_URL?.trim();
@@ -50,6 +51,7 @@ describeWithBuild('npm start (the custom server)', () => {
   it('the client is the socket address: a rotating X-Forwarded-For does not bypass the token guard', async () => {
     const app = await newApp();
     const statuses: number[] = [];
+    await awayFromWindowEdge(30_000);
     for (let i = 0; i < 30; i++) statuses.push(await tokenFrom(server.url, '127.0.0.2', { ...app, appSecret: 'wrong' }, `203.0.113.${i + 1}`));
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses.slice(10)).toEqual(Array(20).fill(429));
@@ -57,6 +59,7 @@ describeWithBuild('npm start (the custom server)', () => {
 
   it('a spoofed X-Forwarded-For cannot lock out another address', async () => {
     const app = await newApp();
+    await awayFromWindowEdge(20_000);
     for (let i = 0; i < 10; i++) expect(await tokenFrom(server.url, '127.0.0.2', { ...app, appSecret: 'wrong' }, '127.0.0.1')).toBe(401);
     expect(await tokenFrom(server.url, '127.0.0.1', app)).toBe(200);
     expect(await tokenFrom(server.url, '127.0.0.2', app, '127.0.0.1')).toBe(429);

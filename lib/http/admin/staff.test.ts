@@ -13,6 +13,7 @@ import { ADMIN_PASSWORD_FILE, EMBEDDED_ADMIN_EMAIL } from '@/lib/staff/bootstrap
 import { startTestServer, uniqueId, type TestServer } from '@/lib/testing/test-server';
 import { asStaff, cookieOf, signIn, signInRequest, signedInStaff, TEST_STAFF_PASSWORD, type TestStaff } from '@/lib/testing/staff';
 import { handleStaffAuth } from '@/lib/http/staff-auth-handler';
+import { awayFromWindowEdge } from '@/lib/testing/rate-window';
 
 let server: TestServer;
 let admin: TestStaff;
@@ -95,6 +96,8 @@ describe('sign-in', () => {
 
   it('after 10 failed attempts for an address, refuses even the right password with 429 and Retry-After; other addresses still sign in', async () => {
     const target = await signedInStaff(server, 'editor');
+    // The attempts inside one of the limiter's fixed 15-minute windows (lib/testing/rate-window.ts).
+    await awayFromWindowEdge(30_000, 15 * 60_000);
     // Each attempt from its own client address: this is the per-address cap.
     for (let i = 0; i < 10; i++) {
       const res = await signInRequest(server, target.email, `wrong password ${i}!!`, { 'X-Forwarded-For': `10.9.0.${i}` });
