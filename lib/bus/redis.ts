@@ -35,6 +35,13 @@ export class RedisBus implements Bus {
   private readonly unconfirmed = new Map<string, number>();
   private failures = 0;
   private retryTimer: ReturnType<typeof setInterval> | null = null;
+  /**
+   * From a drop of the subscriber connection until the listeners of
+   * onResubscribed have been told: the messages that arrive meanwhile (the
+   * channels are subscribed again before the listeners hear of the gap),
+   * dispatched right after telling them (see subscriber()).
+   */
+  private held: Array<[channel: string, message: string]> | null = null;
   private readonly fanout = new Fanout({
     // ioredis resolves SUBSCRIBE / UNSUBSCRIBE once Redis has replied.
     open: async (channel) => {
@@ -82,6 +89,7 @@ export class RedisBus implements Bus {
     if (this.retryTimer) clearInterval(this.retryTimer);
     this.retryTimer = null;
     this.unconfirmed.clear();
+    this.held = null;
     const connections = [this.pub, this.sub].filter((c): c is IORedis => c !== undefined);
     this.pub = this.sub = undefined;
     await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
@@ -91,20 +99,38 @@ export class RedisBus implements Bus {
     if (!this.sub) {
       // Created on first subscribe: publishing-only processes never open it.
       const sub = connectIORedis(this.url, 'bus-sub');
-      sub.on('message', (channel: string, message: string) => this.fanout.dispatch(channel, message));
+      sub.on('message', (channel: string, message: string) => {
+        if (this.held) this.held.push([channel, message]);
+        else this.fanout.dispatch(channel, message);
+      });
       // A later 'ready' is a reconnect: ioredis (autoResubscribe) has just sent
       // SUBSCRIBE for every open channel. A PING (allowed in subscriber mode)
       // is answered after those, so the listeners hear of the gap once the
       // subscriptions are live again: nothing published afterwards is missed.
+      // Messages published between the SUBSCRIBE and the PING's answer arrive
+      // before the listeners are told, so they are held from the drop until
+      // then: a listener that reads what it missed (a stream reads the update
+      // log) must see them after the gap, or it would take a later message as
+      // its place and never read an earlier one it missed.
       let connectedBefore = false;
+      let drops = 0;
+      sub.on('close', () => {
+        drops++;
+        if (connectedBefore && this.sub === sub && !this.closed) this.held ??= [];
+      });
       sub.on('ready', () => {
         if (!connectedBefore) {
           connectedBefore = true;
           return;
         }
+        const dropsAtReady = drops;
         const notify = () => {
-          if (this.sub !== sub) return;
+          // Dropped again before the PING's answer: the next 'ready' tells them.
+          if (this.sub !== sub || drops !== dropsAtReady) return;
           for (const listener of [...this.resubscribed]) listener();
+          const held = this.held ?? [];
+          this.held = null;
+          for (const [channel, message] of held) this.fanout.dispatch(channel, message);
         };
         sub.ping().then(notify, notify);
       });

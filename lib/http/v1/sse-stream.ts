@@ -3,7 +3,7 @@
 // messages it holds back while it reads the log, the keep-alive tick (one
 // shared timer wheel for all streams) and the clean-up. lib/http/v1/sse.ts opens
 // it; the ordering rules are described there.
-import type { Unsubscribe } from '@/lib/bus';
+import { getBus, type Unsubscribe } from '@/lib/bus';
 import { AppError, isUnavailableError } from '@/lib/errors';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
@@ -155,6 +155,17 @@ export class UpdateStream {
   /** Its place on the shared keep-alive wheel, while it ticks. */
   private ticking: WheelPlace | null = null;
   private unsubscribe: Unsubscribe | null = null;
+  /** Stops hearing of the bus's reconnects (set while open). */
+  private offResubscribed: (() => void) | null = null;
+  /** A bus gap came while a catch-up ran: it reads again once its read ends. */
+  private catchUpAgain = false;
+  /**
+   * The bus dropped and came back: messages published meanwhile never
+   * arrived. Live messages wait in `buffer` until a log read made after the
+   * reconnect worked (a later message sent first would make the stream skip
+   * the missed ones for good: ids only go up).
+   */
+  private busGap = false;
 
   private readonly userKey: string;
 
@@ -172,6 +183,7 @@ export class UpdateStream {
     }
     registry.perUser.set(this.userKey, held + 1);
     registry.open.add(this);
+    this.offResubscribed = getBus().onResubscribed(this.afterBusGap);
   }
 
   get isClosed(): boolean {
@@ -189,12 +201,31 @@ export class UpdateStream {
     if (this.closed) return;
     const entry = decodeBusMessage(message);
     if (!entry) return logError('stream: malformed bus message', null, { channel: this.opts.channel });
-    if (this.buffering) this.buffer.push(entry);
-    else this.send(entry);
+    if (!this.buffering) return this.send(entry);
+    // Held too long (log reads failing after a bus gap): the client resumes from the log.
+    if (this.buffer.length >= sseLimits.maxQueuedChunks) return this.close(new Error('stream: live messages held too long'));
+    this.buffer.push(entry);
+  };
+
+  /** The bus came back after a drop (called before the messages it held are dispatched). */
+  private readonly afterBusGap = (): void => {
+    if (this.closed) return;
+    this.busGap = true;
+    // Live messages wait from now on (catchUp buffers at once, or one is running and reads again).
+    this.buffering = true;
+    // Not started yet: the start catches up instead of sending what waited.
+    if (!this.controller) return;
+    if (this.catchingUp) this.catchUpAgain = true;
+    else void this.catchUp();
   };
 
   /** What the log holds after `lastSent`; on failure (logged) nothing, and the next tick tries again. */
   async readLog(): Promise<LogEntry[]> {
+    return (await this.tryReadLog()) ?? [];
+  }
+
+  /** What the log holds after `lastSent`; null when the read failed (logged). */
+  private async tryReadLog(): Promise<LogEntry[] | null> {
     const { logKey, channel } = this.opts;
     try {
       const entries = await withTimeout(getUpdateLog().readAfter(logKey, this.lastSent), sseLimits.logReadTimeoutMs, 'update log read');
@@ -207,7 +238,7 @@ export class UpdateStream {
       this.logFailed = true;
       metrics().updateLogErrors.inc();
       if (!isCircuitOpen(err)) logError('stream: update log read failed', err, { channel });
-      return [];
+      return null;
     }
   }
 
@@ -221,7 +252,9 @@ export class UpdateStream {
           let head = ': connected\n\n';
           for (const entry of replay) head += this.take(entry) ?? '';
           this.write(head);
-          this.flushBuffer();
+          // A bus gap during the open: the replay may have been read before it.
+          if (this.busGap) void this.catchUp();
+          else this.flushBuffer();
           this.ticking = startTicking(this.opts.keepAliveMs, () => void this.tick());
           this.opts.signal.addEventListener('abort', this.onAbort, { once: true });
           if (this.opts.signal.aborted) this.close();
@@ -247,6 +280,8 @@ export class UpdateStream {
     else registry.perUser.delete(this.userKey);
     if (this.ticking !== null) stopTicking(this.ticking);
     this.ticking = null;
+    this.offResubscribed?.();
+    this.offResubscribed = null;
     this.opts.signal.removeEventListener('abort', this.onAbort);
     this.buffer.length = 0;
     const release = this.unsubscribe;
@@ -287,17 +322,28 @@ export class UpdateStream {
     await this.catchUp();
   }
 
-  /** Sends what the log holds after the last id sent (messages the pub/sub lost). */
+  /**
+   * Sends what the log holds after the last id sent (messages the pub/sub
+   * lost), then the live messages that waited. After a bus gap they wait
+   * until a read made after it worked (the next tick tries again).
+   */
   private async catchUp(): Promise<void> {
     if (this.catchingUp || this.closed) return;
     this.catchingUp = true;
     this.buffering = true;
     try {
-      const missed = await this.readLog();
-      for (const entry of missed) this.send(entry);
+      do {
+        this.catchUpAgain = false;
+        const gapBefore = this.busGap;
+        const missed = await this.tryReadLog();
+        if (missed === null) continue;
+        for (const entry of missed) this.send(entry);
+        // This read was made after the gap it knew of (a later one sets catchUpAgain).
+        if (gapBefore && !this.catchUpAgain) this.busGap = false;
+      } while (this.catchUpAgain && !this.closed);
     } finally {
       this.catchingUp = false;
-      this.flushBuffer();
+      if (!this.busGap) this.flushBuffer();
     }
   }
 
