@@ -1,7 +1,6 @@
 // The database adapter: embedded PGlite in the data directory by default,
 // node-postgres for a self-hosted postgres:// URL, Neon's serverless driver
 // (WebSocket pool, interactive transactions) for Neon. Chosen once per process.
-import cluster from 'node:cluster';
 import path from 'node:path';
 import type { PgDatabase, PgQueryResultHKT, PgTransaction } from 'drizzle-orm/pg-core';
 import type { ExtractTablesWithRelations } from 'drizzle-orm';
@@ -11,6 +10,7 @@ import { logError } from '@/lib/log';
 import * as schema from './schema';
 import { metrics } from '@/lib/metrics';
 import { registerNamedRunner } from './prepared';
+import { isForkedWorker } from '@/lib/forked-worker';
 
 type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -139,7 +139,7 @@ async function openNodePostgres(config: Config): Promise<Handle> {
   // An idle pooled connection that dies (server restart, failover) emits 'error'; unhandled, it would stop the process.
   pool.on('error', (err) => logError('database: idle connection lost', err));
   // A QUESTLINE_WORKERS worker: its primary (scripts/server.ts) migrated before forking it.
-  if (!cluster.isWorker) {
+  if (!isForkedWorker()) {
     const conn = await pool.connect();
     try {
       // Waits for another instance's migrations however long they take (not the per-query bound).

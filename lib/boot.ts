@@ -2,7 +2,6 @@
 // the retention job scheduled,
 // and on the embedded default a demo app with a demo catalog. Runs once per
 // process, from Next.js's instrumentation hook or the plain Node server.
-import cluster from 'node:cluster';
 import path from 'node:path';
 import { getDb, getDbDriver } from '@/db/client';
 import { createApp, getApp } from '@/lib/apps/apps';
@@ -16,6 +15,7 @@ import { startRetention } from '@/lib/retention/retention';
 import { isUnavailableError } from '@/lib/errors';
 import { logError } from '@/lib/log';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
+import { isForkedWorker } from './forked-worker';
 
 const DEMO_APP_ID = 'demo';
 
@@ -61,7 +61,7 @@ async function runBoot(): Promise<void> {
   const kv = await getKv();
   // A QUESTLINE_WORKERS worker: the primary (scripts/server.ts) migrated, warmed the shared store,
   // seeded, created the first admin and printed the start-up lines before forking it.
-  if (cluster.isWorker) return;
+  if (isForkedWorker()) return;
   try {
     await warmRevocations();
   } catch (err) {

@@ -28,6 +28,7 @@ import { closeKv } from '@/lib/kv';
 import { createAppServer } from '@/lib/http/app-server';
 import { drainOnSignals } from '@/lib/http/drain';
 import { customServer } from '@/lib/http/server-mode';
+import { FORKED_WORKER_ENV, isForkedWorker } from '@/lib/forked-worker';
 
 // This file sits one level below the project (scripts/ or .next/).
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -49,7 +50,7 @@ async function main(): Promise<void> {
     server.once('error', reject);
     server.listen(config.port, () => resolve());
   });
-  if (process.env.QUESTLINE_QUIET !== '1' && cluster.isPrimary) console.log(`Questline: listening on http://localhost:${config.port}`);
+  if (process.env.QUESTLINE_QUIET !== '1' && !isForkedWorker()) console.log(`Questline: listening on http://localhost:${config.port}`);
 
   process.off('SIGTERM', stopBeforeServing);
   process.off('SIGINT', stopBeforeServing);
@@ -74,7 +75,7 @@ let stopWorker: ((signal: NodeJS.Signals) => void) | undefined;
 function stopBeforeServing(): void {
   process.exit(0);
 }
-if (cluster.isWorker) {
+if (isForkedWorker()) {
   process.on('SIGTERM', stopBeforeServing);
   process.on('SIGINT', stopBeforeServing);
   process.on('message', (message: { questline?: string; signal?: NodeJS.Signals }) => {
@@ -99,11 +100,15 @@ async function primary(count: number, port: number): Promise<void> {
   const fork = () => {
     if (stopping) return;
     alive++;
-    forkedAt.set(cluster.fork(), Date.now());
+    forkedAt.set(cluster.fork({ [FORKED_WORKER_ENV]: '1' }), Date.now());
   };
   const finish = () => void closeAll().then(() => process.exit(highestCode));
   let listening = 0;
-  cluster.on('listening', () => {
+  let stopSignal: NodeJS.Signals | null = null;
+  cluster.on('listening', (worker: Worker) => {
+    // A stop sent while the worker was still loading its modules found no listener and was dropped
+    // (a SIGTERM to the primary alone, as docker stop sends): it is sent again now that the worker listens.
+    if (stopSignal && worker.isConnected()) worker.send({ questline: 'stop', signal: stopSignal });
     if (++listening === count && !quiet) console.log(`Questline: listening on http://localhost:${port} (${count} worker processes)`);
   });
   cluster.on('exit', (worker: Worker, code, signal) => {
@@ -127,6 +132,7 @@ async function primary(count: number, port: number): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
+    stopSignal = signal;
     for (const timer of respawns) clearTimeout(timer);
     respawns.clear();
     if (!quiet) console.log(`Questline: ${signal}, stopping ${count} workers`);

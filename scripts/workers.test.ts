@@ -290,6 +290,21 @@ async function inFlightOn(server: Instance, sockets: Map<number, Socket>, token:
     for (const pid of pids) expect(() => process.kill(pid, 0)).toThrow();
   }, 240_000);
 
+  it('SIGTERM to the primary alone (docker stop) while a replacement is still loading: the stop reaches it once it listens, the primary exits 0', async () => {
+    const other = await start();
+    extra.push(other);
+    const pids = workers(other.child.pid!);
+    expect(pids).toHaveLength(2);
+    process.kill(pids[0]!, 'SIGKILL');
+    // Forked after the first respawn delay (1 s) and caught as soon as its process exists: still loading its
+    // modules, so a stop sent now finds no listener there.
+    let replacement: number | undefined;
+    await until(() => (replacement = workers(other.child.pid!).find((p) => !pids.includes(p))) !== undefined, 'the replacement worker to be forked', 60_000, other.output);
+    process.kill(other.child.pid!, 'SIGTERM');
+    expect(await within(other.exited, 90_000, 'the primary to exit', other.output)).toBe(0);
+    for (const pid of [pids[1]!, replacement!]) expect(() => process.kill(pid, 0)).toThrow();
+  }, 240_000);
+
   it('a worker that exits 1 while stopping: the primary waits for the other, then exits 1', async () => {
     const other = await start();
     extra.push(other);

@@ -132,7 +132,14 @@ export class RedisBus implements Bus {
           this.held = null;
           for (const [channel, message] of held) this.fanout.dispatch(channel, message);
         };
-        sub.ping().then(notify, notify);
+        // A PING that timed out (Redis slow) says nothing of the SUBSCRIBEs before it: asked again while
+        // the connection holds; a drop ends it (the next 'ready' starts over).
+        const ask = (): void => {
+          sub.ping().then(notify, () => {
+            if (this.sub === sub && drops === dropsAtReady && !this.closed) ask();
+          });
+        };
+        ask();
       });
       this.sub = sub;
     }

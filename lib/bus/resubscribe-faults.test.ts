@@ -46,6 +46,8 @@ function suite() {
     const ping = sub.ping.bind(sub);
     let published = false;
     sub.ping = (async () => {
+      // Once: a second drop (not expected) is not this test's window.
+      if (published) return ping();
       await waitUntil(async () => Number(((await direct!.pubsub('NUMSUB', 'gap:channel')) as [string, number])[1]) === 1, 'the channel subscribed again', 30_000);
       await direct!.publish('gap:channel', 'after the resubscribe');
       published = true;

@@ -142,6 +142,9 @@ export interface UpdateStreamOptions {
 /** Unsubscribes of closing streams that failed because Redis was away or slow: one line when they begin, one when one works again. */
 const unsubscribeOutage = outageLog('stream.unsubscribe', 'stream unsubscribe');
 
+/** After a bus reconnect, each stream's catch-up read starts within this long (10,000 streams do not read at once). */
+const GAP_CATCH_UP_SPREAD_MS = 1_000;
+
 export class UpdateStream {
   private closed = false;
   /** While true, live messages wait in `buffer` (a log read is in progress). */
@@ -160,10 +163,10 @@ export class UpdateStream {
   /** A bus gap came while a catch-up ran: it reads again once its read ends. */
   private catchUpAgain = false;
   /**
-   * The bus dropped and came back: messages published meanwhile never
-   * arrived. Live messages wait in `buffer` until a log read made after the
-   * reconnect worked (a later message sent first would make the stream skip
-   * the missed ones for good: ids only go up).
+   * The bus dropped and came back (messages published meanwhile never
+   * arrived), or the replay's read failed: live messages wait in `buffer`
+   * until a log read made after that worked (a later message sent first
+   * would make the stream skip the missed ones for good: ids only go up).
    */
   private busGap = false;
 
@@ -215,13 +218,24 @@ export class UpdateStream {
     this.buffering = true;
     // Not started yet: the start catches up instead of sending what waited.
     if (!this.controller) return;
-    if (this.catchingUp) this.catchUpAgain = true;
-    else void this.catchUp();
+    // Spread over a second: every stream of the process hears of the same reconnect.
+    const timer = setTimeout(() => {
+      if (this.closed) return;
+      if (this.catchingUp) this.catchUpAgain = true;
+      else void this.catchUp();
+    }, Math.random() * GAP_CATCH_UP_SPREAD_MS);
+    timer.unref?.();
   };
 
-  /** What the log holds after `lastSent`; on failure (logged) nothing, and the next tick tries again. */
-  async readLog(): Promise<LogEntry[]> {
-    return (await this.tryReadLog()) ?? [];
+  /**
+   * The replay: what the log holds after `lastSent`. On failure (logged)
+   * nothing, and live messages wait until a keep-alive tick's read works.
+   */
+  async readReplay(): Promise<LogEntry[]> {
+    const entries = await this.tryReadLog();
+    if (entries !== null) return entries;
+    this.busGap = true;
+    return [];
   }
 
   /** What the log holds after `lastSent`; null when the read failed (logged). */
@@ -252,7 +266,7 @@ export class UpdateStream {
           let head = ': connected\n\n';
           for (const entry of replay) head += this.take(entry) ?? '';
           this.write(head);
-          // A bus gap during the open: the replay may have been read before it.
+          // The replay's read failed, or a bus gap came during the open (the replay may have been read before it).
           if (this.busGap) void this.catchUp();
           else this.flushBuffer();
           this.ticking = startTicking(this.opts.keepAliveMs, () => void this.tick());

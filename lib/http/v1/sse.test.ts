@@ -457,6 +457,36 @@ describe('GET /v1/sse/updates: keep-alive tick', () => {
     }
   });
 
+  it('a resume whose replay read fails holds live messages until a read works: the logged ones come first, none skipped', async () => {
+    const user = await newUser();
+    const first = await open(user.token);
+    for (let i = 0; i < 3; i++) await postEvent(user, 'match_played');
+    await first.waitForMessages(3);
+    const logged = first.messages.map((m) => m.id);
+    await first.close();
+    const savedTimeout = sseLimits.logReadTimeoutMs;
+    sseLimits.logReadTimeoutMs = 300;
+    const restore = stallReads(userLogKey(app.appId, user.userId), 'forever');
+    let s: SseStream;
+    try {
+      // Resumes after the first message: the replay's read times out, the stream opens all the same.
+      s = await open(user.token, { lastEventId: logged[0] });
+      // A live message while the log cannot be read (its pub/sub delivery is done within two keep-alives).
+      await postEvent(user, 'match_played');
+      const seen = keepAlives(s);
+      await s.waitFor((x) => keepAlives(x) >= seen + 2, 'keep-alives while reads fail');
+      // Sent now, it would have become the stream's place, and the two logged messages after logged[0] lost.
+      expect(s.messages).toHaveLength(0);
+    } finally {
+      restore();
+      sseLimits.logReadTimeoutMs = savedTimeout;
+    }
+    await s.waitForMessages(3);
+    expect(s.messages.slice(0, 2).map((m) => m.id)).toEqual(logged.slice(1));
+    expect(s.updates.map((u) => u.data.currentCount)).toEqual([2, 3, 4]);
+    await s.close();
+  });
+
   it('a log read that never settles times out: held-back live messages are released, keep-alives continue', async () => {
     const user = await newUser();
     const s = await open(user.token);

@@ -106,8 +106,8 @@ export async function openUpdateStream(args: {
       stream.close();
       return new Response(null, { status: 204 });
     }
-    // A failed read leaves the replay to the first keep-alive tick.
-    const replay = await stream.readLog();
+    // A failed read leaves the replay to the first keep-alive tick (live messages wait for it).
+    const replay = await stream.readReplay();
     // Changes the log missed (Redis was away when they were published) are
     // filled in from the database, in the background (lib/updates/resync.ts).
     checkStreamGap(owner.appId, owner.userId);
