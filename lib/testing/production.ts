@@ -61,7 +61,10 @@ export async function startProduction(options: StartOptions = {}): Promise<Insta
   }
   const args = [path.join(ROOT, 'scripts', 'start.mjs'), ...(options.nextStart ? ['--next-start'] : [])];
   if (!('QUESTLINE_DATA_DIR' in (options.env ?? {})) && env.QUESTLINE_DATA_DIR) seedDataDir(env.QUESTLINE_DATA_DIR, env);
-  const child = spawn(process.execPath, args, { cwd: ROOT, env, detached: options.detached });
+  // `--next-start` runs `next start` as a child of start.mjs: in a group of their own, so that stop() (a SIGKILL
+  // too, which start.mjs cannot pass on) reaches both; otherwise the `next start` server outlived every run.
+  const group = options.detached === true || options.nextStart === true;
+  const child = spawn(process.execPath, args, { cwd: ROOT, env, detached: group });
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
@@ -72,7 +75,13 @@ export async function startProduction(options: StartOptions = {}): Promise<Insta
     output: () => output,
     exited,
     stop: async (signal = 'SIGTERM') => {
-      if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+      if (options.nextStart) {
+        try {
+          process.kill(-child.pid!, signal);
+        } catch {
+          // the group is gone already
+        }
+      } else if (child.exitCode === null && child.signalCode === null) child.kill(signal);
       return exited;
     },
   };
