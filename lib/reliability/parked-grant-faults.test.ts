@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
 import type { MissionInput } from '@/lib/contract/mission';
 import { authHeaders, keyedEvents, signedToken } from '@/lib/testing/fault-client';
-import { bounded, RedisProcess, spareRedisPort, waitUntil } from '@/lib/testing/faults';
+import { bounded, openSseWhenServing, RedisProcess, spareRedisPort, waitUntil } from '@/lib/testing/faults';
 import { sharedStores } from '@/lib/testing/instance';
 import { checkInvariants, truthClient } from '@/lib/testing/invariants';
 import { openSse, type SseStream } from '@/lib/testing/sse-client';
@@ -141,14 +141,8 @@ function suite() {
       expect(parkedFlushes).toEqual([variant.flushWhileDown ? 'failed' : 'none']);
       vi.restoreAllMocks();
 
-      let resumed: SseStream | null = null;
-      await waitUntil(async () => {
-        const s = await openSse(streamUrl, { 'Last-Event-ID': lastSeen });
-        if (s.response.status === 200) return (resumed = s), true;
-        await s.close();
-        return false;
-      }, 'the stream to open again');
-      const streams = [live, resumed!];
+      const resumed = await openSseWhenServing(streamUrl, { 'Last-Event-ID': lastSeen }, 'the stream to open again');
+      const streams = [live, resumed];
       for (const s of streams) await s.waitFor(endsOnStored, 'the stream to end on the stored state', 60_000);
       for (const s of streams) await s.waitFor((x) => grantsOf(x, 'one') === 1, 'the waiting reward.granted', 60_000);
       // No second copy follows: every repair of this process is over, and both streams hold every message
@@ -164,7 +158,7 @@ function suite() {
         const grantAt = s.updates.findIndex((u) => u.type === 'reward.granted');
         expect(s.updates.slice(grantAt).some((u) => u.data.missionId === 'one' && u.data.status === 'claimed')).toBe(true);
       }
-      await resumed!.close();
+      await resumed.close();
       await live.close();
       const report = await checkInvariants(db, app.appId, accepted);
       expect(report.violations).toEqual([]);

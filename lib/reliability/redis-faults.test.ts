@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { sharedStores } from '@/lib/testing/instance';
-import { bounded, redisBehindProxy, waitUntil, type Answer, type FaultProxy, type RedisProcess } from '@/lib/testing/faults';
+import { bounded, openSseWhenServing, redisBehindProxy, waitUntil, type Answer, type FaultProxy, type RedisProcess } from '@/lib/testing/faults';
 import { authHeaders as headers, keyedEvents, signedToken } from '@/lib/testing/fault-client';
 import { checkInvariants, truthClient } from '@/lib/testing/invariants';
 import { openSse, type SseStream } from '@/lib/testing/sse-client';
@@ -181,15 +181,7 @@ function suite() {
     await expectInvariants();
 
     // Resume: every message the log holds after the last id seen, in order, once.
-    await waitUntil(async () => {
-      const s = await openSse(streamUrl, { 'Last-Event-ID': lastSeen });
-      if (s.response.status !== 200) {
-        await s.close();
-        return false;
-      }
-      stream = s;
-      return true;
-    }, 'stream open again');
+    stream = await openSseWhenServing(streamUrl, { 'Last-Event-ID': lastSeen }, 'stream open again');
     figures.streamRecoveryMs = Date.now() - backAt;
     figures.redisDownMs = backAt - killedAt;
     const more = await bounded(`${server.url}/v1/events`, {
@@ -256,20 +248,14 @@ function suite() {
     // No event after the outage: the streams must be filled from the database.
     await live.waitFor(endsOnStored, 'the live stream to end on the stored state', 60_000);
     figures.gapRepairMs = Date.now() - backAt;
-    let resumed: SseStream | null = null;
-    await waitUntil(async () => {
-      const s = await openSse(streamUrl, { 'Last-Event-ID': lastSeen });
-      if (s.response.status === 200) return (resumed = s), true;
-      await s.close();
-      return false;
-    }, 'stream open again');
-    await resumed!.waitFor(endsOnStored, 'the resumed stream to end on the stored state', 60_000);
-    const ids = resumed!.messages.map((m) => m.id);
+    const resumed = await openSseWhenServing(streamUrl, { 'Last-Event-ID': lastSeen }, 'stream open again');
+    await resumed.waitFor(endsOnStored, 'the resumed stream to end on the stored state', 60_000);
+    const ids = resumed.messages.map((m) => m.id);
     expect(new Set(ids).size).toBe(ids.length);
     // The claim made during the outage is announced once (its reward.granted re-sent by the repair, from
     // the instance whose publish failed); the one announced before the outage is not announced again.
     await live.waitFor((s) => grantsOf(s, 'five') === 1, 'the lost reward.granted on the live stream', 60_000);
-    await resumed!.waitFor((s) => grantsOf(s, 'five') === 1, 'the lost reward.granted on the resumed stream', 60_000);
+    await resumed.waitFor((s) => grantsOf(s, 'five') === 1, 'the lost reward.granted on the resumed stream', 60_000);
     // No second copy follows: every repair of this process is over (none listed, checked or running), and
     // both streams hold every message the (restarted) log holds, so a copy would be there by now.
     const { resyncFigures } = await import('@/lib/updates/resync');
@@ -277,16 +263,16 @@ function suite() {
     const { getUpdateLog, userLogKey } = await import('@/lib/updates/log');
     const logged = (await getUpdateLog().readAfter(userLogKey(app.appId, userId), null)).map((e) => e.id);
     expect(logged.length).toBeGreaterThan(0);
-    for (const [name, s] of [['live', live], ['resumed', resumed!]] as const) {
+    for (const [name, s] of [['live', live], ['resumed', resumed]] as const) {
       await waitUntil(() => logged.every((id) => s.messages.some((m) => m.id === id)), `the ${name} stream to hold what the log holds`, 60_000).catch((err: unknown) => {
         const missing = logged.filter((id) => !s.messages.some((m) => m.id === id));
         throw new Error(`${String(err)}: missing ${JSON.stringify(missing)}; log ${JSON.stringify(logged)}; stream ${JSON.stringify(s.messages.map((m) => m.id))}`);
       });
     }
-    expect([grantsOf(live, 'five'), grantsOf(live, 'one'), grantsOf(resumed!, 'five'), grantsOf(resumed!, 'one')]).toEqual([1, 1, 1, 0]);
+    expect([grantsOf(live, 'five'), grantsOf(live, 'one'), grantsOf(resumed, 'five'), grantsOf(resumed, 'one')]).toEqual([1, 1, 1, 0]);
     figures.gapRepairs = resyncFigures().repairs;
     expect(resyncFigures().repairs).toBeGreaterThanOrEqual(1);
-    await resumed!.close();
+    await resumed.close();
     await live.close();
     await expectInvariants();
   }, 180_000);

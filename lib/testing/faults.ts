@@ -5,6 +5,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { portFree, releasePort, reservePort } from './processes';
+import { openSse, type SseStream } from './sse-client';
 
 export type ProxyMode =
   /** Forward both ways (after `delayMs`). */
@@ -281,6 +282,16 @@ export async function redisBehindProxy(options: { commandTimeoutMs: number }): P
  * ioredis giving up on a command after its retries while reconnecting.
  */
 export const REDIS_FAILURE_CAUSE = /refused|closed|reset|timed out|max retries/i;
+
+/** Opens the stream at `url` until it answers 200 (503 while Redis is away): the open stream. */
+export function openSseWhenServing(url: string, headers: Record<string, string>, what: string): Promise<SseStream> {
+  return waitUntil(async () => {
+    const s = await openSse(url, headers);
+    if (s.response.status === 200) return s;
+    await s.close();
+    return false;
+  }, what);
+}
 
 /** Polls `check` until it returns true (or a value), failing after `timeoutMs` with `what`. */
 export async function waitUntil<T>(check: () => Promise<T | false> | T | false, what: string, timeoutMs = 60_000): Promise<T> {
