@@ -90,7 +90,8 @@ async function primary(count: number, port: number): Promise<void> {
   const quiet = process.env.QUESTLINE_QUIET === '1';
   // Workers run the server bundle itself, not process.argv[1] (scripts/start.mjs).
   cluster.setupPrimary({ exec: fileURLToPath(import.meta.url), args: [] });
-  let stopping = false;
+  /** The signal that stopped the workers; null while they serve. */
+  let stopSignal: NodeJS.Signals | null = null;
   let alive = 0;
   let highestCode = 0;
   let backoffMs = 0;
@@ -98,13 +99,12 @@ async function primary(count: number, port: number): Promise<void> {
   const respawns = new Set<NodeJS.Timeout>();
   const forkedAt = new Map<Worker, number>();
   const fork = () => {
-    if (stopping) return;
+    if (stopSignal) return;
     alive++;
     forkedAt.set(cluster.fork({ [FORKED_WORKER_ENV]: '1' }), Date.now());
   };
   const finish = () => void closeAll().then(() => process.exit(highestCode));
   let listening = 0;
-  let stopSignal: NodeJS.Signals | null = null;
   cluster.on('listening', (worker: Worker) => {
     // A stop sent while the worker was still loading its modules found no listener and was dropped
     // (a SIGTERM to the primary alone, as docker stop sends): it is sent again now that the worker listens.
@@ -115,7 +115,7 @@ async function primary(count: number, port: number): Promise<void> {
     alive--;
     const lived = Date.now() - (forkedAt.get(worker) ?? 0);
     forkedAt.delete(worker);
-    if (stopping) {
+    if (stopSignal) {
       highestCode = Math.max(highestCode, code ?? 1, signal ? 1 : 0);
       if (alive === 0) finish();
       return;
@@ -130,8 +130,7 @@ async function primary(count: number, port: number): Promise<void> {
     respawns.add(timer);
   });
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) return;
-    stopping = true;
+    if (stopSignal) return;
     stopSignal = signal;
     for (const timer of respawns) clearTimeout(timer);
     respawns.clear();
