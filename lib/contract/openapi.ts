@@ -44,7 +44,7 @@ export interface OperationSpec {
   success: Record<string, Answer>;
   /** The error codes this operation answers beyond the ones every operation has. */
   errors?: readonly ErrorSpec[];
-  /** A limiter keyed by the caller runs: answers carry RateLimit-Limit, -Remaining and -Reset. */
+  /** A limiter runs before the work: its answers (but a 401) may carry RateLimit-Limit, -Remaining and -Reset. */
   rateLimited?: boolean;
   /** An idempotent write: a replay answers the original response with X-Idempotent-Replay. */
   idempotent?: boolean;
@@ -72,6 +72,7 @@ export const responseHeaders = {
   },
 } as const;
 type HeaderName = keyof typeof responseHeaders;
+const RATE_LIMIT_HEADERS = ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const;
 const headerRef = (name: HeaderName) => ({ $ref: `#/components/headers/${name}` });
 
 /** Answers of every operation: the path or a query value can be refused, and the server or a dependency can fail. */
@@ -111,10 +112,9 @@ function errorAnswers(specs: readonly ErrorSpec[], rules: DocumentRules, rateLim
   return Object.fromEntries(
     [...byStatus].sort(([a], [b]) => a - b).map(([status, codes]) => {
       const headers: Json = { 'X-Request-Id': headerRef('X-Request-Id') };
-      if (status === 429) {
-        headers['Retry-After'] = headerRef('Retry-After');
-        if (rateLimited) for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const) headers[name] = headerRef(name);
-      }
+      if (status === 429) headers['Retry-After'] = headerRef('Retry-After');
+      // Answers after the limiter counted the request carry its state; a rate_limited 429 always does.
+      if (rateLimited || codes.has('rate_limited')) for (const name of RATE_LIMIT_HEADERS) headers[name] = headerRef(name);
       const description = [...codes]
         .map(([code, notes]) => `\`${code}\`: ${ERRORS[code].description}${notes.length ? ` (here: ${notes.join('; ')})` : ''}`)
         .join('; ');
@@ -143,7 +143,7 @@ export function operation(spec: OperationSpec, rules: DocumentRules): Json {
   }
 
   const successHeaders: Json = { 'X-Request-Id': headerRef('X-Request-Id') };
-  if (spec.rateLimited) for (const name of ['RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset'] as const) successHeaders[name] = headerRef(name);
+  if (spec.rateLimited) for (const name of RATE_LIMIT_HEADERS) successHeaders[name] = headerRef(name);
   if (spec.idempotent) successHeaders['X-Idempotent-Replay'] = headerRef('X-Idempotent-Replay');
   const responses: Json = Object.fromEntries(
     successes.map(([status, answer]) => {

@@ -182,6 +182,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       requestBody: { required: true, schema: ref('WebhookDelivery'), example: ex.webhookDelivery },
       success: { '200': answer('Applied (or a replay, with X-Idempotent-Replay); results in the order of the events', 'WebhookResponse', ex.webhookResponse) },
       errors: [['validation_error', 'a missing X-Webhook-Id, or a body that is not UTF-8'], 'invalid_signature', 'idempotency_key_reused', 'rate_limited'],
+      rateLimited: true,
       idempotent: true,
     },
   },
