@@ -61,7 +61,11 @@ export interface DocumentRules {
 
 /** The headers of the answers, declared once under components.headers. */
 export const responseHeaders = {
-  'X-Request-Id': { description: 'The request id (the caller’s own X-Request-Id when it sent a valid one); quote it when reporting a problem', schema: { type: 'string' } },
+  'X-Request-Id': {
+    description: 'The request id (the caller’s own X-Request-Id when it sent a valid one); quote it when reporting a problem',
+    required: true,
+    schema: { type: 'string' },
+  },
   'Retry-After': { description: 'Whole seconds to wait before retrying (rounded up from retryAfterMs)', schema: { type: 'string', pattern: '^[0-9]+$' } },
   'RateLimit-Limit': { description: 'Requests allowed in the current window', schema: { type: 'string', pattern: '^[0-9]+$' } },
   'RateLimit-Remaining': { description: 'Requests left in the current window', schema: { type: 'string', pattern: '^[0-9]+$' } },
