@@ -15,14 +15,14 @@ import { ERRORS, type ErrorCode } from './errors';
 type Json = Record<string, unknown>;
 
 /** A success answer: JSON with a schema and a real example, a stream, or no body. */
-export interface Answer {
+interface Answer {
   description: string;
   json?: { schema: Json; example: unknown };
   stream?: { schema: Json; example: string };
 }
 
 /** An error an operation can answer, optionally with what it means here. */
-export type ErrorSpec = ErrorCode | readonly [ErrorCode, string];
+type ErrorSpec = ErrorCode | readonly [ErrorCode, string];
 
 export interface OperationSpec {
   operationId: string;
@@ -60,7 +60,7 @@ export interface DocumentRules {
 }
 
 /** The headers of the answers, declared once under components.headers. */
-export const responseHeaders = {
+const responseHeaders = {
   'X-Request-Id': {
     description: 'The request id (the caller’s own X-Request-Id when it sent a valid one); quote it when reporting a problem',
     required: true,

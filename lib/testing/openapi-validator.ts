@@ -28,7 +28,7 @@ export interface OpenApiDocument {
   components: { schemas: Record<string, unknown>; headers?: Record<string, { schema: Json }> };
 }
 
-export class OpenApiMismatch extends Error {}
+class OpenApiMismatch extends Error {}
 
 /** The headers the API itself sets; one of these on a response must be declared there. */
 const API_HEADERS = ['x-request-id', 'retry-after', 'ratelimit-limit', 'ratelimit-remaining', 'ratelimit-reset', 'x-idempotent-replay'];
