@@ -40,7 +40,7 @@ const FORM_TYPE = 'application/x-www-form-urlencoded';
  * byte-order mark skipped, as request.json() does) or form fields. Anything
  * Better Auth would also read but this does not count is refused here, 400.
  */
-export function parseSignIn(contentType: string | null, raw: string): { email: string; fields: Record<string, unknown> } {
+function parseSignIn(contentType: string | null, raw: string): { email: string; fields: Record<string, unknown> } {
   const type = (contentType ?? '').toLowerCase().split(';')[0].trim();
   let fields: unknown;
   if (type === JSON_TYPE) {
@@ -61,11 +61,15 @@ export function parseSignIn(contentType: string | null, raw: string): { email: s
 }
 
 /** The account as logs and limiter keys name it: a keyed hash of the stored address (never the address). */
-export function accountTag(email: string): string {
+function accountTag(email: string): string {
   return createHmac('sha256', getConfig().staffAuthSecret).update(email).digest('hex').slice(0, 16);
 }
 
-/** Marks "this client failed for this account" (set on its first attempt, cleared on a success). */
+/**
+ * "This client has tried this account": set by its first attempt (atomically),
+ * kept for SIGN_IN_CLEAN_MS after its last failure, removed by any answer that
+ * is not a failure.
+ */
 const cleanKey = (account: string, client: string) => kvKey('signin-seen', account, client);
 
 function refused(results: LimitResult[]): LimitResult | null {
@@ -100,7 +104,14 @@ async function signInWithLimit(req: Request, auth: StaffAuth, remoteAddress: str
   headers.delete('content-length'); // the body is re-encoded
   headers.set('content-type', JSON_TYPE);
   const body = JSON.stringify(fields);
-  const res = await auth.handler(new Request(req.url, { method: 'POST', headers, body, signal: req.signal }));
+  let res: Response;
+  try {
+    res = await auth.handler(new Request(req.url, { method: 'POST', headers, body, signal: req.signal }));
+  } catch (err) {
+    // No answer (PostgreSQL away): not a failure of this client's.
+    if (fresh) await kv.del(marker).catch(() => undefined);
+    throw err;
+  }
   if (res.status === 401) {
     // Counted after the check, atomically in the store; the per-account budget above bounds a burst.
     const counts = [signInFailuresPerPair().consume(pairKey)];
