@@ -99,8 +99,11 @@ function smallBody(req: IncomingMessage): Promise<Buffer> | null {
 async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
-    headers[name] = value;
+    if (name !== 'set-cookie') headers[name] = value;
   });
+  // Each cookie its own header (Better Auth's sign-out clears several): never joined, never only the last.
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
   // A request body left unread (413, or refused before it was read) would stall
   // the keep-alive connection: the next request on it would never be parsed.
   // Close the connection after this response instead of draining an unbounded body.

@@ -89,4 +89,18 @@ describe('POST /api/auth/sign-in/email, clients told apart by socket address', (
     expect(victim.status).toBe(200);
     expect(String(victim.headers['set-cookie'])).toContain('questline.session_token=');
   });
+
+  it('sign-out over HTTP clears every cookie Better Auth clears, each in its own Set-Cookie header', async () => {
+    const member = await signedInStaff(server, 'support');
+    const signedIn = await signInFrom(nextAddress(), 'application/json', json(member.email, member.password));
+    expect(signedIn.status).toBe(200);
+    const cookie = ([] as string[]).concat(signedIn.headers['set-cookie'] ?? []).map((c) => c.split(';')[0]).join('; ');
+    const out = await httpFrom('127.0.0.1', `${server.url}/api/auth/sign-out`, { method: 'POST', headers: { Origin: server.url, Cookie: cookie, 'Content-Type': 'application/json' }, raw: '{}' });
+    expect(out.status).toBe(200);
+    const cleared = ([] as string[]).concat(out.headers['set-cookie'] ?? []);
+    expect(cleared.length).toBeGreaterThan(1);
+    expect(cleared.find((c) => c.startsWith('questline.session_token='))).toMatch(/Max-Age=0/i);
+    const me = await fetch(`${server.url}/api/admin/me`, { headers: { Cookie: cookie } });
+    expect(me.status).toBe(401);
+  });
 });
