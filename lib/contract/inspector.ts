@@ -98,7 +98,7 @@ export const testEventSchema = z
   .object({
     name: z.string().min(1).max(128),
     payload: z.record(z.string(), z.unknown()).default({}),
-    timestamp: z.number().int().nonnegative().max(8_640_000_000_000_000).optional().describe('Unix ms; default now'),
+    timestamp: z.number().int().nonnegative().max(8_640_000_000_000_000).optional().describe('Unix ms; default now; at most 5 minutes ahead and 7 days back of the server clock'),
   })
   .strict()
   .meta({ id: 'TestEvent', description: 'Recorded as the user through the same path as POST /v1/events, with source "test", and audited' });

@@ -63,6 +63,10 @@ function buildDocument() {
       '/v1/events': {
         post: {
           summary: 'Ingest one event',
+          description:
+            'The event’s timestamp (Unix ms) is the device’s clock, trusted within bounds of the server’s: more than 5 minutes ahead, or more than 24 hours old, is 400 invalid_event and nothing is stored. ' +
+            'A late event counts for a daily/weekly/monthly mission only while its window is still the current one by the server clock. ' +
+            'A user’s events on one instance are applied one at a time; 503 unavailable only when other instances keep changing the same user.',
           security: bearer,
           parameters: [idempotencyHeader],
           requestBody: { required: true, ...body('Event') },
@@ -137,7 +141,7 @@ function buildDocument() {
           summary: 'A signed delivery of 1 to 100 events from an app’s backend (no JWT: an HMAC of the raw body)',
           description:
             'X-Webhook-Signature is `v1=` and the hex HMAC-SHA256 of `${X-Webhook-Timestamp}.${raw body}` keyed with the app’s webhook secret; ' +
-            'the timestamp must be within 5 minutes of the server clock. The delivery is applied whole or not at all, in one transaction; ' +
+            'the timestamp must be within 5 minutes of the server clock; each event’s own timestamp at most 5 minutes ahead and 7 days back (400 validation_error). The delivery is applied whole or not at all, in one transaction; ' +
             'each event is processed as by POST /v1/events (its idempotencyKey included). X-Webhook-Id is the delivery’s idempotency key: ' +
             'a replay answers the original response with X-Idempotent-Replay. Limit: 1,000 events per 60 s per app.',
           security: [],
