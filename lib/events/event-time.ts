@@ -9,7 +9,7 @@ const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
 
 /** An event at most this far ahead of the server's clock is accepted (device clocks run fast); further is refused. */
-export const MAX_FUTURE_SKEW_MS = 5 * MINUTE_MS;
+const MAX_FUTURE_SKEW_MS = 5 * MINUTE_MS;
 
 /**
  * The oldest event accepted, by where it arrives: a game client's
