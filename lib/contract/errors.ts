@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 export const ERRORS = {
   validation_error: { status: 400, description: 'A body, query or path fails validation (the message names the field)' },
-  invalid_event: { status: 400, description: 'The POST /v1/events body fails validation' },
+  invalid_event: { status: 400, description: 'The POST /v1/events body fails validation (a timestamp outside the server clock’s bounds included)' },
   invalid_credentials: { status: 401, description: 'Unknown app or wrong secret (the same answer for both)' },
   unauthorized: { status: 401, description: 'Missing, invalid, expired or revoked token' },
   invalid_signature: { status: 401, description: 'Webhook signature, app or timestamp rejected' },

@@ -16,6 +16,7 @@ import { listBalances } from '@/lib/balances/balances';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { testEventSchema, type Inspection, type InspectorVerdict } from '@/lib/contract/inspector';
 import { AppError } from '@/lib/errors';
+import { eventTimeProblem } from '@/lib/events/event-time';
 import { recordEvent } from '@/lib/events/record-event';
 import { explainEvent } from '@/lib/missions/engine';
 import { viewMission } from '@/lib/missions/read-missions';
@@ -117,7 +118,10 @@ export const postTestEvent = adminRoute('players.test_event', async ({ req, para
   const { appId, userId } = await target(params);
   const { value } = await readJsonBody(req);
   const input = parseWith(testEventSchema, value);
-  const event = { userId, name: input.name, payload: input.payload, timestamp: input.timestamp ?? Date.now() };
+  const now = Date.now();
+  const event = { userId, name: input.name, payload: input.payload, timestamp: input.timestamp ?? now };
+  const timeProblem = eventTimeProblem(event.timestamp, now, 'test');
+  if (timeProblem) throw new AppError('validation_error', timeProblem);
   // The catalog is read before the transaction (the embedded database has one connection).
   const catalog = await getCatalog(appId);
   const recorded = await inUnitOfWork(undefined, async (uow) => {

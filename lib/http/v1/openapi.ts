@@ -70,7 +70,10 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       summary: 'Ingest one event',
       description:
         'Records the event and advances the caller’s missions whose criteria it matches; answers which ones changed. ' +
-        '`userId` must be the token’s subject. An Idempotency-Key (header, or `idempotencyKey` in the body) applies it once.',
+        '`userId` must be the token’s subject. An Idempotency-Key (header, or `idempotencyKey` in the body) applies it once. ' +
+        'The event’s timestamp (Unix ms) is the device’s clock, trusted within bounds of the server’s: more than 5 minutes ahead, or more than 24 hours old, is 400 invalid_event and nothing is stored. ' +
+        'A late event counts for a daily/weekly/monthly mission only while its window is still the current one by the server clock. ' +
+        'A user’s events on one instance are applied one at a time; 503 unavailable only when other instances keep changing the same user.',
       parameters: [idempotencyHeader],
       requestBody: { required: true, schema: ref('Event'), example: ex.event, invalidCode: 'invalid_event' },
       success: { '200': answer('Accepted (or a replay, with X-Idempotent-Replay)', 'EventResponse', ex.eventResponse) },
@@ -169,7 +172,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       summary: 'A signed delivery of 1 to 100 events from an app’s backend',
       description:
         'No JWT: X-Webhook-Signature is `v1=` and the hex HMAC-SHA256 of `${X-Webhook-Timestamp}.${raw body}` keyed with the app’s webhook secret; ' +
-        'the timestamp must be within 5 minutes of the server clock. The delivery is applied whole or not at all, in one transaction; ' +
+        'the timestamp must be within 5 minutes of the server clock; each event’s own timestamp at most 5 minutes ahead and 7 days back (400 validation_error). The delivery is applied whole or not at all, in one transaction; ' +
         'each event is processed as by POST /v1/events (its idempotencyKey included). X-Webhook-Id is the delivery’s idempotency key: ' +
         'a replay answers the original response with X-Idempotent-Replay. Limited per app, in events per minute (docs/webhooks.md).',
       public: true,

@@ -130,6 +130,32 @@ describe('POST /v1/webhook/incoming: a signed delivery', () => {
   });
 });
 
+describe('POST /v1/webhook/incoming: event times, bounded by the server clock (buffered events up to 7 days late)', () => {
+  const DAY = 24 * 60 * MINUTE;
+  it('accepts an event 6 days late (a backend’s buffer): stored, and a lifetime mission counts it', async () => {
+    const userId = uniqueId('u');
+    const sent = await sendDelivery(server, app, { events: [whEvent(userId, 'play', { timestamp: Date.now() - 6 * DAY })] });
+    expect(sent.status).toBe(200);
+    expect(sent.body.results).toEqual([{ eventId: expect.any(String), missionsUpdated: ['play-3'] }]);
+    expect(await storedEvents(app.appId, userId)).toHaveLength(1);
+  });
+
+  it.each([
+    ['more than 7 days old', () => Date.now() - 8 * DAY, /^events\[1\]\.timestamp: .*more than 7 days before the server clock/],
+    ['more than 5 minutes ahead', () => Date.now() + 6 * MINUTE, /^events\[1\]\.timestamp: .*more than 5 minutes ahead of the server clock/],
+    ['dated 2100', () => Date.UTC(2100, 0, 1), /^events\[1\]\.timestamp: .*ahead of the server clock/],
+    ['in seconds', () => Math.floor(Date.now() / 1000), /^events\[1\]\.timestamp: .*milliseconds/],
+  ])('refuses the whole delivery with 400 validation_error when an event is %s, applying nothing', async (_name, at, message) => {
+    const u1 = uniqueId('u');
+    const u2 = uniqueId('u');
+    const sent = await sendDelivery(server, app, { events: [whEvent(u1), whEvent(u2, 'play', { timestamp: at() })] });
+    expect(sent.status).toBe(400);
+    expect(sent.body).toEqual({ error: 'validation_error', message: expect.stringMatching(message) });
+    expect(await storedEvents(app.appId, u1)).toHaveLength(0);
+    expect(await storedEvents(app.appId, u2)).toHaveLength(0);
+  });
+});
+
 describe('POST /v1/webhook/incoming: 401 invalid_signature, nothing applied', () => {
   const cases: Array<[string, (userId: string) => Parameters<typeof sendDelivery>[3]]> = [
     ['the signature is missing', () => ({ headers: { 'X-Webhook-Signature': null } })],
@@ -323,7 +349,7 @@ describe('POST /v1/webhook/incoming: idempotency', () => {
     const user = await newUser(server, app);
     const other = uniqueId('u');
     const key = uniqueId('k');
-    await user.client.post('/v1/events', { userId: user.userId, name: 'play', payload: {}, timestamp: 1 }, { 'Idempotency-Key': key });
+    await user.client.post('/v1/events', { userId: user.userId, name: 'play', payload: {}, timestamp: Date.now() - 1 }, { 'Idempotency-Key': key });
     const sent = await sendDelivery(server, app, {
       events: [whEvent(other), whEvent(user.userId), whEvent(user.userId, 'win', { idempotencyKey: key })],
     });
