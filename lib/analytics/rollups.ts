@@ -60,7 +60,16 @@ export interface RollupWrite {
   deltas: readonly RollupDelta[];
 }
 
-export type RollupRow = ReturnType<typeof rollupRows>[number];
+/** One row to add to: its key (app, minute, kind, key, shard) and the amounts. */
+export interface RollupRow {
+  appId: string;
+  bucketStart: number;
+  kind: RollupKind;
+  key: string;
+  shard: number;
+  count: number;
+  amount: number;
+}
 
 /**
  * The one order every writer locks rollup rows in: (minute, kind, key, shard).
@@ -73,7 +82,7 @@ function byRowKey(a: RollupRow, b: RollupRow): number {
 const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The rows to upsert, deltas of one (kind, key) merged (one statement may not touch a row twice), in the global order. */
-export function rollupRows(input: RollupWrite) {
+export function rollupRows(input: RollupWrite): RollupRow[] {
   const merged = new Map<string, RollupDelta>();
   for (const d of input.deltas) {
     const id = `${d.kind}\u0000${d.key}`;
