@@ -97,7 +97,7 @@ export function rollupRows(input: RollupWrite): RollupRow[] {
 }
 
 /** Rows of one app merged by their key and sorted in the global order: what a batch (a webhook delivery) upserts once, at its end. */
-export function mergeRollupRows(rows: readonly RollupRow[]): RollupRow[] {
+function mergeRollupRows(rows: readonly RollupRow[]): RollupRow[] {
   const merged = new Map<string, RollupRow>();
   for (const r of rows) {
     const id = `${r.appId}\u0000${r.bucketStart}\u0000${r.kind}\u0000${r.key}\u0000${r.shard}`;

@@ -8,7 +8,7 @@ import { catalogSchema } from '@/lib/contract/catalog';
 import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/contract/staff';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
-import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema } from '@/lib/contract/app';
+import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema, updateAppSchema } from '@/lib/contract/app';
 import { campaignRecordSchema, createCampaignSchema, themeRecordSchema, updateCampaignSchema, updateThemeSchema } from '@/lib/contract/catalog-admin';
 import { themePresetSchema } from '@/lib/contract/theme';
 import { revocationSchema } from './apps';
@@ -32,6 +32,7 @@ const appListSchema = z.object({ apps: z.array(publicAppSchema) }).meta({ id: 'A
 const createdAppSchema = z
   .object({ app: publicAppSchema, appSecret: z.string(), webhookSecret: z.string() })
   .meta({ id: 'CreatedApp', description: 'The secrets are shown this once.' });
+const appAnswerSchema = z.object({ app: publicAppSchema }).meta({ id: 'AppAnswer' });
 const rotatedSecretSchema = z.object({ appId: z.string(), appSecret: z.string() }).meta({ id: 'RotatedAppSecret' });
 const catalogDocumentSchema = catalogSchema.meta({ id: 'Catalog', description: 'Upserted by id, validated as a whole: one invalid item and nothing is written.' });
 const adminErrorSchema = z.object({ error: z.string(), message: z.string().optional() }).meta({ id: 'AdminError' });
@@ -42,7 +43,7 @@ const campaignListSchema = z.object({ campaigns: z.array(campaignRecordSchema) }
 const campaignAnswerSchema = z.object({ campaign: campaignRecordSchema }).meta({ id: 'CampaignAnswer' });
 
 const named = [
-  publicAppSchema, appListSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
+  publicAppSchema, appListSchema, appAnswerSchema, updateAppSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
   rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema, analyticsSchema,
@@ -117,6 +118,45 @@ function buildDocument() {
       '/api/admin/apps': {
         get: op('apps.read', 'List apps (never their secrets)', { '200': { description: 'Apps', ...body('AppList') } }),
         post: op('apps.manage', 'Create an app; its secrets are answered this once', { '201': { description: 'Created', ...body('CreatedApp') }, '400': error('validation_error'), '409': error('conflict: the id exists') }, { requestBody: { required: true, ...body('CreateApp') } }),
+      },
+      '/api/admin/apps/{appId}': {
+        patch: op(
+          'apps.manage',
+          'Change an app’s settings: its name, its signed webhook’s limit in events per minute (null: the default, 60,000); audited as app.update with before and after',
+          {
+            '200': {
+              description: 'The app after the change',
+              content: {
+                'application/json': {
+                  schema: ref('AppAnswer'),
+                  example: { app: { id: 'galaxy-raiders', name: 'Galaxy Raiders', createdAt: 1764115200000, secretRotatedAt: 1764115200000, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: 120000 } },
+                },
+              },
+            },
+            '400': {
+              description: 'validation_error naming the field',
+              content: { 'application/json': { schema: ref('AdminError'), example: { error: 'validation_error', message: 'webhookEventsPerMinute: at most 1000000 events per minute' } } },
+            },
+            '404': error('app_not_found'),
+          },
+          {
+            operationId: 'updateApp',
+            tags: ['Apps'],
+            parameters: [pathParam('appId')],
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: ref('UpdateApp'),
+                  examples: {
+                    raise: { summary: 'Raise the webhook limit', value: { webhookEventsPerMinute: 120000 } },
+                    default: { summary: 'Back to the default (60,000)', value: { webhookEventsPerMinute: null } },
+                  },
+                },
+              },
+            },
+          },
+        ),
       },
       '/api/admin/apps/{appId}/rotate-secret': {
         post: op('apps.manage', 'New app secret (shown once); the old one, and every token issued before, stop working at once', { '200': { description: 'Rotated', ...body('RotatedAppSecret') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
