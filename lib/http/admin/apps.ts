@@ -4,6 +4,7 @@
 // PATCH /api/admin/apps/:appId – change an app's name or webhook limit (below)
 // POST /api/admin/apps/:appId/rotate-secret, POST /api/admin/apps/:appId/revocations (below)
 import { z } from 'zod';
+import { getDb } from '@/db/client';
 import { createApp, getApp, listApps, rotateAppSecret } from '@/lib/apps/apps';
 import { revokeByStaff } from '@/lib/auth/revocation';
 import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
@@ -43,7 +44,7 @@ export const getAppCatalog = adminRoute('catalog.read', async ({ params }) => {
 export const patchApp = adminRoute('apps.manage', async ({ req, params, admin }) => {
   const { value } = await readJsonBody(req);
   const input = parseWith(updateAppSchema, value);
-  return json({ app: await updateApp({ ctx: { actor: admin.actor, now: Date.now() }, input: { appId: params.appId, ...input } }) });
+  return json({ app: await updateApp({ ctx: { actor: admin.actor, now: Date.now(), db: await getDb() }, input: { appId: params.appId, ...input } }) });
 });
 
 // POST /api/admin/apps/:appId/rotate-secret – a new app secret; the old one stops working at once

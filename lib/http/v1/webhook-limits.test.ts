@@ -60,7 +60,7 @@ describe('POST /v1/webhook/incoming: the per-app limit, in events per 60 s', () 
     // (deliveries over the same players queue on their locks: not what this test is about).
     const worker = async () => {
       while (next < 61) {
-        const i = next++;
+        next++;
         const players = Array.from({ length: 10 }, () => uniqueId('u'));
         const sent = await sendDelivery(server, app, { events: Array.from({ length: 100 }, (_, k) => whEvent(players[k % 10], 'noop')) });
         statuses.push(sent.status);

@@ -2,7 +2,7 @@
 // transaction that locks the app's row, writes the change and its audit row
 // (before and after, never a secret). Input already parsed with updateAppSchema.
 import { eq } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import type { Db } from '@/db/client';
 import { apps } from '@/db/schema';
 import { toPublicApp } from '@/lib/apps/apps';
 import { recordAudit } from '@/lib/audit';
@@ -13,6 +13,8 @@ export interface UpdateAppContext {
   /** Who changes it, as the audit log names them. */
   actor: string;
   now: number;
+  /** The database; the verb opens its own transaction on it. */
+  db: Db;
 }
 
 /** The settings of an app the audit log compares: only what this verb can change. */
@@ -20,8 +22,7 @@ const settingsOf = (app: PublicApp) => ({ name: app.name, webhookEventsPerMinute
 
 export async function updateApp({ ctx, input }: { ctx: UpdateAppContext; input: UpdateAppInput & { appId: string } }): Promise<PublicApp> {
   const { appId, ...change } = input;
-  const db = await getDb();
-  return db.transaction(async (tx) => {
+  return ctx.db.transaction(async (tx) => {
     const [current] = await tx.select().from(apps).where(eq(apps.id, appId)).for('update');
     if (!current) throw new AppError('app_not_found', `No app "${appId}"`);
     const [updated] = await tx.update(apps).set(change).where(eq(apps.id, appId)).returning();
