@@ -44,6 +44,8 @@ export const apps = pgTable('apps', {
   previousWebhookSecretExpiresAt: ms('previous_webhook_secret_expires_at'),
   createdAt: ms('created_at').notNull(),
   secretRotatedAt: ms('secret_rotated_at').notNull(),
+  /** The signed webhook's limit in events per minute set by an admin; null: the default (lib/contract/app.ts). */
+  webhookEventsPerMinute: integer('webhook_events_per_minute'),
 });
 export type AppRow = typeof apps.$inferSelect;
 

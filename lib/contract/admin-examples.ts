@@ -4,7 +4,7 @@
 const AT = 1_764_158_400_000; // 2025-11-26T12:00:00Z
 const DAY = 86_400_000;
 
-const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null };
+const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null };
 const missionDefinition = {
   id: 'win-3-matches',
   title: 'Win 3 ranked matches',
@@ -49,6 +49,8 @@ export const adminExamples = {
     appSecret: 'qs_3k9VZr2mN8pQ1wX7bT4yL6cJ0hF5dS2aG8eK1uR9iO0',
     webhookSecret: 'whsec_Yt7Pq2Lm9Xv4Bn6Cz1Rk8Wd3Fs5Hj0Ga',
   },
+  updateApp: { webhookEventsPerMinute: 120_000 },
+  appAnswer: { app: { ...app, webhookEventsPerMinute: 120_000 } },
   rotatedAppSecret: { appId: 'demo', appSecret: 'qs_Wm4Tz8Kp1Rv6Nq3Yx9Bc2Lf7Hd5Js0Ga4Ue8Io1Pk3' },
   rotateWebhookSecret: { gracePeriodSeconds: 3600 },
   rotatedWebhookSecret: { appId: 'demo', webhookSecret: 'whsec_Nc5Vb8Mx2Lk7Jh4Gf1Ds9Aq3Wz6Et0Ry', previousSecretExpiresAt: AT + 3_600_000 },

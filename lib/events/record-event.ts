@@ -6,11 +6,12 @@
 // for an event that advances nothing or whose user's records this process
 // has cached from the user's last event (lib/events/user-records-cache.ts); after commit, the stream updates are
 // published in the user's change order and the answer cached, side by side.
-// The dashboard's rollups are written by the same statement as the event. Callers see only `{ ctx, input }` → the answer.
+// The dashboard's rollups are written by the same statement as the event (in a batch:
+// once, sorted, at its end). Callers see only `{ ctx, input }` → the answer.
 import { randomUUID } from 'node:crypto';
 import { getDb } from '@/db/client';
 import type { UnitOfWork } from '@/db/unit-of-work';
-import { eventRollups, rollupRows } from '@/lib/analytics/rollups';
+import { eventRollups, rollupRows, upsertRollupRows, type RollupRow } from '@/lib/analytics/rollups';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { AppError } from '@/lib/errors';
@@ -39,8 +40,18 @@ export type EventSource = 'api' | 'webhook' | 'test';
  * before opening its transaction (the embedded database has one connection).
  */
 export type EventContext = { appId: string; source: EventSource } & (
-  | { uow?: undefined; catalog?: Catalog }
-  | { uow: UnitOfWork; catalog: Catalog }
+  | { uow?: undefined; catalog?: Catalog; rollups?: undefined }
+  | {
+      uow: UnitOfWork;
+      catalog: Catalog;
+      /**
+       * A batch's rollup rows: the written event's rows are added here instead
+       * of to its statement, and the batch upserts them all once, sorted, at
+       * its end (recordEvents). Rows of one minute and name shared by
+       * concurrent deliveries are then locked in one order, never crossing.
+       */
+      rollups?: RollupRow[];
+    }
 );
 
 export interface RecordEventInput {
@@ -171,6 +182,7 @@ async function writeRecorded(args: {
       continue;
     }
     const eventId = `evt_${randomUUID()}`;
+    const rollups = rollupRows({ appId, userId: event.userId, at: now, deltas: eventRollups(event.name, missionsCompleted) });
     const body: RecordedEvent = { accepted: true, eventId, missionsUpdated };
     const response = JSON.stringify(body);
     const written = await writeEvent(db, scope, {
@@ -185,8 +197,8 @@ async function writeRecorded(args: {
       records: toSave,
       expectedSeq: read.seq,
       outcome: verdicts,
-      // The dashboard's counts, in the same statement (lib/analytics/rollups.ts).
-      rollups: rollupRows({ appId, userId: event.userId, at: now, deltas: eventRollups(event.name, missionsCompleted) }),
+      // The dashboard's counts, in the same statement (lib/analytics/rollups.ts), or in the batch's at its end.
+      rollups: ctx.rollups ? [] : rollups,
     });
     if (written.kind === 'stale') {
       forgetRecords(appId, event.userId);
@@ -208,6 +220,7 @@ async function writeRecorded(args: {
       lost++;
       continue;
     }
+    if (ctx.rollups) ctx.rollups.push(...rollups);
     const outcome: Outcome<RecordedEvent> = { status: 200, body, replay: null };
     const steps: Array<() => Promise<void>> = [];
     if (publish) steps.push(publish);
@@ -225,9 +238,11 @@ export interface RecordEventsInput {
 
 /**
  * Records several events in the caller's unit of work, in order, all or
- * nothing. Every user of the batch is locked first, in one global order, so
- * concurrent batches over overlapping users cannot deadlock. A failing event
- * fails the batch; its error message is prefixed with `events[i]`.
+ * nothing. Every user of the batch is locked first, in one global order, and
+ * the batch's rollups are upserted last, once, in their global order
+ * (lib/analytics/rollups.ts), so concurrent batches over overlapping users or
+ * shared rollup rows cannot deadlock. A failing event fails the batch; its
+ * error message is prefixed with `events[i]`.
  */
 export async function recordEvents({
   ctx,
@@ -238,13 +253,15 @@ export async function recordEvents({
 }): Promise<RecordedEvent[]> {
   await lockUsers(ctx.uow.tx, ctx.appId, input.events.map((e) => e.event.userId));
   const results: RecordedEvent[] = [];
+  const rollups: RollupRow[] = [];
   for (const [index, one] of input.events.entries()) {
     try {
-      results.push((await recordEvent({ ctx, input: one })).body);
+      results.push((await recordEvent({ ctx: { ...ctx, rollups }, input: one })).body);
     } catch (err) {
       if (err instanceof AppError) throw new AppError(err.code, `events[${index}]: ${err.message}`, { extra: err.extra, headers: err.headers, cause: err });
       throw err;
     }
   }
+  await upsertRollupRows(ctx.uow.tx, rollups);
   return results;
 }

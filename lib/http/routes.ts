@@ -13,7 +13,7 @@ import { openApiDocument } from './v1/openapi';
 import { streamUpdates } from './v1/sse';
 import { postWebhook } from './v1/webhook';
 import { getRecommendationsHandler } from './v1/recommendations';
-import { getAppCatalog, getApps, postApp, postRevocation, postRotateSecret, putAppCatalog } from './admin/apps';
+import { getAppCatalog, getApps, patchApp, postApp, postRevocation, postRotateSecret, putAppCatalog } from './admin/apps';
 import { deleteStaff, getMe, getStaff, patchStaff, postStaff } from './admin/staff';
 import { adminOpenApiDocument } from './admin/openapi';
 import { postRotateWebhookSecret } from './admin/webhook-secret';
@@ -64,6 +64,7 @@ export const v1Routes: RouteEntry[] = [
 
 export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps', handlers: { POST: postApp, GET: getApps } },
+  { path: '/api/admin/apps/:appId', handlers: { PATCH: patchApp } },
   { path: '/api/admin/apps/:appId/catalog', handlers: { PUT: putAppCatalog, GET: getAppCatalog } },
   { path: '/api/admin/apps/:appId/rotate-secret', handlers: { POST: postRotateSecret } },
   { path: '/api/admin/apps/:appId/revocations', handlers: { POST: postRevocation } },

@@ -3,6 +3,7 @@
 // (token and sign-in failures) fail closed (docs/operations.md, "Redis outages").
 import { createLimiter } from './index';
 import type { Limiter } from './types';
+import { DEFAULT_WEBHOOK_EVENTS_PER_MINUTE } from '@/lib/contract/app';
 
 const MINUTE = 60_000;
 
@@ -10,7 +11,16 @@ export const eventsLimiter = (): Limiter => createLimiter({ whenUnavailable: 'op
 export const claimsLimiter = (): Limiter => createLimiter({ whenUnavailable: 'open', name: 'claims', limit: 30, windowMs: MINUTE });
 export const tokenFailuresLimiter = (): Limiter => createLimiter({ name: 'token-failures', limit: 10, windowMs: MINUTE });
 export const recommendationsLimiter = (): Limiter => createLimiter({ whenUnavailable: 'open', name: 'recommendations', limit: 20, windowMs: MINUTE });
-export const webhookLimiter = (): Limiter => createLimiter({ whenUnavailable: 'open', name: 'webhook', limit: 1000, windowMs: MINUTE });
+/**
+ * The signed webhook's limit of one app, counting events: the app's own
+ * (PATCH /api/admin/apps/:appId) or the default. One limiter per distinct
+ * limit (a handful: admins pick them), so a changed limit counts from a fresh
+ * window for that app.
+ */
+export const webhookLimiter = (eventsPerMinute: number | null = null): Limiter => {
+  const limit = eventsPerMinute ?? DEFAULT_WEBHOOK_EVENTS_PER_MINUTE;
+  return createLimiter({ whenUnavailable: 'open', name: limit === DEFAULT_WEBHOOK_EVENTS_PER_MINUTE ? 'webhook' : `webhook-${limit}`, limit, windowMs: MINUTE });
+};
 
 const FIFTEEN_MINUTES = 15 * 60_000;
 const HOUR = 60 * MINUTE;

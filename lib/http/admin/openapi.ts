@@ -12,7 +12,7 @@ import { adminExamples as ex } from '@/lib/contract/admin-examples';
 import { completeDocument, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
-import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema } from '@/lib/contract/app';
+import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema, updateAppSchema } from '@/lib/contract/app';
 import { campaignRecordSchema, createCampaignSchema, themeRecordSchema, updateCampaignSchema, updateThemeSchema } from '@/lib/contract/catalog-admin';
 import { themePresetSchema } from '@/lib/contract/theme';
 import { revocationSchema } from './apps';
@@ -37,6 +37,7 @@ const appListSchema = z.object({ apps: z.array(publicAppSchema) }).meta({ id: 'A
 const createdAppSchema = z
   .object({ app: publicAppSchema, appSecret: z.string(), webhookSecret: z.string() })
   .meta({ id: 'CreatedApp', description: 'The secrets are shown this once.' });
+const appAnswerSchema = z.object({ app: publicAppSchema }).meta({ id: 'AppAnswer' });
 const rotatedSecretSchema = z.object({ appId: z.string(), appSecret: z.string() }).meta({ id: 'RotatedAppSecret' });
 const catalogDocumentSchema = catalogSchema.meta({ id: 'Catalog', description: 'Upserted by id, validated as a whole: one invalid item and nothing is written.' });
 const adminErrorSchema = errorBodySchema.meta({ id: 'AdminError' });
@@ -48,7 +49,7 @@ const campaignListSchema = z.object({ campaigns: z.array(campaignRecordSchema) }
 const campaignAnswerSchema = z.object({ campaign: campaignRecordSchema }).meta({ id: 'CampaignAnswer' });
 
 const named = [
-  publicAppSchema, appListSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
+  publicAppSchema, appListSchema, appAnswerSchema, updateAppSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), revokedSchema, meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
   rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema, analyticsSchema,
@@ -116,6 +117,18 @@ const operations: Record<string, Record<string, OperationSpec>> = {
   '/api/admin/apps': {
     get: op('apps.read', { operationId: 'listApps', tags: ['apps'], summary: 'List apps (never their secrets)', success: { '200': answer('Apps', 'AppList', ex.appList) } }),
     post: op('apps.manage', { operationId: 'createApp', tags: ['apps'], summary: 'Create an app; its secrets are answered this once', requestBody: body('CreateApp', ex.createApp), success: { '201': answer('Created', 'CreatedApp', ex.createdApp) }, errors: [exists] }),
+  },
+  '/api/admin/apps/{appId}': {
+    patch: op('apps.manage', {
+      operationId: 'updateApp',
+      tags: ['apps'],
+      summary: 'Change an app’s settings',
+      description: 'Its name, or its signed webhook’s limit in events (not deliveries) per minute (null: the default, 60,000). Audited as app.update with before and after.',
+      parameters: [pathParam('appId')],
+      requestBody: body('UpdateApp', ex.updateApp),
+      success: { '200': answer('The app after the change', 'AppAnswer', ex.appAnswer) },
+      errors: ['app_not_found'],
+    }),
   },
   '/api/admin/apps/{appId}/rotate-secret': {
     post: op('apps.manage', { operationId: 'rotateAppSecret', tags: ['apps'], summary: 'New app secret (shown once)', description: 'The old secret, and every token issued before, stop working at once.', parameters: [pathParam('appId')], success: { '200': answer('Rotated', 'RotatedAppSecret', ex.rotatedAppSecret) }, errors: ['app_not_found'] }),

@@ -54,7 +54,7 @@ export const postWebhook = publicRoute(async ({ req }) => {
     now,
   );
   const raw = await readRawBytes(req);
-  const { appId } = await verifySignature(headers, raw, now);
+  const { appId, webhookEventsPerMinute } = await verifySignature(headers, raw, now);
   noteApp(req, appId);
 
   const webhookId = req.headers.get('x-webhook-id') ?? '';
@@ -69,8 +69,8 @@ export const postWebhook = publicRoute(async ({ req }) => {
     ctx: {
       appId,
       admit: async (eventCount) => {
-        // The app's limit counts events, not requests.
-        const result = await webhookLimiter().consume(appId, eventCount);
+        // The app's limit (its own, else the default) counts events, not requests.
+        const result = await webhookLimiter(webhookEventsPerMinute).consume(appId, eventCount);
         if (!result.success) throw rateLimitedError(result);
         limit.headers = rateLimitHeaders(result);
       },
