@@ -11,8 +11,8 @@ const auditEntrySchema = z
     action: z.string().describe('<entity>.<verb>, e.g. mission.update'),
     appId: z.string().nullable(),
     target: z.string().describe('<entity>:<id>, e.g. mission:daily-win'),
-    before: z.unknown().nullable(),
-    after: z.unknown().nullable(),
+    before: z.unknown().describe('The entity before the change (any JSON; null for a creation)'),
+    after: z.unknown().describe('The entity after the change (any JSON; null for a deletion)'),
   })
   .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.output<typeof auditEntrySchema>;
