@@ -9,6 +9,7 @@ import { getDb } from '@/db/client';
 import { events } from '@/db/schema';
 import { getBus } from '@/lib/bus';
 import { userChannel } from '@/lib/updates/publish';
+import { decodeBusMessage, getUpdateLog, userLogKey } from '@/lib/updates/log';
 import { getKv } from '@/lib/kv';
 import { idempotencyCacheKey } from '@/lib/idempotency/run-idempotent';
 import { setMaxLostWritesForTests } from '@/lib/events/record-event';
@@ -578,10 +579,12 @@ describe('POST /v1/events: idempotency', () => {
       expect((await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-pub' })).headers.get('x-idempotent-replay')).toBe('hit');
       await getKv().del(idempotencyCacheKey(app.appId, userId, 'event:k-pub'));
       expect((await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-pub' })).headers.get('x-idempotent-replay')).toBe('db-hit');
-      // A fresh event afterwards is published: once it arrives, anything sent before it has arrived too.
+      // A fresh event afterwards is published: once it arrives, anything sent before it has arrived too
+      // (the channel delivers in log order). Its message is the newest in the log once the POST has answered.
       await client.post('/v1/events', eventOf(userId));
-      for (let i = 0; i < 1_500 && messages.length < 2; i++) await sleep(20);
-      await sleep(200);
+      const fresh = await getUpdateLog().lastId(userLogKey(app.appId, userId));
+      for (let i = 0; i < 1_500 && !messages.some((m) => decodeBusMessage(m)?.id === fresh); i++) await sleep(20);
+      expect(messages.map((m) => decodeBusMessage(m)?.id).at(-1)).toBe(fresh);
       expect(messages).toHaveLength(2);
     } finally {
       await unsubscribe();

@@ -13,6 +13,7 @@ import { openSse, type SseStream } from '@/lib/testing/sse-client';
 import { mission, newUser } from '@/lib/testing/fixtures';
 import { createTestApp, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { sendDelivery, sign, whEvent } from '@/lib/testing/webhook';
+import { getUpdateLog, userLogKey } from '@/lib/updates/log';
 
 let server: TestServer;
 let app: TestApp;
@@ -283,8 +284,13 @@ describe('POST /v1/webhook/incoming: idempotency', () => {
     expect(replay.res.headers.get('x-idempotent-replay')).toBe('hit');
     expect(replay.body).toEqual(first.body);
     expect(await storedEvents(app.appId, userId)).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(s.messages).toHaveLength(2);
+    // A marker: a fresh delivery for the user. Its message is the newest in the log once it has answered, and the
+    // stream is ordered, so anything the replay had published arrives before it.
+    expect((await sendDelivery(server, app, { events: [whEvent(userId)] })).status).toBe(200);
+    const marker = await getUpdateLog().lastId(userLogKey(app.appId, userId));
+    await s.waitFor((x) => x.messages.some((m) => m.id === marker), 'the marker');
+    expect(s.messages.slice(0, -1)).toHaveLength(2);
+    expect(s.messages.at(-1)?.id).toBe(marker);
   });
 
   it('once the cache is gone the database answers the replay (db-hit), still changing nothing', async () => {
