@@ -52,6 +52,8 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect(created.status).toBe(201);
     ({ appSecret, webhookSecret } = created.json<{ appSecret: string; webhookSecret: string }>());
     expect((await call('GET', '/api/admin/apps', admin())).status).toBe(200);
+    expect((await call('PATCH', base(), admin({ body: { webhookEventsPerMinute: 120_000 } }))).status).toBe(200);
+    expect((await call('PATCH', base(), admin({ body: { name: 'OpenAPI session', webhookEventsPerMinute: null } }))).status).toBe(200);
 
     const now = Date.now();
     const catalog = {
