@@ -17,6 +17,18 @@ import { meSchema } from './staff';
 import { inspectedEventSchema, inspectedMissionSchema, inspectionSchema, ledgerEntrySchema, missionLockSchema, testEventSchema, verdictSchema } from '@/lib/contract/inspector';
 import { eventResponseSchema } from '@/lib/contract/v1';
 import { auditPageSchema, auditQuerySchema } from '@/lib/contract/audit';
+import {
+  dryRunResultSchema,
+  grantResultSchema,
+  grantSchema,
+  missionActionResultSchema,
+  noteAnswerSchema,
+  noteInputSchema,
+  noteListSchema,
+  reasonBodySchema,
+  userPageSchema,
+  userSearchQuerySchema,
+} from '@/lib/contract/desk';
 import { missionSchema } from '@/lib/contract/mission';
 import {
   eventNameListSchema,
@@ -52,6 +64,8 @@ const named = [
   missionDuplicateSchema, missionArchiveSchema, eventNameListSchema, auditPageSchema,
   themePresetComponent, themeRecordSchema, themeListSchema, themeAnswerSchema, updateThemeSchema,
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
+  grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
+  dryRunResultSchema, userPageSchema,
 ];
 
 function components(): Record<string, unknown> {
@@ -82,6 +96,38 @@ function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
     return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
   });
 }
+/** A JSON body with an example (the support desk's operations). */
+const bodyEx = (id: string, example: unknown) => ({ content: { 'application/json': { schema: ref(id), example } } });
+const errorEx = (code: string, message: string) => ({ description: `${code}: ${message}`, ...bodyEx('AdminError', { error: code, message }) });
+const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description: 'Applies the write once: a replay answers the first answer (X-Idempotent-Replay), the same key with another body 422 idempotency_key_reused',
+};
+const deskErrors = {
+  '400': errorEx('validation_error', 'reason: say why (3 characters or more)'),
+  '404': errorEx('app_not_found', 'No app "my-game"'),
+  '422': errorEx('idempotency_key_reused', 'This idempotency key was used with a different request'),
+};
+/** Example values of the desk's operations (the schemas carry the same as `examples`). */
+const EX = {
+  grant: { currency: 'gold', amount: 50, reason: 'Ticket #4411: ranked win not counted' },
+  grantResult: {
+    balance: { userId: 'player-42', currency: 'gold', amount: 150, updatedAt: 1764000000000 },
+    entry: { id: 17, kind: 'currency', currency: 'gold', amount: 50, itemId: null, quantity: null, badgeId: null, missionId: null, balanceAfter: 150, createdAt: 1764000000000, actor: 'staff:ana@example.com', reason: 'Ticket #4411: ranked win not counted' },
+  },
+  reason: { reason: 'Ticket #4411: the ranked win was lost in an outage' },
+  progress: (status: 'active' | 'completed', count: number) => ({ progress: { userId: 'player-42', missionId: 'ranked-wins', status, progress: count / 2, currentCount: count, targetCount: 2, updatedAt: 1764000000000 } }),
+  noteInput: { text: 'Player reports the ranked win of 24 Nov; granted 50 gold.' },
+  note: { id: 3, author: 'staff:ana@example.com', text: 'Player reports the ranked win of 24 Nov; granted 50 gold.', createdAt: 1764000000000 },
+  users: { users: [{ userId: 'player-42', firstSeenAt: 1763000000000, lastSeenAt: 1764000000000, events: 118 }], nextCursor: 'WzE3NjQwMDAwMDAwMDAsInBsYXllci00MiJd' },
+  dryRun: { dryRun: true, missionsUpdated: [], verdicts: [{ missionId: 'ranked-wins', counted: false, code: 'filter_mismatch', key: 'mode', condition: 'ranked', missing: false, seen: 'casual' }] },
+};
+/** operationId and tags of a support-desk operation. */
+const desk = (operationId: string) => ({ operationId, tags: ['Support desk'] });
+
 const versionQuery = { name: 'version', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'The version read; a stale one answers 409 conflict. Without it the delete is unconditional.' };
 const stale = error('conflict: the item changed since that version was read (reload, apply again)');
 const common = {
@@ -156,7 +202,23 @@ function buildDocument() {
         get: op('players.read', 'Inspect a user: missions with status and lock reason, balances, ledger, recent events with the engine’s verdict per mission', { '200': { description: 'Inspection', ...body('Inspection') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')] }),
       },
       '/api/admin/apps/{appId}/users/{userId}/events': {
-        post: op('players.test_event', 'Send a test event as the user: recorded like POST /v1/events (source "test"), audited as user.test_event', { '200': { description: 'Recorded', ...body('RecordedEvent') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')], requestBody: { required: true, ...body('TestEvent') } }),
+        post: op('players.test_event', 'Send a test event as the user: recorded like POST /v1/events (source "test"), audited as user.test_event. It is real: it counts, completes missions and is announced on the player’s stream. With ?dryRun=1 it is not: the answer is the verdicts it would get (DryRunResult), nothing is stored, sent or audited', { '200': { description: 'Recorded (RecordedEvent), or with dryRun=1 the verdicts (DryRunResult)', content: { 'application/json': { schema: { oneOf: [ref('RecordedEvent'), ref('DryRunResult')] }, examples: { recorded: { value: { accepted: true, eventId: 'evt_7c4e', missionsUpdated: ['ranked-wins'] } }, dryRun: { value: EX.dryRun } } } } }, '400': error('validation_error'), '404': error('app_not_found') }, { ...desk('sendTestEvent'), parameters: [pathParam('appId'), pathParam('userId'), { name: 'dryRun', in: 'query', required: false, schema: { type: 'string', enum: ['0', '1', 'true', 'false'] }, description: '1 or true: judge the event without recording it' }], requestBody: { required: true, content: { 'application/json': { schema: ref('TestEvent'), example: { name: 'match_won', payload: { mode: 'ranked' } } } } } }),
+      },
+      '/api/admin/apps/{appId}/users': {
+        get: op('players.read', 'Find a player: the app’s users whose id starts with `query` (case-sensitive; every user without one), most recently seen first, a page at a time (pass nextCursor as `cursor`). A user is seen from their first stored event on', { '200': { description: 'A page of users', ...bodyEx('UserPage', EX.users) }, '400': errorEx('validation_error', 'query.cursor: not a cursor this endpoint gave (pass nextCursor as it came)'), '404': deskErrors['404'] }, { ...desk('searchUsers'), parameters: [pathParam('appId'), ...queryParams(userSearchQuerySchema)] }),
+      },
+      '/api/admin/apps/{appId}/users/{userId}/grants': {
+        post: op('players.adjust', 'Grant (positive amount) or correct (negative) a currency of the player, with a required reason: a ledger row records the amount, the staff member and the reason; balance.changed goes to the player’s stream; audited as user.grant. Never below zero: 409 insufficient_balance, nothing changed', { '200': { description: 'The balance after it and the ledger row', ...bodyEx('GrantResult', EX.grantResult) }, ...deskErrors, '409': errorEx('insufficient_balance', 'The gold balance is 20; a correction of -50 would take it below zero') }, { ...desk('grantCurrency'), parameters: [pathParam('appId'), pathParam('userId'), idempotencyKeyHeader], requestBody: { required: true, ...bodyEx('Grant', EX.grant) } }),
+      },
+      '/api/admin/apps/{appId}/users/{userId}/missions/{missionId}/reset': {
+        post: op('players.adjust', 'Reset the player’s mission to no progress in the current window (active, count 0); a claimed reward is not taken back (correct the currency for that) and the mission can be earned again. mission.progress on the player’s stream; audited as user.mission_reset', { '200': { description: 'The progress after the reset', ...bodyEx('MissionActionResult', EX.progress('active', 0)) }, ...deskErrors, '404': errorEx('mission_not_found', 'No mission "ranked-wins"') }, { ...desk('resetPlayerMission'), parameters: [pathParam('appId'), pathParam('userId'), pathParam('missionId'), idempotencyKeyHeader], requestBody: { required: true, ...bodyEx('Reason', EX.reason) } }),
+      },
+      '/api/admin/apps/{appId}/users/{userId}/missions/{missionId}/complete': {
+        post: op('players.adjust', 'Complete the player’s mission (a player who was wronged): status completed, claimable by the player as usual; mission.completed on the player’s stream; audited as user.mission_complete. 409 conflict when it is already completed, or claimed in this window', { '200': { description: 'The progress after the completion', ...bodyEx('MissionActionResult', EX.progress('completed', 2)) }, ...deskErrors, '404': errorEx('mission_not_found', 'No mission "ranked-wins"'), '409': errorEx('conflict', 'Mission "ranked-wins" is already completed (the player can claim it)') }, { ...desk('completePlayerMission'), parameters: [pathParam('appId'), pathParam('userId'), pathParam('missionId'), idempotencyKeyHeader], requestBody: { required: true, ...bodyEx('Reason', EX.reason) } }),
+      },
+      '/api/admin/apps/{appId}/users/{userId}/notes': {
+        get: op('players.read', 'The player’s support notes, newest first (at most 100), with author and time', { '200': { description: 'Notes', ...bodyEx('NoteList', { notes: [EX.note] }) }, '400': deskErrors['400'], '404': deskErrors['404'] }, { ...desk('listPlayerNotes'), parameters: [pathParam('appId'), pathParam('userId')] }),
+        post: op('players.adjust', 'Add a support note on the player (staff only: nothing reaches the player); audited as user.note', { '200': { description: 'The note', ...bodyEx('NoteAnswer', { note: EX.note }) }, ...deskErrors }, { ...desk('addPlayerNote'), parameters: [pathParam('appId'), pathParam('userId'), idempotencyKeyHeader], requestBody: { required: true, ...bodyEx('NoteInput', EX.noteInput) } }),
       },
       '/api/admin/apps/{appId}/users/{userId}/updates': {
         get: op('players.read', 'The user’s stream updates as Server-Sent Events, from the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends', { '200': { description: 'text/event-stream of `id: <id>\\ndata: <SDKUpdate JSON>` frames', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '404': error('app_not_found'), '429': error('too_many_streams') }, { parameters: [pathParam('appId'), pathParam('userId'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }] }),
