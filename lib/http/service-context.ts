@@ -10,8 +10,11 @@ import { AppError } from '@/lib/errors';
 import { getKv } from '@/lib/kv';
 import { logger } from '@/lib/log';
 import type { Actor, ServiceContext } from '@/lib/services/context';
+import { getUpdateLog, userLogKey } from '@/lib/updates/log';
 import { publishInOrder } from '@/lib/updates/publish';
 import type { AdminContext } from './handler';
+
+const eraseStream = (appId: string, userId: string) => getUpdateLog().erase(userLogKey(appId, userId));
 
 function actorOf(admin: AdminContext['admin']): Actor {
   return admin.staff ? { kind: 'staff', id: admin.staff.email, role: admin.role } : { kind: 'admin-key', id: 'admin-api-key', role: admin.role };
@@ -25,6 +28,6 @@ export async function adminServiceContext(req: AdminContext, appId: string): Pro
     actor: actorOf(req.admin),
     now: Date.now,
     requestId: req.requestId,
-    deps: { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder },
+    deps: { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream },
   };
 }

@@ -31,6 +31,8 @@ export interface ServiceDeps {
   catalog(appId: string): Promise<Catalog>;
   /** Publishes a committed change of the user, number `seq`, on the user's stream in change order (lib/updates/publish.ts). */
   publish(appId: string, userId: string, seq: number, updates: SdkUpdate[]): Promise<void>;
+  /** Drops the user's stream log (the messages a resuming stream would replay): a data erasure. */
+  eraseStream(appId: string, userId: string): Promise<void>;
 }
 
 export interface ServiceContext {

@@ -5,15 +5,19 @@
 // POST   /api/admin/apps/:appId/users/:userId/missions/:missionId/complete – the mission completed, claimable as usual
 // GET    /api/admin/apps/:appId/users/:userId/notes                     – support notes, newest first
 // POST   /api/admin/apps/:appId/users/:userId/notes                     – add a note
+// GET    /api/admin/apps/:appId/users/:userId/export                    – everything stored about the user (admins)
+// DELETE /api/admin/apps/:appId/users/:userId                           – erase the user (admins, with a reason)
 // Each handler: parse with the contract schema, build the context once, call one verb, answer.
 import { z } from 'zod';
-import { grantSchema, noteInputSchema, reasonBodySchema, userSearchQuerySchema } from '@/lib/contract/desk';
+import { erasureSchema, grantSchema, noteInputSchema, reasonBodySchema, userSearchQuerySchema } from '@/lib/contract/desk';
 import { checkKey } from '@/lib/idempotency/run-idempotent';
 import { grant } from '@/lib/services/balances/grant';
 import { addNote } from '@/lib/services/notes/add-note';
 import { listNotes } from '@/lib/services/notes/list-notes';
 import { completeMission } from '@/lib/services/progress/complete-mission';
 import { resetMission } from '@/lib/services/progress/reset-mission';
+import { eraseUser } from '@/lib/services/users/erase-user';
+import { exportUser } from '@/lib/services/users/export-user';
 import { searchUsers } from '@/lib/services/users/search-users';
 import { readJsonBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
@@ -61,4 +65,18 @@ export const postNote = adminRoute('players.adjust', async (req) => {
   const { text } = parseWith(noteInputSchema, (await readJsonBody(req.req)).value);
   const ctx = await adminServiceContext(req, req.params.appId);
   return idempotentJson(await addNote({ ctx, input: { userId, text, idempotencyKey: keyOf(req.req) } }));
+});
+
+export const getUserExport = adminRoute('players.data', async (req) => {
+  const userId = userOf(req.params);
+  const ctx = await adminServiceContext(req, req.params.appId);
+  const document = await exportUser({ ctx, input: { userId } });
+  return json(document, { headers: { 'Content-Disposition': `attachment; filename="questline-${req.params.appId}-user-export.json"` } });
+});
+
+export const deleteUser = adminRoute('players.data', async (req) => {
+  const userId = userOf(req.params);
+  const { reason } = parseWith(erasureSchema, (await readJsonBody(req.req)).value);
+  const ctx = await adminServiceContext(req, req.params.appId);
+  return json(await eraseUser({ ctx, input: { userId, reason } }));
 });
