@@ -39,7 +39,7 @@ async function busyPlayer(app: TestApp) {
   const token = await issueToken(server, app, userId);
   const client = userClient(server, token);
   for (let i = 0; i < 2; i++) {
-    const keyed = i === 0 ? { 'Idempotency-Key': `win-${i}` } : {};
+    const keyed: Record<string, string> = i === 0 ? { 'Idempotency-Key': `win-${i}` } : {};
     expect((await client.post('/v1/events', { userId, name: 'match_won', payload: { map: 'dust' }, timestamp: Date.now() }, keyed)).status).toBe(200);
   }
   expect((await client.post('/v1/missions/two-wins/claim')).status).toBe(200);

@@ -19,6 +19,7 @@ import { eventResponseSchema } from '@/lib/contract/v1';
 import { auditPageSchema, auditQuerySchema } from '@/lib/contract/audit';
 import {
   dryRunResultSchema,
+  erasureResultSchema,
   grantResultSchema,
   grantSchema,
   missionActionResultSchema,
@@ -26,6 +27,7 @@ import {
   noteInputSchema,
   noteListSchema,
   reasonBodySchema,
+  userExportSchema,
   userPageSchema,
   userSearchQuerySchema,
 } from '@/lib/contract/desk';
@@ -65,7 +67,7 @@ const named = [
   themePresetComponent, themeRecordSchema, themeListSchema, themeAnswerSchema, updateThemeSchema,
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
   grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
-  dryRunResultSchema, userPageSchema,
+  dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
 ];
 
 function components(): Record<string, unknown> {
@@ -200,6 +202,10 @@ function buildDocument() {
       },
       '/api/admin/apps/{appId}/users/{userId}': {
         get: op('players.read', 'Inspect a user: missions with status and lock reason, balances, ledger, recent events with the engine’s verdict per mission', { '200': { description: 'Inspection', ...body('Inspection') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')] }),
+        delete: op('players.data', 'Erase the user (a data-erasure request), with a required reason, in one transaction: every token of the user so far is revoked; their events, progress, balances, ledger rows, notes, idempotency keys and stream log are removed; the dashboard’s aggregate counters stay; the audit entries about them keep who, what and when without the data, and one entry records the erasure (who, when, reason). A later event for the same id starts a new, empty user. See docs/security.md', { '200': { description: 'Erased: how many rows of each kind', ...bodyEx('ErasureResult', { erased: true, userId: 'player-42', removed: { events: 118, progress: 4, balances: 1, ledger: 3, notes: 1, idempotencyKeys: 2 } }) }, '400': errorEx('validation_error', 'reason: say why (3 characters or more)'), '404': deskErrors['404'] }, { ...desk('erasePlayer'), parameters: [pathParam('appId'), pathParam('userId')], requestBody: { required: true, ...bodyEx('Reason', { reason: 'Data-erasure request #77 from the player' }) } }),
+      },
+      '/api/admin/apps/{appId}/users/{userId}/export': {
+        get: op('players.data', 'Export everything stored about the user (a data-access request) as one JSON document: when first and last seen, every stored event, progress, balances, the ledger, support notes and the audit entries whose target is the user (Questline stores no other user attributes)', { '200': { description: 'The export (Content-Disposition: attachment)', ...bodyEx('UserExport', { appId: 'my-game', userId: 'player-42', exportedAt: 1764000000000, user: { userId: 'player-42', firstSeenAt: 1763000000000, lastSeenAt: 1764000000000, events: 1 }, events: [{ id: 'evt_7c4e', name: 'match_won', payload: { mode: 'ranked' }, timestamp: 1764000000000, receivedAt: 1764000000000, source: 'api', idempotencyKey: null, outcome: [] }], progress: [], balances: [], ledger: [], notes: [], audit: [] }) }, '400': errorEx('validation_error', 'userId: Too big: expected string to have <=256 characters'), '404': deskErrors['404'] }, { ...desk('exportPlayer'), parameters: [pathParam('appId'), pathParam('userId')] }),
       },
       '/api/admin/apps/{appId}/users/{userId}/events': {
         post: op('players.test_event', 'Send a test event as the user: recorded like POST /v1/events (source "test"), audited as user.test_event. It is real: it counts, completes missions and is announced on the player’s stream. With ?dryRun=1 it is not: the answer is the verdicts it would get (DryRunResult), nothing is stored, sent or audited', { '200': { description: 'Recorded (RecordedEvent), or with dryRun=1 the verdicts (DryRunResult)', content: { 'application/json': { schema: { oneOf: [ref('RecordedEvent'), ref('DryRunResult')] }, examples: { recorded: { value: { accepted: true, eventId: 'evt_7c4e', missionsUpdated: ['ranked-wins'] } }, dryRun: { value: EX.dryRun } } } } }, '400': error('validation_error'), '404': error('app_not_found') }, { ...desk('sendTestEvent'), parameters: [pathParam('appId'), pathParam('userId'), { name: 'dryRun', in: 'query', required: false, schema: { type: 'string', enum: ['0', '1', 'true', 'false'] }, description: '1 or true: judge the event without recording it' }], requestBody: { required: true, content: { 'application/json': { schema: ref('TestEvent'), example: { name: 'match_won', payload: { mode: 'ranked' } } } } } }),
