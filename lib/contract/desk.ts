@@ -11,7 +11,7 @@ import { missionProgressSchema } from './progress';
 /** Why staff did it: kept in the audit log (and on the ledger row of a grant). */
 const reasonSchema = z.string().trim().min(3, 'say why (3 characters or more)').max(500).describe('Why (kept in the audit log)');
 
-export const MAX_GRANT_AMOUNT = 1_000_000_000;
+const MAX_GRANT_AMOUNT = 1_000_000_000;
 
 export const grantSchema = z
   .object({
@@ -101,7 +101,6 @@ export type UserSearchQuery = z.output<typeof userSearchQuerySchema>;
 const userSummarySchema = z
   .object({ userId: z.string(), firstSeenAt: timestampSchema, lastSeenAt: timestampSchema, events: z.number().int().nonnegative() })
   .meta({ id: 'UserSummary', description: 'A user the app has seen (from their events)' });
-export type UserSummary = z.output<typeof userSummarySchema>;
 
 export const userPageSchema = z
   .object({ users: z.array(userSummarySchema).describe('Most recently seen first'), nextCursor: z.string().nullable() })
@@ -111,8 +110,6 @@ export const userPageSchema = z
   });
 export type UserPage = z.output<typeof userPageSchema>;
 
-/** DELETE /api/admin/apps/:appId/users/:userId body. */
-export const erasureSchema = reasonBodySchema;
 
 export const erasureResultSchema = z
   .object({

@@ -21,7 +21,7 @@ export interface Actor {
   role: StaffRole | null;
 }
 
-export interface ServiceDeps {
+interface ServiceDeps {
   /** The database, or the open transaction inside withTransaction. */
   db: DbOrTx;
   kv: KV;

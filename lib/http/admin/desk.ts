@@ -9,7 +9,7 @@
 // DELETE /api/admin/apps/:appId/users/:userId                           – erase the user (admins, with a reason)
 // Each handler: parse with the contract schema, build the context once, call one verb, answer.
 import { z } from 'zod';
-import { erasureSchema, grantSchema, noteInputSchema, reasonBodySchema, userSearchQuerySchema } from '@/lib/contract/desk';
+import { grantSchema, noteInputSchema, reasonBodySchema, userSearchQuerySchema } from '@/lib/contract/desk';
 import { checkKey } from '@/lib/idempotency/run-idempotent';
 import { grant } from '@/lib/services/balances/grant';
 import { addNote } from '@/lib/services/notes/add-note';
@@ -25,7 +25,7 @@ import { idempotentJson, json } from '../respond';
 import { adminServiceContext } from '../service-context';
 import { parseWith, queryOf } from '../validate';
 
-export const userIdSchema = z.string().min(1).max(256);
+const userIdSchema = z.string().min(1).max(256);
 
 const keyOf = (req: Request) => checkKey(req.headers.get('idempotency-key'));
 const userOf = (params: AdminContext['params']) => parseWith(userIdSchema, params.userId, { prefix: 'userId' });
@@ -76,7 +76,7 @@ export const getUserExport = adminRoute('players.data', async (req) => {
 
 export const deleteUser = adminRoute('players.data', async (req) => {
   const userId = userOf(req.params);
-  const { reason } = parseWith(erasureSchema, (await readJsonBody(req.req)).value);
+  const { reason } = parseWith(reasonBodySchema, (await readJsonBody(req.req)).value);
   const ctx = await adminServiceContext(req, req.params.appId);
   return json(await eraseUser({ ctx, input: { userId, reason } }));
 });

@@ -4,7 +4,7 @@ import { userNotes } from '@/db/schema';
 import type { Note } from '@/lib/contract/desk';
 import type { ServiceContext } from '../context';
 
-export const NOTES_LIMIT = 100;
+const NOTES_LIMIT = 100;
 
 export async function listNotes({ ctx, input }: { ctx: ServiceContext; input: { userId: string } }): Promise<{ notes: Note[] }> {
   const rows = await ctx.deps.db
