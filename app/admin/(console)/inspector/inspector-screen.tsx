@@ -617,7 +617,7 @@ export function InspectorScreen() {
             <Card>
               <EmptyState icon={SearchCheckIcon} title="Look up a player" description="Pick the app, type the player’s user id (or its start: the field suggests the players the app has seen) and press Inspect. The link can be shared." />
             </Card>
-            {app && <RecentPlayers appId={app.id} />}
+            {(appParam ?? app?.id) && <RecentPlayers appId={(appParam ?? app?.id)!} />}
           </>
         )}
       </div>
