@@ -145,7 +145,7 @@ export const events = pgTable(
     receivedAt: ms('received_at').notNull(),
     /**
      * The criteria engine's verdict for each mission with the event's name, at
-     * ingestion (lib/events/ingest-event.ts EventOutcome); null for events
+     * ingestion (lib/events/record-event.ts, EventOutcome); null for events
      * stored before verdicts were kept.
      */
     outcome: jsonb('outcome').$type<Array<{ missionId: string; counted: boolean } & Record<string, unknown>>>(),

@@ -4,7 +4,7 @@ import { awayFromWindowEdge } from '@/lib/testing/rate-window';
 import { createTestApp, issueToken, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { createQuestlineClient, type QuestlineClient } from './client';
 import * as E from './errors';
-import { sdkCatalog } from './testing/fixtures';
+import { sdkCatalog } from '@/lib/testing/sdk-fixtures';
 
 let server: TestServer;
 let app: TestApp;

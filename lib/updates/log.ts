@@ -78,7 +78,7 @@ export const userOrderKey = (appId: string, userId: string) => kvKey('updseq', a
 
 /**
  * A message's place in its user's order: the sequence number its change got
- * in the database transaction (lib/progress/user-sequence.ts). Messages are
+ * in the database transaction (user_sequences: lib/events/write-event.ts, lib/progress/records.ts). Messages are
  * appended and published in sequence order whatever order their publishers
  * arrive in: one that comes before its predecessor waits in the order state
  * until the predecessor arrives (or until flushThrough gives up on it); one

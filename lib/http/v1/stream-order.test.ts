@@ -1,6 +1,8 @@
-// A user's updates reach the stream in commit order: the publish happens
-// inside the transaction, under the user's lock, so concurrent events of one
-// user can never show a stream a later count before an earlier one.
+// A user's updates reach the stream in commit order: each change takes the
+// user's next sequence number inside its transaction (user_sequences, under
+// the user's row lock) and is published after commit in sequence order
+// (lib/updates/publish.ts, publishInOrder), so concurrent events of one user
+// can never show a stream a later count before an earlier one.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getUpdateLog } from '@/lib/updates/log';
 import { createTestApp, issueToken, startTestServer, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';

@@ -17,7 +17,7 @@ import { parseJsonText, readRawBytes } from '../body';
 import { publicRoute } from '../handler';
 import { rateLimitedError, rateLimitHeaders } from '../rate-limit';
 import { idempotentJson } from '../respond';
-import { describeIssues } from '../validate';
+import { describeIssues } from '@/lib/contract/describe-issues';
 import { noteApp } from '../observe';
 import { metrics } from '@/lib/metrics';
 
