@@ -67,6 +67,8 @@ export const ledgerEntrySchema = z
     missionId: z.string().nullable(),
     balanceAfter: z.number().nullable(),
     createdAt: z.number(),
+    actor: z.string().nullable().describe('Staff grants and corrections: who (staff:<email> or admin-api-key); null for mission rewards'),
+    reason: z.string().nullable().describe('Staff grants and corrections: why'),
   })
   .meta({ id: 'LedgerEntry' });
 

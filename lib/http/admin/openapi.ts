@@ -22,6 +22,20 @@ import { inspectedEventSchema, inspectedMissionSchema, inspectionSchema, ledgerE
 import { eventResponseSchema } from '@/lib/contract/v1';
 import { errorBodySchema } from '@/lib/contract/errors';
 import { auditPageSchema, auditQuerySchema } from '@/lib/contract/audit';
+import {
+  dryRunResultSchema,
+  erasureResultSchema,
+  grantResultSchema,
+  grantSchema,
+  missionActionResultSchema,
+  noteAnswerSchema,
+  noteInputSchema,
+  noteListSchema,
+  reasonBodySchema,
+  userExportSchema,
+  userPageSchema,
+  userSearchQuerySchema,
+} from '@/lib/contract/desk';
 import { missionSchema } from '@/lib/contract/mission';
 import {
   eventNameListSchema,
@@ -59,6 +73,8 @@ const named = [
   missionDuplicateSchema, missionArchiveSchema, eventNameListSchema, auditPageSchema,
   themePresetComponent, themeRecordSchema, themeListSchema, themeAnswerSchema, updateThemeSchema,
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
+  grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
+  dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
 ];
 
 function components(): Record<string, unknown> {
@@ -89,6 +105,29 @@ function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
     return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
   });
 }
+const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description: 'Applies the write once: a replay answers the first answer (X-Idempotent-Replay), the same key with another body 422 idempotency_key_reused',
+};
+/** Example values of the desk's operations (the schemas carry the same as `examples`). */
+const EX = {
+  grant: { currency: 'gold', amount: 50, reason: 'Ticket #4411: ranked win not counted' },
+  grantResult: {
+    balance: { userId: 'player-42', currency: 'gold', amount: 150, updatedAt: 1764000000000 },
+    entry: { id: 17, kind: 'currency', currency: 'gold', amount: 50, itemId: null, quantity: null, badgeId: null, missionId: null, balanceAfter: 150, createdAt: 1764000000000, actor: 'staff:ana@example.com', reason: 'Ticket #4411: ranked win not counted' },
+  },
+  reason: { reason: 'Ticket #4411: the ranked win was lost in an outage' },
+  progress: (status: 'active' | 'completed', count: number) => ({ progress: { userId: 'player-42', missionId: 'ranked-wins', status, progress: count / 2, currentCount: count, targetCount: 2, updatedAt: 1764000000000 } }),
+  noteInput: { text: 'Player reports the ranked win of 24 Nov; granted 50 gold.' },
+  note: { id: 3, author: 'staff:ana@example.com', text: 'Player reports the ranked win of 24 Nov; granted 50 gold.', createdAt: 1764000000000 },
+  users: { users: [{ userId: 'player-42', firstSeenAt: 1763000000000, lastSeenAt: 1764000000000, events: 118 }], nextCursor: 'WzE3NjQwMDAwMDAwMDAsInBsYXllci00MiJd' },
+  dryRun: { dryRun: true, missionsUpdated: [], verdicts: [{ missionId: 'ranked-wins', counted: false, code: 'filter_mismatch', key: 'mode', condition: 'ranked', missing: false, seen: 'casual' }] },
+};
+const reasonErrors = [['validation_error', 'a missing or short reason (3 characters or more)'], 'app_not_found', 'idempotency_key_reused'] as const;
+
 const versionQuery = { name: 'version', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'The version read; a stale one answers 409 conflict. Without it the delete is unconditional.' };
 const stale = ['conflict', 'the item changed since that version was read (reload, apply again)'] as const;
 const exists = ['conflict', 'the id exists'] as const;
@@ -164,11 +203,31 @@ const operations: Record<string, Record<string, OperationSpec>> = {
   '/api/admin/apps/{appId}/analytics': {
     get: op('analytics.read', { operationId: 'getAnalytics', tags: ['analytics'], summary: 'Counts of events, completions, claims and currency granted over a range', description: 'Per bucket, event name, mission and currency (the dashboard).', parameters: [pathParam('appId'), ...queryParams(analyticsQuerySchema)], success: { '200': answer('Analytics', 'Analytics', ex.analytics) }, errors: [['validation_error', 'a bad parameter, from not before to, a range over 31 days or over 1,500 buckets'], 'app_not_found'] }),
   },
+  '/api/admin/apps/{appId}/users': {
+    get: op('players.read', { operationId: 'searchUsers', tags: ['support desk'], summary: 'Find a player', description: 'The app’s users whose id starts with `query` (case-sensitive; every user without one), most recently seen first, a page at a time (pass nextCursor as `cursor`). A user is seen from their first stored event on.', parameters: [pathParam('appId'), ...queryParams(userSearchQuerySchema)], success: { '200': answer('A page of users', 'UserPage', EX.users) }, errors: [['validation_error', 'a cursor this endpoint did not give'], 'app_not_found'] }),
+  },
   '/api/admin/apps/{appId}/users/{userId}': {
     get: op('players.read', { operationId: 'inspectUser', tags: ['players'], summary: 'Inspect a user', description: 'Missions with status and lock reason, balances, ledger, recent events with the engine’s verdict per mission.', parameters: [pathParam('appId'), pathParam('userId')], success: { '200': answer('Inspection', 'Inspection', ex.inspection) }, errors: ['app_not_found'] }),
+    delete: op('players.data', { operationId: 'erasePlayer', tags: ['support desk'], summary: 'Erase the user (a data-erasure request)', description: 'With a required reason, in one transaction: every token of the user so far is revoked; their events, progress, balances, ledger rows, notes, idempotency keys and stream log are removed; the dashboard’s aggregate counters stay; the audit entries about them keep who, what and when without the data, and one entry records the erasure (who, when, reason). A later event for the same id starts a new, empty user. See docs/security.md.', parameters: [pathParam('appId'), pathParam('userId')], requestBody: body('Reason', { reason: 'Data-erasure request #77 from the player' }), success: { '200': answer('Erased: how many rows of each kind', 'ErasureResult', { erased: true, userId: 'player-42', removed: { events: 118, progress: 4, balances: 1, ledger: 3, notes: 1, idempotencyKeys: 2 } }) }, errors: [['validation_error', 'a missing or short reason'], 'app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/export': {
+    get: op('players.data', { operationId: 'exportPlayer', tags: ['support desk'], summary: 'Export everything stored about the user (a data-access request)', description: 'One JSON document: when first and last seen, every stored event, progress, balances, the ledger, support notes and the audit entries whose target is the user (Questline stores no other user attributes).', parameters: [pathParam('appId'), pathParam('userId')], success: { '200': answer('The export (Content-Disposition: attachment)', 'UserExport', { appId: 'my-game', userId: 'player-42', exportedAt: 1764000000000, user: { userId: 'player-42', firstSeenAt: 1763000000000, lastSeenAt: 1764000000000, events: 1 }, events: [{ id: 'evt_7c4e', name: 'match_won', payload: { mode: 'ranked' }, timestamp: 1764000000000, receivedAt: 1764000000000, source: 'api', idempotencyKey: null, outcome: [] }], progress: [], balances: [], ledger: [], notes: [], audit: [] }) }, errors: ['app_not_found'] }),
   },
   '/api/admin/apps/{appId}/users/{userId}/events': {
-    post: op('players.test_event', { operationId: 'sendTestEvent', tags: ['players'], summary: 'Send a test event as the user', description: 'Recorded like POST /v1/events (source "test"), audited as user.test_event.', parameters: [pathParam('appId'), pathParam('userId')], requestBody: body('TestEvent', ex.testEvent), success: { '200': answer('Recorded', 'RecordedEvent', ex.recordedEvent) }, errors: ['app_not_found'] }),
+    post: op('players.test_event', { operationId: 'sendTestEvent', tags: ['players'], summary: 'Send a test event as the user (or judge it with dryRun=1)', description: 'Recorded like POST /v1/events (source "test"), audited as user.test_event. It is real: it counts, completes missions and is announced on the player’s stream. With ?dryRun=1 it is not: the answer is the verdicts it would get (DryRunResult), nothing is stored, sent or audited.', parameters: [pathParam('appId'), pathParam('userId'), { name: 'dryRun', in: 'query', required: false, schema: { type: 'string', enum: ['0', '1', 'true', 'false'] }, description: '1 or true: judge the event without recording it' }], requestBody: body('TestEvent', ex.testEvent), success: { '200': { description: 'Recorded (RecordedEvent), or with dryRun=1 the verdicts (DryRunResult)', json: { schema: { oneOf: [ref('RecordedEvent'), ref('DryRunResult')] }, example: ex.recordedEvent } } }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/grants': {
+    post: op('players.adjust', { operationId: 'grantCurrency', tags: ['support desk'], summary: 'Grant or correct a currency of the player', description: 'A positive amount credits, a negative one corrects, with a required reason: a ledger row records the amount, the staff member and the reason; balance.changed goes to the player’s stream; audited as user.grant. Never below zero: 409 insufficient_balance, nothing changed.', parameters: [pathParam('appId'), pathParam('userId'), idempotencyKeyHeader], requestBody: body('Grant', EX.grant), success: { '200': answer('The balance after it and the ledger row', 'GrantResult', EX.grantResult) }, errors: [...reasonErrors, 'insufficient_balance'], idempotent: true }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/missions/{missionId}/reset': {
+    post: op('players.adjust', { operationId: 'resetPlayerMission', tags: ['support desk'], summary: 'Reset the player’s mission progress', description: 'To no progress in the current window (active, count 0); a claimed reward is not taken back (correct the currency for that) and the mission can be earned again. mission.progress on the player’s stream; audited as user.mission_reset.', parameters: [pathParam('appId'), pathParam('userId'), pathParam('missionId'), idempotencyKeyHeader], requestBody: body('Reason', EX.reason), success: { '200': answer('The progress after the reset', 'MissionActionResult', EX.progress('active', 0)) }, errors: [...reasonErrors, 'mission_not_found'], idempotent: true }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/missions/{missionId}/complete': {
+    post: op('players.adjust', { operationId: 'completePlayerMission', tags: ['support desk'], summary: 'Complete the player’s mission', description: 'For a player who was wronged: status completed, claimable by the player as usual; mission.completed on the player’s stream; audited as user.mission_complete. 409 conflict when it is already completed, or claimed in this window.', parameters: [pathParam('appId'), pathParam('userId'), pathParam('missionId'), idempotencyKeyHeader], requestBody: body('Reason', EX.reason), success: { '200': answer('The progress after the completion', 'MissionActionResult', EX.progress('completed', 2)) }, errors: [...reasonErrors, 'mission_not_found', ['conflict', 'already completed, or claimed in this window']], idempotent: true }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/notes': {
+    get: op('players.read', { operationId: 'listPlayerNotes', tags: ['support desk'], summary: 'The player’s support notes', description: 'Newest first (at most 100), with author and time.', parameters: [pathParam('appId'), pathParam('userId')], success: { '200': answer('Notes', 'NoteList', { notes: [EX.note] }) }, errors: ['app_not_found'] }),
+    post: op('players.adjust', { operationId: 'addPlayerNote', tags: ['support desk'], summary: 'Add a support note on the player', description: 'Staff only: nothing reaches the player; audited as user.note.', parameters: [pathParam('appId'), pathParam('userId'), idempotencyKeyHeader], requestBody: body('NoteInput', EX.noteInput), success: { '200': answer('The note', 'NoteAnswer', { note: EX.note }) }, errors: ['app_not_found', 'idempotency_key_reused'], idempotent: true }),
   },
   '/api/admin/apps/{appId}/users/{userId}/updates': {
     get: op('players.read', {

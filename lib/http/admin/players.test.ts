@@ -176,7 +176,7 @@ describe('POST /api/admin/apps/:appId/users/:userId/events (test event)', () => 
     const [{ getDb }, { auditLog }] = await Promise.all([import('@/db/client'), import('@/db/schema')]);
     const rows = await (await getDb()).select().from(auditLog).where(and(eq(auditLog.appId, app.appId), eq(auditLog.action, 'user.test_event')));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ actor: `staff:${support.email}`, target: userId, after: { eventId: body.eventId, name: 'match.won' } });
+    expect(rows[0]).toMatchObject({ actor: `staff:${support.email}`, target: `user:${userId}`, after: { eventId: body.eventId, name: 'match.won' } });
   });
 
   it('validates the body, and an editor may not send one', async () => {
