@@ -88,6 +88,7 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect((await call('POST', `${base()}/missions/extra-2/archive`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/missions/extra-2/unarchive`, admin({ body: {} }))).status).toBe(200);
     expect((await call('GET', `${base()}/event-names`, admin())).status).toBe(200);
+    expect((await call('PATCH', base(), admin({ body: { webhookEventsPerMinute: 120_000 } }))).status).toBe(200);
   });
 
   it('a player: token, events (and a replay), missions, claim, balance, campaigns, recommendations, the stream, revoke', async () => {
@@ -142,6 +143,21 @@ describe('a real session conforms to the OpenAPI documents', () => {
     const now = Date.now();
     expect((await call('GET', `${base()}/analytics?from=${now - 3_600_000}&to=${now}`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/revocations`, admin({ body: { userId: 'someone-else' } }))).status).toBe(200);
+  });
+
+  it('the support desk: find, grant and correct, reset, complete, notes, dry run, export, erase', async () => {
+    expect((await call('GET', `${base()}/users?query=player-`, admin())).status).toBe(200);
+    const grant = (body: unknown, key: string) => call('POST', `${base()}/users/${userId}/grants`, admin({ headers: { 'Idempotency-Key': key }, body }));
+    expect((await grant({ currency: 'gold', amount: 50, reason: 'Ticket 1: a lost win' }, randomUUID())).status).toBe(200);
+    expect((await grant({ currency: 'gold', amount: -500, reason: 'Ticket 2: too much' }, randomUUID())).status).toBe(409);
+    const reason = { reason: 'Ticket 3: the ranked win was lost' };
+    expect((await call('POST', `${base()}/users/${userId}/missions/daily/reset`, admin({ headers: { 'Idempotency-Key': randomUUID() }, body: reason }))).status).toBe(200);
+    expect((await call('POST', `${base()}/users/${userId}/missions/daily/complete`, admin({ headers: { 'Idempotency-Key': randomUUID() }, body: reason }))).status).toBe(200);
+    expect((await call('POST', `${base()}/users/${userId}/notes`, admin({ body: { text: 'Granted 50 gold for ticket 1.' } }))).status).toBe(200);
+    expect((await call('GET', `${base()}/users/${userId}/notes`, admin())).status).toBe(200);
+    expect((await call('POST', `${base()}/users/${userId}/events?dryRun=1`, admin({ body: { name: 'match_won', payload: { mode: 'casual' } } }))).status).toBe(200);
+    expect((await call('GET', `${base()}/users/${userId}/export`, admin())).status).toBe(200);
+    expect((await call('DELETE', `${base()}/users/erase-me`, admin({ body: { reason: 'Data-erasure request 77' } }))).status).toBe(200);
   });
 
   it('staff accounts, and a role that lacks a capability (403)', async () => {
