@@ -21,6 +21,7 @@ import type { EngineEvent, ProgressRecord } from '@/lib/missions/schema';
 import { lockUser, lockUsers } from '@/lib/progress/records';
 import { publishInOrder } from '@/lib/updates/publish';
 import { cachedRecords, forgetRecords, storeRecords } from './user-records-cache';
+import { inUserQueue } from './user-queue';
 import { readForEvent, readStoredAnswer, writeEvent, type StoredAnswer } from './write-event';
 
 /** The answer to one recorded event, byte for byte what POST /v1/events returns and replays. */
@@ -65,8 +66,19 @@ export interface RecordEventInput {
   cachedAnswer?: string | null;
 }
 
-/** Evaluations lost to concurrent changes of the same user before giving up (each loser evaluates again). */
-const MAX_ATTEMPTS = 50;
+/**
+ * Writes lost to concurrent changes of the same user before giving up with
+ * 503 (each loser reads and evaluates again). A user's events on this
+ * instance take turns (./user-queue.ts), so only writers elsewhere (another
+ * instance, a webhook delivery, a claim) can make a write lose.
+ */
+const MAX_LOST_WRITES = 50;
+let maxLostWrites = MAX_LOST_WRITES;
+
+/** Test hook: lowers the bound (e.g. to 1, to show that a burst no longer contends); null restores it. */
+export function setMaxLostWritesForTests(bound: number | null): void {
+  maxLostWrites = bound ?? MAX_LOST_WRITES;
+}
 
 /** The key under which an event's answer is stored: namespaced so it can never collide with a claim's `claim:` key. */
 export const eventKey = (idempotencyKey: string) => `event:${idempotencyKey}`;
@@ -114,10 +126,9 @@ function replayOf(stored: StoredAnswer, requestHash: string): Outcome<RecordedEv
 }
 
 export async function recordEvent({ ctx, input }: { ctx: EventContext; input: RecordEventInput }): Promise<Outcome<RecordedEvent>> {
-  const { appId, source } = ctx;
+  const { appId } = ctx;
   const { event, idempotencyKey } = input;
   const catalog = ctx.catalog ?? (await getCatalog(appId));
-  const scope = { appId, userId: event.userId };
   const key = idempotencyKey === null ? null : eventKey(idempotencyKey);
   // The same event under the same key, whichever way it arrived, is the same request.
   const requestHash = hashRequest({ userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp });
@@ -125,7 +136,24 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
 
   const cached = await cachedOutcome<RecordedEvent>(idemScope, input.cachedAnswer);
   if (cached) return cached;
+  const write = { ctx, event, idempotencyKey, catalog, idemScope };
+  // Joined, the caller's transaction holds the user's row lock; standalone, the user's events here wait their turn.
+  if (ctx.uow) return writeRecorded(write);
+  return inUserQueue(`${appId}\u0000${event.userId}`, () => writeRecorded(write));
+}
 
+/** Read, evaluate and write one event, again after each write lost to another change of the user. */
+async function writeRecorded(args: {
+  ctx: EventContext;
+  event: EngineEvent;
+  idempotencyKey: string | null;
+  catalog: Catalog;
+  idemScope: { appId: string; userId: string; key: string | null; requestHash: string };
+}): Promise<Outcome<RecordedEvent>> {
+  const { ctx, event, idempotencyKey, catalog, idemScope } = args;
+  const { appId, source } = ctx;
+  const { key, requestHash } = idemScope;
+  const scope = { appId, userId: event.userId };
   const db = ctx.uow ? ctx.uow.tx : await getDb();
   // Joined (a webhook delivery's transaction): the user's row is locked for
   // the rest of the transaction, so the sequence number read cannot move.
@@ -137,7 +165,7 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
   // event here stand in for the read (lib/events/user-records-cache.ts): the
   // write's sequence check turns a stale entry into another attempt.
   let useCache = !ctx.uow;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (let lost = 0; lost < maxLostWrites; ) {
     const now = Date.now();
     const cachedRead = useCache && related.length > 0 ? cachedRecords(appId, event.userId, related) : undefined;
     // An event no mission reads needs no records; a keyed one still finds its stored answer through the write.
@@ -175,6 +203,7 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
     if (written.kind === 'stale') {
       forgetRecords(appId, event.userId);
       useCache = false;
+      lost++;
       continue;
     }
     const seq = written.seq;
@@ -188,6 +217,7 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
       if (publish) await after(publish);
       const stored = await readStoredAnswer(db, scope, key!);
       if (stored) return replayOf(stored, requestHash);
+      lost++;
       continue;
     }
     if (ctx.rollups) ctx.rollups.push(...rollups);

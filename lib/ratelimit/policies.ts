@@ -23,7 +23,14 @@ export const webhookLimiter = (eventsPerMinute: number | null = null): Limiter =
 };
 
 const FIFTEEN_MINUTES = 15 * 60_000;
-/** Failed staff sign-ins per e-mail address: a person mistyping gets ten tries per quarter hour. */
-export const signInFailuresPerEmail = (): Limiter => createLimiter({ name: 'staff-signin-email', limit: 10, windowMs: FIFTEEN_MINUTES });
-/** Failed staff sign-ins per client across addresses (password spraying). */
+const HOUR = 60 * MINUTE;
+// Staff sign-in (lib/http/staff-auth-handler.ts, docs/security.md "Staff sign-in").
+/** Failed sign-ins per (account, client): a person mistyping gets ten tries per quarter hour from their machine. */
+export const signInFailuresPerPair = (): Limiter => createLimiter({ name: 'staff-signin-pair', limit: 10, windowMs: FIFTEEN_MINUTES });
+/** Failed staff sign-ins per client across accounts (password spraying). */
 export const signInFailuresPerClient = (): Limiter => createLimiter({ name: 'staff-signin-ip', limit: 30, windowMs: FIFTEEN_MINUTES });
+/** Attempts on one account from clients that already tried it within SIGN_IN_CLEAN_MS, across all of them. */
+export const SIGN_IN_ACCOUNT_PER_HOUR = 20;
+export const signInAttemptsPerAccount = (): Limiter => createLimiter({ name: 'staff-signin-account', limit: SIGN_IN_ACCOUNT_PER_HOUR, windowMs: HOUR });
+/** How long a client that failed on an account stays out of the account's fast lane (since its last failure). */
+export const SIGN_IN_CLEAN_MS = 24 * HOUR;

@@ -52,6 +52,11 @@ export interface UpdateLog {
   /** The id of the newest message the log holds for the user; null when it holds none. */
   lastId(logKey: string): Promise<string | null>;
   /**
+   * Drops every message the log holds for the user (a data erasure). Later
+   * messages still get higher ids, so a client's Last-Event-ID stays valid.
+   */
+  erase(logKey: string): Promise<void>;
+  /**
    * The last sequence number published from the user's order state; null
    * when there is no state (a new or long-idle user, or a Redis that came
    * back empty). Compared with the database's number to find changes whose
