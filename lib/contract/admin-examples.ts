@@ -83,7 +83,7 @@ export const adminExamples = {
     missions: [{ mission: missionDefinition, status: 'active', progress, lock: null }],
     balances: [{ userId: 'player-42', currency: 'gems', amount: 150, updatedAt: AT }],
     ledger: [
-      { id: 311, kind: 'currency', currency: 'gems', amount: 50, itemId: null, quantity: null, badgeId: null, missionId: 'win-3-matches', balanceAfter: 150, actor: null, reason: null, createdAt: AT - DAY },
+      { id: 311, kind: 'currency', currency: 'gems', amount: 50, itemId: null, quantity: null, badgeId: null, missionId: 'win-3-matches', balanceAfter: 150, createdAt: AT - DAY, actor: null, reason: null },
     ],
     events: [
       {

@@ -283,7 +283,7 @@ const TAGS = [
   { name: 'themes', description: 'Theme presets one at a time, with optimistic concurrency' },
   { name: 'campaigns', description: 'Campaigns one at a time, with optimistic concurrency' },
   { name: 'players', description: 'Support: inspect a player, test events, revoke tokens, watch the stream' },
-  { name: 'support desk', description: 'Support desk: find a player, grant, reset, complete, notes, export and erase' },
+  { name: 'support desk', description: 'Support: find a player, grants and corrections, mission resets and completions, notes, data export and erasure' },
   { name: 'analytics', description: 'The dashboard’s counts' },
   { name: 'staff', description: 'Staff accounts and the caller' },
   { name: 'audit', description: 'The audit log' },

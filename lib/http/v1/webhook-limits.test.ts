@@ -74,7 +74,8 @@ describe('POST /v1/webhook/incoming: the per-app limit, in events per 60 s', () 
     expect(Math.min(...remaining)).toBeGreaterThanOrEqual(60_000 - 6_100);
     expect(Math.min(...remaining)).toBeLessThan(60_000 - 100);
     expect(await storedCount(app.appId)).toBe(6_100);
-  });
+    // 6,100 events take 40 s on PostgreSQL and 90 s or more on the embedded database on this loaded machine.
+  }, 300_000);
 
   it('counts events, not requests: with the app’s limit set to 1,000, ten deliveries of 100 pass, one more event is refused with 429 and the RateLimit headers', async () => {
     const app = await appLimitedTo(1000);
