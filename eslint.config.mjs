@@ -6,6 +6,18 @@ import { defineConfig, globalIgnores } from 'eslint/config';
 import nextVitals from 'eslint-config-next/core-web-vitals';
 import nextTypescript from 'eslint-config-next/typescript';
 
+// Layers (docs/architecture.md, "Layers the linter enforces"). Each rule is a
+// list of restricted imports; a file in several layers gets the union, because
+// a later flat-config entry replaces an earlier entry's options for the same rule.
+const noHttp = { group: ['@/lib/http', '@/lib/http/**'], message: 'Domain code never imports lib/http: HTTP parses, calls the domain and answers.' };
+const noNext = { group: ['next', 'next/**'], message: 'Only app/, components/ and lib/console may import next/*.' };
+const DOMAIN = ['analytics', 'apps', 'balances', 'catalog', 'claims', 'demo', 'events', 'idempotency', 'missions', 'progress', 'recommendations', 'reliability', 'retention', 'services', 'staff', 'updates', 'webhook'];
+const noDomain = { group: DOMAIN.map((d) => `@/lib/${d}/**`), message: 'Infrastructure (db, kv, bus, ratelimit) imports no domain module.' };
+const noGlobalDb = { name: '@/db/client', importNames: ['getDb'], message: 'A service takes its database from ctx (lib/services/context.ts), never from the global getter.' };
+const sdkOnly = { group: ['@/**', 'node:*', 'zod', 'zod/**', 'next', 'next/**'], message: 'The SDK imports only its own modules (it ships as a browser package).' };
+const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] });
+const TESTS = ['**/*.test.ts', '**/*.contract.ts'];
+
 export default defineConfig([
   ...nextVitals,
   ...nextTypescript,
@@ -31,6 +43,10 @@ export default defineConfig([
       'react-hooks/incompatible-library': 'off',
     },
   },
+  { files: ['lib/**/*.ts', 'lib/**/*.tsx'], ignores: ['lib/http/**', 'lib/testing/**', 'lib/console/**', 'lib/sdk/**', ...TESTS], rules: restrict([noHttp, noNext]) },
+  { files: ['lib/services/**/*.ts'], ignores: TESTS, rules: restrict([noHttp, noNext], [noGlobalDb]) },
+  { files: ['lib/kv/**/*.ts', 'lib/bus/**/*.ts', 'lib/ratelimit/**/*.ts', 'db/**/*.ts'], ignores: TESTS, rules: restrict([noHttp, noNext, noDomain]) },
+  { files: ['lib/sdk/**/*.ts'], ignores: TESTS, rules: restrict([sdkOnly]) },
   {
     // Playwright's fixtures hand over their value through a callback named `use`, which is not React's `use`.
     files: ['e2e/**'],

@@ -44,6 +44,8 @@ export const apps = pgTable('apps', {
   previousWebhookSecretExpiresAt: ms('previous_webhook_secret_expires_at'),
   createdAt: ms('created_at').notNull(),
   secretRotatedAt: ms('secret_rotated_at').notNull(),
+  /** The signed webhook's limit in events per minute set by an admin; null: the default (lib/contract/app.ts). */
+  webhookEventsPerMinute: integer('webhook_events_per_minute'),
 });
 export type AppRow = typeof apps.$inferSelect;
 
@@ -145,7 +147,7 @@ export const events = pgTable(
     receivedAt: ms('received_at').notNull(),
     /**
      * The criteria engine's verdict for each mission with the event's name, at
-     * ingestion (lib/events/ingest-event.ts EventOutcome); null for events
+     * ingestion (lib/events/record-event.ts, EventOutcome); null for events
      * stored before verdicts were kept.
      */
     outcome: jsonb('outcome').$type<Array<{ missionId: string; counted: boolean } & Record<string, unknown>>>(),
@@ -237,8 +239,47 @@ export const ledger = pgTable(
     missionId: text('mission_id'),
     balanceAfter: ms('balance_after'),
     createdAt: ms('created_at').notNull(),
+    /** Staff grants and corrections (the support desk): who made it (`staff:<email>` or `admin-api-key`) and why; null for mission rewards. */
+    actor: text('actor'),
+    reason: text('reason'),
   },
   (t) => [uniqueIndex('ledger_grant_key_idx').on(t.appId, t.userId, t.grantKey), index('ledger_user_idx').on(t.appId, t.userId)],
+);
+
+/**
+ * The users an app has seen, one row per (app, user), upserted by the event's
+ * own write statement (lib/events/write-event.ts): the support desk's player
+ * search. The text_pattern_ops index serves a prefix (LIKE 'abc%') in any
+ * collation; the last-seen index serves "most recently seen first".
+ */
+export const appUsers = pgTable(
+  'app_users',
+  {
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    firstSeenAt: ms('first_seen_at').notNull(),
+    lastSeenAt: ms('last_seen_at').notNull(),
+    events: ms('events').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.appId, t.userId] }),
+    index('app_users_prefix_idx').on(t.appId, t.userId.op('text_pattern_ops')),
+    index('app_users_seen_idx').on(t.appId, t.lastSeenAt, t.userId),
+  ],
+);
+
+/** Support notes on a player (the inspector), with author and time; erased with the player. */
+export const userNotes = pgTable(
+  'user_notes',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    author: text('author').notNull(),
+    text: text('text').notNull(),
+    createdAt: ms('created_at').notNull(),
+  },
+  (t) => [index('user_notes_user_idx').on(t.appId, t.userId, t.id)],
 );
 
 /** Revoked token ids, kept until the token would have expired anyway. */

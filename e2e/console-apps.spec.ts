@@ -1,23 +1,29 @@
 // The Apps screen: an admin creates an app and rotates its secret from the UI;
-// each secret is shown once with a copy button, and the /v1 API agrees.
+// each secret is shown once with a copy button, and the /v1 API agrees. An
+// admin sets an app's webhook limit, and the webhook answers by it.
 import { createHmac, randomUUID } from 'node:crypto';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { expect, expectAccessible, test, uniqueSuffix } from './fixtures';
+import { ADMIN_HEADERS, expect, expectAccessible, test, uniqueSuffix } from './fixtures';
 
 async function tokenStatus(request: APIRequestContext, appId: string, appSecret: string): Promise<number> {
   return (await request.post('/v1/auth/token', { data: { appId, appSecret, userId: 'player-1' } })).status();
 }
 
-/** A signed delivery to POST /v1/webhook/incoming (docs/webhooks.md): the answer's status. */
-async function webhookStatus(request: APIRequestContext, appId: string, secret: string): Promise<number> {
-  const body = JSON.stringify({ events: [{ userId: 'player-1', name: 'match_played', payload: {}, timestamp: Date.now() }] });
+/** A signed delivery of `count` events to POST /v1/webhook/incoming (docs/webhooks.md): the answer's status. */
+async function webhookStatus(request: APIRequestContext, appId: string, secret: string, count = 1): Promise<number> {
+  return (await sendWebhook(request, appId, secret, count)).status();
+}
+
+async function sendWebhook(request: APIRequestContext, appId: string, secret: string, count: number) {
+  const events = Array.from({ length: count }, (_, i) => ({ userId: `player-${i % 10}`, name: 'match_played', payload: {}, timestamp: Date.now() }));
+  const body = JSON.stringify({ events });
   const timestamp = String(Date.now());
   const signature = createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex');
   const res = await request.post('/v1/webhook/incoming', {
     headers: { 'Content-Type': 'application/json', 'X-App-Id': appId, 'X-Webhook-Id': randomUUID(), 'X-Webhook-Timestamp': timestamp, 'X-Webhook-Signature': `v1=${signature}` },
     data: body,
   });
-  return res.status();
+  return res;
 }
 
 /** The secret shown in the dialog under `label`, after checking its copy button puts it on the clipboard. */
@@ -122,4 +128,51 @@ test('the app switcher keeps the chosen app in the URL and across pages', async 
   // A bare link remembers the choice.
   await page.goto('/admin');
   await expect(page.getByRole('combobox', { name: 'Selected app' })).toContainText(`Switch ${appId}`);
+});
+
+test('an admin sets an app’s webhook limit on the Apps screen; the webhook refuses past it and the default comes back', async ({ pageAs, request }) => {
+  const appId = `limit-${uniqueSuffix()}`;
+  const created = await request.post('/api/admin/apps', { headers: ADMIN_HEADERS, data: { id: appId, name: 'Comet League' } });
+  expect(created.status()).toBe(201);
+  const { webhookSecret } = (await created.json()) as { webhookSecret: string };
+  const page = await pageAs('admin');
+  await page.goto('/admin/apps');
+  const row = page.getByRole('row').filter({ hasText: appId });
+  await expect(row).toContainText('60,000 / min (default)');
+
+  const open = async () => {
+    await row.getByRole('button', { name: `Actions for Comet League (${appId})` }).click();
+    await page.getByRole('menuitem', { name: 'Set webhook limit' }).click();
+    return page.getByRole('dialog', { name: 'Webhook limit of Comet League' });
+  };
+  let dialog = await open();
+  // Checked with the API's own schema before anything is sent.
+  await dialog.getByLabel('Events per minute').fill('0');
+  await dialog.getByRole('button', { name: 'Save limit' }).click();
+  await expect(dialog.getByRole('alert')).toContainText('at least 1 event per minute');
+  await dialog.getByLabel('Events per minute').fill('150');
+  await expectAccessible(page, 'webhook limit dialog', '[role=dialog]');
+  await page.screenshot({ path: test.info().outputPath('apps-webhook-limit-dialog.png') });
+  await dialog.getByRole('button', { name: 'Save limit' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('150 / min');
+  await page.screenshot({ path: test.info().outputPath('apps-webhook-limit.png') });
+
+  // The webhook counts events against it: 100 pass, 100 more do not fit (429 with Retry-After in seconds).
+  expect(await webhookStatus(request, appId, webhookSecret, 100)).toBe(200);
+  const refused = await sendWebhook(request, appId, webhookSecret, 100);
+  expect(refused.status()).toBe(429);
+  const answer = (await refused.json()) as { error: string; retryAfterMs: number };
+  expect(answer.error).toBe('rate_limited');
+  expect(refused.headers()['retry-after']).toBe(String(Math.ceil(answer.retryAfterMs / 1000)));
+  expect(refused.headers()['ratelimit-limit']).toBe('150');
+
+  // Empty is the default again.
+  dialog = await open();
+  await expect(dialog.getByLabel('Events per minute')).toHaveValue('150');
+  await dialog.getByLabel('Events per minute').fill('');
+  await dialog.getByRole('button', { name: 'Save limit' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText('60,000 / min (default)');
+  expect(await webhookStatus(request, appId, webhookSecret, 100)).toBe(200);
 });

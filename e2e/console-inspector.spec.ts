@@ -126,3 +126,25 @@ test('a shared link opens the same player; an editor is refused the inspector', 
   const api = await editor.request.get(`/api/admin/apps/${appId}/users/${userId}`);
   expect(api.status()).toBe(403);
 });
+
+test('a late event of yesterday is stored and explained: outside the current window of a daily mission', async ({ pageAs, request }, testInfo) => {
+  const appId = `e2e-late-${uniqueSuffix()}`;
+  const daily = { id: 'daily-win', title: 'Win a match today', criteria: { eventName: 'match.won', count: 1, window: 'daily' }, reward: { kind: 'currency', currency: 'gold', amount: 5 } };
+  const app = await createApp(request, appId, `Late ${appId}`, { missions: [daily] });
+  const userId = `player-${uniqueSuffix()}`;
+  const auth = { Authorization: `Bearer ${await playerToken(request, app, userId)}` };
+  // Yesterday 23:59:59.999 UTC: within the 24 h the server accepts, but yesterday's window is over.
+  const lateAt = Math.floor(Date.now() / 86_400_000) * 86_400_000 - 1;
+  const res = await request.post('/v1/events', { headers: auth, data: { userId, name: 'match.won', payload: {}, timestamp: lateAt } });
+  expect(res.status()).toBe(200);
+  const { eventId, missionsUpdated } = (await res.json()) as { eventId: string; missionsUpdated: string[] };
+  expect(missionsUpdated).toEqual([]);
+
+  const page = await pageAs('support');
+  await page.goto(`/admin/inspector?app=${appId}&user=${userId}`);
+  const row = page.locator(`[data-event="${eventId}"]`);
+  await expect(row).toContainText('counted for no mission');
+  await row.locator('summary').click();
+  await expect(row.getByRole('list', { name: 'Why, mission by mission' })).toContainText('Outside the current window: the event’s window (');
+  await page.screenshot({ path: testInfo.outputPath('inspector-late-event.png'), fullPage: true });
+});

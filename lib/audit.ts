@@ -35,6 +35,7 @@ export async function listAudit(query: AuditQuery): Promise<AuditPage> {
   if (query.actor) where.push(ilike(auditLog.actor, `%${escapeLike(query.actor)}%`));
   if (query.entity) where.push(like(auditLog.target, `${escapeLike(query.entity)}:%`));
   if (query.target) where.push(eq(auditLog.target, query.target));
+  if (query.userId) where.push(eq(auditLog.target, `user:${query.userId}`));
   if (query.from !== undefined) where.push(gte(auditLog.at, query.from));
   if (query.to !== undefined) where.push(lt(auditLog.at, query.to));
   if (query.before !== undefined) where.push(lt(auditLog.id, query.before));

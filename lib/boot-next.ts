@@ -10,7 +10,7 @@ try {
   if (getConfig().trustProxy === 0 && process.env.QUESTLINE_QUIET !== '1') {
     console.log(
       'Questline: TRUST_PROXY is not set, and Next.js route handlers cannot see the client address: the token ' +
-        "endpoint's failure guard counts per app. Set TRUST_PROXY to the number of proxies that append to X-Forwarded-For.",
+        "endpoint's failure guard counts per app and staff sign-in counts everyone as one client. Set TRUST_PROXY to the number of proxies that append to X-Forwarded-For.",
     );
   }
 } catch (err) {

@@ -1,6 +1,7 @@
 // `npm start` as a user runs it: the production build served by Questline's
 // own server (scripts/server.ts, bundled to .next/questline-server.mjs),
-// /v1 and /api/admin from the route table, the rest from Next.js.
+// /v1 and /api/admin from the route table, /api/auth from the staff sign-in
+// handler, the rest from Next.js.
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -71,6 +72,42 @@ describeWithBuild('npm start (the custom server)', () => {
     expect(await tokenFrom(server.url, '127.0.0.2', app, '127.0.0.1')).toBe(429);
   });
 
+  it('staff sign-in is served with the socket address: 10 wrong passwords from one client (a spoofed X-Forwarded-For changes nothing) leave the right password working from another', async () => {
+    const email = `start-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 6)}@example.test`;
+    const password = 'start test password 0123';
+    const created = await fetch(`${server.url}/api/admin/staff`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${ADMIN_KEY}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ email, name: 'Start test', role: 'support', password }),
+    });
+    expect(created.status).toBe(201);
+    const attacker = `127.${1 + Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}.9`;
+    const signIn = (from: string, pass: string, type: 'json' | 'form') =>
+      httpFrom(from, `${server.url}/api/auth/sign-in/email`, {
+        method: 'POST',
+        headers: {
+          Origin: server.url,
+          'X-Forwarded-For': '127.0.0.1',
+          'Content-Type': type === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
+        },
+        raw: type === 'json' ? JSON.stringify({ email, password: pass }) : new URLSearchParams({ email, password: pass }).toString(),
+      });
+    await awayFromWindowEdge(60_000, 15 * 60_000);
+    for (let i = 0; i < 10; i++) expect((await signIn(attacker, `wrong password ${i}!`, i % 2 ? 'form' : 'json')).status).toBe(401);
+    expect((await signIn(attacker, password, 'json')).status).toBe(429);
+    const owner = await signIn('127.0.0.1', password, 'form');
+    expect(owner.status).toBe(200);
+    expect(String(owner.headers['set-cookie'])).toContain('questline.session_token=');
+    // One line per failure with the client's socket address and no address in clear.
+    const failures = server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('"staff sign-in failed"'))
+      .map((l) => JSON.parse(l) as { client: string; account: string });
+    expect(failures.filter((l) => l.client === attacker)).toHaveLength(10);
+    expect(server.output()).not.toContain(email);
+  });
+
   it('a path with a malformed percent-escape answers 400 validation_error with X-Request-Id (and CORS under /v1)', async () => {
     for (const [method, path] of MALFORMED_PATHS) {
       const res = await fetch(server.url + path, { method });
@@ -97,7 +134,7 @@ describeWithBuild('npm start (the custom server)', () => {
       ['TRACE', '/v1/missions', 'GET, HEAD, OPTIONS'],
       ['TRACE', '/api/admin/apps', 'GET, HEAD, POST'],
       ['PROPFIND', '/api/admin/apps', 'GET, HEAD, POST'],
-      ['TRACE', '/api/auth/get-session', 'GET, POST'],
+      ['TRACE', '/api/auth/get-session', 'GET, HEAD, POST'],
       ['TRACE', '/', 'GET, HEAD, POST'],
       ['PROPFIND', '/admin', 'GET, HEAD, POST'],
     ]) {

@@ -1,6 +1,8 @@
 // Dashboard analytics as per-minute rollups, written by the transaction that
 // records the event or claim they count: one multi-row INSERT … ON CONFLICT
-// DO UPDATE per event or claim, no statement after commit. A rolled-back
+// DO UPDATE per event or claim (per webhook delivery: one for all its events,
+// last in its transaction), rows always in one global order so concurrent
+// writers of shared rows queue instead of deadlocking; no statement after commit. A rolled-back
 // write leaves no count; an idempotent replay never runs the write again, so
 // it is never counted twice. Read by lib/analytics/read-analytics.ts.
 import { lt, sql } from 'drizzle-orm';
@@ -58,8 +60,29 @@ export interface RollupWrite {
   deltas: readonly RollupDelta[];
 }
 
-/** The rows to upsert, deltas of one (kind, key) merged: one statement may not touch a row twice. */
-export function rollupRows(input: RollupWrite) {
+/** One row to add to: its key (app, minute, kind, key, shard) and the amounts. */
+export interface RollupRow {
+  appId: string;
+  bucketStart: number;
+  kind: RollupKind;
+  key: string;
+  shard: number;
+  count: number;
+  amount: number;
+}
+
+/**
+ * The one order every writer locks rollup rows in: (minute, kind, key, shard).
+ * Concurrent transactions that upsert overlapping rows, each in this order,
+ * queue instead of deadlocking (a delivery's batch and a single event alike).
+ */
+function byRowKey(a: RollupRow, b: RollupRow): number {
+  return a.bucketStart - b.bucketStart || cmp(a.kind, b.kind) || cmp(a.key, b.key) || a.shard - b.shard;
+}
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The rows to upsert, deltas of one (kind, key) merged (one statement may not touch a row twice), in the global order. */
+export function rollupRows(input: RollupWrite): RollupRow[] {
   const merged = new Map<string, RollupDelta>();
   for (const d of input.deltas) {
     const id = `${d.kind}\u0000${d.key}`;
@@ -68,7 +91,20 @@ export function rollupRows(input: RollupWrite) {
   }
   const bucketStart = bucketOf(input.at);
   const shard = rollupShard(input.userId);
-  return [...merged.values()].map((d) => ({ appId: input.appId, bucketStart, kind: d.kind, key: d.key, shard, count: d.count, amount: d.amount }));
+  return [...merged.values()]
+    .map((d) => ({ appId: input.appId, bucketStart, kind: d.kind, key: d.key, shard, count: d.count, amount: d.amount }))
+    .sort(byRowKey);
+}
+
+/** Rows of one app merged by their key and sorted in the global order: what a batch (a webhook delivery) upserts once, at its end. */
+function mergeRollupRows(rows: readonly RollupRow[]): RollupRow[] {
+  const merged = new Map<string, RollupRow>();
+  for (const r of rows) {
+    const id = `${r.appId}\u0000${r.bucketStart}\u0000${r.kind}\u0000${r.key}\u0000${r.shard}`;
+    const seen = merged.get(id);
+    merged.set(id, seen ? { ...seen, count: seen.count + r.count, amount: seen.amount + r.amount } : { ...r });
+  }
+  return [...merged.values()].sort(byRowKey);
 }
 
 /**
@@ -76,11 +112,16 @@ export function rollupRows(input: RollupWrite) {
  * statement. Best run last in the transaction: the rows stay locked until commit.
  */
 export async function writeRollups(tx: Tx, input: RollupWrite): Promise<void> {
-  const rows = rollupRows(input);
-  if (rows.length === 0) return;
+  await upsertRollupRows(tx, rollupRows(input));
+}
+
+/** Upserts rows (merged and sorted here, whatever the caller did) in one statement, in the global order. */
+export async function upsertRollupRows(tx: Tx, rows: readonly RollupRow[]): Promise<void> {
+  const ordered = mergeRollupRows(rows);
+  if (ordered.length === 0) return;
   await tx
     .insert(analyticsRollups)
-    .values(rows)
+    .values(ordered)
     .onConflictDoUpdate({
       target: [analyticsRollups.appId, analyticsRollups.bucketStart, analyticsRollups.kind, analyticsRollups.key, analyticsRollups.shard],
       set: {

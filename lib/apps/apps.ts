@@ -10,7 +10,8 @@ import { generateSecret, hashSecret, secretMatches, secretMatchesNothing } from 
 
 export type { PublicApp } from '@/lib/contract/app';
 
-function toPublicApp(row: AppRow, now = Date.now()): PublicApp {
+/** What the admin API shows of an app: never a secret. */
+export function toPublicApp(row: AppRow, now = Date.now()): PublicApp {
   const graceEnds = row.previousWebhookSecretExpiresAt;
   return {
     id: row.id,
@@ -18,6 +19,7 @@ function toPublicApp(row: AppRow, now = Date.now()): PublicApp {
     createdAt: row.createdAt,
     secretRotatedAt: row.secretRotatedAt,
     previousWebhookSecretExpiresAt: row.previousWebhookSecret && graceEnds !== null && graceEnds > now ? graceEnds : null,
+    webhookEventsPerMinute: row.webhookEventsPerMinute,
   };
 }
 

@@ -106,6 +106,16 @@ export async function revokeByStaff(
 }
 
 /**
+ * Every token of the user issued before `now` is revoked, written in the
+ * caller's transaction (a data erasure); the answer is the cache write to run
+ * once it has committed.
+ */
+export async function revokeUserInTransaction(tx: DbOrTx, appId: string, userId: string, now: number): Promise<() => Promise<void>> {
+  await storeUserRevocation(tx, appId, userId, now);
+  return () => cacheUserRevocation(appId, userId, now);
+}
+
+/**
  * Set (without expiry) once the store holds every revocation. A store that
  * lost it (Redis flushed or restarted empty, or evicting) is re-warmed from
  * the database before the answer is trusted, so a revoked token never comes

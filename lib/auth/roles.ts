@@ -27,6 +27,10 @@ export const CAPABILITIES = {
   'players.read': ['admin', 'support'],
   /** Revoke a player's tokens. */
   'players.revoke': ['admin', 'support'],
+  /** Make it right for a player (the support desk): grant or correct currency, reset or complete a mission, write notes. */
+  'players.adjust': ['admin', 'support'],
+  /** A player's data requests: export everything stored about them, or erase it. */
+  'players.data': ['admin'],
   /** Send a test event as a player. */
   'players.test_event': ['admin', 'support'],
   /** Who changed what, with before and after. */
@@ -40,7 +44,7 @@ export const ROLE_LABELS: Record<StaffRole, string> = { admin: 'Admin', editor: 
 export const ROLE_DESCRIPTIONS: Record<StaffRole, string> = {
   admin: 'Everything: apps and their secrets, staff accounts, and all an editor or support can do.',
   editor: 'Authors missions, campaigns and themes; sees the dashboard.',
-  support: 'Reads everything, inspects players, revokes their tokens and sends test events.',
+  support: 'Reads everything, finds and inspects players, revokes their tokens, sends test events, grants or corrects currency, resets or completes missions and writes notes.',
 };
 
 export function isStaffRole(value: unknown): value is StaffRole {

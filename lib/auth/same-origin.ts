@@ -7,10 +7,21 @@ import { AppError } from '@/lib/errors';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-/** The host the browser addressed: a proxy's X-Forwarded-Host, else Host. */
-export function requestHost(headers: Headers): string | null {
-  const forwarded = headers.get('x-forwarded-host')?.split(',')[0]?.trim();
-  return forwarded || headers.get('host');
+/**
+ * The host the browser addressed: Host, or behind TRUST_PROXY=<n> the
+ * X-Forwarded-Host the outermost trusted proxy wrote (the n-th entry from the
+ * right, as for X-Forwarded-For in lib/http/client-ip.ts). Without a trusted
+ * proxy the header is the client's own word and is ignored.
+ */
+export function requestHost(headers: Headers, trustProxy = getConfig().trustProxy): string | null {
+  if (trustProxy > 0) {
+    const hops = (headers.get('x-forwarded-host') ?? '')
+      .split(',')
+      .map((hop) => hop.trim())
+      .filter(Boolean);
+    if (hops.length > 0) return hops[Math.max(0, hops.length - trustProxy)];
+  }
+  return headers.get('host');
 }
 
 function originOf(value: string | null): string | null {

@@ -65,7 +65,24 @@ async function createStaffAuth(db: Db, secureCookies: boolean) {
     advanced: { useSecureCookies: secureCookies, cookiePrefix: COOKIE_PREFIX },
     telemetry: { enabled: false },
     logger: { level: 'warn', log: logBetterAuth },
+    // Its API errors too: by default it prints their message to the console,
+    // past our logger's redaction, echoing what the client sent (a Content-Type).
+    onAPIError: { onError: logBetterAuthError },
   });
+}
+
+/**
+ * An error Better Auth answered: a refusal (4xx) is one info line with its
+ * status and code, never its message (which can quote the request); a
+ * failure (5xx, or not an API error) is an error line, redacted as every line.
+ */
+function logBetterAuthError(error: unknown): void {
+  const api = error as { name?: unknown; statusCode?: unknown; body?: { code?: unknown } } | null;
+  if (api?.name === 'APIError' && typeof api.statusCode === 'number' && api.statusCode < 500) {
+    logInfo('staff auth: request refused', { status: api.statusCode, code: typeof api.body?.code === 'string' ? api.body.code : undefined });
+    return;
+  }
+  logError('staff auth: request failed', error);
 }
 
 /** Better Auth's warnings and errors as our one-line JSON logs, minus the expected "Base URL is not set". */

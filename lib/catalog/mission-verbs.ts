@@ -12,7 +12,7 @@ import { CATALOG_LIMITS } from '@/lib/contract/catalog';
 import { missionSchema, type Mission } from '@/lib/contract/mission';
 import type { MissionListQuery, MissionRecord } from '@/lib/contract/mission-admin';
 import { AppError } from '@/lib/errors';
-import { describeIssues } from '@/lib/http/validate';
+import { describeIssues } from '@/lib/contract/describe-issues';
 import { afterCatalogEdit, streamedChanges } from '@/lib/updates/resync';
 import { invalidateCatalog } from './catalog';
 import { missionColumns, missionFromRow, sameColumns } from './convert';

@@ -12,7 +12,7 @@ import { campaignFormSchema, type campaignSchema } from '@/lib/contract/campaign
 import { CATALOG_LIMITS, type CatalogDocument } from '@/lib/contract/catalog';
 import { missionSchema, type Mission } from '@/lib/contract/mission';
 import { themePresetSchema } from '@/lib/contract/theme';
-import { describeIssues } from '@/lib/http/validate';
+import { describeIssues } from '@/lib/contract/describe-issues';
 import { campaignColumns, campaignFromRow, missionColumns, missionFromRow, themeColumns, themeFromRow } from './convert';
 import { afterCatalogEdit, streamedChanges } from '@/lib/updates/resync';
 import { invalidateCatalog } from './catalog';

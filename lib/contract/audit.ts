@@ -11,8 +11,8 @@ const auditEntrySchema = z
     action: z.string().describe('<entity>.<verb>, e.g. mission.update'),
     appId: z.string().nullable(),
     target: z.string().describe('<entity>:<id>, e.g. mission:daily-win'),
-    before: z.unknown().nullable(),
-    after: z.unknown().nullable(),
+    before: z.unknown().describe('The entity before the change (any JSON; null for a creation)'),
+    after: z.unknown().describe('The entity after the change (any JSON; null for a deletion)'),
   })
   .meta({ id: 'AuditEntry' });
 export type AuditEntry = z.output<typeof auditEntrySchema>;
@@ -33,6 +33,7 @@ export const auditQuerySchema = z
       .optional()
       .describe('The entity kind: the part of target before ":"'),
     target: z.string().max(200).optional().describe('One entity, e.g. mission:daily-win'),
+    userId: z.string().min(1).max(256).optional().describe('One player: what staff did to them (the same as target=user:<userId>)'),
     from: msParam.optional().describe('At or after this time (Unix ms)'),
     to: msParam.optional().describe('Before this time (Unix ms)'),
     before: z.coerce.number().int().positive().optional().describe('Cursor: entries older than this id (nextCursor of the previous page)'),

@@ -5,7 +5,7 @@ import { z } from 'zod';
 
 export const ERRORS = {
   validation_error: { status: 400, description: 'A body, query or path fails validation (the message names the field)' },
-  invalid_event: { status: 400, description: 'The POST /v1/events body fails validation' },
+  invalid_event: { status: 400, description: 'The POST /v1/events body fails validation (a timestamp outside the server clock’s bounds included)' },
   invalid_credentials: { status: 401, description: 'Unknown app or wrong secret (the same answer for both)' },
   unauthorized: { status: 401, description: 'Missing, invalid, expired or revoked token' },
   invalid_signature: { status: 401, description: 'Webhook signature, app or timestamp rejected' },
@@ -19,6 +19,7 @@ export const ERRORS = {
   method_not_allowed: { status: 405, description: 'The route exists, the method does not (see Allow)' },
   conflict: { status: 409, description: 'The resource exists already, or it changed since the version a write was based on' },
   claim_not_ready: { status: 409, description: 'No progress record, or its status is not completed' },
+  insufficient_balance: { status: 409, description: 'A correction would take the balance below zero (nothing changed)' },
   payload_too_large: { status: 413, description: 'The body is over 64 KiB' },
   idempotency_key_reused: { status: 422, description: 'The same idempotency key was used for a different request' },
   rate_limited: { status: 429, description: 'A rate limit was hit; Retry-After and retryAfterMs say when to retry' },

@@ -22,6 +22,7 @@ const NOT_COUNTED_CODES = [
   'expired',
   'outside_window',
   'filter_mismatch',
+  'outside_current_window',
   'window_closed',
   'already_completed',
   'already_claimed',
@@ -41,7 +42,7 @@ export const verdictSchema = z
   .meta({
     id: 'Verdict',
     description:
-      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/recordWindowStart.',
+      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/currentWindowStart (outside_current_window: a late event, its window is not the current one by the server clock). window_closed (eventWindowStart/recordWindowStart) is only found on events stored before that rule.',
   });
 export type InspectorVerdict = z.infer<typeof verdictSchema>;
 
@@ -66,6 +67,8 @@ export const ledgerEntrySchema = z
     missionId: z.string().nullable(),
     balanceAfter: z.number().nullable(),
     createdAt: z.number(),
+    actor: z.string().nullable().describe('Staff grants and corrections: who (staff:<email> or admin-api-key); null for mission rewards'),
+    reason: z.string().nullable().describe('Staff grants and corrections: why'),
   })
   .meta({ id: 'LedgerEntry' });
 
@@ -97,7 +100,7 @@ export const testEventSchema = z
   .object({
     name: z.string().min(1).max(128),
     payload: z.record(z.string(), z.unknown()).default({}),
-    timestamp: z.number().int().nonnegative().max(8_640_000_000_000_000).optional().describe('Unix ms; default now'),
+    timestamp: z.number().int().nonnegative().max(8_640_000_000_000_000).optional().describe('Unix ms; default now; at most 5 minutes ahead and 7 days back of the server clock'),
   })
   .strict()
   .meta({ id: 'TestEvent', description: 'Recorded as the user through the same path as POST /v1/events, with source "test", and audited' });

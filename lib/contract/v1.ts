@@ -26,7 +26,12 @@ export const eventSchema = z.object({
   userId: z.string().min(1).max(256).describe('Must equal the token subject'),
   name: z.string().min(1).max(128),
   payload: z.record(z.string(), z.unknown()).describe('Input of the mission criteria filters'),
-  timestamp: z.number().int().nonnegative().max(8_640_000_000_000_000).describe('Unix ms, used as sent'),
+  timestamp: z
+    .number()
+    .int()
+    .nonnegative()
+    .max(8_640_000_000_000_000)
+    .describe('Unix ms (not seconds) of the event, as the device saw it: at most 5 minutes ahead of the server clock and at most 24 hours old, else 400 invalid_event. A daily/weekly/monthly mission counts it only while its window is the current one by the server clock'),
   idempotencyKey: z.string().min(1).max(255).optional().describe('The Idempotency-Key header wins when both are given'),
 });
 export const eventResponseSchema = z.object({
@@ -80,6 +85,9 @@ export const campaignDetailSchema = z.object({
 export const MAX_DELIVERY_EVENTS = 100;
 export const webhookEventSchema = eventSchema.extend({
   userId: z.string().min(1).max(256).describe('The player the event is for (any user of the app)'),
+  timestamp: eventSchema.shape.timestamp.describe(
+    'Unix ms (not seconds) of the event: at most 5 minutes ahead of the server clock and at most 7 days old (a backend’s buffer), else 400 validation_error naming events[i].timestamp',
+  ),
   idempotencyKey: z.string().min(1).max(255).optional().describe('Shared with POST /v1/events: the same key and event there or here is applied once'),
 });
 export const webhookDeliverySchema = z.object({

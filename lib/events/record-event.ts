@@ -6,11 +6,12 @@
 // for an event that advances nothing or whose user's records this process
 // has cached from the user's last event (lib/events/user-records-cache.ts); after commit, the stream updates are
 // published in the user's change order and the answer cached, side by side.
-// The dashboard's rollups are written by the same statement as the event. Callers see only `{ ctx, input }` → the answer.
+// The dashboard's rollups are written by the same statement as the event (in a batch:
+// once, sorted, at its end). Callers see only `{ ctx, input }` → the answer.
 import { randomUUID } from 'node:crypto';
 import { getDb } from '@/db/client';
 import type { UnitOfWork } from '@/db/unit-of-work';
-import { eventRollups, rollupRows } from '@/lib/analytics/rollups';
+import { eventRollups, rollupRows, upsertRollupRows, type RollupRow } from '@/lib/analytics/rollups';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { AppError } from '@/lib/errors';
@@ -20,6 +21,7 @@ import type { EngineEvent, ProgressRecord } from '@/lib/missions/schema';
 import { lockUser, lockUsers } from '@/lib/progress/records';
 import { publishInOrder } from '@/lib/updates/publish';
 import { cachedRecords, forgetRecords, storeRecords } from './user-records-cache';
+import { inUserQueue } from './user-queue';
 import { readForEvent, readStoredAnswer, writeEvent, type StoredAnswer } from './write-event';
 
 /** The answer to one recorded event, byte for byte what POST /v1/events returns and replays. */
@@ -38,8 +40,18 @@ export type EventSource = 'api' | 'webhook' | 'test';
  * before opening its transaction (the embedded database has one connection).
  */
 export type EventContext = { appId: string; source: EventSource } & (
-  | { uow?: undefined; catalog?: Catalog }
-  | { uow: UnitOfWork; catalog: Catalog }
+  | { uow?: undefined; catalog?: Catalog; rollups?: undefined }
+  | {
+      uow: UnitOfWork;
+      catalog: Catalog;
+      /**
+       * A batch's rollup rows: the written event's rows are added here instead
+       * of to its statement, and the batch upserts them all once, sorted, at
+       * its end (recordEvents). Rows of one minute and name shared by
+       * concurrent deliveries are then locked in one order, never crossing.
+       */
+      rollups?: RollupRow[];
+    }
 );
 
 export interface RecordEventInput {
@@ -54,8 +66,19 @@ export interface RecordEventInput {
   cachedAnswer?: string | null;
 }
 
-/** Evaluations lost to concurrent changes of the same user before giving up (each loser evaluates again). */
-const MAX_ATTEMPTS = 50;
+/**
+ * Writes lost to concurrent changes of the same user before giving up with
+ * 503 (each loser reads and evaluates again). A user's events on this
+ * instance take turns (./user-queue.ts), so only writers elsewhere (another
+ * instance, a webhook delivery, a claim) can make a write lose.
+ */
+const MAX_LOST_WRITES = 50;
+let maxLostWrites = MAX_LOST_WRITES;
+
+/** Test hook: lowers the bound (e.g. to 1, to show that a burst no longer contends); null restores it. */
+export function setMaxLostWritesForTests(bound: number | null): void {
+  maxLostWrites = bound ?? MAX_LOST_WRITES;
+}
 
 /** The key under which an event's answer is stored: namespaced so it can never collide with a claim's `claim:` key. */
 export const eventKey = (idempotencyKey: string) => `event:${idempotencyKey}`;
@@ -103,10 +126,9 @@ function replayOf(stored: StoredAnswer, requestHash: string): Outcome<RecordedEv
 }
 
 export async function recordEvent({ ctx, input }: { ctx: EventContext; input: RecordEventInput }): Promise<Outcome<RecordedEvent>> {
-  const { appId, source } = ctx;
+  const { appId } = ctx;
   const { event, idempotencyKey } = input;
   const catalog = ctx.catalog ?? (await getCatalog(appId));
-  const scope = { appId, userId: event.userId };
   const key = idempotencyKey === null ? null : eventKey(idempotencyKey);
   // The same event under the same key, whichever way it arrived, is the same request.
   const requestHash = hashRequest({ userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp });
@@ -114,7 +136,24 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
 
   const cached = await cachedOutcome<RecordedEvent>(idemScope, input.cachedAnswer);
   if (cached) return cached;
+  const write = { ctx, event, idempotencyKey, catalog, idemScope };
+  // Joined, the caller's transaction holds the user's row lock; standalone, the user's events here wait their turn.
+  if (ctx.uow) return writeRecorded(write);
+  return inUserQueue(`${appId}\u0000${event.userId}`, () => writeRecorded(write));
+}
 
+/** Read, evaluate and write one event, again after each write lost to another change of the user. */
+async function writeRecorded(args: {
+  ctx: EventContext;
+  event: EngineEvent;
+  idempotencyKey: string | null;
+  catalog: Catalog;
+  idemScope: { appId: string; userId: string; key: string | null; requestHash: string };
+}): Promise<Outcome<RecordedEvent>> {
+  const { ctx, event, idempotencyKey, catalog, idemScope } = args;
+  const { appId, source } = ctx;
+  const { key, requestHash } = idemScope;
+  const scope = { appId, userId: event.userId };
   const db = ctx.uow ? ctx.uow.tx : await getDb();
   // Joined (a webhook delivery's transaction): the user's row is locked for
   // the rest of the transaction, so the sequence number read cannot move.
@@ -126,7 +165,7 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
   // event here stand in for the read (lib/events/user-records-cache.ts): the
   // write's sequence check turns a stale entry into another attempt.
   let useCache = !ctx.uow;
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+  for (let lost = 0; lost < maxLostWrites; ) {
     const now = Date.now();
     const cachedRead = useCache && related.length > 0 ? cachedRecords(appId, event.userId, related) : undefined;
     // An event no mission reads needs no records; a keyed one still finds its stored answer through the write.
@@ -143,6 +182,7 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
       continue;
     }
     const eventId = `evt_${randomUUID()}`;
+    const rollups = rollupRows({ appId, userId: event.userId, at: now, deltas: eventRollups(event.name, missionsCompleted) });
     const body: RecordedEvent = { accepted: true, eventId, missionsUpdated };
     const response = JSON.stringify(body);
     const written = await writeEvent(db, scope, {
@@ -157,12 +197,13 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
       records: toSave,
       expectedSeq: read.seq,
       outcome: verdicts,
-      // The dashboard's counts, in the same statement (lib/analytics/rollups.ts).
-      rollups: rollupRows({ appId, userId: event.userId, at: now, deltas: eventRollups(event.name, missionsCompleted) }),
+      // The dashboard's counts, in the same statement (lib/analytics/rollups.ts), or in the batch's at its end.
+      rollups: ctx.rollups ? [] : rollups,
     });
     if (written.kind === 'stale') {
       forgetRecords(appId, event.userId);
       useCache = false;
+      lost++;
       continue;
     }
     const seq = written.seq;
@@ -176,8 +217,10 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
       if (publish) await after(publish);
       const stored = await readStoredAnswer(db, scope, key!);
       if (stored) return replayOf(stored, requestHash);
+      lost++;
       continue;
     }
+    if (ctx.rollups) ctx.rollups.push(...rollups);
     const outcome: Outcome<RecordedEvent> = { status: 200, body, replay: null };
     const steps: Array<() => Promise<void>> = [];
     if (publish) steps.push(publish);
@@ -195,9 +238,11 @@ export interface RecordEventsInput {
 
 /**
  * Records several events in the caller's unit of work, in order, all or
- * nothing. Every user of the batch is locked first, in one global order, so
- * concurrent batches over overlapping users cannot deadlock. A failing event
- * fails the batch; its error message is prefixed with `events[i]`.
+ * nothing. Every user of the batch is locked first, in one global order, and
+ * the batch's rollups are upserted last, once, in their global order
+ * (lib/analytics/rollups.ts), so concurrent batches over overlapping users or
+ * shared rollup rows cannot deadlock. A failing event fails the batch; its
+ * error message is prefixed with `events[i]`.
  */
 export async function recordEvents({
   ctx,
@@ -208,13 +253,15 @@ export async function recordEvents({
 }): Promise<RecordedEvent[]> {
   await lockUsers(ctx.uow.tx, ctx.appId, input.events.map((e) => e.event.userId));
   const results: RecordedEvent[] = [];
+  const rollups: RollupRow[] = [];
   for (const [index, one] of input.events.entries()) {
     try {
-      results.push((await recordEvent({ ctx, input: one })).body);
+      results.push((await recordEvent({ ctx: { ...ctx, rollups }, input: one })).body);
     } catch (err) {
       if (err instanceof AppError) throw new AppError(err.code, `events[${index}]: ${err.message}`, { extra: err.extra, headers: err.headers, cause: err });
       throw err;
     }
   }
+  await upsertRollupRows(ctx.uow.tx, rollups);
   return results;
 }

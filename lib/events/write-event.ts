@@ -10,7 +10,8 @@
 // (an event, a claim, a webhook delivery: every writer of progress bumps the
 // number), the write changes nothing and the caller evaluates again. An event
 // that changes no progress takes no sequence number; its key row alone makes
-// a concurrent duplicate fail.
+// a concurrent duplicate fail. The same statement upserts the user's row of
+// app_users (first and last seen, event count: the support desk's search).
 import type { DbOrTx } from '@/db/client';
 import { runPrepared, textArray, type Prepared } from '@/db/prepared';
 import type { rollupRows } from '@/lib/analytics/rollups';
@@ -146,6 +147,11 @@ function writeStatement(shape: WriteShape): Prepared {
   parts.push(`e as (insert into "events" (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at, outcome)
     select $3::text, $1, $2, $4::text, $5::jsonb, $6::bigint, $7::text, $8::text, $9::bigint, $10::jsonb
     ${gate ? `from ${gate}` : ''} returning 1 as one)`);
+  // The support desk's player search (app_users): one upsert of the user's own row, only when the event was written.
+  parts.push(`u as (insert into app_users (app_id, user_id, first_seen_at, last_seen_at, events)
+    select $1, $2, $9::bigint, $9::bigint, 1 from e
+    on conflict (app_id, user_id) do update set last_seen_at = greatest(app_users.last_seen_at, excluded.last_seen_at), events = app_users.events + 1
+    returning 1 as one)`);
   if (shape.records) {
     parts.push(`p as (insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
       select $1, $2, r.mission_id, r.status, r.current_count, r.target_count, r.window_start, r.cycle, r.updated_at
@@ -167,14 +173,14 @@ function writeStatement(shape: WriteShape): Prepared {
   const mention = unused.map((n) => ` and $${n}::${types[n]} is null`).join('');
   const seqSelect = shape.records ? '(select seq::text from s)' : 'null::text';
   const statement = {
-    name: `ql_event_write_v1_${id || 'plain'}`,
+    name: `ql_event_write_v2_${id || 'plain'}`,
     text: `with ${parts.join(', ')} select ${seqSelect} as seq, (select count(*) from e)::int as written where true${mention}`,
   };
   writeStatements.set(id, statement);
   return statement;
 }
 
-/** One statement: sequence check and bump, key row, event row, progress upsert, rollups. */
+/** One statement: sequence check and bump, key row, event row, the user's app_users row, progress upsert, rollups. */
 export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<WriteOutcome> {
   const shape: WriteShape = { records: w.records.length > 0, firstSeq: w.expectedSeq === null, keyed: w.keyRow !== null, rollups: w.rollups.length > 0 };
   const records = shape.records

@@ -1,9 +1,10 @@
 // The HTTP server of `npm start` (scripts/server.ts): it owns the socket.
-// /v1 and /api/admin go straight to the route table's web-standard handlers
+// /v1, /api/admin and /api/auth go straight to their web-standard handlers
 // (lib/http/node-server.ts): no Next.js per-request overhead, and the peer's
-// address reaches them. A method or path Next.js would fail on is answered
-// here (answerBeforeNext). Everything else (pages, the console, /api/auth/*,
-// static files) goes to Next.js, mounted with its custom-server API.
+// address reaches them (the staff sign-in guard counts per client). A method
+// or path Next.js would fail on is answered here (answerBeforeNext).
+// Everything else (pages, the console, static files) goes to Next.js, mounted
+// with its custom-server API.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { getConfig } from '@/lib/config';
 import { logError } from '@/lib/log';
@@ -21,8 +22,8 @@ export function createAppServer(nextHandler: NextRequestHandler): Server {
     if (isApiPath(url.pathname)) return void handleApiRequest(req, res);
     const early = answerBeforeNext(req, url);
     if (early) return void sendResponse(req, res, early);
-    // Code behind Next.js (Better Auth's per-IP limits, for one) reads the
-    // client from X-Forwarded-For: give it the address this server trusts,
+    // Code behind Next.js that wants the client reads it from
+    // X-Forwarded-For: give it the address this server trusts,
     // never the one a client wrote (see lib/http/client-ip.ts).
     req.headers['x-forwarded-for'] = clientAddress(req.headers['x-forwarded-for'] as string | undefined, req.socket.remoteAddress, trustProxy);
     nextHandler(req, res).catch((err: unknown) => {

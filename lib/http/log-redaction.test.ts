@@ -93,6 +93,54 @@ describe('what a real server process logs', () => {
   });
 });
 
+describe('staff sign-in lines', () => {
+  let server: ServeProcess;
+  beforeAll(async () => {
+    server = await startServeProcess({ LOG_LEVEL: 'info' });
+  }, 120_000);
+  afterAll(async () => {
+    await server?.stop('SIGKILL');
+  });
+
+  async function untilLine(match: (l: LogLine) => boolean): Promise<LogLine> {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      const found = logLines(server.output()).find(match);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no such line:\n${server.output()}`);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+
+  it('a failed sign-in: one line with the request id, the client address and a hash of the account, never the address or the password', async () => {
+    const email = `Guessed.Person-${Date.now()}@Example.test`;
+    const password = 'guessed-password-7f3a9c';
+    const res = await fetch(`${server.url}/api/auth/sign-in/email`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded', Origin: server.url, 'X-Request-Id': 'req-signin-fail-01' },
+      body: new URLSearchParams({ email, password }).toString(),
+    });
+    expect(res.status).toBe(401);
+    const line = await untilLine((l) => l.requestId === 'req-signin-fail-01' && l.message === 'staff sign-in failed');
+    expect(line).toMatchObject({ level: 'info', client: '127.0.0.1', account: expect.stringMatching(/^[0-9a-f]{16}$/) });
+    for (const secret of [password, email, email.toLowerCase(), email.split('@')[0].toLowerCase()]) expect(server.output()).not.toContain(secret);
+  });
+
+  it("Better Auth's own refusals go through the logger: one JSON line with status and code, never the client's Content-Type", async () => {
+    const marker = 'x-echoed-marker-5d1e; token=leaked-value-0a9b';
+    const res = await fetch(`${server.url}/api/auth/sign-out`, {
+      method: 'POST',
+      headers: { 'Content-Type': `text/${marker}`, Origin: server.url },
+      body: 'anything',
+    });
+    expect(res.status).toBe(415);
+    await untilLine((l) => l.message === 'staff auth: request refused' && l.status === 415);
+    expect(server.output()).not.toContain('x-echoed-marker-5d1e');
+    expect(server.output()).not.toContain('leaked-value-0a9b');
+    expect(server.output()).not.toContain('[Better Auth]');
+  });
+});
+
 describe.skipIf(!redisUrl)('a stream that fails on its store (Redis cut through a proxy): the error line carries no token', () => {
   let server: ServeProcess;
   let proxy: TcpProxy;

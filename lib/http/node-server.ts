@@ -1,8 +1,9 @@
 // The route table on Node's HTTP server: the same web-standard handlers as
 // the Next.js route files, without Next.js's per-request overhead, plus what
 // only a server owning the socket can give them (the peer's address). Mounted
-// by the custom server of `npm start` (lib/http/app-server.ts) for /v1 and
-// /api/admin, and on its own by scripts/serve.ts, the test suites and benchmarks.
+// by the custom server of `npm start` (lib/http/app-server.ts) for /v1,
+// /api/admin and Better Auth's /api/auth (whose sign-in guard counts per
+// client), and on its own by scripts/serve.ts, the test suites and benchmarks.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
@@ -12,11 +13,12 @@ import { hasMalformedEscape, malformedPathResponse } from './malformed-path';
 import { requestIdOf } from './request-id';
 import { logError, logInfo } from '@/lib/log';
 import { metrics } from '@/lib/metrics';
-import { CLIENT_CLOSED_REQUEST } from './handler';
+import { CLIENT_CLOSED_REQUEST, errorRoute } from './handler';
 import { loggableUrl } from './observe';
 import { MAX_BODY_BYTES } from './body';
 import { errorResponse, knownBodyText } from './respond';
 import { AppError } from '@/lib/errors';
+import { handleStaffAuth } from './staff-auth-handler';
 
 // A Host header only names a host (and port): anything else (a `/`, `@` or
 // `?` in it) could move the path the handlers read away from the one routed.
@@ -122,8 +124,11 @@ function smallBody(req: IncomingMessage): Promise<Buffer> | null {
 async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
-    headers[name] = value;
+    if (name !== 'set-cookie') headers[name] = value;
   });
+  // Each cookie its own header (Better Auth's sign-out clears several): never joined, never only the last.
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length > 0) headers['set-cookie'] = cookies;
   // A request body left unread (413, or refused before it was read) would stall
   // the keep-alive connection: the next request on it would never be parsed.
   // Close the connection after this response instead of draining an unbounded body.
@@ -184,11 +189,25 @@ function drainedOrClosed(res: ServerResponse, signal: AbortSignal): Promise<void
 const routes = allRoutes;
 const endpoints = new Map(routes.map((r) => [r, endpoint(r.handlers, r.path.startsWith('/v1/'), r.path)]));
 
+const STAFF_AUTH = /^\/api\/auth(\/|$)/;
+/** Other methods on Better Auth's routes (its route file serves GET and POST; HEAD as GET). */
+const staffAuthNotAllowed = errorRoute('method_not_allowed', false, 'GET, HEAD, POST');
+
+/** Better Auth's routes, also when spelled with percent-escapes (as isApiPath). */
+function isStaffAuthPath(pathname: string): boolean {
+  if (STAFF_AUTH.test(pathname)) return true;
+  try {
+    return STAFF_AUTH.test(decodeURIComponent(pathname));
+  } catch {
+    return false;
+  }
+}
+
 /**
- * The paths the route table serves: /v1, /api/admin and the ops endpoints
- * (/api/health, /api/ready, /api/metrics), also when spelled
- * with percent-escapes (`/%76%31/…`), so that no spelling of an API path
- * reaches the Next.js route files from the custom server.
+ * The paths this server serves: /v1, /api/admin, the ops endpoints
+ * (/api/health, /api/ready, /api/metrics) and Better Auth's /api/auth, also
+ * when spelled with percent-escapes (`/%76%31/…`), so that no spelling of an
+ * API path reaches the Next.js route files from the custom server.
  */
 export function isApiPath(pathname: string): boolean {
   let decoded = pathname;
@@ -197,7 +216,7 @@ export function isApiPath(pathname: string): boolean {
   } catch {
     // Malformed escapes: judged on the raw path (answered 400 by handleApiRequest).
   }
-  return [pathname, decoded].some((p) => /^\/(v1|api\/admin)(\/|$)/.test(p) || /^\/api\/(health|ready|metrics)\/?$/.test(p));
+  return [pathname, decoded].some((p) => /^\/(v1|api\/admin|api\/auth)(\/|$)/.test(p) || /^\/api\/(health|ready|metrics)\/?$/.test(p));
 }
 
 /** Serves one request from the route table (the /v1 and admin handlers). */
@@ -223,9 +242,17 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
       }
     }
     const request = toRequest(req, url, abort.signal, body);
-    const cors = !url.pathname.startsWith('/api/admin');
+    const staffAuth = isStaffAuthPath(url.pathname);
+    const cors = !url.pathname.startsWith('/api/admin') && !staffAuth;
+    const method = (req.method ?? 'GET').toUpperCase();
     let response: Response;
-    if (cors && isPreflight(request)) {
+    if (staffAuth && hasMalformedEscape(url.pathname)) {
+      response = malformedPathResponse(request, url.pathname, false);
+    } else if (staffAuth) {
+      // Better Auth's routes (the Next.js route file serves GET and POST), with the socket's address for the sign-in guard.
+      const ctx = { params: Promise.resolve(undefined), remoteAddress: req.socket.remoteAddress };
+      response = await (method === 'GET' || method === 'HEAD' || method === 'POST' ? handleStaffAuth(request, ctx) : staffAuthNotAllowed(request, ctx));
+    } else if (cors && isPreflight(request)) {
       // Any /v1 path, known or not, as proxy.ts does in front of the route files.
       response = preflightResponse(requestIdOf(request));
     } else if (hasMalformedEscape(url.pathname)) {
@@ -241,7 +268,6 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
       if (!match) response = await (cors ? notFound : adminNotFound)(request, ctx);
       else {
         const handlers = endpoints.get(match.entry)!;
-        const method = (req.method ?? 'GET').toUpperCase();
         const handler = method === 'HEAD' ? handlers.GET : handlers[method as Method | 'OPTIONS'];
         response = await (handler ?? handlers.otherMethod)(request, ctx);
       }

@@ -9,7 +9,7 @@ import { adminRoutes, allRoutes, matchRoute, opsRoutes, v1Routes } from './route
 const APP_DIR = path.resolve(__dirname, '../../app');
 const CATCH_ALL = 'v1/[...path]/route.ts';
 const ADMIN_CATCH_ALL = 'api/admin/[...path]/route.ts';
-/** Route files outside the table, served by Next.js only: Better Auth's routes and the Scalar page. */
+/** Route files outside the table: Better Auth's routes (also served by the Node servers, lib/http/node-server.ts) and the Scalar page. */
 const NEXT_ONLY = { 'api/auth/[...all]/route.ts': 'handleStaffAuth', 'docs/route.ts': 'ApiReference' };
 
 function routeFiles(dir = APP_DIR): string[] {

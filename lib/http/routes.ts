@@ -13,7 +13,7 @@ import { openApiDocument } from './v1/openapi';
 import { streamUpdates } from './v1/sse';
 import { postWebhook } from './v1/webhook';
 import { getRecommendationsHandler } from './v1/recommendations';
-import { getAppCatalog, getApps, postApp, postRevocation, postRotateSecret, putAppCatalog } from './admin/apps';
+import { getAppCatalog, getApps, patchApp, postApp, postRevocation, postRotateSecret, putAppCatalog } from './admin/apps';
 import { deleteStaff, getMe, getStaff, patchStaff, postStaff } from './admin/staff';
 import { adminOpenApiDocument } from './admin/openapi';
 import { postRotateWebhookSecret } from './admin/webhook-secret';
@@ -21,6 +21,7 @@ import { getAnalytics } from './admin/analytics';
 import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
 import { getEventNames, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
 import { getAudit } from './admin/audit';
+import { deleteUser, getNotes, getUserExport, getUsers, postGrant, postMissionComplete, postMissionReset, postNote } from './admin/desk';
 import {
   deleteCampaignItem,
   deleteThemeItem,
@@ -64,6 +65,7 @@ export const v1Routes: RouteEntry[] = [
 
 export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps', handlers: { POST: postApp, GET: getApps } },
+  { path: '/api/admin/apps/:appId', handlers: { PATCH: patchApp } },
   { path: '/api/admin/apps/:appId/catalog', handlers: { PUT: putAppCatalog, GET: getAppCatalog } },
   { path: '/api/admin/apps/:appId/rotate-secret', handlers: { POST: postRotateSecret } },
   { path: '/api/admin/apps/:appId/revocations', handlers: { POST: postRevocation } },
@@ -73,9 +75,15 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/openapi.json', handlers: { GET: adminOpenApiDocument } },
   { path: '/api/admin/apps/:appId/rotate-webhook-secret', handlers: { POST: postRotateWebhookSecret } },
   { path: '/api/admin/apps/:appId/analytics', handlers: { GET: getAnalytics } },
-  { path: '/api/admin/apps/:appId/users/:userId', handlers: { GET: getInspection } },
+  { path: '/api/admin/apps/:appId/users/:userId', handlers: { GET: getInspection, DELETE: deleteUser } },
   { path: '/api/admin/apps/:appId/users/:userId/events', handlers: { POST: postTestEvent } },
   { path: '/api/admin/apps/:appId/users/:userId/updates', handlers: { GET: streamUserUpdates } },
+  { path: '/api/admin/apps/:appId/users', handlers: { GET: getUsers } },
+  { path: '/api/admin/apps/:appId/users/:userId/grants', handlers: { POST: postGrant } },
+  { path: '/api/admin/apps/:appId/users/:userId/missions/:missionId/reset', handlers: { POST: postMissionReset } },
+  { path: '/api/admin/apps/:appId/users/:userId/missions/:missionId/complete', handlers: { POST: postMissionComplete } },
+  { path: '/api/admin/apps/:appId/users/:userId/notes', handlers: { GET: getNotes, POST: postNote } },
+  { path: '/api/admin/apps/:appId/users/:userId/export', handlers: { GET: getUserExport } },
   { path: '/api/admin/apps/:appId/missions', handlers: { GET: getMissions, POST: postMission } },
   { path: '/api/admin/apps/:appId/missions/:missionId', handlers: { GET: getAdminMission, PUT: putMission } },
   { path: '/api/admin/apps/:appId/missions/:missionId/duplicate', handlers: { POST: postDuplicateMission } },

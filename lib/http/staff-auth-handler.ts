@@ -1,17 +1,28 @@
 // /api/auth/* – Better Auth's own routes (sign in, sign out, session, change
-// password), web-standard, behind a limit on failed sign-ins: per e-mail
-// address, and per client where the client is known (TRUST_PROXY), counted in
-// the shared store so every instance sees them. Past either cap a sign-in is
-// refused (429) even with the right password.
+// password), web-standard, with a guard on e-mail sign-ins that slows guessing
+// down without letting anyone lock a staff member out (docs/security.md,
+// "Staff sign-in"). Every count lives in the shared store, so every instance
+// sees them:
+// - per (account, client): 10 failures per 15 minutes, then 429 for that
+//   client and that account only;
+// - per client across accounts (password spraying): 30 failures per 15 minutes;
+// - per account across clients: a client that has not failed for the account
+//   within 24 h gets its attempt through at once (its first failure marks it);
+//   every other attempt on the account shares 20 per hour (sliding window).
+// The body is parsed here, once, and Better Auth gets the very body that was
+// counted: JSON or form fields, re-encoded as JSON; anything else is refused.
+import { createHmac } from 'node:crypto';
 import { boot } from '@/lib/boot';
 import { getStaffAuth, wantsSecureCookies, type StaffAuth } from '@/lib/auth/staff-auth';
 import { getConfig } from '@/lib/config';
 import { AppError, isUnavailableError } from '@/lib/errors';
+import { getKv } from '@/lib/kv';
+import { kvKey } from '@/lib/kv/keys';
 import { toStoredEmail } from '@/lib/staff/email';
-import { logError } from '@/lib/log';
+import { logError, logInfo } from '@/lib/log';
 import { outageLog } from '@/lib/log-outage';
-import { signInFailuresPerClient, signInFailuresPerEmail } from '@/lib/ratelimit/policies';
-import type { Limiter, LimitResult } from '@/lib/ratelimit/types';
+import { signInAttemptsPerAccount, signInFailuresPerClient, signInFailuresPerPair, SIGN_IN_CLEAN_MS } from '@/lib/ratelimit/policies';
+import type { LimitResult } from '@/lib/ratelimit/types';
 import { readRawBody } from './body';
 import { clientIp, UNKNOWN_CLIENT } from './client-ip';
 import { rateLimitedError } from './rate-limit';
@@ -19,41 +30,99 @@ import { requestIdOf } from './request-id';
 import { errorResponse } from './respond';
 import { loggableUrl } from './observe';
 
-/** The body's address as stored (`…@localhost` → lib/staff/email.ts), and the body to forward. */
-function parseSignIn(raw: string): { email: string | null; body: string } {
-  try {
-    const body = JSON.parse(raw) as { email?: unknown };
-    if (typeof body.email !== 'string') return { email: null, body: raw };
-    const email = toStoredEmail(body.email);
-    return { email, body: email === body.email ? raw : JSON.stringify({ ...body, email }) };
-  } catch {
-    return { email: null, body: raw };
+/** The media types Better Auth's /sign-in/email parses (better-call compares the type before any `;`). */
+const JSON_TYPE = 'application/json';
+const FORM_TYPE = 'application/x-www-form-urlencoded';
+
+/**
+ * The sign-in body as Better Auth would read it, with the address as stored
+ * (trimmed, lower-case, `…@localhost` → lib/staff/email.ts): JSON (a leading
+ * byte-order mark skipped, as request.json() does) or form fields. Anything
+ * Better Auth would also read but this does not count is refused here, 400.
+ */
+function parseSignIn(contentType: string | null, raw: string): { email: string; fields: Record<string, unknown> } {
+  const type = (contentType ?? '').toLowerCase().split(';')[0].trim();
+  let fields: unknown;
+  if (type === JSON_TYPE) {
+    try {
+      fields = JSON.parse(raw.replace(/^\uFEFF/, ''));
+    } catch {
+      throw new AppError('validation_error', 'body: not valid JSON');
+    }
+  } else if (type === FORM_TYPE) {
+    fields = Object.fromEntries(new URLSearchParams(raw));
+  } else {
+    throw new AppError('validation_error', `body: sign-in takes ${JSON_TYPE} (or ${FORM_TYPE}), not "${type || 'no Content-Type'}"`);
   }
+  if (fields === null || typeof fields !== 'object' || Array.isArray(fields)) throw new AppError('validation_error', 'body: must be an object');
+  const { email } = fields as { email?: unknown };
+  if (typeof email !== 'string' || email.trim() === '') throw new AppError('validation_error', 'email: required, a string');
+  return { email: toStoredEmail(email), fields: { ...fields, email: toStoredEmail(email) } };
 }
+
+/** The account as logs and limiter keys name it: a keyed hash of the stored address (never the address). */
+function accountTag(email: string): string {
+  return createHmac('sha256', getConfig().staffAuthSecret).update(email).digest('hex').slice(0, 16);
+}
+
+/**
+ * "This client has tried this account": set by its first attempt (atomically),
+ * kept for SIGN_IN_CLEAN_MS after its last failure, removed by any answer that
+ * is not a failure.
+ */
+const cleanKey = (account: string, client: string) => kvKey('signin-seen', account, client);
 
 function refused(results: LimitResult[]): LimitResult | null {
   return results.find((r) => r.remaining <= 0) ?? null;
 }
 
-async function signInWithLimit(req: Request, auth: StaffAuth): Promise<Response> {
-  const { email, body } = parseSignIn(await readRawBody(req));
-  // Better Auth answers a malformed body itself; only a named account is counted.
-  const keys: [Limiter, string][] = [];
-  if (email) keys.push([signInFailuresPerEmail(), email]);
-  // Next.js serves this route and hands it no socket address: the client is
-  // known only behind TRUST_PROXY. An unknown client is not one shared bucket
-  // (30 failures from anyone would lock everyone out); the per-address cap holds.
-  const client = clientIp(req, undefined, getConfig().trustProxy);
-  if (client !== UNKNOWN_CLIENT) keys.push([signInFailuresPerClient(), client]);
-  const over = refused(await Promise.all(keys.map(([limiter, key]) => limiter.peek(key))));
+async function signInWithLimit(req: Request, auth: StaffAuth, remoteAddress: string | undefined, requestId: string): Promise<Response> {
+  const { email, fields } = parseSignIn(req.headers.get('content-type'), await readRawBody(req));
+  const account = accountTag(email);
+  // The socket's address under our Node servers; behind TRUST_PROXY, the
+  // proxy's X-Forwarded-For. A Next.js route without TRUST_PROXY knows no
+  // client: every request is then the one client "unknown".
+  const client = clientIp(req, remoteAddress, getConfig().trustProxy);
+  const pairKey = `${account}:${client}`;
+  const checks = [signInFailuresPerPair().peek(pairKey)];
+  if (client !== UNKNOWN_CLIENT) checks.push(signInFailuresPerClient().peek(client));
+  const over = refused(await Promise.all(checks));
   if (over) throw rateLimitedError({ ...over, success: false });
 
+  // A client's first attempt on an account within 24 h goes through (so nobody
+  // else's guesses can refuse it); claimed atomically, so a burst from one
+  // client gets one. Every later attempt shares the account's hourly budget.
+  const kv = getKv();
+  const marker = cleanKey(account, client);
+  const fresh = await kv.set(marker, '1', { nx: true, ttlMs: SIGN_IN_CLEAN_MS });
+  if (!fresh) {
+    const lane = await signInAttemptsPerAccount().consume(account);
+    if (!lane.success) throw rateLimitedError(lane);
+  }
+
   const headers = new Headers(req.headers);
-  headers.delete('content-length'); // the body may have been rewritten
-  const res = await auth.handler(new Request(req.url, { method: 'POST', headers, body, signal: req.signal }));
+  headers.delete('content-length'); // the body is re-encoded
+  headers.set('content-type', JSON_TYPE);
+  const body = JSON.stringify(fields);
+  let res: Response;
+  try {
+    res = await auth.handler(new Request(req.url, { method: 'POST', headers, body, signal: req.signal }));
+  } catch (err) {
+    // No answer (PostgreSQL away): not a failure of this client's.
+    if (fresh) await kv.del(marker).catch(() => undefined);
+    throw err;
+  }
   if (res.status === 401) {
-    // Counted after the check, atomically in the store: concurrent guesses cannot overshoot.
-    await Promise.all(keys.map(([limiter, key]) => limiter.consume(key)));
+    // Counted after the check, atomically in the store; the per-account budget above bounds a burst.
+    const counts = [signInFailuresPerPair().consume(pairKey)];
+    if (client !== UNKNOWN_CLIENT) counts.push(signInFailuresPerClient().consume(client));
+    await Promise.all(counts);
+    if (!fresh) await kv.set(marker, '1', { ttlMs: SIGN_IN_CLEAN_MS }); // 24 h from the last failure
+    logInfo('staff sign-in failed', { requestId, client, account });
+  } else {
+    // Signed in (it knows the password), or refused for another reason that
+    // tells nothing about the password: its next attempt is a first one again.
+    await kv.del(marker);
   }
   return res;
 }
@@ -67,13 +136,14 @@ function isEmailSignIn(req: Request): boolean {
   return req.method === 'POST' && new URL(req.url).pathname.replace(/\/+$/, '').endsWith('/sign-in/email');
 }
 
-export async function handleStaffAuth(req: Request): Promise<Response> {
+/** The route's handler; `ctx.remoteAddress` is the socket's address, given by our Node servers only. */
+export async function handleStaffAuth(req: Request, ctx?: { remoteAddress?: string }): Promise<Response> {
   const requestId = requestIdOf(req);
   try {
     await boot();
     const auth = await getStaffAuth(wantsSecureCookies(req.headers, req.url));
     const signIn = isEmailSignIn(req);
-    const res = signIn ? await signInWithLimit(req, auth) : await auth.handler(req);
+    const res = signIn ? await signInWithLimit(req, auth, ctx?.remoteAddress, requestId) : await auth.handler(req);
     // Answered (a wrong password is an answer too): Redis and PostgreSQL both took part.
     if (signIn && res.status < 500) signInOutage.recovered({ requestId });
     const out = new Response(res.body, res);

@@ -1,14 +1,7 @@
 // zod parsing with the spec's error shape: the message names the failing field.
 import type { z } from 'zod';
 import { AppError, type ErrorCode } from '@/lib/errors';
-
-export function describeIssues(error: z.ZodError, prefix = ''): string {
-  const first = error.issues[0];
-  if (!first) return 'Invalid input';
-  const path = [prefix, ...first.path.map(String)].filter(Boolean).join('.');
-  const more = error.issues.length > 1 ? ` (and ${error.issues.length - 1} more)` : '';
-  return `${path || 'body'}: ${first.message}${more}`;
-}
+import { describeIssues } from '@/lib/contract/describe-issues';
 
 export function parseWith<S extends z.ZodType>(
   schema: S,

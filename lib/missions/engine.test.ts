@@ -161,9 +161,9 @@ describe('evaluateEvent: the first qualifying event creates the record', () => {
   it('uses bucket 0 for a lifetime mission', () => {
     expect(evaluate({ mission: mission({ window: 'lifetime' }) })?.record.windowStart).toBe(0);
   });
-  it('buckets by the event timestamp, not by now', () => {
-    const yesterday = TODAY - DAY;
-    expect(evaluate({ event: event(yesterday + 5), now: NOW })?.record.windowStart).toBe(yesterday);
+  it('buckets by the event timestamp: an event of 23:59 received at 23:59:30 is in its own (still current) day', () => {
+    const late = TODAY - 60_000;
+    expect(evaluate({ event: event(late), now: TODAY - 30_000 })?.record.windowStart).toBe(TODAY - DAY);
   });
 });
 
@@ -229,15 +229,15 @@ describe('evaluateEvent: recurrence in a later bucket', () => {
     const m = mission({ window: 'weekly' });
     const r = record({ windowStart: utc(2024, 3, 4), currentCount: 1 });
     const sundayLast = utc(2024, 3, 10, 23, 59, 59, 999);
-    expect(evaluate({ mission: m, record: r, event: event(sundayLast) })?.record).toMatchObject({ currentCount: 2, windowStart: utc(2024, 3, 4) });
-    expect(evaluate({ mission: m, record: r, event: event(sundayLast + 1) })?.record).toMatchObject({ currentCount: 1, windowStart: utc(2024, 3, 11) });
+    expect(evaluate({ mission: m, record: r, event: event(sundayLast), now: sundayLast })?.record).toMatchObject({ currentCount: 2, windowStart: utc(2024, 3, 4) });
+    expect(evaluate({ mission: m, record: r, event: event(sundayLast + 1), now: sundayLast + 1 })?.record).toMatchObject({ currentCount: 1, windowStart: utc(2024, 3, 11) });
   });
   it('restarts a monthly record from 31 December to 1 January', () => {
     const m = mission({ window: 'monthly' });
     const r = record({ windowStart: utc(2024, 12, 1), currentCount: 2 });
     const lastMs = utc(2024, 12, 31, 23, 59, 59, 999);
-    expect(evaluate({ mission: m, record: r, event: event(lastMs) })?.record.currentCount).toBe(3);
-    expect(evaluate({ mission: m, record: r, event: event(lastMs + 1) })?.record).toMatchObject({ currentCount: 1, windowStart: utc(2025, 1, 1) });
+    expect(evaluate({ mission: m, record: r, event: event(lastMs), now: lastMs })?.record.currentCount).toBe(3);
+    expect(evaluate({ mission: m, record: r, event: event(lastMs + 1), now: lastMs + 1 })?.record).toMatchObject({ currentCount: 1, windowStart: utc(2025, 1, 1) });
   });
   it('re-buckets the record when the window was re-authored (daily record, now lifetime)', () => {
     const m = mission({ window: 'lifetime' });
@@ -246,16 +246,47 @@ describe('evaluateEvent: recurrence in a later bucket', () => {
   });
 });
 
-describe('evaluateEvent: events out of order (earlier bucket than the record)', () => {
-  const lateEvent = event(TODAY - 1); // yesterday 23:59:59.999
-  it('ignores them for an active record', () => {
+describe('evaluateEvent: late and early events never move the bucket (the server clock `now` decides which is current)', () => {
+  const lateEvent = event(TODAY - 1); // yesterday 23:59:59.999, received today
+  it('ignores a late event of an earlier bucket, whatever the record (none, active, claimed, completed)', () => {
+    expect(evaluate({ event: lateEvent })).toBeNull();
     expect(evaluate({ record: record(), event: lateEvent })).toBeNull();
-  });
-  it('ignores them for a claimed record', () => {
     expect(evaluate({ record: record({ status: 'claimed', currentCount: 3 }), event: lateEvent })).toBeNull();
-  });
-  it('ignores them for a completed record', () => {
     expect(evaluate({ record: record({ status: 'completed', currentCount: 3 }), event: lateEvent })).toBeNull();
+  });
+  it('does not start a new cycle from a late event whose bucket is after the record’s (a claimed record of the day before)', () => {
+    const twoDaysAgo = record({ windowStart: TODAY - 2 * DAY, status: 'claimed', currentCount: 3 });
+    expect(evaluate({ record: twoDaysAgo, event: event(NOON - DAY) })).toBeNull();
+    expect(evaluate({ record: twoDaysAgo, event: event(NOON) })?.record).toMatchObject({ windowStart: TODAY, cycle: 2, currentCount: 1 });
+  });
+  it('counts a late event in its own bucket while that bucket is still the current one', () => {
+    expect(evaluate({ record: record({ currentCount: 1 }), event: event(TODAY + 1) })?.record).toMatchObject({ currentCount: 2, windowStart: TODAY });
+  });
+  it('ignores an early event (device clock ahead) whose bucket has not begun by the server clock: no jump into tomorrow', () => {
+    const justBeforeMidnight = TODAY + DAY - 60_000;
+    const early = event(TODAY + DAY + 60_000);
+    expect(evaluate({ record: record(), event: early, now: justBeforeMidnight })).toBeNull();
+    expect(evaluate({ record: record({ status: 'claimed', currentCount: 3 }), event: early, now: justBeforeMidnight })).toBeNull();
+  });
+  it('ignores an event dated 2100 and leaves the record where it was', () => {
+    expect(evaluate({ record: record(), event: event(utc(2100, 1, 1, 12)) })).toBeNull();
+  });
+  it('restarts, in the current bucket, a record left in a future bucket by an event stored before the rule (the player is not frozen)', () => {
+    const future = record({ windowStart: utc(2100, 1, 1), status: 'claimed', currentCount: 3, cycle: 2 });
+    expect(evaluate({ record: future })?.record).toMatchObject({ status: 'active', currentCount: 1, windowStart: TODAY, cycle: 3 });
+    expect(evaluate({ record: { ...future, status: 'active', currentCount: 2 } })?.record).toMatchObject({ status: 'active', currentCount: 1, windowStart: TODAY });
+  });
+  it('counts a late event for a lifetime mission (its one bucket is always current)', () => {
+    const m = mission({ window: 'lifetime' });
+    expect(evaluate({ mission: m, record: record({ windowStart: 0 }), event: event(NOON - 20 * DAY) })?.record).toMatchObject({ currentCount: 2, windowStart: 0 });
+  });
+  it('ignores late events for weekly and monthly missions outside the current week or month, counts them inside', () => {
+    const weekly = mission({ window: 'weekly' });
+    expect(evaluate({ mission: weekly, event: event(utc(2024, 3, 4, 0, 0, 0, 1)) })?.record.windowStart).toBe(utc(2024, 3, 4));
+    expect(evaluate({ mission: weekly, event: event(utc(2024, 3, 3, 23, 59)) })).toBeNull();
+    const monthly = mission({ window: 'monthly' });
+    expect(evaluate({ mission: monthly, event: event(utc(2024, 3, 1)) })?.record.windowStart).toBe(utc(2024, 3, 1));
+    expect(evaluate({ mission: monthly, event: event(utc(2024, 2, 29, 23)) })).toBeNull();
   });
 });
 
@@ -265,7 +296,7 @@ describe('evaluateEvent: a daily mission over several days', () => {
     let r = evaluate({ mission: m })!.record;
     r = evaluate({ mission: m, record: r })!.record;
     expect(r.status).toBe('completed');
-    expect(evaluate({ mission: m, record: r, event: event(NOON + DAY) })).toBeNull(); // unclaimed: no reset
+    expect(evaluate({ mission: m, record: r, event: event(NOON + DAY), now: NOW + DAY })).toBeNull(); // unclaimed: no reset
     r = { ...r, status: 'claimed' };
     expect(evaluate({ mission: m, record: r, event: event(NOON + 1) })).toBeNull(); // claimed today: done
     const next = evaluate({ mission: m, record: r, event: event(NOON + DAY), now: NOW + DAY })!;
@@ -426,6 +457,10 @@ describe('toMissionProgress (read view)', () => {
     const r = record({ status: 'completed', currentCount: 3 });
     expect(view(r, { now: TODAY + 400 * DAY })).toMatchObject({ status: 'completed', currentCount: 3, progress: 1 });
   });
+  it('reads a record left in a future bucket (stored before event times were bounded) as active with count 0', () => {
+    const future = record({ windowStart: utc(2100, 1, 1), status: 'claimed', currentCount: 3 });
+    expect(view(future)).toMatchObject({ status: 'active', currentCount: 0, progress: 0 });
+  });
   it('never resets a lifetime record', () => {
     const r = record({ status: 'claimed', windowStart: 0, currentCount: 3 });
     expect(view(r, { mission: mission({ window: 'lifetime' }), now: TODAY + 400 * DAY })?.status).toBe('claimed');
@@ -534,12 +569,18 @@ describe('explainEvent: the verdict says why, from the same checks that decide',
     // A completed record is never reset by a later window either.
     expect(verdict({ record: record({ status: 'completed', windowStart: TODAY - DAY }) })).toEqual({ counted: false, code: 'already_completed' });
   });
-  it('window closed: an event of an earlier window than the record', () => {
+  it('outside the current window: a late event of an earlier window than the server clock’s, with both windows', () => {
     expect(verdict({ record: record(), event: event(NOON - DAY) })).toEqual({
       counted: false,
-      code: 'window_closed',
+      code: 'outside_current_window',
       eventWindowStart: TODAY - DAY,
-      recordWindowStart: TODAY,
+      currentWindowStart: TODAY,
+    });
+    expect(verdict({ event: event(utc(2100, 1, 1)) })).toEqual({
+      counted: false,
+      code: 'outside_current_window',
+      eventWindowStart: utc(2100, 1, 1),
+      currentWindowStart: TODAY,
     });
   });
   it('mission archived', () => {
@@ -552,6 +593,7 @@ describe('explainEvent: the verdict says why, from the same checks that decide',
       { mission: mission({ expiresAt: NOON }) },
       { record: record({ status: 'completed' }) },
       { mission: mission({ prerequisites: ['p'] }) },
+      { event: event(NOON - DAY) },
     ];
     for (const c of cases) expect(explain(c).evaluation === null).toBe(!explain(c).verdict.counted);
   });

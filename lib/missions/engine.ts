@@ -143,7 +143,7 @@ type NotCounted =
   | { code: 'expired'; expiresAt: number; timestamp: number }
   | { code: 'outside_window'; campaignId: string; startAt: number; endAt: number; timestamp: number }
   | { code: 'filter_mismatch'; key: string; condition: unknown; missing: boolean; seen?: unknown }
-  | { code: 'window_closed'; eventWindowStart: number; recordWindowStart: number }
+  | { code: 'outside_current_window'; eventWindowStart: number; currentWindowStart: number }
   | { code: 'already_completed' }
   | { code: 'already_claimed' };
 
@@ -195,13 +195,18 @@ export function explainEvent(args: {
   }
   const outside = timeReason(mission, campaign, event.timestamp, now);
   if (outside) return notCounted(outside);
+  const bucket = windowStart(mission.criteria.window, event.timestamp);
+  // The server's clock decides which bucket is current: a late event (or one a
+  // few minutes early across midnight) counts only in its own bucket while that
+  // one is current, so no event ever moves a recurring mission's bucket.
+  const currentBucket = windowStart(mission.criteria.window, now);
+  if (bucket !== currentBucket) return notCounted({ code: 'outside_current_window', eventWindowStart: bucket, currentWindowStart: currentBucket });
   const mismatch = firstFilterMismatch(mission.criteria.filter, event.payload);
   if (mismatch) {
     const { key, condition, seen } = mismatch;
     return notCounted({ code: 'filter_mismatch', key, condition, missing: seen === undefined, ...(seen === undefined ? {} : { seen: seenValue(seen) }) });
   }
 
-  const bucket = windowStart(mission.criteria.window, event.timestamp);
   const counted = (userId: string, cycle: number, count: number): Explanation => {
     const evaluation = withCount({ userId, missionId: mission.id, windowStart: bucket, cycle }, mission, count, now);
     const { currentCount, targetCount } = evaluation.record;
@@ -209,18 +214,15 @@ export function explainEvent(args: {
   };
   if (record === null) return counted(event.userId, 1, 1);
 
-  const current = recordBucket(mission, record);
-  // Out of order: that bucket is closed.
-  if (bucket < current) return notCounted({ code: 'window_closed', eventWindowStart: bucket, recordWindowStart: current });
-
-  if (bucket === current) {
+  if (bucket === recordBucket(mission, record)) {
     // completed waits for its claim; claimed is done for this bucket.
     if (record.status === 'completed') return notCounted({ code: 'already_completed' });
     if (record.status === 'claimed') return notCounted({ code: 'already_claimed' });
     return counted(record.userId, record.cycle, record.currentCount + 1);
   }
 
-  // A later bucket: the mission recurs.
+  // The record's bucket is over (or, for a record stored before event times
+  // were bounded, in the future): the mission recurs in the current bucket.
   switch (record.status) {
     case 'active':
       return counted(record.userId, record.cycle, 1); // restart the count, same cycle
@@ -256,9 +258,10 @@ export function toMissionProgress(args: {
   const { mission, record, now } = args;
   if (record === null) return null;
   const base = { userId: record.userId, missionId: record.missionId, updatedAt: record.updatedAt };
-  const bucketOver = windowStart(mission.criteria.window, now) > recordBucket(mission, record);
+  // Over, or (a record stored before event times were bounded) in the future: either way not the current bucket.
+  const bucketNotCurrent = windowStart(mission.criteria.window, now) !== recordBucket(mission, record);
 
-  if (record.status !== 'completed' && bucketOver) {
+  if (record.status !== 'completed' && bucketNotCurrent) {
     return { ...base, status: 'active', progress: 0, currentCount: 0, targetCount: mission.criteria.count };
   }
   switch (record.status) {

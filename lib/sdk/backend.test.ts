@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, issueToken, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { signWebhook, webhookHeaders } from './backend';
 import { createQuestlineClient } from './client';
-import { sdkCatalog } from './testing/fixtures';
+import { sdkCatalog } from '@/lib/testing/sdk-fixtures';
 import type { RecommendationUpdate, SdkUpdate } from './types';
 
 let server: TestServer;

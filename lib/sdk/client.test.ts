@@ -4,7 +4,7 @@ import { awayFromWindowEdge } from '@/lib/testing/rate-window';
 import { createTestApp, issueToken, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { createQuestlineClient, type QuestlineClient } from './client';
 import * as E from './errors';
-import { sdkCatalog } from './testing/fixtures';
+import { sdkCatalog } from '@/lib/testing/sdk-fixtures';
 
 let server: TestServer;
 let app: TestApp;
@@ -110,8 +110,14 @@ describe('SDK typed errors from the real service', () => {
     expect(invalid?.code).toBe('invalid_event');
     expect(await err(client.sendEvent({ name: 'match', userId: 'someone-else' }))).toBeInstanceOf(E.UserMismatchError);
     expect(await err(client.sendEvent({ name: 'x', payload: { big: 'y'.repeat(70_000) } }))).toBeInstanceOf(E.PayloadTooLargeError);
-    await client.sendEvent({ name: 'noop', timestamp: 5 }, { idempotencyKey: 'reuse' });
-    expect(await err(client.sendEvent({ name: 'noop', timestamp: 6 }, { idempotencyKey: 'reuse' }))).toBeInstanceOf(E.IdempotencyKeyReusedError);
+    const at = Date.now();
+    await client.sendEvent({ name: 'noop', timestamp: at }, { idempotencyKey: 'reuse' });
+    expect(await err(client.sendEvent({ name: 'noop', timestamp: at + 1 }, { idempotencyKey: 'reuse' }))).toBeInstanceOf(E.IdempotencyKeyReusedError);
+    // The server's clock bounds the event's: seconds instead of milliseconds, or a device clock days ahead, is an invalid event.
+    const seconds = await err(client.sendEvent({ name: 'noop', timestamp: Math.floor(at / 1000) }));
+    expect(seconds).toBeInstanceOf(E.InvalidEventError);
+    expect(seconds?.message).toMatch(/milliseconds/);
+    expect(await err(client.sendEvent({ name: 'noop', timestamp: at + 86_400_000 }))).toBeInstanceOf(E.InvalidEventError);
 
     const backend = createQuestlineClient({ baseUrl: server.url });
     expect(await err(backend.issueToken({ appId: app.appId, appSecret: 'wrong', userId: 'u' }))).toBeInstanceOf(E.InvalidCredentialsError);
@@ -128,7 +134,7 @@ describe('SDK typed errors from the real service', () => {
     // The burst must stay inside one fixed window of the limiter, or the 429 comes one event late
     // (lib/testing/rate-window.ts); 100 events took up to ~20 s on the loaded 2-core machine.
     await awayFromWindowEdge(40_000);
-    for (let i = 0; i < 100; i++) await client.sendEvent({ name: 'noise', timestamp: i });
+    for (let i = 0; i < 100; i++) await client.sendEvent({ name: 'noise', timestamp: Date.now() - i });
     const limited = await client.sendEvent({ name: 'noise' }).catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(E.RateLimitedError);
     expect((limited as E.RateLimitedError).retryAfterMs).toBeGreaterThan(0);

@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   claim_not_ready: 409,
+  insufficient_balance: 409,
   payload_too_large: 413,
   idempotency_key_reused: 422,
   rate_limited: 429,
@@ -167,7 +168,7 @@ export type EventRequest = {
   payload: {
     [key: string]: unknown;
   };
-  /** Unix ms, used as sent */
+  /** Unix ms (not seconds) of the event, as the device saw it: at most 5 minutes ahead of the server clock and at most 24 hours old, else 400 invalid_event. A daily/weekly/monthly mission counts it only while its window is the current one by the server clock */
   timestamp: number;
   /** The Idempotency-Key header wins when both are given */
   idempotencyKey?: string;
@@ -229,7 +230,7 @@ export type WebhookEvent = {
   payload: {
     [key: string]: unknown;
   };
-  /** Unix ms, used as sent */
+  /** Unix ms (not seconds) of the event: at most 5 minutes ahead of the server clock and at most 7 days old (a backend’s buffer), else 400 validation_error naming events[i].timestamp */
   timestamp: number;
   /** Shared with POST /v1/events: the same key and event there or here is applied once */
   idempotencyKey?: string;

@@ -51,6 +51,8 @@ export class MethodNotAllowedError extends QuestlineError {}
 export class ConflictError extends QuestlineError {}
 /** 409 `claim_not_ready`: no progress record, or status is not `completed`. */
 export class ClaimNotReadyError extends ConflictError {}
+/** 409 `insufficient_balance`: a staff correction would take a balance below zero (admin API; nothing changed). */
+export class InsufficientBalanceError extends ConflictError {}
 /** 413 `payload_too_large`: body over 64 KiB. */
 export class PayloadTooLargeError extends QuestlineError {}
 /** 422 `idempotency_key_reused`: same key, different body. */
@@ -88,6 +90,7 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   method_not_allowed: MethodNotAllowedError,
   conflict: ConflictError,
   claim_not_ready: ClaimNotReadyError,
+  insufficient_balance: InsufficientBalanceError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,
   internal_error: InternalServerError,

@@ -6,7 +6,7 @@ import { createTestApp, issueToken, startTestServer, uniqueId, type TestApp, typ
 import { createQuestlineClient } from './client';
 import { UnauthorizedError } from './errors';
 import type { SubscriptionState, UpdateMeta } from './subscription';
-import { listenOn, sdkCatalog, sleep, waitFor } from './testing/fixtures';
+import { listenOn, sdkCatalog, sleep, waitFor } from '@/lib/testing/sdk-fixtures';
 import type { FetchLike, SdkUpdate } from './types';
 
 let server: TestServer;

@@ -12,10 +12,11 @@ export interface Answer {
 export function httpFrom(
   localAddress: string,
   url: string,
-  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+  init: { method?: string; headers?: Record<string, string>; body?: unknown; raw?: string } = {},
 ): Promise<Answer> {
   const target = new URL(url);
-  const payload = init.body === undefined ? undefined : JSON.stringify(init.body);
+  // `raw`: the body as given, with whatever Content-Type the headers say (none added).
+  const payload = init.raw ?? (init.body === undefined ? undefined : JSON.stringify(init.body));
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -26,7 +27,7 @@ export function httpFrom(
         localAddress,
         // A fresh connection each time, so the source address is really this one.
         agent: false,
-        headers: { ...(payload ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
+        headers: { ...(payload && init.raw === undefined ? { 'Content-Type': 'application/json' } : {}), ...init.headers },
       },
       (res) => {
         const chunks: Buffer[] = [];

@@ -155,6 +155,13 @@ export class MemoryUpdateLog implements UpdateLog {
     return log.entries.at(-1)?.id ?? null;
   }
 
+  async erase(logKey: string): Promise<void> {
+    const log = this.logs.get(logKey);
+    if (!log) return;
+    this.total -= log.entries.length;
+    log.entries = [];
+  }
+
   /** For tests and the soak script. */
   stats(): { users: number; messages: number } {
     return { users: this.logs.size, messages: this.total };

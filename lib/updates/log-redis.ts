@@ -89,6 +89,9 @@ return ids
 `;
 const APPEND_ORDERED_SHA = createHash('sha1').update(APPEND_ORDERED).digest('hex');
 
+const ERASE = `return redis.call('XTRIM', KEYS[1], 'MAXLEN', 0)`;
+const ERASE_SHA = createHash('sha1').update(ERASE).digest('hex');
+
 export interface RedisLogLimits {
   maxLen: number;
   maxAgeMs: number;
@@ -157,6 +160,11 @@ export class RedisUpdateLog implements UpdateLog {
   async latestSeq(stateKey: string): Promise<number | null> {
     const max = (await this.client().hget(stateKey, 'max')) as unknown;
     return max === null || max === undefined ? null : Number(max);
+  }
+
+  async erase(logKey: string): Promise<void> {
+    // XTRIM to nothing, not DEL: the stream keeps its last id, so later ids still increase.
+    await this.script(ERASE, ERASE_SHA, [logKey], []);
   }
 
   async lastId(logKey: string): Promise<string | null> {

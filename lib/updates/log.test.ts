@@ -61,6 +61,19 @@ function logContract(make: () => { log: UpdateLog; bus: Bus; prefix: string }) {
     await unsubscribe();
   });
 
+  it('erase drops the user’s messages; later ones still get higher ids', async () => {
+    const { log, prefix } = make();
+    const key = `${prefix}log:erase`;
+    const channel = `${prefix}chan:erase`;
+    const [before] = await log.appendAndPublish(key, channel, [upd(1)]);
+    await log.erase(key);
+    expect(await log.readAfter(key, null)).toEqual([]);
+    const [after] = await log.appendAndPublish(key, channel, [upd(2)]);
+    expect(compareLogIds(after, before)).toBeGreaterThan(0);
+    expect((await log.readAfter(key, null)).map((e) => e.id)).toEqual([after]);
+    await log.erase(`${prefix}log:never-written`);
+  });
+
   it('answers increasing ids, publishes {id, update} in id order, reads after an id exclusively', async () => {
     const { log, bus, prefix } = make();
     const key = `${prefix}log:a`;

@@ -52,6 +52,11 @@ export interface UpdateLog {
   /** The id of the newest message the log holds for the user; null when it holds none. */
   lastId(logKey: string): Promise<string | null>;
   /**
+   * Drops every message the log holds for the user (a data erasure). Later
+   * messages still get higher ids, so a client's Last-Event-ID stays valid.
+   */
+  erase(logKey: string): Promise<void>;
+  /**
    * The last sequence number published from the user's order state; null
    * when there is no state (a new or long-idle user, or a Redis that came
    * back empty). Compared with the database's number to find changes whose
@@ -73,7 +78,7 @@ export const userOrderKey = (appId: string, userId: string) => kvKey('updseq', a
 
 /**
  * A message's place in its user's order: the sequence number its change got
- * in the database transaction (lib/progress/user-sequence.ts). Messages are
+ * in the database transaction (user_sequences: lib/events/write-event.ts, lib/progress/records.ts). Messages are
  * appended and published in sequence order whatever order their publishers
  * arrive in: one that comes before its predecessor waits in the order state
  * until the predecessor arrives (or until flushThrough gives up on it); one

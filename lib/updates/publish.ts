@@ -4,7 +4,7 @@
 // to every open stream and replays them on resume (Last-Event-ID).
 //
 // Changes to a user's progress carry the sequence number their transaction
-// took (lib/progress/user-sequence.ts) and are published in that order
+// took (user_sequences, written in lib/events/write-event.ts and lib/progress/records.ts) and are published in that order
 // (publishInOrder), whatever order their publishers reach the log in.
 import { logError } from '@/lib/log';
 import { isCircuitOpen } from '@/lib/kv/breaker';

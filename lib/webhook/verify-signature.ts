@@ -51,7 +51,11 @@ function computeSignature(secret: string, timestamp: string, rawBody: Uint8Array
  * Answers the app when the signature matches its current webhook secret, or
  * the previous one during its grace period; throws 401 otherwise.
  */
-export async function verifySignature(headers: CheckedHeaders, rawBody: Uint8Array, now: number): Promise<{ appId: string }> {
+export async function verifySignature(
+  headers: CheckedHeaders,
+  rawBody: Uint8Array,
+  now: number,
+): Promise<{ appId: string; /** The app's own webhook limit (events per minute); null: the default. */ webhookEventsPerMinute: number | null }> {
   const app = await getApp(headers.appId);
   const secrets = app ? webhookSecretsOf(app, now) : [NO_SUCH_APP_SECRET];
   let matched = false;
@@ -60,5 +64,5 @@ export async function verifySignature(headers: CheckedHeaders, rawBody: Uint8Arr
     if (timingSafeEqual(computeSignature(secret, headers.timestamp, rawBody), headers.mac)) matched = true;
   }
   if (!app || !matched) throw refuse('The signature does not match this app and body');
-  return { appId: app.id };
+  return { appId: app.id, webhookEventsPerMinute: app.webhookEventsPerMinute };
 }

@@ -1,13 +1,16 @@
 // POST /api/admin/apps – create an app; its secrets are shown this once
 // GET /api/admin/apps – list apps (never their secrets)
 // PUT|GET /api/admin/apps/:appId/catalog – missions-as-code import and export
+// PATCH /api/admin/apps/:appId – change an app's name or webhook limit (below)
 // POST /api/admin/apps/:appId/rotate-secret, POST /api/admin/apps/:appId/revocations (below)
 import { z } from 'zod';
+import { getDb } from '@/db/client';
 import { createApp, getApp, listApps, rotateAppSecret } from '@/lib/apps/apps';
 import { revokeByStaff } from '@/lib/auth/revocation';
 import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
 import { AppError } from '@/lib/errors';
-import { createAppSchema } from '@/lib/contract/app';
+import { createAppSchema, updateAppSchema } from '@/lib/contract/app';
+import { updateApp } from '@/lib/services/apps/update-app';
 import { readJsonBody } from '../body';
 import { adminRoute } from '../handler';
 import { json } from '../respond';
@@ -35,6 +38,13 @@ export const putAppCatalog = adminRoute('catalog.write', async ({ req, params, a
 export const getAppCatalog = adminRoute('catalog.read', async ({ params }) => {
   await requireApp(params.appId);
   return json(await exportCatalog(params.appId));
+});
+
+// PATCH /api/admin/apps/:appId – the app's settings: name, webhookEventsPerMinute (null: the default); audited
+export const patchApp = adminRoute('apps.manage', async ({ req, params, admin }) => {
+  const { value } = await readJsonBody(req);
+  const input = parseWith(updateAppSchema, value);
+  return json({ app: await updateApp({ ctx: { actor: admin.actor, now: Date.now(), db: await getDb() }, input: { appId: params.appId, ...input } }) });
 });
 
 // POST /api/admin/apps/:appId/rotate-secret – a new app secret; the old one stops working at once

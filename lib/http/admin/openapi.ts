@@ -1,14 +1,18 @@
 // GET /api/admin/openapi.json – the admin API's own OpenAPI 3.1 document (public, like
 // /v1/openapi.json: it names paths and shapes, never data). Schemas come from the
-// zod schemas that validate the requests; each operation says which capability it needs.
+// zod schemas that validate the requests; each operation says which capability it needs,
+// and is built by the rules of lib/contract/openapi.ts (operationId, tags, description,
+// examples, the common headers and error answers).
 import { z } from 'zod';
 import { CAPABILITIES, type Capability } from '@/lib/auth/roles';
 import { analyticsQuerySchema, analyticsSchema } from '@/lib/contract/analytics';
 import { catalogSchema } from '@/lib/contract/catalog';
 import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/contract/staff';
+import { adminExamples as ex } from '@/lib/contract/admin-examples';
+import { completeDocument, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
-import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema } from '@/lib/contract/app';
+import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema, updateAppSchema } from '@/lib/contract/app';
 import { campaignRecordSchema, createCampaignSchema, themeRecordSchema, updateCampaignSchema, updateThemeSchema } from '@/lib/contract/catalog-admin';
 import { themePresetSchema } from '@/lib/contract/theme';
 import { revocationSchema } from './apps';
@@ -16,7 +20,22 @@ import { rotateWebhookSecretSchema } from './webhook-secret';
 import { meSchema } from './staff';
 import { inspectedEventSchema, inspectedMissionSchema, inspectionSchema, ledgerEntrySchema, missionLockSchema, testEventSchema, verdictSchema } from '@/lib/contract/inspector';
 import { eventResponseSchema } from '@/lib/contract/v1';
+import { errorBodySchema } from '@/lib/contract/errors';
 import { auditPageSchema, auditQuerySchema } from '@/lib/contract/audit';
+import {
+  dryRunResultSchema,
+  erasureResultSchema,
+  grantResultSchema,
+  grantSchema,
+  missionActionResultSchema,
+  noteAnswerSchema,
+  noteInputSchema,
+  noteListSchema,
+  reasonBodySchema,
+  userExportSchema,
+  userPageSchema,
+  userSearchQuerySchema,
+} from '@/lib/contract/desk';
 import { missionSchema } from '@/lib/contract/mission';
 import {
   eventNameListSchema,
@@ -32,9 +51,11 @@ const appListSchema = z.object({ apps: z.array(publicAppSchema) }).meta({ id: 'A
 const createdAppSchema = z
   .object({ app: publicAppSchema, appSecret: z.string(), webhookSecret: z.string() })
   .meta({ id: 'CreatedApp', description: 'The secrets are shown this once.' });
+const appAnswerSchema = z.object({ app: publicAppSchema }).meta({ id: 'AppAnswer' });
 const rotatedSecretSchema = z.object({ appId: z.string(), appSecret: z.string() }).meta({ id: 'RotatedAppSecret' });
 const catalogDocumentSchema = catalogSchema.meta({ id: 'Catalog', description: 'Upserted by id, validated as a whole: one invalid item and nothing is written.' });
-const adminErrorSchema = z.object({ error: z.string(), message: z.string().optional() }).meta({ id: 'AdminError' });
+const adminErrorSchema = errorBodySchema.meta({ id: 'AdminError' });
+const revokedSchema = z.union([z.object({ revoked: z.literal(true), jti: z.string() }), z.object({ revoked: z.literal(true), userId: z.string() })]).meta({ id: 'Revoked', description: 'The revocation, echoed' });
 const themePresetComponent = themePresetSchema.meta({ id: 'ThemePreset' });
 const themeListSchema = z.object({ themes: z.array(themeRecordSchema) }).meta({ id: 'ThemeList' });
 const themeAnswerSchema = z.object({ theme: themeRecordSchema }).meta({ id: 'ThemeAnswer' });
@@ -42,8 +63,8 @@ const campaignListSchema = z.object({ campaigns: z.array(campaignRecordSchema) }
 const campaignAnswerSchema = z.object({ campaign: campaignRecordSchema }).meta({ id: 'CampaignAnswer' });
 
 const named = [
-  publicAppSchema, appListSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
-  createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), meSchema, staffMemberSchema,
+  publicAppSchema, appListSchema, appAnswerSchema, updateAppSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
+  createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), revokedSchema, meSchema, staffMemberSchema,
   staffListSchema, createStaffSchema, createdStaffSchema, updateStaffSchema,
   rotateWebhookSecretSchema.meta({ id: 'RotateWebhookSecret' }), rotatedWebhookSecretSchema, analyticsSchema,
   inspectionSchema, inspectedMissionSchema, inspectedEventSchema, missionLockSchema, verdictSchema, ledgerEntrySchema, testEventSchema,
@@ -52,6 +73,8 @@ const named = [
   missionDuplicateSchema, missionArchiveSchema, eventNameListSchema, auditPageSchema,
   themePresetComponent, themeRecordSchema, themeListSchema, themeAnswerSchema, updateThemeSchema,
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
+  grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
+  dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
 ];
 
 function components(): Record<string, unknown> {
@@ -71,8 +94,8 @@ function components(): Record<string, unknown> {
 }
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
-const body = (id: string) => ({ content: { 'application/json': { schema: ref(id) } } });
-const error = (description: string) => ({ description, ...body('AdminError') });
+const answer = (description: string, id: string, example: unknown) => ({ description, json: { schema: ref(id), example } });
+const body = (id: string, example: unknown, required = true) => ({ required, schema: ref(id), example });
 const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
 /** The query parameters of a GET, from the zod object that validates them. */
 function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
@@ -82,29 +105,202 @@ function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
     return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
   });
 }
+const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description: 'Applies the write once: a replay answers the first answer (X-Idempotent-Replay), the same key with another body 422 idempotency_key_reused',
+};
+/** Example values of the desk's operations (the schemas carry the same as `examples`). */
+const EX = {
+  grant: { currency: 'gold', amount: 50, reason: 'Ticket #4411: ranked win not counted' },
+  grantResult: {
+    balance: { userId: 'player-42', currency: 'gold', amount: 150, updatedAt: 1764000000000 },
+    entry: { id: 17, kind: 'currency', currency: 'gold', amount: 50, itemId: null, quantity: null, badgeId: null, missionId: null, balanceAfter: 150, createdAt: 1764000000000, actor: 'staff:ana@example.com', reason: 'Ticket #4411: ranked win not counted' },
+  },
+  reason: { reason: 'Ticket #4411: the ranked win was lost in an outage' },
+  progress: (status: 'active' | 'completed', count: number) => ({ progress: { userId: 'player-42', missionId: 'ranked-wins', status, progress: count / 2, currentCount: count, targetCount: 2, updatedAt: 1764000000000 } }),
+  noteInput: { text: 'Player reports the ranked win of 24 Nov; granted 50 gold.' },
+  note: { id: 3, author: 'staff:ana@example.com', text: 'Player reports the ranked win of 24 Nov; granted 50 gold.', createdAt: 1764000000000 },
+  users: { users: [{ userId: 'player-42', firstSeenAt: 1763000000000, lastSeenAt: 1764000000000, events: 118 }], nextCursor: 'WzE3NjQwMDAwMDAwMDAsInBsYXllci00MiJd' },
+  dryRun: { dryRun: true, missionsUpdated: [], verdicts: [{ missionId: 'ranked-wins', counted: false, code: 'filter_mismatch', key: 'mode', condition: 'ranked', missing: false, seen: 'casual' }] },
+};
+const reasonErrors = [['validation_error', 'a missing or short reason (3 characters or more)'], 'app_not_found', 'idempotency_key_reused'] as const;
+
 const versionQuery = { name: 'version', in: 'query', required: false, schema: { type: 'integer', minimum: 1 }, description: 'The version read; a stale one answers 409 conflict. Without it the delete is unconditional.' };
-const stale = error('conflict: the item changed since that version was read (reload, apply again)');
-const common = {
-  '401': error('unauthorized: no admin key and no staff session'),
-  '403': error('forbidden: the role lacks the capability, or a cookie write came from another origin'),
+const stale = ['conflict', 'the item changed since that version was read (reload, apply again)'] as const;
+const exists = ['conflict', 'the id exists'] as const;
+const deleted = { '204': { description: 'Deleted' } };
+
+const rules: DocumentRules = {
+  errorSchema: ref('AdminError'),
+  security: [{ adminKey: [] }, { staffSession: [] }],
+  authErrors: [
+    ['unauthorized', 'no admin key and no staff session'],
+    ['forbidden', 'the role lacks the capability, or a cookie write came from another origin'],
+  ],
 };
 
-/** One operation: its summary, the capability it needs and its documented answers. */
-function op(capability: Capability | 'authenticated', summary: string, responses: Record<string, unknown>, extra: Record<string, unknown> = {}) {
+type AdminSpec = Omit<OperationSpec, 'description'> & { description?: string };
+/** One operation: the capability it needs goes into its description. */
+function op(capability: Capability | 'authenticated', spec: AdminSpec): OperationSpec {
   const who = capability === 'authenticated' ? 'any signed-in staff member' : `${capability} (${CAPABILITIES[capability].join(', ')})`;
-  return { summary, description: `Needs: ${who}.`, security: [{ adminKey: [] }, { staffSession: [] }], ...extra, responses: { ...responses, ...common } };
+  return { ...spec, description: `${spec.description ? `${spec.description} ` : ''}Needs: ${who}.` };
 }
 
+const operations: Record<string, Record<string, OperationSpec>> = {
+  '/api/admin/me': {
+    get: op('authenticated', { operationId: 'getMe', tags: ['staff'], summary: 'Who is calling: staff member or admin key, role and capabilities', success: { '200': answer('Caller', 'Me', ex.me) } }),
+  },
+  '/api/admin/apps': {
+    get: op('apps.read', { operationId: 'listApps', tags: ['apps'], summary: 'List apps (never their secrets)', success: { '200': answer('Apps', 'AppList', ex.appList) } }),
+    post: op('apps.manage', { operationId: 'createApp', tags: ['apps'], summary: 'Create an app; its secrets are answered this once', requestBody: body('CreateApp', ex.createApp), success: { '201': answer('Created', 'CreatedApp', ex.createdApp) }, errors: [exists] }),
+  },
+  '/api/admin/apps/{appId}': {
+    patch: op('apps.manage', {
+      operationId: 'updateApp',
+      tags: ['apps'],
+      summary: 'Change an app’s settings',
+      description: 'Its name, or its signed webhook’s limit in events (not deliveries) per minute (null: the default, 60,000). Audited as app.update with before and after.',
+      parameters: [pathParam('appId')],
+      requestBody: body('UpdateApp', ex.updateApp),
+      success: { '200': answer('The app after the change', 'AppAnswer', ex.appAnswer) },
+      errors: ['app_not_found'],
+    }),
+  },
+  '/api/admin/apps/{appId}/rotate-secret': {
+    post: op('apps.manage', { operationId: 'rotateAppSecret', tags: ['apps'], summary: 'New app secret (shown once)', description: 'The old secret, and every token issued before, stop working at once.', parameters: [pathParam('appId')], success: { '200': answer('Rotated', 'RotatedAppSecret', ex.rotatedAppSecret) }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/rotate-webhook-secret': {
+    post: op('apps.manage', { operationId: 'rotateWebhookSecret', tags: ['apps'], summary: 'New webhook secret (shown once)', description: 'The previous one stays valid for the grace period (default 24 h, 0 ends it at once). The body is optional.', parameters: [pathParam('appId')], requestBody: body('RotateWebhookSecret', ex.rotateWebhookSecret, false), success: { '200': answer('Rotated', 'RotatedWebhookSecret', ex.rotatedWebhookSecret) }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/catalog': {
+    get: op('catalog.read', { operationId: 'exportCatalog', tags: ['catalog'], summary: 'Export the catalog (missions as code)', parameters: [pathParam('appId')], success: { '200': answer('Catalog', 'Catalog', ex.catalog) }, errors: ['app_not_found'] }),
+    put: op('catalog.write', { operationId: 'importCatalog', tags: ['catalog'], summary: 'Import the catalog: upsert by id, all or nothing', description: 'One invalid item (named in the message) and nothing is written.', parameters: [pathParam('appId')], requestBody: body('Catalog', ex.catalog), success: { '200': answer('The catalog after the import', 'Catalog', ex.catalog) }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/themes': {
+    get: op('catalog.read', { operationId: 'listThemes', tags: ['themes'], summary: 'List theme presets, each with the campaigns using it', parameters: [pathParam('appId')], success: { '200': answer('Presets', 'ThemeList', ex.themeList) }, errors: ['app_not_found'] }),
+    post: op('catalog.write', { operationId: 'createTheme', tags: ['themes'], summary: 'Create a theme preset (version 1)', parameters: [pathParam('appId')], requestBody: body('ThemePreset', ex.themePreset), success: { '201': answer('Created', 'ThemeAnswer', ex.themeAnswer) }, errors: ['app_not_found', exists] }),
+  },
+  '/api/admin/apps/{appId}/themes/{themeId}': {
+    get: op('catalog.read', { operationId: 'getTheme', tags: ['themes'], summary: 'One theme preset', parameters: [pathParam('appId'), pathParam('themeId')], success: { '200': answer('Preset', 'ThemeAnswer', ex.themeAnswer) }, errors: ['app_not_found', 'not_found'] }),
+    put: op('catalog.write', { operationId: 'updateTheme', tags: ['themes'], summary: 'Replace a preset (the whole preset and the version read)', description: 'Campaigns using it answer the new colours in /v1 at once.', parameters: [pathParam('appId'), pathParam('themeId')], requestBody: body('UpdateTheme', ex.updateTheme), success: { '200': answer('Updated (version + 1)', 'ThemeAnswer', ex.themeAnswer) }, errors: ['app_not_found', 'not_found', stale] }),
+    delete: op('catalog.write', { operationId: 'deleteTheme', tags: ['themes'], summary: 'Delete a preset no campaign uses', parameters: [pathParam('appId'), pathParam('themeId'), versionQuery], success: deleted, errors: [['validation_error', 'a bad version'], 'app_not_found', 'not_found', ['conflict', 'campaigns use it (named in the message), or a stale version']] }),
+  },
+  '/api/admin/apps/{appId}/campaigns': {
+    get: op('catalog.read', { operationId: 'listCampaignRecords', tags: ['campaigns'], summary: 'List campaigns as stored (themeId unresolved), with missionIds and version', parameters: [pathParam('appId')], success: { '200': answer('Campaigns', 'CampaignRecordList', ex.campaignList) }, errors: ['app_not_found'] }),
+    post: op('catalog.write', { operationId: 'createCampaign', tags: ['campaigns'], summary: 'Create a campaign (version 1)', description: 'missionIds, when given, assigns exactly those missions to it. Refused: bounds out of order, theme and themeId together, an unknown preset or mission.', parameters: [pathParam('appId')], requestBody: body('CreateCampaign', ex.createCampaign), success: { '201': answer('Created', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', exists] }),
+  },
+  '/api/admin/apps/{appId}/campaigns/{campaignId}': {
+    get: op('catalog.read', { operationId: 'getCampaignRecord', tags: ['campaigns'], summary: 'One campaign', parameters: [pathParam('appId'), pathParam('campaignId')], success: { '200': answer('Campaign', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', 'campaign_not_found'] }),
+    put: op('catalog.write', { operationId: 'updateCampaign', tags: ['campaigns'], summary: 'Replace a campaign (the whole campaign and the version read)', description: 'missionIds, when given, reassigns missions (each change audited).', parameters: [pathParam('appId'), pathParam('campaignId')], requestBody: body('UpdateCampaign', ex.updateCampaign), success: { '200': answer('Updated (version + 1)', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', 'campaign_not_found', stale] }),
+    delete: op('catalog.write', { operationId: 'deleteCampaign', tags: ['campaigns'], summary: 'Delete a campaign no mission names (archive it otherwise)', parameters: [pathParam('appId'), pathParam('campaignId'), versionQuery], success: deleted, errors: [['validation_error', 'a bad version'], 'app_not_found', 'campaign_not_found', ['conflict', 'missions name it (listed in the message), or a stale version']] }),
+  },
+  '/api/admin/apps/{appId}/revocations': {
+    post: op('players.revoke', { operationId: 'revokePlayerTokens', tags: ['players'], summary: 'Revoke one token ({jti}) or every token of a user so far ({userId})', description: 'Takes effect at once on every instance; the answer echoes the revocation.', parameters: [pathParam('appId')], requestBody: body('Revocation', ex.revocation), success: { '200': answer('Revoked', 'Revoked', ex.revoked) }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/analytics': {
+    get: op('analytics.read', { operationId: 'getAnalytics', tags: ['analytics'], summary: 'Counts of events, completions, claims and currency granted over a range', description: 'Per bucket, event name, mission and currency (the dashboard).', parameters: [pathParam('appId'), ...queryParams(analyticsQuerySchema)], success: { '200': answer('Analytics', 'Analytics', ex.analytics) }, errors: [['validation_error', 'a bad parameter, from not before to, a range over 31 days or over 1,500 buckets'], 'app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/users': {
+    get: op('players.read', { operationId: 'searchUsers', tags: ['support desk'], summary: 'Find a player', description: 'The app’s users whose id starts with `query` (case-sensitive; every user without one), most recently seen first, a page at a time (pass nextCursor as `cursor`). A user is seen from their first stored event on.', parameters: [pathParam('appId'), ...queryParams(userSearchQuerySchema)], success: { '200': answer('A page of users', 'UserPage', EX.users) }, errors: [['validation_error', 'a cursor this endpoint did not give'], 'app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}': {
+    get: op('players.read', { operationId: 'inspectUser', tags: ['players'], summary: 'Inspect a user', description: 'Missions with status and lock reason, balances, ledger, recent events with the engine’s verdict per mission.', parameters: [pathParam('appId'), pathParam('userId')], success: { '200': answer('Inspection', 'Inspection', ex.inspection) }, errors: ['app_not_found'] }),
+    delete: op('players.data', { operationId: 'erasePlayer', tags: ['support desk'], summary: 'Erase the user (a data-erasure request)', description: 'With a required reason, in one transaction: every token of the user so far is revoked; their events, progress, balances, ledger rows, notes, idempotency keys and stream log are removed; the dashboard’s aggregate counters stay; the audit entries about them keep who, what and when without the data, and one entry records the erasure (who, when, reason). A later event for the same id starts a new, empty user. See docs/security.md.', parameters: [pathParam('appId'), pathParam('userId')], requestBody: body('Reason', { reason: 'Data-erasure request #77 from the player' }), success: { '200': answer('Erased: how many rows of each kind', 'ErasureResult', { erased: true, userId: 'player-42', removed: { events: 118, progress: 4, balances: 1, ledger: 3, notes: 1, idempotencyKeys: 2 } }) }, errors: [['validation_error', 'a missing or short reason'], 'app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/export': {
+    get: op('players.data', { operationId: 'exportPlayer', tags: ['support desk'], summary: 'Export everything stored about the user (a data-access request)', description: 'One JSON document: when first and last seen, every stored event, progress, balances, the ledger, support notes and the audit entries whose target is the user (Questline stores no other user attributes).', parameters: [pathParam('appId'), pathParam('userId')], success: { '200': answer('The export (Content-Disposition: attachment)', 'UserExport', { appId: 'my-game', userId: 'player-42', exportedAt: 1764000000000, user: { userId: 'player-42', firstSeenAt: 1763000000000, lastSeenAt: 1764000000000, events: 1 }, events: [{ id: 'evt_7c4e', name: 'match_won', payload: { mode: 'ranked' }, timestamp: 1764000000000, receivedAt: 1764000000000, source: 'api', idempotencyKey: null, outcome: [] }], progress: [], balances: [], ledger: [], notes: [], audit: [] }) }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/events': {
+    post: op('players.test_event', { operationId: 'sendTestEvent', tags: ['players'], summary: 'Send a test event as the user (or judge it with dryRun=1)', description: 'Recorded like POST /v1/events (source "test"), audited as user.test_event. It is real: it counts, completes missions and is announced on the player’s stream. With ?dryRun=1 it is not: the answer is the verdicts it would get (DryRunResult), nothing is stored, sent or audited.', parameters: [pathParam('appId'), pathParam('userId'), { name: 'dryRun', in: 'query', required: false, schema: { type: 'string', enum: ['0', '1', 'true', 'false'] }, description: '1 or true: judge the event without recording it' }], requestBody: body('TestEvent', ex.testEvent), success: { '200': { description: 'Recorded (RecordedEvent), or with dryRun=1 the verdicts (DryRunResult)', json: { schema: { oneOf: [ref('RecordedEvent'), ref('DryRunResult')] }, example: ex.recordedEvent } } }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/grants': {
+    post: op('players.adjust', { operationId: 'grantCurrency', tags: ['support desk'], summary: 'Grant or correct a currency of the player', description: 'A positive amount credits, a negative one corrects, with a required reason: a ledger row records the amount, the staff member and the reason; balance.changed goes to the player’s stream; audited as user.grant. Never below zero: 409 insufficient_balance, nothing changed.', parameters: [pathParam('appId'), pathParam('userId'), idempotencyKeyHeader], requestBody: body('Grant', EX.grant), success: { '200': answer('The balance after it and the ledger row', 'GrantResult', EX.grantResult) }, errors: [...reasonErrors, 'insufficient_balance'], idempotent: true }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/missions/{missionId}/reset': {
+    post: op('players.adjust', { operationId: 'resetPlayerMission', tags: ['support desk'], summary: 'Reset the player’s mission progress', description: 'To no progress in the current window (active, count 0); a claimed reward is not taken back (correct the currency for that) and the mission can be earned again. mission.progress on the player’s stream; audited as user.mission_reset.', parameters: [pathParam('appId'), pathParam('userId'), pathParam('missionId'), idempotencyKeyHeader], requestBody: body('Reason', EX.reason), success: { '200': answer('The progress after the reset', 'MissionActionResult', EX.progress('active', 0)) }, errors: [...reasonErrors, 'mission_not_found'], idempotent: true }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/missions/{missionId}/complete': {
+    post: op('players.adjust', { operationId: 'completePlayerMission', tags: ['support desk'], summary: 'Complete the player’s mission', description: 'For a player who was wronged: status completed, claimable by the player as usual; mission.completed on the player’s stream; audited as user.mission_complete. 409 conflict when it is already completed, or claimed in this window.', parameters: [pathParam('appId'), pathParam('userId'), pathParam('missionId'), idempotencyKeyHeader], requestBody: body('Reason', EX.reason), success: { '200': answer('The progress after the completion', 'MissionActionResult', EX.progress('completed', 2)) }, errors: [...reasonErrors, 'mission_not_found', ['conflict', 'already completed, or claimed in this window']], idempotent: true }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/notes': {
+    get: op('players.read', { operationId: 'listPlayerNotes', tags: ['support desk'], summary: 'The player’s support notes', description: 'Newest first (at most 100), with author and time.', parameters: [pathParam('appId'), pathParam('userId')], success: { '200': answer('Notes', 'NoteList', { notes: [EX.note] }) }, errors: ['app_not_found'] }),
+    post: op('players.adjust', { operationId: 'addPlayerNote', tags: ['support desk'], summary: 'Add a support note on the player', description: 'Staff only: nothing reaches the player; audited as user.note.', parameters: [pathParam('appId'), pathParam('userId'), idempotencyKeyHeader], requestBody: body('NoteInput', EX.noteInput), success: { '200': answer('The note', 'NoteAnswer', { note: EX.note }) }, errors: ['app_not_found', 'idempotency_key_reused'], idempotent: true }),
+  },
+  '/api/admin/apps/{appId}/users/{userId}/updates': {
+    get: op('players.read', {
+      operationId: 'streamUserUpdates',
+      tags: ['players'],
+      summary: 'The user’s stream updates as Server-Sent Events',
+      description: 'From the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends.',
+      parameters: [pathParam('appId'), pathParam('userId'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'Resume after this id' }],
+      success: { '200': { description: 'text/event-stream of `id: <id>` and `data: <SDKUpdate JSON>` frames', stream: { schema: { type: 'string' }, example: ex.stream } } },
+      errors: ['app_not_found', 'too_many_streams'],
+    }),
+  },
+  '/api/admin/staff': {
+    get: op('staff.manage', { operationId: 'listStaff', tags: ['staff'], summary: 'List staff accounts', success: { '200': answer('Staff', 'StaffList', ex.staffList) } }),
+    post: op('staff.manage', { operationId: 'createStaff', tags: ['staff'], summary: 'Create a staff account', description: 'Without a password one is generated and answered this once.', requestBody: body('CreateStaff', ex.createStaff), success: { '201': answer('Created', 'CreatedStaff', ex.createdStaff) }, errors: [['conflict', 'the address has an account']] }),
+  },
+  '/api/admin/staff/{staffId}': {
+    patch: op('staff.manage', { operationId: 'updateStaff', tags: ['staff'], summary: 'Change a role', description: 'Takes effect on the member’s next request.', parameters: [pathParam('staffId')], requestBody: body('UpdateStaff', ex.updateStaff), success: { '200': { description: 'Updated', json: { schema: { type: 'object', properties: { staff: ref('StaffMember') }, required: ['staff'] }, example: ex.updatedStaff } } }, errors: ['not_found', ['conflict', 'the last admin']] }),
+    delete: op('staff.manage', { operationId: 'deleteStaff', tags: ['staff'], summary: 'Remove an account and end its sessions', parameters: [pathParam('staffId')], success: { '204': { description: 'Removed' } }, errors: ['not_found', ['conflict', 'the last admin, or yourself']] }),
+  },
+  '/api/admin/apps/{appId}/missions': {
+    get: op('catalog.read', { operationId: 'listMissionRecords', tags: ['missions'], summary: 'List missions, filtered, ordered by id', description: 'Every given filter must match.', parameters: [pathParam('appId'), ...queryParams(missionListQuerySchema)], success: { '200': answer('Missions', 'MissionRecordList', ex.missionList) }, errors: [['validation_error', 'a bad query parameter (named)'], 'app_not_found'] }),
+    post: op('catalog.write', { operationId: 'createMission', tags: ['missions'], summary: 'Create a mission', description: 'Validated like a catalog item; campaign and prerequisites must exist; audited.', parameters: [pathParam('appId')], requestBody: body('MissionDefinition', ex.missionDefinition), success: { '201': answer('Created (version 1)', 'MissionRecord', { ...ex.missionRecord, version: 1 }) }, errors: ['app_not_found', exists] }),
+  },
+  '/api/admin/apps/{appId}/missions/{missionId}': {
+    get: op('catalog.read', { operationId: 'getMissionRecord', tags: ['missions'], summary: 'One mission with its version', parameters: [pathParam('appId'), pathParam('missionId')], success: { '200': answer('Mission', 'MissionRecord', ex.missionRecord) }, errors: ['app_not_found', 'mission_not_found'] }),
+    put: op('catalog.write', { operationId: 'updateMission', tags: ['missions'], summary: 'Replace a mission', description: '`version` must be the one it was read at; audited with before and after.', parameters: [pathParam('appId'), pathParam('missionId')], requestBody: body('MissionUpdate', ex.missionUpdate), success: { '200': answer('Updated (version + 1)', 'MissionRecord', ex.missionRecord) }, errors: ['app_not_found', 'mission_not_found', ['conflict', 'the mission changed since that version (reload and apply the change again)']] }),
+  },
+  '/api/admin/apps/{appId}/missions/{missionId}/duplicate': {
+    post: op('catalog.write', { operationId: 'duplicateMission', tags: ['missions'], summary: 'Copy a mission under a new id', description: 'Default id "<id>-copy", not archived; audited. The body is optional.', parameters: [pathParam('appId'), pathParam('missionId')], requestBody: body('MissionDuplicate', ex.missionDuplicate, false), success: { '201': answer('The copy', 'MissionRecord', { ...ex.missionRecord, id: 'win-3-matches-weekly', version: 1 }) }, errors: ['app_not_found', 'mission_not_found', exists] }),
+  },
+  '/api/admin/apps/{appId}/missions/{missionId}/archive': {
+    post: op('catalog.write', { operationId: 'archiveMission', tags: ['missions'], summary: 'Archive a mission', description: 'Events stop counting for it and /v1 stops listing it; a completed record stays claimable; audited. The body is optional.', parameters: [pathParam('appId'), pathParam('missionId')], requestBody: body('MissionArchive', ex.missionArchive, false), success: { '200': answer('Archived', 'MissionRecord', { ...ex.missionRecord, archived: true, version: 4 }) }, errors: ['app_not_found', 'mission_not_found', stale] }),
+  },
+  '/api/admin/apps/{appId}/missions/{missionId}/unarchive': {
+    post: op('catalog.write', { operationId: 'unarchiveMission', tags: ['missions'], summary: 'Bring an archived mission back', description: 'Audited. The body is optional.', parameters: [pathParam('appId'), pathParam('missionId')], requestBody: body('MissionArchive', ex.missionArchive, false), success: { '200': answer('Live again', 'MissionRecord', { ...ex.missionRecord, version: 4 }) }, errors: ['app_not_found', 'mission_not_found', stale] }),
+  },
+  '/api/admin/apps/{appId}/event-names': {
+    get: op('catalog.read', { operationId: 'listEventNames', tags: ['missions'], summary: 'Event-name suggestions', description: 'Distinct names of the app’s most recent events, then names its missions use.', parameters: [pathParam('appId')], success: { '200': answer('Names', 'EventNameList', ex.eventNames) }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/audit': {
+    get: op('audit.read', { operationId: 'listAuditEntries', tags: ['audit'], summary: 'The audit log, newest first, a page at a time', description: 'Pass nextCursor as `before` for the next page.', parameters: queryParams(auditQuerySchema), success: { '200': answer('A page', 'AuditPage', ex.auditPage) }, errors: [['validation_error', 'a bad query parameter (named)']] }),
+  },
+  '/api/admin/openapi.json': {
+    get: { operationId: 'getAdminOpenApiDocument', tags: ['meta'], summary: 'This document', description: 'Public, like /v1/openapi.json: it names paths and shapes, never data.', public: true, success: { '200': { description: 'The document', json: { schema: { type: 'object' }, example: ex.openapi } } } },
+  },
+};
+
+const TAGS = [
+  { name: 'apps', description: 'Apps and their secrets' },
+  { name: 'catalog', description: 'The whole catalog as one document (missions as code)' },
+  { name: 'missions', description: 'Missions one at a time, with optimistic concurrency' },
+  { name: 'themes', description: 'Theme presets one at a time, with optimistic concurrency' },
+  { name: 'campaigns', description: 'Campaigns one at a time, with optimistic concurrency' },
+  { name: 'players', description: 'Support: inspect a player, test events, revoke tokens, watch the stream' },
+  { name: 'analytics', description: 'The dashboard’s counts' },
+  { name: 'staff', description: 'Staff accounts and the caller' },
+  { name: 'audit', description: 'The audit log' },
+  { name: 'meta', description: 'This document' },
+];
+
 function buildDocument() {
-  return {
+  return completeDocument({
     openapi: '3.1.0',
     info: {
       title: 'Questline admin API',
       version: '0.1.0',
       description:
         'Apps, catalog (whole document, or theme presets and campaigns one at a time with optimistic concurrency), staff and support actions, for the console and for automation. Authenticate with `Authorization: Bearer <ADMIN_API_KEY>` (admin rights) or a console session cookie; cookie writes must come from the console’s own origin. No CORS.',
+      contact: { name: 'Questline (docs/api.md)' },
     },
     servers: [{ url: '/' }],
+    tags: TAGS,
     components: {
       securitySchemes: {
         adminKey: { type: 'http', scheme: 'bearer', description: 'ADMIN_API_KEY' },
@@ -112,91 +308,10 @@ function buildDocument() {
       },
       schemas: components(),
     },
-    paths: {
-      '/api/admin/me': { get: op('authenticated', 'Who is calling: staff member or admin key, role and capabilities', { '200': { description: 'Caller', ...body('Me') } }) },
-      '/api/admin/apps': {
-        get: op('apps.read', 'List apps (never their secrets)', { '200': { description: 'Apps', ...body('AppList') } }),
-        post: op('apps.manage', 'Create an app; its secrets are answered this once', { '201': { description: 'Created', ...body('CreatedApp') }, '400': error('validation_error'), '409': error('conflict: the id exists') }, { requestBody: { required: true, ...body('CreateApp') } }),
-      },
-      '/api/admin/apps/{appId}/rotate-secret': {
-        post: op('apps.manage', 'New app secret (shown once); the old one, and every token issued before, stop working at once', { '200': { description: 'Rotated', ...body('RotatedAppSecret') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
-      },
-      '/api/admin/apps/{appId}/rotate-webhook-secret': {
-        post: op('apps.manage', 'New webhook secret (shown once); the previous one stays valid for the grace period (default 24 h, 0 ends it at once)', { '200': { description: 'Rotated', ...body('RotatedWebhookSecret') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: false, ...body('RotateWebhookSecret') } }),
-      },
-      '/api/admin/apps/{appId}/catalog': {
-        get: op('catalog.read', 'Export the catalog (missions as code)', { '200': { description: 'Catalog', ...body('Catalog') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
-        put: op('catalog.write', 'Import the catalog: upsert by id, all or nothing', { '200': { description: 'The catalog after the import', ...body('Catalog') }, '400': error('validation_error naming the item'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('Catalog') } }),
-      },
-      '/api/admin/apps/{appId}/themes': {
-        get: op('catalog.read', 'List theme presets, each with the campaigns using it', { '200': { description: 'Presets', ...body('ThemeList') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
-        post: op('catalog.write', 'Create a theme preset (version 1)', { '201': { description: 'Created', ...body('ThemeAnswer') }, '400': error('validation_error'), '404': error('app_not_found'), '409': error('conflict: the id exists') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('ThemePreset') } }),
-      },
-      '/api/admin/apps/{appId}/themes/{themeId}': {
-        get: op('catalog.read', 'One theme preset', { '200': { description: 'Preset', ...body('ThemeAnswer') }, '404': error('app_not_found, not_found') }, { parameters: [pathParam('appId'), pathParam('themeId')] }),
-        put: op('catalog.write', 'Replace a preset (the whole preset and the version read); campaigns using it answer the new colours in /v1 at once', { '200': { description: 'Updated (version + 1)', ...body('ThemeAnswer') }, '400': error('validation_error'), '404': error('app_not_found, not_found'), '409': stale }, { parameters: [pathParam('appId'), pathParam('themeId')], requestBody: { required: true, ...body('UpdateTheme') } }),
-        delete: op('catalog.write', 'Delete a preset no campaign uses', { '204': { description: 'Deleted' }, '400': error('validation_error (version)'), '404': error('app_not_found, not_found'), '409': error('conflict: campaigns use it (named in the message), or a stale version') }, { parameters: [pathParam('appId'), pathParam('themeId'), versionQuery] }),
-      },
-      '/api/admin/apps/{appId}/campaigns': {
-        get: op('catalog.read', 'List campaigns as stored (themeId unresolved), with missionIds and version', { '200': { description: 'Campaigns', ...body('CampaignRecordList') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
-        post: op('catalog.write', 'Create a campaign (version 1); missionIds, when given, assigns exactly those missions to it', { '201': { description: 'Created', ...body('CampaignAnswer') }, '400': error('validation_error (bounds, theme and themeId together, unknown preset or mission)'), '404': error('app_not_found'), '409': error('conflict: the id exists') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('CreateCampaign') } }),
-      },
-      '/api/admin/apps/{appId}/campaigns/{campaignId}': {
-        get: op('catalog.read', 'One campaign', { '200': { description: 'Campaign', ...body('CampaignAnswer') }, '404': error('app_not_found, campaign_not_found') }, { parameters: [pathParam('appId'), pathParam('campaignId')] }),
-        put: op('catalog.write', 'Replace a campaign (the whole campaign and the version read); missionIds, when given, reassigns missions (each change audited)', { '200': { description: 'Updated (version + 1)', ...body('CampaignAnswer') }, '400': error('validation_error'), '404': error('app_not_found, campaign_not_found'), '409': stale }, { parameters: [pathParam('appId'), pathParam('campaignId')], requestBody: { required: true, ...body('UpdateCampaign') } }),
-        delete: op('catalog.write', 'Delete a campaign no mission names (archive it otherwise)', { '204': { description: 'Deleted' }, '400': error('validation_error (version)'), '404': error('app_not_found, campaign_not_found'), '409': error('conflict: missions name it (listed in the message), or a stale version') }, { parameters: [pathParam('appId'), pathParam('campaignId'), versionQuery] }),
-      },
-      '/api/admin/apps/{appId}/revocations': {
-        post: op('players.revoke', 'Revoke one token ({jti}) or every token of a user so far ({userId})', { '200': { description: 'Revoked' }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('Revocation') } }),
-      },
-      '/api/admin/apps/{appId}/analytics': {
-        get: op('analytics.read', 'Counts of events, completions, claims and currency granted over a range, per bucket, event name, mission and currency (the dashboard)', { '200': { description: 'Analytics', ...body('Analytics') }, '400': error('validation_error: a bad parameter, from not before to, a range over 31 days or over 1,500 buckets'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), ...queryParams(analyticsQuerySchema)] }),
-      },
-      '/api/admin/apps/{appId}/users/{userId}': {
-        get: op('players.read', 'Inspect a user: missions with status and lock reason, balances, ledger, recent events with the engine’s verdict per mission', { '200': { description: 'Inspection', ...body('Inspection') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')] }),
-      },
-      '/api/admin/apps/{appId}/users/{userId}/events': {
-        post: op('players.test_event', 'Send a test event as the user: recorded like POST /v1/events (source "test"), audited as user.test_event', { '200': { description: 'Recorded', ...body('RecordedEvent') }, '400': error('validation_error'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), pathParam('userId')], requestBody: { required: true, ...body('TestEvent') } }),
-      },
-      '/api/admin/apps/{appId}/users/{userId}/updates': {
-        get: op('players.read', 'The user’s stream updates as Server-Sent Events, from the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends', { '200': { description: 'text/event-stream of `id: <id>\\ndata: <SDKUpdate JSON>` frames', content: { 'text/event-stream': { schema: { type: 'string' } } } }, '404': error('app_not_found'), '429': error('too_many_streams') }, { parameters: [pathParam('appId'), pathParam('userId'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' } }] }),
-      },
-      '/api/admin/staff': {
-        get: op('staff.manage', 'List staff accounts', { '200': { description: 'Staff', ...body('StaffList') } }),
-        post: op('staff.manage', 'Create a staff account; without a password one is generated and answered this once', { '201': { description: 'Created', ...body('CreatedStaff') }, '400': error('validation_error'), '409': error('conflict: the address has an account') }, { requestBody: { required: true, ...body('CreateStaff') } }),
-      },
-      '/api/admin/staff/{staffId}': {
-        patch: op('staff.manage', 'Change a role (takes effect on the member’s next request)', { '200': { description: 'Updated', content: { 'application/json': { schema: { type: 'object', properties: { staff: ref('StaffMember') }, required: ['staff'] } } } }, '400': error('validation_error'), '404': error('not_found'), '409': error('conflict: the last admin') }, { parameters: [pathParam('staffId')], requestBody: { required: true, ...body('UpdateStaff') } }),
-        delete: op('staff.manage', 'Remove an account and end its sessions', { '204': { description: 'Removed' }, '404': error('not_found'), '409': error('conflict: the last admin, or yourself') }, { parameters: [pathParam('staffId')] }),
-      },
-      '/api/admin/apps/{appId}/missions': {
-        get: op('catalog.read', 'List missions, filtered (every given filter must match), ordered by id', { '200': { description: 'Missions', ...body('MissionRecordList') }, '400': error('validation_error naming the query parameter'), '404': error('app_not_found') }, { parameters: [pathParam('appId'), ...queryParams(missionListQuerySchema)] }),
-        post: op('catalog.write', 'Create a mission (validated like a catalog item; campaign and prerequisites must exist); audited', { '201': { description: 'Created (version 1)', ...body('MissionRecord') }, '400': error('validation_error naming the field'), '404': error('app_not_found'), '409': error('conflict: the id exists') }, { parameters: [pathParam('appId')], requestBody: { required: true, ...body('MissionDefinition') } }),
-      },
-      '/api/admin/apps/{appId}/missions/{missionId}': {
-        get: op('catalog.read', 'One mission with its version', { '200': { description: 'Mission', ...body('MissionRecord') }, '404': error('app_not_found or mission_not_found') }, { parameters: [pathParam('appId'), pathParam('missionId')] }),
-        put: op('catalog.write', 'Replace a mission; `version` must be the one it was read at; audited with before and after', { '200': { description: 'Updated (version + 1)', ...body('MissionRecord') }, '400': error('validation_error naming the field'), '404': error('app_not_found or mission_not_found'), '409': error('conflict: the mission changed since that version (reload and apply the change again)') }, { parameters: [pathParam('appId'), pathParam('missionId')], requestBody: { required: true, ...body('MissionUpdate') } }),
-      },
-      '/api/admin/apps/{appId}/missions/{missionId}/duplicate': {
-        post: op('catalog.write', 'Copy a mission under a new id (default "<id>-copy"), not archived; audited', { '201': { description: 'The copy', ...body('MissionRecord') }, '400': error('validation_error'), '404': error('app_not_found or mission_not_found'), '409': error('conflict: the id exists') }, { parameters: [pathParam('appId'), pathParam('missionId')], requestBody: { required: false, ...body('MissionDuplicate') } }),
-      },
-      '/api/admin/apps/{appId}/missions/{missionId}/archive': {
-        post: op('catalog.write', 'Archive a mission: events stop counting for it and /v1 stops listing it; a completed record stays claimable; audited', { '200': { description: 'Archived', ...body('MissionRecord') }, '404': error('app_not_found or mission_not_found'), '409': error('conflict: stale version') }, { parameters: [pathParam('appId'), pathParam('missionId')], requestBody: { required: false, ...body('MissionArchive') } }),
-      },
-      '/api/admin/apps/{appId}/missions/{missionId}/unarchive': {
-        post: op('catalog.write', 'Bring an archived mission back; audited', { '200': { description: 'Live again', ...body('MissionRecord') }, '404': error('app_not_found or mission_not_found'), '409': error('conflict: stale version') }, { parameters: [pathParam('appId'), pathParam('missionId')], requestBody: { required: false, ...body('MissionArchive') } }),
-      },
-      '/api/admin/apps/{appId}/event-names': {
-        get: op('catalog.read', 'Event-name suggestions: distinct names of the app’s most recent events, then names its missions use', { '200': { description: 'Names', ...body('EventNameList') }, '404': error('app_not_found') }, { parameters: [pathParam('appId')] }),
-      },
-      '/api/admin/audit': {
-        get: op('audit.read', 'The audit log, newest first, a page at a time (pass nextCursor as `before`)', { '200': { description: 'A page', ...body('AuditPage') }, '400': error('validation_error naming the query parameter') }, { parameters: queryParams(auditQuerySchema) }),
-      },
-      '/api/admin/openapi.json': {
-        get: { summary: 'This document (no authentication)', responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } } } },
-      },
-    },
-  };
+    paths: Object.fromEntries(
+      Object.entries(operations).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, spec]) => [method, operation(spec, rules)]))]),
+    ),
+  });
 }
 
 let cached: ReturnType<typeof buildDocument> | null = null;

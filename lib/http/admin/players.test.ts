@@ -176,7 +176,7 @@ describe('POST /api/admin/apps/:appId/users/:userId/events (test event)', () => 
     const [{ getDb }, { auditLog }] = await Promise.all([import('@/db/client'), import('@/db/schema')]);
     const rows = await (await getDb()).select().from(auditLog).where(and(eq(auditLog.appId, app.appId), eq(auditLog.action, 'user.test_event')));
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ actor: `staff:${support.email}`, target: userId, after: { eventId: body.eventId, name: 'match.won' } });
+    expect(rows[0]).toMatchObject({ actor: `staff:${support.email}`, target: `user:${userId}`, after: { eventId: body.eventId, name: 'match.won' } });
   });
 
   it('validates the body, and an editor may not send one', async () => {
@@ -185,6 +185,17 @@ describe('POST /api/admin/apps/:appId/users/:userId/events (test event)', () => 
     expect(bad.status).toBe(400);
     expect((await bad.json()).error).toBe('validation_error');
     expect((await asStaff(server, editor.cookie, 'POST', `/api/admin/apps/${app.appId}/users/u1/events`, { name: 'x' })).status).toBe(403);
+  });
+
+  it('bounds the test event’s time like a webhook’s (5 min ahead, 7 days back): a test event dated 2100 is refused and nothing is stored', async () => {
+    const app = await createTestApp(server, catalog());
+    const userId = uniqueId('player');
+    const future = await asStaff(server, support.cookie, 'POST', `/api/admin/apps/${app.appId}/users/${userId}/events`, { name: 'match.won', timestamp: Date.UTC(2100, 0, 1) });
+    expect(future.status).toBe(400);
+    expect(await future.json()).toEqual({ error: 'validation_error', message: expect.stringMatching(/^timestamp: .*ahead of the server clock/) });
+    const old = await asStaff(server, support.cookie, 'POST', `/api/admin/apps/${app.appId}/users/${userId}/events`, { name: 'match.won', timestamp: Date.now() - 8 * 86_400_000 });
+    expect(old.status).toBe(400);
+    expect((await inspect(app, userId)).events).toEqual([]);
   });
 });
 

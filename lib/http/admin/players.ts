@@ -1,6 +1,6 @@
 // The inspector's admin API (support staff, docs/api.md "Inspector"):
 // GET  /api/admin/apps/:appId/users/:userId          – missions (status, lock), balances, ledger, recent events with verdicts
-// POST /api/admin/apps/:appId/users/:userId/events   – a test event as the user (recordEvent, source "test", audited)
+// POST /api/admin/apps/:appId/users/:userId/events   – a test event as the user (recordEvent, source "test", audited); ?dryRun=1: its verdicts only
 // GET  /api/admin/apps/:appId/users/:userId/updates  – the user's stream updates (SSE), staff session or admin key
 // Revoking the user's tokens is POST /api/admin/apps/:appId/revocations {userId} (./apps.ts).
 import { and, desc, eq } from 'drizzle-orm';
@@ -16,6 +16,7 @@ import { listBalances } from '@/lib/balances/balances';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { testEventSchema, type Inspection, type InspectorVerdict } from '@/lib/contract/inspector';
 import { AppError } from '@/lib/errors';
+import { eventTimeProblem } from '@/lib/events/event-time';
 import { recordEvent } from '@/lib/events/record-event';
 import { explainEvent } from '@/lib/missions/engine';
 import { viewMission } from '@/lib/missions/read-missions';
@@ -24,12 +25,17 @@ import { readJsonBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
 import { json } from '../respond';
 import { parseWith } from '../validate';
+import { adminServiceContext } from '../service-context';
+import { dryRunEvent } from '@/lib/services/events/dry-run-event';
+import { userTarget } from '@/lib/services/_shared/staff-write';
 import { openUpdateStream } from '../v1/sse';
 
 /** Events and ledger rows the inspector shows, newest first. */
 const INSPECTOR_LIMIT = 50;
 
 const userIdSchema = z.string().min(1).max(256);
+/** ?dryRun=1 (or true): the verdicts only, nothing stored or sent. */
+const dryRunSchema = z.enum(['0', '1', 'true', 'false']).optional().transform((v) => v === '1' || v === 'true');
 
 async function target(params: AdminContext['params']): Promise<{ appId: string; userId: string }> {
   const userId = parseWith(userIdSchema, params.userId);
@@ -113,16 +119,22 @@ export const getInspection = adminRoute('players.read', async ({ params }) => {
   return json(await inspectUser(appId, userId));
 });
 
-export const postTestEvent = adminRoute('players.test_event', async ({ req, params, admin }) => {
+export const postTestEvent = adminRoute('players.test_event', async (request) => {
+  const { req, url, params, admin } = request;
   const { appId, userId } = await target(params);
   const { value } = await readJsonBody(req);
   const input = parseWith(testEventSchema, value);
-  const event = { userId, name: input.name, payload: input.payload, timestamp: input.timestamp ?? Date.now() };
+  const now = Date.now();
+  const event = { userId, name: input.name, payload: input.payload, timestamp: input.timestamp ?? now };
+  const timeProblem = eventTimeProblem(event.timestamp, now, 'test');
+  if (timeProblem) throw new AppError('validation_error', timeProblem);
+  const dryRun = parseWith(dryRunSchema, url.searchParams.get('dryRun') ?? undefined, { prefix: 'query.dryRun' });
+  if (dryRun) return json(await dryRunEvent({ ctx: await adminServiceContext(request, appId), input: { event } }));
   // The catalog is read before the transaction (the embedded database has one connection).
   const catalog = await getCatalog(appId);
   const recorded = await inUnitOfWork(undefined, async (uow) => {
     const outcome = await recordEvent({ ctx: { appId, source: 'test', uow, catalog }, input: { event, idempotencyKey: null } });
-    await recordAudit(uow.tx, { actor: admin.actor, action: 'user.test_event', appId, target: userId, after: { eventId: outcome.body.eventId, ...event } });
+    await recordAudit(uow.tx, { actor: admin.actor, action: 'user.test_event', appId, target: userTarget(userId), after: { eventId: outcome.body.eventId, ...event } });
     return outcome.body;
   });
   return json(recorded);

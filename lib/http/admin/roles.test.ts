@@ -134,6 +134,9 @@ describe('cookie-authenticated writes (CSRF)', () => {
     expect(sibling.status).toBe(403);
     const noOrigin = await fetch(server.url + route, { method: 'PUT', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
     expect(noOrigin.status).toBe(403);
+    // Without TRUST_PROXY, X-Forwarded-Host is the client's own word, not the host it reached.
+    const forwardedHost = await asStaff(server, cookie, 'PUT', route, body, { Origin: 'https://evil.example', 'X-Forwarded-Host': 'evil.example' });
+    expect(forwardedHost.status).toBe(403);
     const crossSite = await asStaff(server, cookie, 'PUT', route, body, { 'Sec-Fetch-Site': 'cross-site' });
     expect(crossSite.status).toBe(403);
     const exported = (await (await asStaff(server, cookie, 'GET', route)).json()) as { missions: { id: string }[] };

@@ -1,7 +1,7 @@
 // Staff accounts over real HTTP: created by an admin (password chosen or
 // generated and shown once), signed in through Better Auth with HttpOnly,
 // SameSite=Lax cookies, re-roled and removed with audit rows; the last admin
-// stays; failed sign-ins are limited per address; the first admin is made at start.
+// stays; failed sign-ins are limited per (address, client); the first admin is made at start.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { desc, eq } from 'drizzle-orm';
@@ -94,11 +94,14 @@ describe('sign-in', () => {
     expect(cookieOf(signUp)).not.toContain('session_token');
   });
 
-  it('after 10 failed attempts for an address, refuses even the right password with 429 and Retry-After; other addresses still sign in', async () => {
+  // Called without a socket and without TRUST_PROXY (as a Next.js route file), every request is the
+  // one client "unknown": its 10 failures on an account refuse it on that account. Other clients
+  // are not refused (lib/http/staff-signin.test.ts, over real HTTP).
+  it('after 10 failed attempts for an address from one client, refuses that client even the right password with 429 and Retry-After; other addresses still sign in', async () => {
     const target = await signedInStaff(server, 'editor');
     // The attempts inside one of the limiter's fixed 15-minute windows (lib/testing/rate-window.ts).
     await awayFromWindowEdge(30_000, 15 * 60_000);
-    // Each attempt from its own client address: this is the per-address cap.
+    // X-Forwarded-For without TRUST_PROXY is the client's own word: ignored, all one client.
     for (let i = 0; i < 10; i++) {
       const res = await signInRequest(server, target.email, `wrong password ${i}!!`, { 'X-Forwarded-For': `10.9.0.${i}` });
       expect(res.status).toBe(401);

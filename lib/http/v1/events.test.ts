@@ -1,6 +1,7 @@
 // HTTP contract of POST /v1/events over real HTTP: response shape, validation,
-// user binding, body size cap, idempotency (cache, database, concurrency,
-// broadcasts) and the per-JWT rate limit.
+// the event time bounded by the server clock (and late events), user binding,
+// body size cap, idempotency (cache, database, concurrency, broadcasts), a
+// player's concurrent burst and the per-JWT rate limit.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, request as httpRequest } from 'node:http';
 import { and, count, eq, sql } from 'drizzle-orm';
@@ -8,8 +9,11 @@ import { getDb } from '@/db/client';
 import { events } from '@/db/schema';
 import { getBus } from '@/lib/bus';
 import { userChannel } from '@/lib/updates/publish';
+import { decodeBusMessage, getUpdateLog, userLogKey } from '@/lib/updates/log';
 import { getKv } from '@/lib/kv';
 import { idempotencyCacheKey } from '@/lib/idempotency/run-idempotent';
+import { setMaxLostWritesForTests } from '@/lib/events/record-event';
+import { mission, newUser as fixtureUser, DAY } from '@/lib/testing/fixtures';
 import {
   createTestApp,
   issueToken,
@@ -39,11 +43,13 @@ async function newUser(): Promise<{ userId: string; token: string; client: Retur
   return { userId, token, client: userClient(server, token) };
 }
 
+/** One time near now for every event of the file (identical bodies replay; the server accepts events up to 24 h late). */
+const SENT_AT = Date.now();
 const eventOf = (userId: string, extra: Record<string, unknown> = {}) => ({
   userId,
   name: 'step',
   payload: { level: 1 },
-  timestamp: 1_700_000_000_000,
+  timestamp: SENT_AT,
   ...extra,
 });
 
@@ -262,6 +268,129 @@ describe('POST /v1/events: 400 invalid_event', () => {
   });
 });
 
+describe('POST /v1/events: the event time, bounded by the server clock', () => {
+  const MINUTE = 60_000;
+  const HOUR = 60 * MINUTE;
+  let daily: TestApp;
+  beforeAll(async () => {
+    daily = await createTestApp(server, {
+      missions: [
+        mission('daily-login', { criteria: { eventName: 'login', count: 1, window: 'daily' }, reward: { kind: 'currency', currency: 'gold', amount: 10 } }),
+        mission('lifetime-logins', { criteria: { eventName: 'login', count: 1000 } }),
+      ],
+    });
+  });
+  const login = (userId: string, timestamp: number) => ({ userId, name: 'login', payload: {}, timestamp });
+  const startOfTodayUtc = () => Math.floor(Date.now() / DAY) * DAY;
+
+  async function expectRefused(res: Response, message: RegExp): Promise<void> {
+    expect(res.status).toBe(400);
+    const body = (await res.json()) as { error: string; message: string };
+    expect(body).toEqual({ error: 'invalid_event', message: expect.stringMatching(message) });
+  }
+
+  it('refuses a timestamp more than 5 minutes ahead of the server clock, storing nothing; accepts one 4 minutes ahead', async () => {
+    const { userId, client } = await newUser();
+    await expectRefused(await client.post('/v1/events', eventOf(userId, { timestamp: Date.now() + 6 * MINUTE })), /^timestamp: .*more than 5 minutes ahead of the server clock/);
+    expect(await storedEvents(userId)).toBe(0);
+    expect((await client.post('/v1/events', eventOf(userId, { timestamp: Date.now() + 4 * MINUTE }))).status).toBe(200);
+    expect(await storedEvents(userId)).toBe(1);
+  });
+
+  it('refuses a timestamp more than 24 hours old, storing nothing; accepts one 23 hours late (a lifetime mission counts it)', async () => {
+    const { userId, client } = await newUser();
+    await expectRefused(await client.post('/v1/events', eventOf(userId, { timestamp: Date.now() - 25 * HOUR })), /more than 24 hours before the server clock/);
+    expect(await storedEvents(userId)).toBe(0);
+    const late = await client.post('/v1/events', eventOf(userId, { timestamp: Date.now() - 23 * HOUR }));
+    expect(late.status).toBe(200);
+    expect(((await late.json()) as { missionsUpdated: string[] }).missionsUpdated).toEqual([STEPS.id]);
+    expect(await progressOf(client)).toBe(1);
+  });
+
+  it('refuses a timestamp sent in seconds with a message that says milliseconds, storing nothing', async () => {
+    const { userId, client } = await newUser();
+    await expectRefused(await client.post('/v1/events', eventOf(userId, { timestamp: Math.floor(Date.now() / 1000) })), /milliseconds/);
+    await expectRefused(await client.post('/v1/events', eventOf(userId, { timestamp: 0 })), /milliseconds/);
+    expect(await storedEvents(userId)).toBe(0);
+  });
+
+  it('the eight-day farm pays one daily reward: events stamped 0 to 8 days ahead (and 400 days back), each followed by a claim', async () => {
+    const user = await fixtureUser(server, daily);
+    const events: number[] = [];
+    const claims: number[] = [];
+    for (let d = 0; d <= 8; d++) {
+      events.push((await user.client.post('/v1/events', login(user.userId, Date.now() + d * DAY))).status);
+      claims.push((await user.claim('daily-login')).status);
+    }
+    for (let d = 400; d < 405; d++) {
+      events.push((await user.client.post('/v1/events', login(user.userId, Date.now() - d * DAY))).status);
+      claims.push((await user.claim('daily-login')).status);
+    }
+    expect(events).toEqual([200, ...Array(13).fill(400)]);
+    expect(claims).toEqual([200, ...Array(13).fill(409)]);
+    const balance = await user.getJson<{ balance: { amount: number } }>('/v1/balance?currency=gold');
+    expect(balance.body.balance.amount).toBe(10);
+  });
+
+  it('refuses an event dated 2100, and the player’s daily mission still advances on the next real event', async () => {
+    const user = await fixtureUser(server, daily);
+    await expectRefused(await user.client.post('/v1/events', login(user.userId, Date.UTC(2100, 0, 1))), /ahead of the server clock/);
+    expect(await storedEvents(user.userId)).toBe(0);
+    const real = await user.event('login');
+    expect(real.status).toBe(200);
+    expect(real.body.missionsUpdated).toEqual(['daily-login', 'lifetime-logins']);
+    const { body } = await user.getJson<{ progress: { status: string; currentCount: number } }>('/v1/missions/daily-login');
+    expect(body.progress).toMatchObject({ status: 'completed', currentCount: 1 });
+  });
+
+  it('stores a late event of yesterday and counts it for nothing in a daily mission (the inspector says outside the current window); lifetime counts it', async () => {
+    const user = await fixtureUser(server, daily);
+    const today = startOfTodayUtc();
+    const late = await user.event('login', {}, today - 1);
+    expect(late.status).toBe(200);
+    expect(late.body.missionsUpdated).toEqual(['lifetime-logins']);
+    expect((await user.getJson<{ progress: unknown }>('/v1/missions/daily-login')).body.progress).toBeNull();
+    expect((await user.claim('daily-login')).status).toBe(409);
+    const res = await fetch(`${server.url}/api/admin/apps/${daily.appId}/users/${encodeURIComponent(user.userId)}`, { headers: { Authorization: `Bearer ${server.adminKey}` } });
+    const inspection = (await res.json()) as { events: Array<{ id: string; verdicts: Array<Record<string, unknown>> }> };
+    const stored = inspection.events.find((e) => e.id === late.body.eventId);
+    expect(stored?.verdicts.find((v) => v.missionId === 'daily-login')).toEqual({
+      missionId: 'daily-login',
+      counted: false,
+      code: 'outside_current_window',
+      eventWindowStart: today - DAY,
+      currentWindowStart: today,
+    });
+    // Today's event still counts in today's window.
+    expect((await user.event('login')).body.missionsUpdated).toEqual(['daily-login', 'lifetime-logins']);
+  });
+});
+
+describe('POST /v1/events: a player’s own concurrent burst', () => {
+  it('never answers 503: 20 rounds of 10 concurrent events of one user, with the bound on lost writes lowered to 1, all 200, each stored once, progress equal to the events', async () => {
+    // With one lost write allowed, any two of the user's events racing for the sequence number would answer 503:
+    // the events of one user on this instance must take turns instead.
+    setMaxLostWritesForTests(1);
+    try {
+      const { userId, client } = await newUser();
+      const statuses: number[] = [];
+      for (let round = 0; round < 20; round++) {
+        // A fresh token per round: the limit is 100 events per 60 s per JWT.
+        const burst = userClient(server, await issueToken(server, app, userId));
+        const responses = await Promise.all(
+          Array.from({ length: 10 }, (_, i) => burst.post('/v1/events', eventOf(userId, { payload: { round, i } }), { 'Idempotency-Key': `burst-${round}-${i}` })),
+        );
+        statuses.push(...responses.map((r) => r.status));
+      }
+      expect(statuses.filter((status) => status !== 200)).toEqual([]);
+      expect(await storedEvents(userId)).toBe(200);
+      expect(await progressOf(client)).toBe(200);
+    } finally {
+      setMaxLostWritesForTests(null);
+    }
+  });
+});
+
 describe('POST /v1/events: 403 user_mismatch', () => {
   it('refuses a body userId different from the token sub, storing nothing for either user', async () => {
     const me = await newUser();
@@ -398,7 +527,7 @@ describe('POST /v1/events: idempotency', () => {
     const { userId, client } = await newUser();
     const first = await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-reuse' });
     const firstBody = await first.json();
-    for (const changed of [eventOf(userId, { name: 'other' }), eventOf(userId, { payload: { level: 2 } }), eventOf(userId, { timestamp: 5 })]) {
+    for (const changed of [eventOf(userId, { name: 'other' }), eventOf(userId, { payload: { level: 2 } }), eventOf(userId, { timestamp: SENT_AT - 5 })]) {
       const res = await client.post('/v1/events', changed, { 'Idempotency-Key': 'k-reuse' });
       expect(res.status).toBe(422);
       expect(((await res.json()) as { error: string }).error).toBe('idempotency_key_reused');
@@ -450,10 +579,12 @@ describe('POST /v1/events: idempotency', () => {
       expect((await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-pub' })).headers.get('x-idempotent-replay')).toBe('hit');
       await getKv().del(idempotencyCacheKey(app.appId, userId, 'event:k-pub'));
       expect((await client.post('/v1/events', eventOf(userId), { 'Idempotency-Key': 'k-pub' })).headers.get('x-idempotent-replay')).toBe('db-hit');
-      // A fresh event afterwards is published: once it arrives, anything sent before it has arrived too.
+      // A fresh event afterwards is published: once it arrives, anything sent before it has arrived too
+      // (the channel delivers in log order). Its message is the newest in the log once the POST has answered.
       await client.post('/v1/events', eventOf(userId));
-      for (let i = 0; i < 1_500 && messages.length < 2; i++) await sleep(20);
-      await sleep(200);
+      const fresh = await getUpdateLog().lastId(userLogKey(app.appId, userId));
+      for (let i = 0; i < 1_500 && !messages.some((m) => decodeBusMessage(m)?.id === fresh); i++) await sleep(20);
+      expect(messages.map((m) => decodeBusMessage(m)?.id).at(-1)).toBe(fresh);
       expect(messages).toHaveLength(2);
     } finally {
       await unsubscribe();

@@ -1,6 +1,7 @@
 // POST /v1/events – ingest one event and answer which missions it advanced
 import { eventSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
+import { eventTimeProblem } from '@/lib/events/event-time';
 import { eventKey, recordEvent } from '@/lib/events/record-event';
 import { checkKey, idempotencyCacheKey, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
 import { getKv } from '@/lib/kv';
@@ -25,6 +26,9 @@ export const postEvent = userRoute(
     const { value } = await readJsonBody(req, { invalidCode: 'invalid_event' });
     const body = parseWith(eventSchema, value, { code: 'invalid_event' });
     if (body.userId !== auth.userId) throw new AppError('user_mismatch', 'Body userId differs from the token subject');
+    // The server's clock bounds the client's (lib/events/event-time.ts): refused before anything is stored.
+    const timeProblem = eventTimeProblem(body.timestamp, Date.now(), 'api');
+    if (timeProblem) throw new AppError('invalid_event', timeProblem);
     const header = req.headers.get('idempotency-key');
     const idempotencyKey = checkKey(header ?? body.idempotencyKey, 'invalid_event');
     const event = { userId: body.userId, name: body.name, payload: body.payload, timestamp: body.timestamp };

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, putCatalog, startTestServer, type TestServer } from '@/lib/testing/test-server';
 import { campaign, DAY, HOUR, mission, newUser } from '@/lib/testing/fixtures';
+import { moveRecordsBack } from '@/lib/testing/records';
 
 interface ListBody {
   missions: { id: string }[];
@@ -157,7 +158,7 @@ describe('GET /v1/missions: missions that can no longer progress', () => {
   it('hides expired missions and missions of ended campaigns unless the record is completed; include=expired lists them all', async () => {
     const now = Date.now();
     const app = await createTestApp(server, {
-      campaigns: [campaign('ended', { startAt: now - 10 * DAY, endAt: now - DAY })],
+      campaigns: [campaign('ended', { startAt: now - 10 * DAY, endAt: now - HOUR })],
       missions: [
         mission('live'),
         mission('expired', { expiresAt: now - HOUR, criteria: { eventName: 'old', count: 1 } }),
@@ -171,7 +172,7 @@ describe('GET /v1/missions: missions that can no longer progress', () => {
     // Events from before the end still count: completed (claimable) records.
     expect((await user.event('old-done', {}, now - 2 * HOUR)).body.missionsUpdated).toEqual(['expired-done']);
     expect((await user.event('old-active', {}, now - 2 * HOUR)).body.missionsUpdated).toEqual(['expired-active']);
-    expect((await user.event('camp-done', {}, now - 2 * DAY)).body.missionsUpdated).toEqual(['ended-done']);
+    expect((await user.event('camp-done', {}, now - 2 * HOUR)).body.missionsUpdated).toEqual(['ended-done']);
 
     const def = (await user.getJson<ListBody>('/v1/missions')).body;
     expect(ids(def)).toEqual(['ended-done', 'expired-done', 'live']);
@@ -238,8 +239,9 @@ describe('counting windows and criteria, as read over HTTP', () => {
   it('a daily mission whose record is from a past day reads as active with currentCount 0', async () => {
     const app = await createTestApp(server, { missions: [mission('daily', { criteria: { eventName: 'login', count: 3, window: 'daily' } })] });
     const user = await newUser(server, app);
-    const res = await user.event('login', {}, Date.now() - DAY);
+    const res = await user.event('login');
     expect(res.body.missionsUpdated).toEqual(['daily']);
+    await moveRecordsBack(app.appId, user.userId, DAY); // a day passes
     const detail = await user.getJson<{ progress: Record<string, unknown> }>('/v1/missions/daily');
     expect(detail.body.progress).toMatchObject({ status: 'active', currentCount: 0, progress: 0, targetCount: 3 });
     const list = (await user.getJson<ListBody>('/v1/missions?status=active')).body;
@@ -252,8 +254,10 @@ describe('counting windows and criteria, as read over HTTP', () => {
   it('a claimed daily mission of a past day reads as active again (filtered as active, not claimed)', async () => {
     const app = await createTestApp(server, { missions: [mission('daily', { criteria: { eventName: 'login', count: 1, window: 'daily' } })] });
     const user = await newUser(server, app);
-    await user.event('login', {}, Date.now() - DAY);
+    await user.event('login');
     expect((await user.claim('daily')).status).toBe(200);
+    expect(ids((await user.getJson<ListBody>('/v1/missions?status=claimed')).body)).toEqual(['daily']);
+    await moveRecordsBack(app.appId, user.userId, DAY); // a day passes
     expect(ids((await user.getJson<ListBody>('/v1/missions?status=claimed')).body)).toEqual([]);
     expect(ids((await user.getJson<ListBody>('/v1/missions?status=active')).body)).toEqual(['daily']);
   });
@@ -293,7 +297,8 @@ describe('counting windows and criteria, as read over HTTP', () => {
   });
 
   it('an event at or after expiresAt does not count; one before it does', async () => {
-    const expiresAt = Date.now() + HOUR;
+    // Within the 5 minutes an event may be ahead of the server clock.
+    const expiresAt = Date.now() + 3 * 60_000;
     const app = await createTestApp(server, { missions: [mission('timed', { expiresAt, criteria: { eventName: 'play', count: 5 } })] });
     const user = await newUser(server, app);
     expect((await user.event('play', {}, expiresAt)).body.missionsUpdated).toEqual([]);

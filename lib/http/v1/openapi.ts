@@ -1,36 +1,35 @@
 // GET /v1/openapi.json – the OpenAPI 3.1 document. Its schemas, query
 // parameters and error answers are all derived from the contract
 // (lib/contract): the components from its registry, parameters from its query
-// schemas, each error's status and meaning from its error table.
-import { ERRORS, type ErrorCode } from '@/lib/contract/errors';
+// schemas, each error's status and meaning from its error table, and every
+// operation is built by the rules of lib/contract/openapi.ts (operationId,
+// tags, description, examples, the common headers and error answers).
+import { v1Examples as ex } from '@/lib/contract/examples';
+import { completeDocument, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
 import { componentJsonSchemas, contractQueries, queryJsonSchemas, type ComponentName } from '@/lib/contract/registry';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
 
 const ref = (id: ComponentName) => ({ $ref: `#/components/schemas/${id}` });
-const body = (id: ComponentName) => ({ content: { 'application/json': { schema: ref(id) } } });
-const ok = (description: string, id: ComponentName) => ({ '200': { description, ...body(id) } });
-const bearer = [{ bearerAuth: [] }];
-const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
-const idempotencyHeader = { name: 'Idempotency-Key', in: 'header', required: false, schema: { type: 'string', minLength: 1, maxLength: 255 } };
+const answer = (description: string, id: ComponentName, example: unknown) => ({ description, json: { schema: ref(id), example } });
+const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The mission or campaign id' };
+const idempotencyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description: 'Applies the write once: a retry with the same key answers the first result (X-Idempotent-Replay)',
+};
 const header = (name: string, schema: object, description: string) => ({ name, in: 'header', required: true, schema, description });
 
-/** The error answers of an operation, grouped by status; each names its codes and what they mean. */
-function errors(...codes: ErrorCode[]): Record<string, { description: string; content: object }> {
-  const byStatus = new Map<number, ErrorCode[]>();
-  for (const code of codes) byStatus.set(ERRORS[code].status, [...(byStatus.get(ERRORS[code].status) ?? []), code]);
-  return Object.fromEntries(
-    [...byStatus].map(([status, list]) => [
-      String(status),
-      { description: list.map((code) => `\`${code}\`: ${ERRORS[code].description}`).join('; '), ...body('Error') },
-    ]),
-  );
-}
-/** Errors of every authenticated operation. */
-const AUTHED: ErrorCode[] = ['unauthorized', 'internal_error', 'unavailable'];
+const rules: DocumentRules = {
+  errorSchema: ref('Error'),
+  security: [{ bearerAuth: [] }],
+  authErrors: ['unauthorized'],
+};
 
 /** Query parameters from a contract query schema. */
-function query(name: keyof typeof contractQueries): object[] {
+function query(name: keyof typeof contractQueries): Record<string, unknown>[] {
   return Object.entries(queryJsonSchemas(contractQueries[name])).map(([param, { schema, description }]) => ({
     name: param,
     in: 'query',
@@ -40,149 +39,222 @@ function query(name: keyof typeof contractQueries): object[] {
   }));
 }
 
+const operations: Record<string, Record<string, OperationSpec>> = {
+  '/v1/auth/token': {
+    post: {
+      operationId: 'issueToken',
+      tags: ['auth'],
+      summary: 'Exchange an app secret for a one-hour JWT',
+      description:
+        'Called by the game’s backend (never ship the app secret in a client). The token’s subject is `userId`; it expires after 3,600 s. ' +
+        'Wrong secrets are counted per app and client: too many answer 429 until the window passes.',
+      public: true,
+      requestBody: { required: true, schema: ref('TokenRequest'), example: ex.tokenRequest },
+      success: { '200': answer('Token', 'TokenResponse', ex.tokenResponse) },
+      errors: ['invalid_credentials', 'rate_limited'],
+    },
+  },
+  '/v1/auth/revoke': {
+    post: {
+      operationId: 'revokeToken',
+      tags: ['auth'],
+      summary: 'Revoke the presented token',
+      description: 'The token stops working at once on every instance (its streams close within one keep-alive interval).',
+      success: { '200': answer('Revoked', 'RevokeResponse', ex.revokeResponse) },
+    },
+  },
+  '/v1/events': {
+    post: {
+      operationId: 'postEvent',
+      tags: ['events'],
+      summary: 'Ingest one event',
+      description:
+        'Records the event and advances the caller’s missions whose criteria it matches; answers which ones changed. ' +
+        '`userId` must be the token’s subject. An Idempotency-Key (header, or `idempotencyKey` in the body) applies it once. ' +
+        'The event’s timestamp (Unix ms) is the device’s clock, trusted within bounds of the server’s: more than 5 minutes ahead, or more than 24 hours old, is 400 invalid_event and nothing is stored. ' +
+        'A late event counts for a daily/weekly/monthly mission only while its window is still the current one by the server clock. ' +
+        'A user’s events on one instance are applied one at a time; 503 unavailable only when other instances keep changing the same user.',
+      parameters: [idempotencyHeader],
+      requestBody: { required: true, schema: ref('Event'), example: ex.event, invalidCode: 'invalid_event' },
+      success: { '200': answer('Accepted (or a replay, with X-Idempotent-Replay)', 'EventResponse', ex.eventResponse) },
+      errors: ['invalid_event', 'user_mismatch', 'idempotency_key_reused', 'rate_limited'],
+      rateLimited: true,
+      idempotent: true,
+    },
+  },
+  '/v1/missions': {
+    get: {
+      operationId: 'listMissions',
+      tags: ['missions'],
+      summary: 'List missions with the caller’s progress',
+      description: 'A page of live missions (with `include=expired`, also those that can no longer progress), ordered by id, and the caller’s progress on them.',
+      parameters: query('ListMissionsParams'),
+      success: { '200': answer('A page of missions', 'MissionList', ex.missionList) },
+      errors: [['validation_error', 'a bad status, limit, cursor, campaignId or include']],
+    },
+  },
+  '/v1/missions/{id}': {
+    get: {
+      operationId: 'getMission',
+      tags: ['missions'],
+      summary: 'One mission and the caller’s progress',
+      description: 'The mission (archived ones answer 404) and the caller’s progress record, null before the first qualifying event.',
+      parameters: [idParam],
+      success: { '200': answer('Mission', 'MissionDetail', ex.missionDetail) },
+      errors: ['mission_not_found'],
+    },
+  },
+  '/v1/missions/{id}/claim': {
+    post: {
+      operationId: 'claimMission',
+      tags: ['missions'],
+      summary: 'Claim the reward of a completed mission',
+      description: 'Grants the reward once: the progress becomes `claimed` and a currency reward is added to the balance. With an Idempotency-Key a retry answers the first result.',
+      parameters: [idParam, idempotencyHeader],
+      success: { '200': answer('Claimed (or a replay, with X-Idempotent-Replay)', 'ClaimResponse', ex.claimResponse) },
+      errors: [['validation_error', 'a bad Idempotency-Key'], 'mission_not_found', 'claim_not_ready', 'idempotency_key_reused', 'rate_limited'],
+      rateLimited: true,
+      idempotent: true,
+    },
+  },
+  '/v1/balance': {
+    get: {
+      operationId: 'getBalance',
+      tags: ['balance'],
+      summary: 'The caller’s balances (all, or one currency)',
+      description: 'Without `currency`: every balance of the caller (`{balances}`). With it: that one (`{balance}`), or 404 when the caller has none.',
+      parameters: query('BalanceParams'),
+      success: {
+        '200': {
+          description: 'Balances',
+          json: { schema: { oneOf: [ref('BalanceList'), ref('SingleBalance')] }, example: ex.balanceList },
+        },
+      },
+      errors: [['validation_error', 'a bad currency'], 'balance_not_found'],
+    },
+  },
+  '/v1/campaigns': {
+    get: {
+      operationId: 'listCampaigns',
+      tags: ['campaigns'],
+      summary: 'List campaigns',
+      description: 'Campaigns that have not ended (with `include=expired`, ended ones too), each with its resolved theme and mission ids.',
+      parameters: query('ListCampaignsParams'),
+      success: { '200': answer('Campaigns', 'CampaignList', ex.campaignList) },
+      errors: [['validation_error', 'a bad include']],
+    },
+  },
+  '/v1/campaigns/{id}': {
+    get: {
+      operationId: 'getCampaign',
+      tags: ['campaigns'],
+      summary: 'One campaign',
+      description: 'The campaign; with `include=missions`, its live missions too.',
+      parameters: [idParam, ...query('CampaignParams')],
+      success: { '200': answer('Campaign', 'CampaignDetail', ex.campaignDetail) },
+      errors: [['validation_error', 'a bad include'], 'campaign_not_found'],
+    },
+  },
+  '/v1/openapi.json': {
+    get: {
+      operationId: 'getOpenApiDocument',
+      tags: ['meta'],
+      summary: 'This OpenAPI 3.1 document',
+      description: 'Public on purpose: it describes the contract, never data.',
+      public: true,
+      success: { '200': { description: 'The document', json: { schema: { type: 'object' }, example: ex.openapi } } },
+    },
+  },
+  '/v1/webhook/incoming': {
+    post: {
+      operationId: 'postWebhookDelivery',
+      tags: ['webhook'],
+      summary: 'A signed delivery of 1 to 100 events from an app’s backend',
+      description:
+        'No JWT: X-Webhook-Signature is `v1=` and the hex HMAC-SHA256 of `${X-Webhook-Timestamp}.${raw body}` keyed with the app’s webhook secret; ' +
+        'the timestamp must be within 5 minutes of the server clock; each event’s own timestamp at most 5 minutes ahead and 7 days back (400 validation_error). The delivery is applied whole or not at all, in one transaction; ' +
+        'each event is processed as by POST /v1/events (its idempotencyKey included). X-Webhook-Id is the delivery’s idempotency key: ' +
+        'a replay answers the original response with X-Idempotent-Replay. Limited per app, in events per minute (docs/webhooks.md).',
+      public: true,
+      parameters: [
+        header('X-App-Id', { type: 'string' }, 'The app'),
+        header('X-Webhook-Id', { type: 'string', minLength: 1, maxLength: 255 }, 'Unique id of the delivery (its idempotency key)'),
+        header('X-Webhook-Timestamp', { type: 'string', pattern: '^[0-9]+$' }, 'Unix time in milliseconds, within 5 minutes of now'),
+        header('X-Webhook-Signature', { type: 'string', pattern: '^v1=[0-9a-f]{64}$' }, 'v1=<hex HMAC-SHA256 of `${timestamp}.${raw body}`>'),
+      ],
+      requestBody: { required: true, schema: ref('WebhookDelivery'), example: ex.webhookDelivery },
+      success: { '200': answer('Applied (or a replay, with X-Idempotent-Replay); results in the order of the events', 'WebhookResponse', ex.webhookResponse) },
+      errors: [['validation_error', 'a missing X-Webhook-Id, or a body that is not UTF-8'], 'invalid_signature', 'idempotency_key_reused', 'rate_limited'],
+      rateLimited: true,
+      idempotent: true,
+    },
+  },
+  '/v1/recommendations': {
+    get: {
+      operationId: 'getRecommendations',
+      tags: ['missions'],
+      summary: 'Missions the caller should focus on next',
+      description: 'Ranked by a model or, when it is absent or fails, by a deterministic fallback (`fallback: true`); an AI failure is never an error.',
+      parameters: query('RecommendationsParams'),
+      success: { '200': answer('Recommendations', 'Recommendations', ex.recommendations) },
+      errors: [['validation_error', 'a bad limit'], 'rate_limited'],
+      rateLimited: true,
+    },
+  },
+  '/v1/sse/updates': {
+    get: {
+      operationId: 'streamUpdates',
+      tags: ['stream'],
+      summary: 'Live stream of the caller’s updates',
+      description:
+        'Server-Sent Events: each message is `id: <id>` and `data: <SDKUpdate JSON>`; comments (`: connected`, `: keep-alive`) keep it open. ' +
+        'Resume with the Last-Event-ID header (browsers send it on reconnect) or the `lastEventId` query parameter; an id the log no longer holds replays what it has.',
+      parameters: [
+        { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'Resume after this id (wins over `lastEventId`)' },
+        { name: 'access_token', in: 'query', required: false, schema: { type: 'string' }, description: 'The JWT, for clients that cannot send headers (EventSource)' },
+        { name: 'lastEventId', in: 'query', required: false, schema: { type: 'string' }, description: 'Resume after this id' },
+      ],
+      success: { '200': { description: 'Event stream; each data line is an SDKUpdate', stream: { schema: { type: 'string', description: 'Frames of `id:` and `data:` lines; each data line is the JSON of an SDKUpdate (x-sse-data)', 'x-sse-data': ref('SDKUpdate') }, example: ex.stream } } },
+      errors: ['too_many_streams'],
+    },
+  },
+};
+
+const TAGS = [
+  { name: 'auth', description: 'Tokens: issue (with the app secret) and revoke' },
+  { name: 'events', description: 'Player events that advance missions' },
+  { name: 'missions', description: 'Missions, the caller’s progress, claims and recommendations' },
+  { name: 'balance', description: 'Currency balances' },
+  { name: 'campaigns', description: 'Time-bounded groups of missions with their theme' },
+  { name: 'stream', description: 'Live updates over Server-Sent Events' },
+  { name: 'webhook', description: 'Signed event deliveries from an app’s backend' },
+  { name: 'meta', description: 'This document' },
+];
+
 function buildDocument() {
-  return {
+  return completeDocument({
     openapi: '3.1.0',
-    info: { title: 'Questline API', version: '0.1.0', description: 'Missions, campaigns and rewards. See README.md and docs/api.md.' },
+    info: {
+      title: 'Questline API',
+      version: '0.1.0',
+      description: 'Missions, campaigns and rewards. See README.md and docs/api.md.',
+      contact: { name: 'Questline (docs/api.md)' },
+    },
     servers: [{ url: '/' }],
+    tags: TAGS,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The accessToken of POST /v1/auth/token' } },
       schemas: componentJsonSchemas(),
     },
-    paths: {
-      '/v1/auth/token': {
-        post: {
-          summary: 'Exchange an app secret for a one-hour JWT',
-          requestBody: { required: true, ...body('TokenRequest') },
-          responses: { ...ok('Token', 'TokenResponse'), ...errors('validation_error', 'invalid_credentials', 'rate_limited') },
-        },
-      },
-      '/v1/auth/revoke': {
-        post: { summary: 'Revoke the presented token', security: bearer, responses: { ...ok('Revoked', 'RevokeResponse'), ...errors(...AUTHED) } },
-      },
-      '/v1/events': {
-        post: {
-          summary: 'Ingest one event',
-          security: bearer,
-          parameters: [idempotencyHeader],
-          requestBody: { required: true, ...body('Event') },
-          responses: {
-            ...ok('Accepted', 'EventResponse'),
-            ...errors('invalid_event', 'user_mismatch', 'payload_too_large', 'idempotency_key_reused', 'rate_limited', ...AUTHED),
-          },
-        },
-      },
-      '/v1/missions': {
-        get: {
-          summary: 'List missions with the caller’s progress',
-          security: bearer,
-          parameters: query('ListMissionsParams'),
-          responses: { ...ok('A page of missions', 'MissionList'), ...errors('validation_error', ...AUTHED) },
-        },
-      },
-      '/v1/missions/{id}': {
-        get: {
-          summary: 'One mission and the caller’s progress',
-          security: bearer,
-          parameters: [idParam],
-          responses: { ...ok('Mission', 'MissionDetail'), ...errors('mission_not_found', ...AUTHED) },
-        },
-      },
-      '/v1/missions/{id}/claim': {
-        post: {
-          summary: 'Claim the reward of a completed mission',
-          security: bearer,
-          parameters: [idParam, idempotencyHeader],
-          responses: {
-            ...ok('Claimed', 'ClaimResponse'),
-            ...errors('mission_not_found', 'claim_not_ready', 'idempotency_key_reused', 'rate_limited', ...AUTHED),
-          },
-        },
-      },
-      '/v1/balance': {
-        get: {
-          summary: 'The caller’s balances (all, or one currency)',
-          security: bearer,
-          parameters: query('BalanceParams'),
-          responses: {
-            '200': { description: 'Balances', content: { 'application/json': { schema: { oneOf: [ref('BalanceList'), ref('SingleBalance')] } } } },
-            ...errors('balance_not_found', ...AUTHED),
-          },
-        },
-      },
-      '/v1/campaigns': {
-        get: {
-          summary: 'List campaigns',
-          security: bearer,
-          parameters: query('ListCampaignsParams'),
-          responses: { ...ok('Campaigns', 'CampaignList'), ...errors(...AUTHED) },
-        },
-      },
-      '/v1/campaigns/{id}': {
-        get: {
-          summary: 'One campaign',
-          security: bearer,
-          parameters: [idParam, ...query('CampaignParams')],
-          responses: { ...ok('Campaign', 'CampaignDetail'), ...errors('campaign_not_found', ...AUTHED) },
-        },
-      },
-      '/v1/openapi.json': {
-        get: {
-          summary: 'This OpenAPI 3.1 document (no token needed)',
-          responses: { '200': { description: 'The document', content: { 'application/json': { schema: { type: 'object' } } } }, ...errors('internal_error') },
-        },
-      },
-      '/v1/webhook/incoming': {
-        post: {
-          summary: 'A signed delivery of 1 to 100 events from an app’s backend (no JWT: an HMAC of the raw body)',
-          description:
-            'X-Webhook-Signature is `v1=` and the hex HMAC-SHA256 of `${X-Webhook-Timestamp}.${raw body}` keyed with the app’s webhook secret; ' +
-            'the timestamp must be within 5 minutes of the server clock. The delivery is applied whole or not at all, in one transaction; ' +
-            'each event is processed as by POST /v1/events (its idempotencyKey included). X-Webhook-Id is the delivery’s idempotency key: ' +
-            'a replay answers the original response with X-Idempotent-Replay. Limit: 1,000 events per 60 s per app.',
-          security: [],
-          parameters: [
-            header('X-App-Id', { type: 'string' }, 'The app'),
-            header('X-Webhook-Id', { type: 'string', minLength: 1, maxLength: 255 }, 'Unique id of the delivery (its idempotency key)'),
-            header('X-Webhook-Timestamp', { type: 'string', pattern: '^[0-9]+$' }, 'Unix time in milliseconds, within 5 minutes of now'),
-            header('X-Webhook-Signature', { type: 'string', pattern: '^v1=[0-9a-f]{64}$' }, 'v1=<hex HMAC-SHA256 of `${timestamp}.${raw body}`>'),
-          ],
-          requestBody: { required: true, ...body('WebhookDelivery') },
-          responses: {
-            ...ok('Applied (or a replay, with X-Idempotent-Replay: hit | db-hit); results in the order of the events', 'WebhookResponse'),
-            ...errors('validation_error', 'invalid_signature', 'payload_too_large', 'idempotency_key_reused', 'rate_limited', 'internal_error', 'unavailable'),
-          },
-        },
-      },
-      '/v1/recommendations': {
-        get: {
-          summary: 'Missions the caller should focus on next, ranked by a model or, when it is absent or fails, by a deterministic fallback',
-          security: bearer,
-          parameters: query('RecommendationsParams'),
-          responses: {
-            ...ok('Recommendations (fallback: true when the deterministic ranking answered; an AI failure is never an error)', 'Recommendations'),
-            ...errors('validation_error', 'rate_limited', ...AUTHED),
-          },
-        },
-      },
-      '/v1/sse/updates': {
-        get: {
-          summary: 'Live stream of the caller’s updates (text/event-stream; each data line is an SDKUpdate)',
-          security: bearer,
-          parameters: [
-            { name: 'access_token', in: 'query', required: false, schema: { type: 'string' }, description: 'The JWT, for clients that cannot send headers' },
-            { name: 'lastEventId', in: 'query', required: false, schema: { type: 'string' }, description: 'Resume after this id' },
-          ],
-          responses: { '200': { description: 'Event stream', content: { 'text/event-stream': { schema: ref('SDKUpdate') } } }, ...errors('too_many_streams', ...AUTHED) },
-        },
-      },
-    },
-  };
+    paths: Object.fromEntries(
+      Object.entries(operations).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, spec]) => [method, operation(spec, rules)]))]),
+    ),
+  });
 }
 
 let cached: ReturnType<typeof buildDocument> | null = null;
 
-function getOpenApiDocument() {
+export function getOpenApiDocument() {
   cached ??= buildDocument();
   return cached;
 }

@@ -17,6 +17,7 @@ import { openSse, type SseStream } from '@/lib/testing/sse-client';
 import { campaign, DAY, mission, newUser, type TestUser } from '@/lib/testing/fixtures';
 import { createTestApp, putCatalog, startTestServer, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { awayFromWindowEdge } from '@/lib/testing/rate-window';
+import { getUpdateLog, userLogKey } from '@/lib/updates/log';
 
 let server: TestServer;
 let app: TestApp;
@@ -58,7 +59,7 @@ beforeAll(async () => {
       mission('archived', { title: 'Archived', criteria: { eventName: 'quest', count: 5 }, archived: true }),
     ],
   });
-  // Authored later, so it is the newest of the equal candidates.
+  // Authored later, so it is the newest of the equal candidates (lets the clock move; asserts nothing).
   await new Promise((r) => setTimeout(r, 5));
   expect((await putCatalog(server, app.appId, { missions: [mission('fresh-new', { title: 'Five new quests', criteria: { eventName: 'quest', count: 5 } })] })).status).toBe(200);
   vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void logs.push(args.map(String).join(' ')));
@@ -78,10 +79,18 @@ async function player(): Promise<TestUser> {
   for (const name of ['win', 'play', 'play', 'play', 'trade', 'login']) expect((await user.event(name, { note: 'payload-secret-value' }, at)).status).toBe(200);
   expect((await user.claim('done')).status).toBe(200);
   // That claim refreshed (and cached) the user's recommendations in the background: let it finish, then forget it.
+  // Finished means cached and pushed (the push comes after the cache write): a stream opened later must not see it.
   const key = kvKey('recs', app.appId, user.userId);
   await vi.waitFor(async () => expect(await getKv().get(key)).not.toBeNull(), { timeout: 30_000, interval: 20 });
+  await vi.waitFor(async () => expect(await recommendationsLogged(user)).toBe(1), { timeout: 30_000, interval: 20 });
   await getKv().del(key);
   return user;
+}
+
+/** How many `recommendation` messages the user's update log holds. */
+async function recommendationsLogged(user: TestUser): Promise<number> {
+  const entries = await getUpdateLog().readAfter(userLogKey(app.appId, user.userId), null);
+  return entries.filter((e) => (JSON.parse(e.update) as { type: string }).type === 'recommendation').length;
 }
 
 async function recommend(user: TestUser, query = ''): Promise<{ res: Response; body: Record<string, unknown> }> {
@@ -215,7 +224,10 @@ describe('GET /v1/recommendations: cache, single flight and stream', () => {
     expect(second.body).toEqual(first.body);
     expect(model.doGenerateCalls).toHaveLength(1);
     await s.waitForMessages(before + 1);
-    await new Promise((r) => setTimeout(r, 200));
+    // A marker after both requests (the `trade` event completes "half"): the user's stream is ordered, so a
+    // message the cached answer pushed, or a second one of the computation, would have come before it.
+    expect((await user.event('trade')).status).toBe(200);
+    await s.waitFor((x) => x.updates.some((u) => u.data.missionId === 'half'), 'the marker (the trade event)');
     const recs = s.updates.filter((u) => u.type === 'recommendation');
     expect(recs).toHaveLength(1);
     expect(recs[0].data).toEqual({ userId: user.userId, missionIds: ['near'], reason: 'Almost there.' });
@@ -251,11 +263,28 @@ describe('GET /v1/recommendations: cache, single flight and stream', () => {
       },
     });
     setModelForTests({ model });
-    const pending = Promise.all(Array.from({ length: 6 }, () => recommend(user)));
-    await vi.waitFor(() => expect(model.doGenerateCalls).toHaveLength(1), { timeout: 30_000, interval: 20 });
-    await new Promise((r) => setTimeout(r, 100));
-    release();
-    const all = await pending;
+    // Every request has read the (empty) cache before the gate opens, so each either joins the flight or,
+    // were there no single flight, computes and calls the model itself: counted as the reads settle (the
+    // request then reaches the flight in the same event-loop turn).
+    const kv = getKv();
+    const read = kv.get.bind(kv);
+    const key = kvKey('recs', app.appId, user.userId);
+    let cacheReads = 0;
+    const spy = vi.spyOn(kv, 'get').mockImplementation(async (k: string) => {
+      const value = await read(k);
+      if (k === key) cacheReads++;
+      return value;
+    });
+    let all: Array<Awaited<ReturnType<typeof recommend>>>;
+    try {
+      const pending = Promise.all(Array.from({ length: 6 }, () => recommend(user)));
+      await vi.waitFor(() => expect(model.doGenerateCalls).toHaveLength(1), { timeout: 30_000, interval: 20 });
+      await vi.waitFor(() => expect(cacheReads).toBe(6), { timeout: 30_000, interval: 20 });
+      release();
+      all = await pending;
+    } finally {
+      spy.mockRestore();
+    }
     expect(model.doGenerateCalls).toHaveLength(1);
     for (const r of all) expect(r.body).toEqual(all[0].body);
     expect(all[0].body).toMatchObject({ missionIds: ['half'], fallback: false });
@@ -275,8 +304,14 @@ describe('GET /v1/recommendations: cache, single flight and stream', () => {
     expect((await recommend(user)).body).toMatchObject({ missionIds: ['locked', 'near'], fallback: false });
     const replay = await user.claim('claimable', 'claim-key-1');
     expect(replay.headers.get('x-idempotent-replay')).toMatch(/^(hit|db-hit)$/);
-    await new Promise((r) => setTimeout(r, 300));
-    expect(s.updates.filter((u) => u.type === 'recommendation')).toHaveLength(1);
+    // The marker: a later first claim ("half", completed by one more trade) and its refresh. A user's
+    // refreshes run one after another (a fresh one waits for the one in flight) and the stream is ordered,
+    // so a refresh the replay had started would have pushed its message before the marker's.
+    setModelForTests({ model: answering(json({ missionIds: ['near'], reason: 'The marker.' })) });
+    expect((await user.event('trade')).status).toBe(200);
+    expect((await user.claim('half')).status).toBe(200);
+    await s.waitFor((x) => x.updates.some((u) => u.type === 'recommendation' && u.data.reason === 'The marker.'), "the marker's recommendation");
+    expect(s.updates.filter((u) => u.type === 'recommendation').map((u) => u.data.reason)).toEqual(['Newly unlocked.', 'The marker.']);
   });
 
   it('drops a cached answer that names a mission the user can no longer progress or claim', async () => {

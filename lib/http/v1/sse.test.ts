@@ -109,17 +109,86 @@ async function waitUntil(check: () => boolean | Promise<boolean>, what: string, 
 
 const keepAlives = (s: SseStream) => s.frames.filter((f) => f.comment === 'keep-alive').length;
 
-/** Makes the shared update log's reads of one key slow or never settle, until the returned restore is called. */
-function stallReads(key: string, delayMs: number | 'forever'): () => void {
+// "Nothing more arrived" is proven by evidence, not by a pause: a marker sent
+// after everything awaited, whose message comes after everything the server
+// sent the stream before it (a user's stream is ordered by its log's ids, and
+// a later change of the user is published after the earlier ones). Waiting
+// for the marker therefore waits for any duplicate or stray message too,
+// however slow the machine.
+
+/** The marker's message: the user's first `match_won` is win-two's progress (the tests that use it post no other `match_won`). */
+const isMarker = (u: { data: Record<string, unknown> }) => u.data.missionId === 'win-two';
+
+/** Posts the marker event (a `match_won`) for the user. */
+async function postMarker(user: { userId: string; api: ReturnType<typeof userClient> }) {
+  await postEvent(user, 'match_won');
+}
+
+/** Waits for the marker's message; answers what came before it, and checks that nothing came after it. */
+async function beforeMarker(s: SseStream) {
+  await s.waitFor((x) => x.updates.some(isMarker), 'the marker message');
+  const at = s.updates.findIndex(isMarker);
+  expect(s.messages, 'nothing after the marker').toHaveLength(at + 1);
+  return { messages: s.messages.slice(0, at), updates: s.updates.slice(0, at), marker: s.messages[at] };
+}
+
+/** Appends a marker message straight to the user's log and channel (the keep-alive tests' messages are appended so too); answers its id and data. */
+async function appendMarker(userId: string): Promise<{ id: string; data: string }> {
+  const data = JSON.stringify({ type: 'balance.changed', data: { userId, currency: 'marker', amount: 0, updatedAt: Date.now() } });
+  const [id] = await getUpdateLog().appendAndPublish(userLogKey(app.appId, userId), userChannel(app.appId, userId), [data]);
+  return { id, data };
+}
+
+/**
+ * Counts the shared update log's reads of one key (a stream's replay, and each
+ * keep-alive tick's catch-up read) as they settle, until restored. The stream
+ * sends what a read found in the same event-loop turn as the read settles, so
+ * once a test sees a read settled, whatever it made the server send is written
+ * to the stream ahead of anything published afterwards (such as a marker).
+ */
+function watchReads(key: string) {
   const log = getUpdateLog();
   const original = log.readAfter;
+  let started = 0;
+  const settled: number[] = [];
+  log.readAfter = function (this: UpdateLog, k, after) {
+    const read = original.call(this, k, after);
+    if (k === key) {
+      const n = ++started;
+      void read.then(
+        () => settled.push(n),
+        () => settled.push(n),
+      );
+    }
+    return read;
+  };
+  return {
+    /** Reads started so far: a mark for settledSince. */
+    started: () => started,
+    /** Reads started after `mark` that have settled. */
+    settledSince: (mark: number) => settled.filter((n) => n > mark).length,
+    restore: () => {
+      log.readAfter = original;
+    },
+  };
+}
+
+/** Makes the shared update log's reads of one key slow or never settle, until restored; counts the reads so held. */
+function stallReads(key: string, delayMs: number | 'forever'): { restore: () => void; stalled: () => number } {
+  const log = getUpdateLog();
+  const original = log.readAfter;
+  let stalled = 0;
   log.readAfter = function (this: UpdateLog, k, after) {
     if (k !== key) return original.call(this, k, after);
+    stalled++;
     if (delayMs === 'forever') return new Promise(() => undefined);
     return sleep(delayMs).then(() => original.call(this, k, after));
   };
-  return () => {
-    log.readAfter = original;
+  return {
+    restore: () => {
+      log.readAfter = original;
+    },
+    stalled: () => stalled,
   };
 }
 
@@ -245,12 +314,15 @@ describe('GET /v1/sse/updates', () => {
     const other = await open(b.token);
     await postEvent(a, 'match_played');
     await Promise.all([a1.waitForMessages(1), a2.waitForMessages(1)]);
-    await sleep(300);
-    expect(a1.messages).toHaveLength(1);
-    expect(a2.messages).toHaveLength(1);
+    // Markers for both users: a duplicate on a's streams, or a's message on b's, would have come before them.
+    await postMarker(a);
+    await postMarker(b);
+    const [seen1, seen2, seenOther] = await Promise.all([beforeMarker(a1), beforeMarker(a2), beforeMarker(other)]);
+    expect(seen1.messages).toHaveLength(1);
+    expect(seen2.messages).toHaveLength(1);
     expect(a1.messages[0].raw).toBe(a2.messages[0].raw);
     expect(a1.updates[0]).toMatchObject({ type: 'mission.progress', data: { userId: a.userId, missionId: 'play-many', currentCount: 1 } });
-    expect(other.messages).toHaveLength(0);
+    expect(seenOther.messages).toHaveLength(0);
     await Promise.all([a1.close(), a2.close(), other.close()]);
   });
 
@@ -265,11 +337,10 @@ describe('GET /v1/sse/updates', () => {
     const replay = await postEvent(u, 'match_played', { 'Idempotency-Key': key }, sentAt);
     expect(replay.headers.get('x-idempotent-replay')).toBe('hit');
     expect(await replay.json()).toEqual(await first.json());
-    // A later, different event arrives; the replay produced nothing before it.
-    await postEvent(u, 'match_played');
-    await s.waitForMessages(2);
-    await sleep(200);
-    expect(s.updates.map((m) => m.data.currentCount)).toEqual([1, 2]);
+    // A later, different event (the marker) arrives; the replay produced nothing before it.
+    await postMarker(u);
+    const { updates } = await beforeMarker(s);
+    expect(updates.map((m) => [m.data.missionId, m.data.currentCount])).toEqual([['play-many', 1]]);
     await s.close();
   });
 
@@ -290,8 +361,9 @@ describe('GET /v1/sse/updates', () => {
       expect(s.messages.map((m) => m.raw)).toEqual(seen.slice(2).map((m) => m.raw));
       await postEvent(u, 'match_played');
       await s.waitForMessages(4);
-      await sleep(200);
-      expect(s.updates.map((m) => m.data.currentCount)).toEqual([3, 4, 5, 6]);
+      await postMarker(u);
+      const { updates } = await beforeMarker(s);
+      expect(updates.map((m) => m.data.currentCount)).toEqual([3, 4, 5, 6]);
       expectWellFormed(s);
       await s.close();
     });
@@ -300,38 +372,45 @@ describe('GET /v1/sse/updates', () => {
       const { u, seen } = await userWithHistory(3);
       const s = await open(u.token, { query: true, lastEventIdQuery: seen[0].id });
       await s.waitForMessages(2);
-      await sleep(200);
-      expect(s.messages.map((m) => m.raw)).toEqual(seen.slice(1).map((m) => m.raw));
+      await postMarker(u);
+      const { messages } = await beforeMarker(s);
+      expect(messages.map((m) => m.raw)).toEqual(seen.slice(1).map((m) => m.raw));
       await s.close();
     });
 
     it('from the newest id: nothing replayed, live messages follow', async () => {
       const { u, seen } = await userWithHistory(2);
       const s = await open(u.token, { lastEventId: seen[1].id });
-      await sleep(200);
-      expect(s.messages).toHaveLength(0);
+      // The live message comes after anything replayed: nothing may come before it.
       await postEvent(u, 'match_played');
-      await s.waitForMessages(1);
+      await s.waitFor((x) => x.updates.some((m) => m.data.currentCount === 3), 'the live message');
+      expect(s.messages).toHaveLength(1);
       expect(s.updates[0].data.currentCount).toBe(3);
       await s.close();
     });
 
     it('an unknown id (malformed, or from the future) replays everything the log still holds', async () => {
       const { u, seen } = await userWithHistory(3);
+      const resumed: SseStream[] = [];
       for (const id of ['garbage', `${Date.now() + 3_600_000}-0`, '0-0']) {
         const s = await open(u.token, { lastEventId: id });
         await s.waitForMessages(3);
-        await sleep(100);
-        expect(s.messages.map((m) => m.raw)).toEqual(seen.map((m) => m.raw));
-        await s.close();
+        resumed.push(s);
       }
+      await postMarker(u);
+      for (const s of resumed) {
+        const { messages } = await beforeMarker(s);
+        expect(messages.map((m) => m.raw)).toEqual(seen.map((m) => m.raw));
+      }
+      await Promise.all(resumed.map((s) => s.close()));
     });
 
     it('without Last-Event-ID nothing is replayed', async () => {
       const { u } = await userWithHistory(2);
       const s = await open(u.token);
-      await sleep(200);
-      expect(s.messages).toHaveLength(0);
+      await postMarker(u);
+      const { messages } = await beforeMarker(s);
+      expect(messages).toHaveLength(0);
       await s.close();
     });
 
@@ -340,9 +419,10 @@ describe('GET /v1/sse/updates', () => {
       const empty = await open(u.token, { lastEventId: '' });
       const emptyWithQuery = await open(u.token, { lastEventId: '', lastEventIdQuery: seen[0].id });
       await emptyWithQuery.waitForMessages(2);
-      await sleep(200);
-      expect(emptyWithQuery.messages.map((m) => m.raw)).toEqual(seen.slice(1).map((m) => m.raw));
-      expect(empty.messages).toHaveLength(0);
+      await postMarker(u);
+      const [withQuery, none] = await Promise.all([beforeMarker(emptyWithQuery), beforeMarker(empty)]);
+      expect(withQuery.messages.map((m) => m.raw)).toEqual(seen.slice(1).map((m) => m.raw));
+      expect(none.messages).toHaveLength(0);
       await Promise.all([empty.close(), emptyWithQuery.close()]);
     });
 
@@ -368,14 +448,15 @@ describe('GET /v1/sse/updates', () => {
       for (let i = 0; i < 4; i++) resumed.push(await open(u.token, { lastEventId: resumeAfter }));
       await poster;
       await witness.waitForMessages(total);
-      const expected = witness.messages.slice(5).map((m) => m.raw);
+      await postMarker(u);
+      const seen = await beforeMarker(witness);
+      const expected = seen.messages.slice(5).map((m) => m.raw);
       for (const s of resumed) {
-        await s.waitForMessages(total - 5);
-        await sleep(100);
-        expect(s.messages.map((m) => m.raw)).toEqual(expected);
+        const { messages } = await beforeMarker(s);
+        expect(messages.map((m) => m.raw)).toEqual(expected);
       }
       // Ids increase strictly and counts run 1..total without a hole.
-      expect(witness.updates.map((m) => m.data.currentCount)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
+      expect(seen.updates.map((m) => m.data.currentCount)).toEqual(Array.from({ length: total }, (_, i) => i + 1));
       await Promise.all([witness.close(), ...resumed.map((s) => s.close())]);
     });
   });
@@ -407,13 +488,23 @@ describe('GET /v1/sse/updates: keep-alive tick', () => {
     const s = await open(user.token);
     await postEvent(user, 'match_played');
     await s.waitForMessages(1);
-    // Appended to the user's log but published where no stream listens: a lost pub/sub message.
-    const lost = JSON.stringify({ type: 'balance.changed', data: { userId: user.userId, currency: 'gems', amount: 7, updatedAt: Date.now() } });
-    const [id] = await getUpdateLog().appendAndPublish(userLogKey(app.appId, user.userId), 'updates:nobody-listens', [lost]);
-    await s.waitForMessages(2);
-    expect(s.messages[1]).toMatchObject({ id, data: lost });
-    await sleep(KEEPALIVE_MS * 4);
-    expect(s.messages).toHaveLength(2);
+    const key = userLogKey(app.appId, user.userId);
+    const reads = watchReads(key);
+    try {
+      // Appended to the user's log but published where no stream listens: a lost pub/sub message.
+      const lost = JSON.stringify({ type: 'balance.changed', data: { userId: user.userId, currency: 'gems', amount: 7, updatedAt: Date.now() } });
+      const [id] = await getUpdateLog().appendAndPublish(key, 'updates:nobody-listens', [lost]);
+      await s.waitForMessages(2);
+      expect(s.messages[1]).toMatchObject({ id, data: lost });
+      // Two more keep-alive ticks' catch-up reads have seen it in the log; then a marker, which any resend precedes.
+      const mark = reads.started();
+      await waitUntil(() => reads.settledSince(mark) >= 2, 'two more catch-up reads');
+      const marker = await appendMarker(user.userId);
+      await s.waitFor((x) => x.messages.some((m) => m.id === marker.id), 'the marker');
+      expect(s.messages.map((m) => m.id)).toEqual([s.messages[0].id, id, marker.id]);
+    } finally {
+      reads.restore();
+    }
   });
 
   it('closes an open stream once its token is revoked', async () => {
@@ -429,16 +520,28 @@ describe('GET /v1/sse/updates: keep-alive tick', () => {
     await postEvent(user, 'match_played');
     await first.waitForMessages(1);
     await first.close();
-    const s = await open(user.token);
-    await sleep(KEEPALIVE_MS * 2);
-    expect(s.messages).toHaveLength(0);
-    const lost = JSON.stringify({ type: 'balance.changed', data: { userId: user.userId, currency: 'gems', amount: 3, updatedAt: Date.now() } });
-    const [id] = await getUpdateLog().appendAndPublish(userLogKey(app.appId, user.userId), 'updates:nobody', [lost]);
-    // Delivered by a keep-alive tick's catch-up read (no timed bound: the machine may be loaded).
-    await s.waitForMessages(1);
-    await sleep(KEEPALIVE_MS * 3);
-    expect(s.messages.map((m) => ({ id: m.id, data: m.data }))).toEqual([{ id, data: lost }]);
-    await s.close();
+    const key = userLogKey(app.appId, user.userId);
+    const reads = watchReads(key);
+    try {
+      const s = await open(user.token);
+      // Two keep-alive ticks' catch-up reads, neither of which may replay the older message (it would come before `lost` below).
+      let mark = reads.started();
+      await waitUntil(() => reads.settledSince(mark) >= 2, 'two catch-up reads');
+      expect(s.messages).toHaveLength(0);
+      const lost = JSON.stringify({ type: 'balance.changed', data: { userId: user.userId, currency: 'gems', amount: 3, updatedAt: Date.now() } });
+      const [id] = await getUpdateLog().appendAndPublish(key, 'updates:nobody', [lost]);
+      // Delivered by a keep-alive tick's catch-up read (no timed bound: the machine may be loaded).
+      await s.waitForMessages(1);
+      // Two more catch-up reads, then a marker: a resend of `lost` would come before it.
+      mark = reads.started();
+      await waitUntil(() => reads.settledSince(mark) >= 2, 'two more catch-up reads');
+      const marker = await appendMarker(user.userId);
+      await s.waitFor((x) => x.messages.some((m) => m.id === marker.id), 'the marker');
+      expect(s.messages.map((m) => ({ id: m.id, data: m.data }))).toEqual([{ id, data: lost }, marker]);
+      await s.close();
+    } finally {
+      reads.restore();
+    }
   });
 
   it('keeps sending keep-alives while a catch-up log read hangs', async () => {
@@ -446,7 +549,7 @@ describe('GET /v1/sse/updates: keep-alive tick', () => {
     const s = await open(user.token);
     await postEvent(user, 'match_played');
     await s.waitForMessages(1);
-    const restore = stallReads(userLogKey(app.appId, user.userId), 'forever');
+    const { restore } = stallReads(userLogKey(app.appId, user.userId), 'forever');
     try {
       const seen = keepAlives(s);
       // The next tick's catch-up read hangs (until its 5 s timeout); keep-alives must go on meanwhile.
@@ -466,7 +569,7 @@ describe('GET /v1/sse/updates: keep-alive tick', () => {
     await first.close();
     const savedTimeout = sseLimits.logReadTimeoutMs;
     sseLimits.logReadTimeoutMs = 300;
-    const restore = stallReads(userLogKey(app.appId, user.userId), 'forever');
+    const { restore } = stallReads(userLogKey(app.appId, user.userId), 'forever');
     let s: SseStream;
     try {
       // Resumes after the first message: the replay's read times out, the stream opens all the same.
@@ -494,9 +597,10 @@ describe('GET /v1/sse/updates: keep-alive tick', () => {
     await s.waitForMessages(1);
     const savedTimeout = sseLimits.logReadTimeoutMs;
     sseLimits.logReadTimeoutMs = 300;
-    const restore = stallReads(userLogKey(app.appId, user.userId), 'forever');
+    const { restore, stalled } = stallReads(userLogKey(app.appId, user.userId), 'forever');
     try {
-      await sleep(KEEPALIVE_MS * 2); // a catch-up read is now hanging, live messages are held back
+      // A keep-alive tick's catch-up read is now hanging: live messages are held back.
+      await waitUntil(() => stalled() >= 1, 'a catch-up read to hang');
       const seenKeepAlives = keepAlives(s);
       await postEvent(user, 'match_played');
       await s.waitForMessages(2);
@@ -569,7 +673,7 @@ describe('GET /v1/sse/updates: connections', () => {
       const big = JSON.stringify({ type: 'balance.changed', data: { userId: user.userId, currency: 'gems', amount: 1, updatedAt: Date.now(), pad: 'x'.repeat(256 * 1024) } });
       for (let i = 0; i < 40 && (await connections()) > 0; i++) {
         await getUpdateLog().appendAndPublish(key, channel, [big, big, big, big]);
-        await sleep(30);
+        await sleep(30); // paces the loop (not an assertion): the next batch once the last had time to fill buffers
       }
       await waitUntil(async () => (await connections()) === 0, 'the server to drop the connection');
       expect(openStreamCount()).toBe(before);

@@ -1,6 +1,8 @@
-// A user's updates reach the stream in commit order: the publish happens
-// inside the transaction, under the user's lock, so concurrent events of one
-// user can never show a stream a later count before an earlier one.
+// A user's updates reach the stream in commit order: each change takes the
+// user's next sequence number inside its transaction (user_sequences, under
+// the user's row lock) and is published after commit in sequence order
+// (lib/updates/publish.ts, publishInOrder), so concurrent events of one user
+// can never show a stream a later count before an earlier one.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getUpdateLog } from '@/lib/updates/log';
 import { createTestApp, issueToken, startTestServer, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';
@@ -42,15 +44,20 @@ describe('stream order under concurrent events of one user', () => {
     const log = getUpdateLog();
     const original = log.appendAndPublish.bind(log);
     let calls = 0;
+    let secondReached!: () => void;
+    const secondAtLog = new Promise<void>((r) => (secondReached = r));
     const spy = vi.spyOn(log, 'appendAndPublish').mockImplementation(async (...args) => {
       calls += 1;
-      if (calls === 1) await new Promise((r) => setTimeout(r, 300));
+      // The first publish is held until the second has reached the log (evidence, not a 300 ms stall).
+      if (calls === 1) await secondAtLog;
+      else if (calls === 2) secondReached();
       return original(...args);
     });
     try {
       const send = () => api.post('/v1/events', { userId: 'slow-first', name: 'tick', payload: {}, timestamp: Date.now() });
       const first = send();
-      await new Promise((r) => setTimeout(r, 50));
+      // The first change is committed and held in its publish.
+      await vi.waitFor(() => expect(calls).toBe(1), { timeout: 30_000, interval: 10 });
       const second = send();
       expect((await first).status).toBe(200);
       expect((await second).status).toBe(200);

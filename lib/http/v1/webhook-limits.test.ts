@@ -1,6 +1,7 @@
-// The webhook's per-app limit (1,000 events per 60 s, counted in events, not
-// requests) and webhook secret rotation from the admin API (the previous
-// secret accepted during a grace period).
+// The webhook's per-app limit (counted in events, not requests: 60,000 per
+// 60 s by default, or the app's own, set with PATCH /api/admin/apps/:appId,
+// audited, admins only) and webhook secret rotation from the admin API (the
+// previous secret accepted during a grace period).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, desc, eq } from 'drizzle-orm';
 import { getDb } from '@/db/client';
@@ -27,11 +28,56 @@ async function storedCount(appId: string): Promise<number> {
   return Number(row.n);
 }
 
+async function adminCall(method: string, path: string, body?: unknown, key = server.adminKey): Promise<{ status: number; body: Record<string, unknown> }> {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+const setLimit = (appId: string, webhookEventsPerMinute: unknown) => adminCall('PATCH', `/api/admin/apps/${appId}`, { webhookEventsPerMinute });
+
+/** A fresh app whose own webhook limit is `limit` events per minute. */
+async function appLimitedTo(limit: number): Promise<TestApp> {
+  const app = await createTestApp(server);
+  const set = await setLimit(app.appId, limit);
+  expect(set.status, JSON.stringify(set.body)).toBe(200);
+  return app;
+}
+
 const delivery = (n: number, userId = uniqueId('u')) => ({ events: Array.from({ length: n }, () => whEvent(userId, 'noop')) });
 
-describe('POST /v1/webhook/incoming: 1,000 events per 60 s per app', () => {
-  it('counts events, not requests: ten deliveries of 100 pass, one more event is refused with 429 and the RateLimit headers', async () => {
+describe('POST /v1/webhook/incoming: the per-app limit, in events per 60 s', () => {
+  it('by default takes 61 deliveries of 100 events within one minute from a fresh app (60,000 a minute), all accepted', async () => {
     const app = await createTestApp(server);
+    await awayFromWindowEdge(50_000);
+    const remaining: number[] = [];
+    const statuses: number[] = [];
+    let next = 0;
+    // Four workers, as a game backend sends: 61 × 100 = 6,100 events, each delivery for its own 10 players
+    // (deliveries over the same players queue on their locks: not what this test is about).
+    const worker = async () => {
+      while (next < 61) {
+        next++;
+        const players = Array.from({ length: 10 }, () => uniqueId('u'));
+        const sent = await sendDelivery(server, app, { events: Array.from({ length: 100 }, (_, k) => whEvent(players[k % 10], 'noop')) });
+        statuses.push(sent.status);
+        expect(sent.res.headers.get('ratelimit-limit')).toBe('60000');
+        remaining.push(Number(sent.res.headers.get('ratelimit-remaining')));
+      }
+    };
+    await Promise.all(Array.from({ length: 4 }, worker));
+    expect(statuses).toEqual(Array(61).fill(200));
+    // Every delivery was counted (a slow machine may spread the burst over two windows, so the sliding window's remaining is a bound, not an exact figure).
+    expect(Math.min(...remaining)).toBeGreaterThanOrEqual(60_000 - 6_100);
+    expect(Math.min(...remaining)).toBeLessThan(60_000 - 100);
+    expect(await storedCount(app.appId)).toBe(6_100);
+  });
+
+  it('counts events, not requests: with the app’s limit set to 1,000, ten deliveries of 100 pass, one more event is refused with 429 and the RateLimit headers', async () => {
+    const app = await appLimitedTo(1000);
     await awayFromWindowEdge(45_000);
     const accepted = [];
     for (let i = 0; i < 10; i++) {
@@ -59,10 +105,15 @@ describe('POST /v1/webhook/incoming: 1,000 events per 60 s per app', () => {
     // Another app has its own budget.
     const otherApp = await createTestApp(server);
     expect((await sendDelivery(server, otherApp, delivery(100))).status).toBe(200);
+    // Back to the default: the app is let through again at once (a changed limit counts from a fresh window).
+    expect((await setLimit(app.appId, null)).status).toBe(200);
+    const again = await sendDelivery(server, app, delivery(100));
+    expect(again.status).toBe(200);
+    expect(again.res.headers.get('ratelimit-limit')).toBe('60000');
   });
 
   it('refuses a delivery whose events do not all fit, without counting them: the ones that fit still pass', async () => {
-    const app = await createTestApp(server);
+    const app = await appLimitedTo(1000);
     await awayFromWindowEdge(45_000);
     for (let i = 0; i < 9; i++) expect((await sendDelivery(server, app, delivery(100))).status).toBe(200);
     expect((await sendDelivery(server, app, delivery(60))).status).toBe(200);
@@ -84,18 +135,69 @@ describe('POST /v1/webhook/incoming: 1,000 events per 60 s per app', () => {
     }
     const sent = await sendDelivery(server, app, delivery(100));
     expect(sent.status).toBe(200);
-    expect(sent.res.headers.get('ratelimit-remaining')).toBe('900');
+    expect(sent.res.headers.get('ratelimit-remaining')).toBe('59900');
   });
 });
 
-async function admin(path: string, body?: unknown, key = server.adminKey): Promise<{ status: number; body: Record<string, unknown> }> {
-  const res = await fetch(`${server.url}${path}`, {
-    method: 'POST',
-    headers: { Authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
+describe('PATCH /api/admin/apps/:appId: the app’s webhook limit', () => {
+  it('sets it, shows it in the app list, and records before and after in the audit log', async () => {
+    const app = await createTestApp(server);
+    const list = async () =>
+      ((await (await fetch(`${server.url}/api/admin/apps`, { headers: { Authorization: `Bearer ${server.adminKey}` } })).json()) as { apps: Array<Record<string, unknown>> }).apps.find(
+        (a) => a.id === app.appId,
+      );
+    expect((await list())?.webhookEventsPerMinute).toBeNull();
+    const set = await setLimit(app.appId, 120_000);
+    expect(set.status).toBe(200);
+    expect(set.body.app).toMatchObject({ id: app.appId, webhookEventsPerMinute: 120_000 });
+    expect((await list())?.webhookEventsPerMinute).toBe(120_000);
+    const sent = await sendDelivery(server, app, delivery(1));
+    expect(sent.res.headers.get('ratelimit-limit')).toBe('120000');
+
+    const db = await getDb();
+    const [entry] = await db
+      .select()
+      .from(auditLog)
+      .where(and(eq(auditLog.appId, app.appId), eq(auditLog.action, 'app.update')))
+      .orderBy(desc(auditLog.id))
+      .limit(1);
+    expect(entry).toMatchObject({ target: `app:${app.appId}`, before: { webhookEventsPerMinute: null }, after: { webhookEventsPerMinute: 120_000 } });
+    expect(JSON.stringify(entry)).not.toContain(app.webhookSecret);
+
+    expect((await setLimit(app.appId, null)).body.app).toMatchObject({ webhookEventsPerMinute: null });
+    const [row] = await db.select().from(apps).where(eq(apps.id, app.appId));
+    expect(row.webhookEventsPerMinute).toBeNull();
   });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+
+  it.each([
+    ['zero', { webhookEventsPerMinute: 0 }, 'webhookEventsPerMinute: at least 1'],
+    ['a negative number', { webhookEventsPerMinute: -5 }, 'webhookEventsPerMinute: at least 1'],
+    ['a fraction', { webhookEventsPerMinute: 1.5 }, 'webhookEventsPerMinute'],
+    ['a string', { webhookEventsPerMinute: '5000' }, 'webhookEventsPerMinute'],
+    ['more than 1,000,000', { webhookEventsPerMinute: 1_000_001 }, 'webhookEventsPerMinute: at most 1000000'],
+    ['an unknown field', { webhookLimit: 5000 }, 'webhookLimit'],
+    ['an empty object', {}, 'at least one of'],
+  ])('answers 400 validation_error for %s, naming the field, changing nothing', async (_name, body, message) => {
+    const app = await createTestApp(server);
+    const res = await adminCall('PATCH', `/api/admin/apps/${app.appId}`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toBe('validation_error');
+    expect(res.body.message).toContain(message);
+    const db = await getDb();
+    const [row] = await db.select().from(apps).where(eq(apps.id, app.appId));
+    expect(row.webhookEventsPerMinute).toBeNull();
+  });
+
+  it('answers 404 app_not_found for an unknown app and 401 without the admin key', async () => {
+    const missing = await setLimit(uniqueId('nope'), 5000);
+    expect(missing.status).toBe(404);
+    expect(missing.body.error).toBe('app_not_found');
+    const app = await createTestApp(server);
+    expect((await adminCall('PATCH', `/api/admin/apps/${app.appId}`, { webhookEventsPerMinute: 5 }, 'not-the-admin-key-0123456789')).status).toBe(401);
+  });
+});
+
+const admin = (path: string, body?: unknown, key = server.adminKey) => adminCall('POST', path, body, key);
 
 const rotate = (app: TestApp, body?: unknown) => admin(`/api/admin/apps/${app.appId}/rotate-webhook-secret`, body);
 const accepted = async (app: TestApp, secret: string) => (await sendDelivery(server, app, delivery(1), { secret })).status;

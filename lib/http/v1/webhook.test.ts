@@ -13,6 +13,7 @@ import { openSse, type SseStream } from '@/lib/testing/sse-client';
 import { mission, newUser } from '@/lib/testing/fixtures';
 import { createTestApp, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { sendDelivery, sign, whEvent } from '@/lib/testing/webhook';
+import { getUpdateLog, userLogKey } from '@/lib/updates/log';
 
 let server: TestServer;
 let app: TestApp;
@@ -127,6 +128,32 @@ describe('POST /v1/webhook/incoming: a signed delivery', () => {
       const sent = await sendDelivery(server, app, { events: [whEvent(uniqueId('u'))] }, { timestamp: Date.now() + offset });
       expect(sent.status, `offset ${offset}`).toBe(200);
     }
+  });
+});
+
+describe('POST /v1/webhook/incoming: event times, bounded by the server clock (buffered events up to 7 days late)', () => {
+  const DAY = 24 * 60 * MINUTE;
+  it('accepts an event 6 days late (a backend’s buffer): stored, and a lifetime mission counts it', async () => {
+    const userId = uniqueId('u');
+    const sent = await sendDelivery(server, app, { events: [whEvent(userId, 'play', { timestamp: Date.now() - 6 * DAY })] });
+    expect(sent.status).toBe(200);
+    expect(sent.body.results).toEqual([{ eventId: expect.any(String), missionsUpdated: ['play-3'] }]);
+    expect(await storedEvents(app.appId, userId)).toHaveLength(1);
+  });
+
+  it.each([
+    ['more than 7 days old', () => Date.now() - 8 * DAY, /^events\[1\]\.timestamp: .*more than 7 days before the server clock/],
+    ['more than 5 minutes ahead', () => Date.now() + 6 * MINUTE, /^events\[1\]\.timestamp: .*more than 5 minutes ahead of the server clock/],
+    ['dated 2100', () => Date.UTC(2100, 0, 1), /^events\[1\]\.timestamp: .*ahead of the server clock/],
+    ['in seconds', () => Math.floor(Date.now() / 1000), /^events\[1\]\.timestamp: .*milliseconds/],
+  ])('refuses the whole delivery with 400 validation_error when an event is %s, applying nothing', async (_name, at, message) => {
+    const u1 = uniqueId('u');
+    const u2 = uniqueId('u');
+    const sent = await sendDelivery(server, app, { events: [whEvent(u1), whEvent(u2, 'play', { timestamp: at() })] });
+    expect(sent.status).toBe(400);
+    expect(sent.body).toEqual({ error: 'validation_error', message: expect.stringMatching(message) });
+    expect(await storedEvents(app.appId, u1)).toHaveLength(0);
+    expect(await storedEvents(app.appId, u2)).toHaveLength(0);
   });
 });
 
@@ -257,8 +284,13 @@ describe('POST /v1/webhook/incoming: idempotency', () => {
     expect(replay.res.headers.get('x-idempotent-replay')).toBe('hit');
     expect(replay.body).toEqual(first.body);
     expect(await storedEvents(app.appId, userId)).toHaveLength(2);
-    await new Promise((r) => setTimeout(r, 200));
-    expect(s.messages).toHaveLength(2);
+    // A marker: a fresh delivery for the user. Its message is the newest in the log once it has answered, and the
+    // stream is ordered, so anything the replay had published arrives before it.
+    expect((await sendDelivery(server, app, { events: [whEvent(userId)] })).status).toBe(200);
+    const marker = await getUpdateLog().lastId(userLogKey(app.appId, userId));
+    await s.waitFor((x) => x.messages.some((m) => m.id === marker), 'the marker');
+    expect(s.messages.slice(0, -1)).toHaveLength(2);
+    expect(s.messages.at(-1)?.id).toBe(marker);
   });
 
   it('once the cache is gone the database answers the replay (db-hit), still changing nothing', async () => {
@@ -323,7 +355,7 @@ describe('POST /v1/webhook/incoming: idempotency', () => {
     const user = await newUser(server, app);
     const other = uniqueId('u');
     const key = uniqueId('k');
-    await user.client.post('/v1/events', { userId: user.userId, name: 'play', payload: {}, timestamp: 1 }, { 'Idempotency-Key': key });
+    await user.client.post('/v1/events', { userId: user.userId, name: 'play', payload: {}, timestamp: Date.now() - 1 }, { 'Idempotency-Key': key });
     const sent = await sendDelivery(server, app, {
       events: [whEvent(other), whEvent(user.userId), whEvent(user.userId, 'win', { idempotencyKey: key })],
     });

@@ -2,13 +2,15 @@
 //
 // Checks in this order, each refusing before anything is written:
 //   headers and timestamp (401) → body size (413) → signature over the raw
-//   bytes (401) → X-Webhook-Id (400) → body and every event (400, naming
+//   bytes (401) → X-Webhook-Id (400) → body and every event, its timestamp
+//   within 5 min ahead and 7 days back of the server clock (400, naming
 //   events[i]) → replay from the cache (200 + X-Idempotent-Replay: hit, not
 //   counted) → rate limit, counting events (429) → the delivery, in one
 //   transaction (200, or 422 naming events[i] for a reused event key).
 import { z } from 'zod';
 import { MAX_DELIVERY_EVENTS, webhookEventSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
+import { eventTimeProblem } from '@/lib/events/event-time';
 import { hashRequest, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
 import { webhookLimiter } from '@/lib/ratelimit/policies';
 import { acceptDelivery } from '@/lib/webhook/accept-delivery';
@@ -17,19 +19,21 @@ import { parseJsonText, readRawBytes } from '../body';
 import { publicRoute } from '../handler';
 import { rateLimitedError, rateLimitHeaders } from '../rate-limit';
 import { idempotentJson } from '../respond';
-import { describeIssues } from '../validate';
+import { describeIssues } from '@/lib/contract/describe-issues';
 import { noteApp } from '../observe';
 import { metrics } from '@/lib/metrics';
 
 const envelopeSchema = z.object({ events: z.array(z.unknown()).min(1).max(MAX_DELIVERY_EVENTS) });
 
-/** The body, validated whole: the first invalid event is named by its index, and nothing is applied. */
-function parseDelivery(value: unknown): { events: Array<z.infer<typeof webhookEventSchema>> } {
+/** The body, validated whole (timestamps against the server's clock `now`): the first invalid event is named by its index, and nothing is applied. */
+function parseDelivery(value: unknown, now: number): { events: Array<z.infer<typeof webhookEventSchema>> } {
   const envelope = envelopeSchema.safeParse(value);
   if (!envelope.success) throw new AppError('validation_error', describeIssues(envelope.error));
   const events = envelope.data.events.map((raw, index) => {
     const parsed = webhookEventSchema.safeParse(raw);
     if (!parsed.success) throw new AppError('validation_error', describeIssues(parsed.error, `events[${index}]`));
+    const timeProblem = eventTimeProblem(parsed.data.timestamp, now, 'webhook');
+    if (timeProblem) throw new AppError('validation_error', `events[${index}].${timeProblem}`);
     return parsed.data;
   });
   return { events };
@@ -50,14 +54,14 @@ export const postWebhook = publicRoute(async ({ req }) => {
     now,
   );
   const raw = await readRawBytes(req);
-  const { appId } = await verifySignature(headers, raw, now);
+  const { appId, webhookEventsPerMinute } = await verifySignature(headers, raw, now);
   noteApp(req, appId);
 
   const webhookId = req.headers.get('x-webhook-id') ?? '';
   if (webhookId.length === 0 || webhookId.length > MAX_KEY_LENGTH) {
     throw new AppError('validation_error', `X-Webhook-Id: required, the delivery's unique id (1 to ${MAX_KEY_LENGTH} characters)`);
   }
-  const delivery = parseDelivery(parseJsonText(decodeUtf8(raw)));
+  const delivery = parseDelivery(parseJsonText(decodeUtf8(raw)), now);
 
   // Set when the delivery is counted (a cached replay is not).
   const limit: { headers: Headers | null } = { headers: null };
@@ -65,8 +69,8 @@ export const postWebhook = publicRoute(async ({ req }) => {
     ctx: {
       appId,
       admit: async (eventCount) => {
-        // The app's limit counts events, not requests.
-        const result = await webhookLimiter().consume(appId, eventCount);
+        // The app's limit (its own, else the default) counts events, not requests.
+        const result = await webhookLimiter(webhookEventsPerMinute).consume(appId, eventCount);
         if (!result.success) throw rateLimitedError(result);
         limit.headers = rateLimitHeaders(result);
       },

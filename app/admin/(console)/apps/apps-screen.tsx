@@ -2,7 +2,7 @@
 
 import * as React from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { AppWindowIcon, KeyRoundIcon, WebhookIcon } from 'lucide-react';
+import { AppWindowIcon, GaugeIcon, KeyRoundIcon, WebhookIcon } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { DataTable, nameColumn } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -14,9 +14,10 @@ import { SecretDialog } from '@/components/console/secret-dialog';
 import { useApps } from '@/components/console/use-selected-app';
 import type { PublicApp } from '@/lib/contract/app';
 import { CreateAppDialog } from './create-app-dialog';
+import { WebhookLimitDialog, webhookLimitLabel } from './webhook-limit-dialog';
 import { APP_SECRET_HINT, RotateAppSecretDialog, RotateWebhookSecretDialog, WEBHOOK_SECRET_HINT, type Shown } from './rotate-dialogs';
 
-type Rotation = { kind: 'app' | 'webhook'; app: PublicApp } | null;
+type Rotation = { kind: 'app' | 'webhook' | 'limit'; app: PublicApp } | null;
 
 function columns(onRotate: (rotation: Rotation) => void): ColumnDef<PublicApp, unknown>[] {
   return [
@@ -50,11 +51,20 @@ function columns(onRotate: (rotation: Rotation) => void): ColumnDef<PublicApp, u
         );
       },
     },
+    {
+      id: 'webhookLimit',
+      header: 'Webhook limit',
+      enableSorting: false,
+      cell: ({ row }) => (
+        <span className={row.original.webhookEventsPerMinute === null ? 'tabular-nums text-muted-foreground' : 'tabular-nums'}>{webhookLimitLabel(row.original)}</span>
+      ),
+    },
     actionsColumn(
       (a) => `Actions for ${a.name} (${a.id})`,
       (a) => [
         { label: 'Rotate app secret', icon: KeyRoundIcon, onSelect: () => onRotate({ kind: 'app', app: a }) },
         { label: 'Rotate webhook secret', icon: WebhookIcon, onSelect: () => onRotate({ kind: 'webhook', app: a }) },
+        { label: 'Set webhook limit', icon: GaugeIcon, onSelect: () => onRotate({ kind: 'limit', app: a }) },
       ],
     ),
   ];
@@ -106,6 +116,7 @@ export function AppsScreen() {
       )}
       <RotateAppSecretDialog app={rotation?.kind === 'app' ? rotation.app : null} onClose={close} onRotated={setShown} />
       <RotateWebhookSecretDialog app={rotation?.kind === 'webhook' ? rotation.app : null} onClose={close} onRotated={setShown} />
+      <WebhookLimitDialog app={rotation?.kind === 'limit' ? rotation.app : null} onClose={close} />
       <SecretDialog title={shown?.title ?? ''} description={shown?.description ?? ''} secrets={shown?.secrets ?? null} onClose={() => setShown(null)} />
     </>
   );

@@ -44,6 +44,8 @@ export function describeVerdict(v: InspectorVerdict, titleOf: (id: string) => st
       return `Locked: ${titled(r.missing as string[], titleOf)} not claimed yet`;
     case 'expired':
       return `Mission expired ${formatDateTime(Number(r.expiresAt))}, before the event’s time`;
+    case 'outside_current_window':
+      return `Outside the current window: the event’s window (${formatDateTime(Number(r.eventWindowStart))}) is not the current one (${formatDateTime(Number(r.currentWindowStart))}), so it counted for nothing`;
     case 'window_closed':
       return `The event belongs to an earlier window (${formatDateTime(Number(r.eventWindowStart))}) than the progress (${formatDateTime(Number(r.recordWindowStart))})`;
     case 'already_completed':

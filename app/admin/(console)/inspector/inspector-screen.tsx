@@ -37,6 +37,7 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import { cn } from '@/lib/cn';
 import type { Inspection, InspectorVerdict } from '@/lib/contract/inspector';
 import type { ProgressStatus } from '@/lib/contract/progress';
+import { GrantCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
 import { describeLock, describeVerdict } from './explain';
 
 type Target = { appId: string; userId: string };
@@ -89,7 +90,17 @@ function SearchForm({ initial, onInspect }: { initial: Target | null; onInspect(
           </div>
           <div className="grid gap-2">
             <Label htmlFor="inspector-user">User ID</Label>
-            <Input id="inspector-user" value={userId} onChange={(e) => setUserId(e.target.value)} placeholder="The player’s id, as the game sends it" required autoComplete="off" spellCheck={false} />
+            <Input
+              id="inspector-user"
+              value={userId}
+              onChange={(e) => setUserId(e.target.value)}
+              placeholder="The player’s id, or its start: suggestions as you type"
+              required
+              autoComplete="off"
+              spellCheck={false}
+              list="inspector-user-suggestions"
+            />
+            <PlayerSuggestions id="inspector-user-suggestions" appId={appId} typed={userId} />
           </div>
           <Button type="submit" disabled={!appId || !userId.trim()}>
             <SearchCheckIcon aria-hidden />
@@ -258,7 +269,7 @@ function BalancesCard({ data, titleOf }: { data: Inspection; titleOf(id: string)
                 <TableRow>
                   <TableHead>When</TableHead>
                   <TableHead>Grant</TableHead>
-                  <TableHead>Mission</TableHead>
+                  <TableHead>Mission or reason</TableHead>
                 </TableRow>
               </TableHeader>
               <TableBody>
@@ -266,9 +277,17 @@ function BalancesCard({ data, titleOf }: { data: Inspection; titleOf(id: string)
                   <TableRow key={l.id}>
                     <TableCell className="whitespace-nowrap text-muted-foreground">{formatRelative(l.createdAt)}</TableCell>
                     <TableCell className="tabular-nums">
-                      {l.kind === 'currency' ? `+${l.amount} ${l.currency} (→ ${l.balanceAfter})` : l.kind === 'item' ? `${l.quantity} × ${l.itemId}` : `badge ${l.badgeId}`}
+                      {l.kind === 'currency' ? `${(l.amount ?? 0) > 0 ? '+' : ''}${l.amount} ${l.currency} (→ ${l.balanceAfter})` : l.kind === 'item' ? `${l.quantity} × ${l.itemId}` : `badge ${l.badgeId}`}
                     </TableCell>
-                    <TableCell>{l.missionId ? titleOf(l.missionId) : '—'}</TableCell>
+                    <TableCell>
+                      {l.missionId ? titleOf(l.missionId) : l.reason ? (
+                        <span>
+                          {l.reason} <span className="text-xs text-muted-foreground">({l.actor?.replace(/^staff:/, '')})</span>
+                        </span>
+                      ) : (
+                        '—'
+                      )}
+                    </TableCell>
                   </TableRow>
                 ))}
               </TableBody>
@@ -371,7 +390,7 @@ function LivePanel({ state, messages }: { state: LiveState; messages: LiveMessag
   );
 }
 
-function ActionsCard({ target, onDone }: { target: Target; onDone(): void }) {
+function ActionsCard({ target, onDone, titleOf }: { target: Target; onDone(): void; titleOf(id: string): string }) {
   const { can } = useStaff();
   const [name, setName] = React.useState('');
   const [payload, setPayload] = React.useState('{}');
@@ -385,6 +404,11 @@ function ActionsCard({ target, onDone }: { target: Target; onDone(): void }) {
     },
     onError: (err) => toast.error(errorMessage(err)),
   });
+  const dryRun = useMutation({
+    mutationFn: (body: { name: string; payload: Record<string, unknown> }) =>
+      adminFetch<{ missionsUpdated: string[]; verdicts: Array<{ missionId: string; counted: boolean; code?: string }> }>(`${userPath(target)}/events?dryRun=1`, { method: 'POST', body }),
+    onError: (err) => toast.error(errorMessage(err)),
+  });
   const revoke = useMutation({
     mutationFn: () => adminFetch(`/api/admin/apps/${encodeURIComponent(target.appId)}/revocations`, { method: 'POST', body: { userId: target.userId } }),
     onSuccess: () => toast.success(`Every token of ${target.userId} issued so far is revoked`),
@@ -395,7 +419,7 @@ function ActionsCard({ target, onDone }: { target: Target; onDone(): void }) {
     <Card>
       <CardHeader>
         <CardTitle>Actions</CardTitle>
-        <CardDescription>Both are written to the audit log under your name.</CardDescription>
+        <CardDescription>Written to the audit log under your name.</CardDescription>
       </CardHeader>
       <CardContent className="grid gap-5">
         {can('players.test_event') && (
@@ -435,10 +459,46 @@ function ActionsCard({ target, onDone }: { target: Target; onDone(): void }) {
                 </p>
               )}
             </div>
-            <Button type="submit" variant="outline" disabled={send.isPending || !name.trim()}>
-              <SendIcon aria-hidden />
-              Send test event
-            </Button>
+            <p className="text-sm text-muted-foreground" id="test-event-real">
+              A test event is real: it counts, can complete missions and reaches the player’s game. To compensate a player, use a grant or complete the mission; to see what an event would do, use <strong>Dry run</strong> (nothing is stored or sent).
+            </p>
+            <div className="grid grid-cols-2 gap-2">
+              <Button
+                type="button"
+                variant="outline"
+                disabled={dryRun.isPending || !name.trim()}
+                onClick={() => {
+                  let parsed: unknown;
+                  try {
+                    parsed = JSON.parse(payload || '{}');
+                  } catch {
+                    return setPayloadError('Payload is not valid JSON');
+                  }
+                  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return setPayloadError('Payload must be a JSON object');
+                  setPayloadError(null);
+                  dryRun.mutate({ name: name.trim(), payload: parsed as Record<string, unknown> });
+                }}
+              >
+                <SearchCheckIcon aria-hidden />
+                Dry run
+              </Button>
+              <Button type="submit" variant="outline" disabled={send.isPending || !name.trim()} aria-describedby="test-event-real">
+                <SendIcon aria-hidden />
+                Send test event
+              </Button>
+            </div>
+            {dryRun.data && (
+              <div role="status" aria-label="Dry run result" className="rounded-md border px-3 py-2 text-sm">
+                <p className="font-medium">
+                  Dry run: {dryRun.data.missionsUpdated.length ? `would advance ${dryRun.data.missionsUpdated.map(titleOf).join(', ')}` : 'would count for nothing'}
+                </p>
+                <ul className="mt-1 grid gap-0.5 text-muted-foreground">
+                  {dryRun.data.verdicts.map((v) => (
+                    <li key={v.missionId}>{describeVerdict(v as InspectorVerdict, titleOf)}</li>
+                  ))}
+                </ul>
+              </div>
+            )}
           </form>
         )}
         {can('players.revoke') && (
@@ -502,6 +562,7 @@ function Inspected({ target }: { target: Target }) {
           Refresh
         </Button>
       </div>
+      <NeverSeenNotice target={target} />
       <div className="grid content-start gap-6">
         {isLoading || !data ? <Skeleton className="h-64" /> : <MissionsCard data={data} titleOf={titleOf} />}
         {isLoading || !data ? <Skeleton className="h-64" /> : <EventsCard data={data} titleOf={titleOf} />}
@@ -509,7 +570,15 @@ function Inspected({ target }: { target: Target }) {
       <div className="grid content-start gap-6">
         <LivePanel state={live.state} messages={live.messages} />
         {isLoading || !data ? <Skeleton className="h-40" /> : <BalancesCard data={data} titleOf={titleOf} />}
-        <ActionsCard target={target} onDone={refresh} />
+        {data && (
+          <GrantCard
+            target={target}
+            currencies={[...new Set([...data.balances.map((b) => b.currency), ...data.missions.flatMap((m) => (m.mission.reward.kind === 'currency' ? [m.mission.reward.currency] : []))])]}
+            onDone={refresh}
+          />
+        )}
+        <NotesCard target={target} />
+        <ActionsCard target={target} onDone={refresh} titleOf={titleOf} />
       </div>
     </div>
   );
@@ -522,6 +591,7 @@ export function InspectorScreen() {
   const appParam = params.get('app');
   const userParam = params.get('user');
   const target = React.useMemo<Target | null>(() => (appParam && userParam ? { appId: appParam, userId: userParam } : null), [appParam, userParam]);
+  const { app } = useSelectedApp();
 
   return (
     <>
@@ -543,9 +613,12 @@ export function InspectorScreen() {
         {target ? (
           <Inspected key={`${target.appId}/${target.userId}`} target={target} />
         ) : (
-          <Card>
-            <EmptyState icon={SearchCheckIcon} title="Look up a player" description="Pick the app, type the player’s user id as the game sends it, and press Inspect. The link can be shared." />
-          </Card>
+          <>
+            <Card>
+              <EmptyState icon={SearchCheckIcon} title="Look up a player" description="Pick the app, type the player’s user id (or its start: the field suggests the players the app has seen) and press Inspect. The link can be shared." />
+            </Card>
+            {(appParam ?? app?.id) && <RecentPlayers appId={(appParam ?? app?.id)!} />}
+          </>
         )}
       </div>
     </>

@@ -1,4 +1,4 @@
-// GET /api/admin/apps/:appId/users/:userId – the inspector's view of one user
+// GET /api/admin/apps/:appId/users/:userId – inspect a user; DELETE – erase the user (a data-erasure request, admins)
 import { routeEndpoint } from '@/lib/http/routes';
 
 export const dynamic = 'force-dynamic';

@@ -1,0 +1,1 @@
+ALTER TABLE "apps" ADD COLUMN "webhook_events_per_minute" integer;

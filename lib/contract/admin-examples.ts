@@ -1,0 +1,131 @@
+// Examples of the admin API's requests and answers, as its OpenAPI document
+// shows them (lib/http/admin/openapi.ts). The document's tests validate each
+// against its schema, and both linters check them too.
+const AT = 1_764_158_400_000; // 2025-11-26T12:00:00Z
+const DAY = 86_400_000;
+
+const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null };
+const missionDefinition = {
+  id: 'win-3-matches',
+  title: 'Win 3 ranked matches',
+  description: 'Any ranked mode counts.',
+  criteria: { eventName: 'match_won', count: 3, window: 'daily', filter: { mode: 'ranked' } },
+  reward: { kind: 'currency', currency: 'gems', amount: 50 },
+  campaignId: 'winter-festival',
+  expiresAt: null,
+  iconUrl: null,
+  prerequisites: [],
+  archived: false,
+};
+const missionRecord = { ...missionDefinition, version: 3, createdAt: AT - 7 * DAY, updatedAt: AT };
+const themePreset = { id: 'winter', name: 'Winter', primaryColor: '#1e66f5', accentColor: '#89dceb', backgroundColor: '#eff1f5', textColor: '#4c4f69' };
+const themeRecord = { ...themePreset, version: 2, createdAt: AT - 7 * DAY, updatedAt: AT, usedBy: ['winter-festival'] };
+const campaignInput = {
+  id: 'winter-festival',
+  title: 'Winter festival',
+  description: 'Two weeks of snow-themed missions.',
+  startAt: AT,
+  endAt: AT + 14 * DAY,
+  missionIds: ['win-3-matches'],
+  bannerUrl: 'https://cdn.example.com/winter.png',
+  archived: false,
+  themeId: 'winter',
+};
+const campaignRecord = { ...campaignInput, version: 2, createdAt: AT - 7 * DAY, updatedAt: AT };
+const staffMember = { id: 'stf_8Qm2', email: 'dana@example.com', name: 'Dana', role: 'editor', createdAt: AT - 10 * DAY };
+const progress = { userId: 'player-42', missionId: 'win-3-matches', status: 'active', progress: 0.6667, currentCount: 2, targetCount: 3, updatedAt: AT };
+
+export const adminExamples = {
+  me: {
+    kind: 'staff',
+    staff: { id: 'stf_8Qm2', email: 'dana@example.com', name: 'Dana' },
+    role: 'editor',
+    capabilities: ['apps.read', 'catalog.read', 'catalog.write', 'players.read', 'analytics.read'],
+  },
+  appList: { apps: [app] },
+  createApp: { id: 'space-race', name: 'Space race' },
+  createdApp: {
+    app: { ...app, id: 'space-race', name: 'Space race', createdAt: AT, secretRotatedAt: AT },
+    appSecret: 'qs_3k9VZr2mN8pQ1wX7bT4yL6cJ0hF5dS2aG8eK1uR9iO0',
+    webhookSecret: 'whsec_Yt7Pq2Lm9Xv4Bn6Cz1Rk8Wd3Fs5Hj0Ga',
+  },
+  updateApp: { webhookEventsPerMinute: 120_000 },
+  appAnswer: { app: { ...app, webhookEventsPerMinute: 120_000 } },
+  rotatedAppSecret: { appId: 'demo', appSecret: 'qs_Wm4Tz8Kp1Rv6Nq3Yx9Bc2Lf7Hd5Js0Ga4Ue8Io1Pk3' },
+  rotateWebhookSecret: { gracePeriodSeconds: 3600 },
+  rotatedWebhookSecret: { appId: 'demo', webhookSecret: 'whsec_Nc5Vb8Mx2Lk7Jh4Gf1Ds9Aq3Wz6Et0Ry', previousSecretExpiresAt: AT + 3_600_000 },
+  catalog: { missions: [missionDefinition], campaigns: [campaignInput], themes: [themePreset] },
+  themePreset,
+  themeList: { themes: [themeRecord] },
+  themeAnswer: { theme: themeRecord },
+  updateTheme: { ...themePreset, primaryColor: '#04a5e5', version: 1 },
+  campaignList: { campaigns: [campaignRecord] },
+  campaignAnswer: { campaign: campaignRecord },
+  createCampaign: campaignInput,
+  updateCampaign: { ...campaignInput, title: 'Winter festival (extended)', endAt: AT + 21 * DAY, version: 1 },
+  revocation: { userId: 'player-42' },
+  revoked: { revoked: true, userId: 'player-42' },
+  analytics: {
+    appId: 'demo',
+    from: AT - DAY,
+    to: AT,
+    bucket: 'hour',
+    bucketMs: 3_600_000,
+    totals: { events: 1240, completions: 87, claims: 80 },
+    series: [{ start: AT - 3_600_000, events: 52, completions: 4, claims: 3 }],
+    eventNames: [{ name: 'match_won', count: 1240 }],
+    missions: [{ missionId: 'win-3-matches', completions: 87, claims: 80 }],
+    currencies: [{ currency: 'gems', amount: 4000, grants: 80 }],
+  },
+  inspection: {
+    appId: 'demo',
+    userId: 'player-42',
+    missions: [{ mission: missionDefinition, status: 'active', progress, lock: null }],
+    balances: [{ userId: 'player-42', currency: 'gems', amount: 150, updatedAt: AT }],
+    ledger: [
+      { id: 311, kind: 'currency', currency: 'gems', amount: 50, itemId: null, quantity: null, badgeId: null, missionId: 'win-3-matches', balanceAfter: 150, createdAt: AT - DAY },
+    ],
+    events: [
+      {
+        id: 'evt_6f1c2d8e-3b4a-4c5d-9e8f-0a1b2c3d4e5f',
+        name: 'match_won',
+        payload: { mode: 'ranked' },
+        timestamp: AT,
+        receivedAt: AT,
+        source: 'api',
+        verdicts: [{ missionId: 'win-3-matches', counted: true, change: 'progress', currentCount: 2, targetCount: 3 }],
+      },
+    ],
+  },
+  testEvent: { name: 'match_won', payload: { mode: 'ranked' } },
+  recordedEvent: { accepted: true, eventId: 'evt_0d9c8b7a-6f5e-4d3c-8b2a-1f0e9d8c7b6a', missionsUpdated: ['win-3-matches'] },
+  stream: `: connected\n\nid: 1764158400000-0\ndata: ${JSON.stringify({ type: 'mission.progress', data: progress })}\n\n`,
+  staffList: { staff: [staffMember] },
+  createStaff: { email: 'dana@example.com', name: 'Dana', role: 'editor' },
+  createdStaff: { staff: staffMember, password: 'b7Kq-2mVx-9TzR-4pLw' },
+  updateStaff: { role: 'support' },
+  updatedStaff: { staff: { ...staffMember, role: 'support' } },
+  missionList: { missions: [missionRecord] },
+  missionDefinition,
+  missionRecord,
+  missionUpdate: { ...missionDefinition, title: 'Win 3 ranked or casual matches', criteria: { eventName: 'match_won', count: 3, window: 'daily' }, version: 3 },
+  missionDuplicate: { id: 'win-3-matches-weekly', title: 'Win 3 ranked matches this week' },
+  missionArchive: { version: 3 },
+  eventNames: { eventNames: [{ name: 'match_won', lastSeenAt: AT }, { name: 'level_up', lastSeenAt: null }] },
+  auditPage: {
+    entries: [
+      {
+        id: 912,
+        at: AT,
+        actor: 'staff:dana@example.com',
+        action: 'mission.update',
+        appId: 'demo',
+        target: 'mission:win-3-matches',
+        before: { title: 'Win 3 ranked matches' },
+        after: { title: 'Win 3 ranked or casual matches' },
+      },
+    ],
+    nextCursor: 911,
+  },
+  openapi: { openapi: '3.1.0', info: { title: 'Questline admin API', version: '0.1.0' }, paths: {} },
+};

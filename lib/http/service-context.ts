@@ -1,0 +1,33 @@
+// Builds a verb's ServiceContext once per admin request: the app (checked to
+// exist), the staff member or admin key as the actor, the clock, the request
+// id and the process's dependencies. The only place an admin handler of the
+// support desk reaches the global getters.
+import { getDb } from '@/db/client';
+import { getApp } from '@/lib/apps/apps';
+import { getBus } from '@/lib/bus';
+import { getCatalog } from '@/lib/catalog/catalog';
+import { AppError } from '@/lib/errors';
+import { getKv } from '@/lib/kv';
+import { logger } from '@/lib/log';
+import type { Actor, ServiceContext } from '@/lib/services/context';
+import { getUpdateLog, userLogKey } from '@/lib/updates/log';
+import { publishInOrder } from '@/lib/updates/publish';
+import type { AdminContext } from './handler';
+
+const eraseStream = (appId: string, userId: string) => getUpdateLog().erase(userLogKey(appId, userId));
+
+function actorOf(admin: AdminContext['admin']): Actor {
+  return admin.staff ? { kind: 'staff', id: admin.staff.email, role: admin.role } : { kind: 'admin-key', id: 'admin-api-key', role: admin.role };
+}
+
+/** The context of a request on `appId` (404 app_not_found when the app does not exist). */
+export async function adminServiceContext(req: AdminContext, appId: string): Promise<ServiceContext> {
+  if (!(await getApp(appId))) throw new AppError('app_not_found', `No app "${appId}"`);
+  return {
+    appId,
+    actor: actorOf(req.admin),
+    now: Date.now,
+    requestId: req.requestId,
+    deps: { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream },
+  };
+}

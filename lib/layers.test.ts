@@ -1,0 +1,33 @@
+// The layer rules of eslint.config.mjs refuse what they promise: a scratch file
+// that crosses a layer fails `npm run lint`, and one that keeps to its layer passes.
+import { ESLint } from 'eslint';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(__dirname, '..');
+const eslint = new ESLint({ cwd: root });
+
+async function restricted(file: string, code: string): Promise<string[]> {
+  const [result] = await eslint.lintText(`${code}\nexport const used = x;\n`, { filePath: path.join(root, file) });
+  return result.messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+}
+
+describe('layers the linter enforces', () => {
+  it.each([
+    ['a service importing lib/http', 'lib/services/scratch/verb.ts', "import { parseWith as x } from '@/lib/http/validate';", /never imports lib\/http/],
+    ['a service calling the global database getter', 'lib/services/scratch/verb.ts', "import { getDb as x } from '@/db/client';", /from ctx/],
+    ['a domain module importing next/*', 'lib/catalog/scratch.ts', "import { headers as x } from 'next/headers';", /next\/\*/],
+    ['a domain module importing lib/http', 'lib/events/scratch.ts', "import { parseWith as x } from '@/lib/http/validate';", /never imports lib\/http/],
+    ['infrastructure importing the domain', 'lib/kv/scratch.ts', "import { getCatalog as x } from '@/lib/catalog/catalog';", /imports no domain/],
+    ['the SDK importing zod', 'lib/sdk/scratch.ts', "import { z as x } from 'zod';", /only its own modules/],
+    ['an SDK subfolder importing server code', 'lib/sdk/sub/scratch.ts', "import { AppError as x } from '@/lib/errors';", /only its own modules/],
+  ])('refuses %s', async (_name, file, code, message) => {
+    const messages = await restricted(file, code);
+    expect(messages.length, `${file}: ${code}`).toBe(1);
+    expect(messages[0]).toMatch(message);
+  });
+
+  it('lets a domain module import the contract', async () => {
+    expect(await restricted('lib/catalog/scratch.ts', "import { describeIssues as x } from '@/lib/contract/describe-issues';")).toEqual([]);
+  });
+});

@@ -1,0 +1,60 @@
+// The frame of every support-desk write: one transaction (reusing the
+// caller's), the player's lock, the Idempotency-Key's row (the project's
+// mechanism: lib/idempotency/run-idempotent.ts, 24 h cached answers, 422 on a
+// reused key) and the audit row with the staff member and the reason, all in
+// it. A failed write stores nothing, so it can be retried under the same key.
+import { sql } from 'drizzle-orm';
+import type { Tx } from '@/db/client';
+import { recordAudit } from '@/lib/audit';
+import { hashRequest, runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
+import { actorLabel, withTransaction, type ServiceContext, type TxContext } from '../context';
+
+export interface StaffWrite {
+  /** The player acted on. */
+  userId: string;
+  /** The operation, namespacing the key (`desk:<op>:<key>`) and naming the audit action `user.<op>`. */
+  op: string;
+  /** The caller's Idempotency-Key, or null. */
+  idempotencyKey: string | null;
+  /** The request as a whole (the same key with another request is refused). */
+  request: Record<string, unknown>;
+}
+
+export interface Applied<T> {
+  body: T;
+  /** The audit row's before and after (no more than the change needs). */
+  audit: { before?: unknown; after: unknown };
+}
+
+/** The audit target of a player: `user:<id>` (GET /api/admin/audit?target=user:<id> lists what staff did to them). */
+export const userTarget = (userId: string) => `user:${userId}`;
+
+/** Bumps the player's change counter (already locked) and answers it: the stream publishes the change under that number. */
+export async function nextUserSeq(tx: Tx, appId: string, userId: string): Promise<number> {
+  const result = await tx.execute(sql`update user_sequences set seq = seq + 1 where app_id = ${appId} and user_id = ${userId} returning seq::text as seq`);
+  return Number((result as unknown as { rows: Array<{ seq: string }> }).rows[0].seq);
+}
+
+export async function staffWrite<T>(ctx: ServiceContext, write: StaffWrite, apply: (tx: TxContext) => Promise<Applied<T>>): Promise<Outcome<T>> {
+  const scope = {
+    appId: ctx.appId,
+    userId: write.userId,
+    key: write.idempotencyKey === null ? null : `desk:${write.op}:${write.idempotencyKey}`,
+    requestHash: hashRequest({ op: write.op, ...write.request }),
+  };
+  return withTransaction(ctx, (tx) =>
+    runIdempotent<T>(
+      scope,
+      async () => {
+        const applied = await apply(tx);
+        await recordAudit(
+          tx.uow.tx,
+          { actor: actorLabel(ctx.actor), action: `user.${write.op}`, appId: ctx.appId, target: userTarget(write.userId), ...applied.audit },
+          ctx.now(),
+        );
+        return { status: 200, body: applied.body };
+      },
+      { uow: tx.uow },
+    ),
+  );
+}

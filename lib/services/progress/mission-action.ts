@@ -1,0 +1,51 @@
+// The shared part of a staff reset or completion of one player's mission: the
+// mission from the catalog (read before the transaction), the player's record
+// under their lock, the new record written with the player's next change
+// number, the audit row, and the stream update published after commit.
+import { progress } from '@/db/schema';
+import type { MissionActionResult } from '@/lib/contract/desk';
+import type { Mission } from '@/lib/contract/mission';
+import { AppError } from '@/lib/errors';
+import type { Outcome } from '@/lib/idempotency/run-idempotent';
+import { toMissionProgress } from '@/lib/missions/engine';
+import type { ProgressRecord } from '@/lib/missions/schema';
+import { readRecords } from '@/lib/progress/records';
+import type { ServiceContext } from '../context';
+import { nextUserSeq, staffWrite } from '../_shared/staff-write';
+
+export interface MissionActionInput {
+  userId: string;
+  missionId: string;
+  reason: string;
+  idempotencyKey: string | null;
+}
+
+export async function missionAction(
+  ctx: ServiceContext,
+  input: MissionActionInput,
+  op: 'mission_reset' | 'mission_complete',
+  next: (mission: Mission, record: ProgressRecord | null, now: number) => ProgressRecord,
+): Promise<Outcome<MissionActionResult>> {
+  const { appId } = ctx;
+  const { userId, missionId, reason } = input;
+  const catalog = await ctx.deps.catalog(appId);
+  const mission = catalog.missions.get(missionId);
+  if (!mission || mission.archived) throw new AppError('mission_not_found', `No mission "${missionId}"`);
+  return staffWrite(ctx, { userId, op, idempotencyKey: input.idempotencyKey, request: { missionId, reason } }, async (tx) => {
+    const db = tx.uow.tx;
+    const now = ctx.now();
+    const record = (await readRecords(db, appId, userId, [missionId])).get(missionId) ?? null;
+    const updated = next(mission, record, now);
+    const { userId: _u, missionId: _m, ...fields } = updated;
+    await db
+      .insert(progress)
+      .values({ appId, userId, missionId, ...fields })
+      .onConflictDoUpdate({ target: [progress.appId, progress.userId, progress.missionId], set: fields });
+    const seq = await nextUserSeq(db, appId, userId);
+    const view = toMissionProgress({ mission, record: updated, locked: false, now })!;
+    const type = updated.status === 'completed' ? 'mission.completed' : 'mission.progress';
+    tx.uow.afterCommit(() => ctx.deps.publish(appId, userId, seq, [{ type, data: view }]));
+    const shown = (r: ProgressRecord | null) => r && { status: r.status, currentCount: r.currentCount, cycle: r.cycle, windowStart: r.windowStart };
+    return { body: { progress: view }, audit: { before: { missionId, record: shown(record) }, after: { missionId, record: shown(updated), reason } } };
+  });
+}

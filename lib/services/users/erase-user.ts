@@ -1,0 +1,63 @@
+// A data-erasure request, in one transaction under the player's lock: every
+// token of the user so far is revoked; their events, progress, balances,
+// ledger rows, notes, idempotency keys and app_users row are deleted; the
+// audit entries about them keep who did what when, without the data (their
+// before and after are cleared); one audit entry records the erasure (who,
+// when, reason, how many rows). After commit: the revocation reaches the
+// key-value store, the stream log is dropped, and the player's change number
+// (bumped, so no cache of their old records is trusted again) is published
+// empty. The dashboard's aggregate counters stay (they hold no user id).
+// A later event for the same id starts a new, empty user.
+import { and, eq, sql } from 'drizzle-orm';
+import type { Tx } from '@/db/client';
+import { auditLog } from '@/db/schema';
+import { revokeUserInTransaction } from '@/lib/auth/revocation';
+import type { ErasureResult } from '@/lib/contract/desk';
+import { recordAudit } from '@/lib/audit';
+import { lockUser } from '@/lib/progress/records';
+import { actorLabel, withTransaction, type ServiceContext } from '../context';
+import { nextUserSeq, userTarget } from '../_shared/staff-write';
+
+/** The user's rows of each table erased, and the name the answer gives their count. */
+const ERASED = [
+  ['events', 'events'],
+  ['progress', 'progress'],
+  ['balances', 'balances'],
+  ['ledger', 'ledger'],
+  ['user_notes', 'notes'],
+  ['idempotency_keys', 'idempotencyKeys'],
+  ['app_users', null],
+] as const;
+
+async function deleteRows(tx: Tx, table: string, appId: string, userId: string): Promise<number> {
+  const result = await tx.execute(
+    sql`with d as (delete from ${sql.identifier(table)} where app_id = ${appId} and user_id = ${userId} returning 1) select count(*)::int as n from d`,
+  );
+  return Number((result as unknown as { rows: Array<{ n: number }> }).rows[0].n);
+}
+
+export async function eraseUser({ ctx, input }: { ctx: ServiceContext; input: { userId: string; reason: string } }): Promise<ErasureResult> {
+  const { appId } = ctx;
+  const { userId, reason } = input;
+  return withTransaction(ctx, async (tx) => {
+    const db = tx.uow.tx;
+    const now = ctx.now();
+    await lockUser(db, appId, userId);
+    const removed = { events: 0, progress: 0, balances: 0, ledger: 0, notes: 0, idempotencyKeys: 0 };
+    for (const [table, name] of ERASED) {
+      const n = await deleteRows(db, table, appId, userId);
+      if (name) removed[name] = n;
+    }
+    // What staff did stays (who, what, when); what it was about goes.
+    await db.update(auditLog).set({ before: null, after: null }).where(and(eq(auditLog.appId, appId), eq(auditLog.target, userTarget(userId))));
+    const cacheRevocation = await revokeUserInTransaction(db, appId, userId, now);
+    const seq = await nextUserSeq(db, appId, userId);
+    await recordAudit(db, { actor: actorLabel(ctx.actor), action: 'user.erase', appId, target: userTarget(userId), after: { reason, removed, tokensRevokedBefore: now } }, now);
+    tx.uow.afterCommit(async () => {
+      await cacheRevocation();
+      await ctx.deps.eraseStream(appId, userId);
+      await ctx.deps.publish(appId, userId, seq, []);
+    });
+    return { erased: true, userId, removed };
+  });
+}

@@ -1,0 +1,28 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+import base from './vitest.config.mts';
+
+// `npm run test:fast`: the tier a developer runs on every change. It is every
+// Vitest file that starts no server and no process: the engine, the contract,
+// the adapters and the verbs tested directly with a ctx (PGlite in process).
+// A file is left out when it imports a helper that starts a server or a
+// process (SLOW below), so a new test lands in the right tier by what it does.
+const root = path.dirname(fileURLToPath(import.meta.url));
+const SLOW = /lib\/testing\/(test-server|production|serve-process|instance|processes|faults|sdk-fixtures)'|node:child_process/;
+const SKIP = new Set(['node_modules', '.next', '.git', 'e2e', '.data', 'dist', 'test-results']);
+
+function testFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (SKIP.has(entry.name) || entry.name.startsWith('.data')) return [];
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(full);
+    return entry.name.endsWith('.test.ts') ? [path.relative(root, full)] : [];
+  });
+}
+
+const fast = testFiles(root).filter((file) => !SLOW.test(readFileSync(path.join(root, file), 'utf8')));
+
+// Spread, not mergeConfig: mergeConfig would append to the base's include instead of replacing it.
+export default defineConfig({ ...base, test: { ...base.test, include: fast } });
