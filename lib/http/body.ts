@@ -9,7 +9,7 @@ export const MAX_BODY_BYTES = 64 * 1024;
  * nobody waits for an answer, and nothing of ours failed. Logged at info and
  * counted as 499, never as a 5xx (lib/http/handler.ts).
  */
-export class ClientAbortError extends Error {
+class ClientAbortError extends Error {
   // No cause kept: the socket's ECONNRESET along a cause chain reads as "dependency unavailable" (lib/errors.ts).
   constructor() {
     super('The client closed the connection before its request body was complete');
