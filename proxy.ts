@@ -1,8 +1,9 @@
 // Runs before routing under Next.js (`next start`, serverless; the custom
 // server of `npm start` does the /v1 and /api/admin part itself):
 // - a CORS preflight for any /v1 path and method is answered here;
-// - a path whose percent-escapes do not decode is a 400 validation_error
-//   here, before Next.js's router fails on it with a bare 500;
+// - a path whose percent-escapes do not decode (also under Better Auth's
+//   /api/auth) is a 400 validation_error here, before Next.js's router fails
+//   on it with a bare 500;
 // - a signed-out visitor of an /admin page goes to the sign-in page, keeping
 //   where they were going (the console layout checks the session itself;
 //   this spares a round trip and remembers the destination).
@@ -25,10 +26,11 @@ export function proxy(request: Request): Response | undefined {
   // The raw path: the URL Next.js hands over keeps the escapes as sent.
   const pathname = url.pathname;
   if (pathname === '/admin' || pathname.startsWith('/admin/')) return consolePage(request, url);
-  const cors = !pathname.startsWith('/api/admin');
+  // CORS under /v1 only: not for /api/admin nor Better Auth's /api/auth.
+  const cors = !pathname.startsWith('/api/');
   if (cors && isPreflight(request)) return preflightResponse(requestIdOf(request));
   if (hasMalformedEscape(pathname)) return malformedPathResponse(request, pathname, cors);
   return undefined;
 }
 
-export const config = { matcher: ['/v1/:path*', '/api/admin/:path*', '/admin', '/admin/:path*'] };
+export const config = { matcher: ['/v1/:path*', '/api/admin/:path*', '/api/auth/:path*', '/admin', '/admin/:path*'] };

@@ -8,26 +8,32 @@ import { createApp, getApp } from '@/lib/apps/apps';
 import { generateSecret } from '@/lib/apps/secrets';
 import { warmRevocations } from '@/lib/auth/revocation';
 import { putCatalog } from '@/lib/catalog/put-catalog';
-import { getConfig, readOrCreateSecret } from '@/lib/config';
+import { ADMIN_API_KEY_FILE, getConfig, keptSecret, startupErrorLine, type Config } from '@/lib/config';
 import { demoCatalog } from '@/lib/demo/demo-catalog';
-import { getKv } from '@/lib/kv';
+import { getKv, type KV } from '@/lib/kv';
+import { lastRedisConnectionError } from '@/lib/kv/clients';
 import { startRetention } from '@/lib/retention/retention';
 import { isUnavailableError } from '@/lib/errors';
 import { logError } from '@/lib/log';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
+import { withOutageAnnounced } from '@/lib/log-outage';
+import { DatabaseStartError, hostAndPort, rootMessage } from '@/lib/startup-errors';
 import { isForkedWorker } from './forked-worker';
 
 const DEMO_APP_ID = 'demo';
 
-/** Creates the demo app and catalog when missing; answers its secret. */
-async function seedDemo(): Promise<string> {
+const DEMO_SECRET_FILE = 'demo-app-secret';
+
+/** Creates the demo app and catalog when missing; answers its secret, and whether this start made it. */
+async function seedDemo(): Promise<{ secret: string; created: boolean }> {
   const config = getConfig();
-  const secret = readOrCreateSecret(config.dataDir, 'demo-app-secret', () => generateSecret('qs'));
+  const kept = keptSecret(config.dataDir, DEMO_SECRET_FILE, () => generateSecret('qs'));
+  const secret = kept.secret;
   if (!(await getApp(DEMO_APP_ID))) {
     await createApp({ id: DEMO_APP_ID, name: 'Demo game', appSecret: secret }, 'system:seed');
     await putCatalog(DEMO_APP_ID, demoCatalog(Date.now()), 'system:seed');
   }
-  return secret;
+  return kept;
 }
 
 const bootKey = Symbol.for('questline.boot');
@@ -56,20 +62,53 @@ export function booted(): boolean {
 }
 
 async function runBoot(): Promise<void> {
-  const config = getConfig();
-  await getDb();
-  const kv = await getKv();
-  // A QUESTLINE_WORKERS worker: the primary (scripts/server.ts) migrated, warmed the shared store,
-  // seeded, created the first admin and printed the start-up lines before forking it.
-  if (isForkedWorker()) return;
+  // Start-up reports its dependencies itself (one line each): the store clients' own connection errors
+  // and the outage logs of the steps below stay quiet meanwhile.
+  await withOutageAnnounced(async () => {
+    const config = getConfig();
+    await getDb().catch((err: unknown) => {
+      // PGlite's own start-up errors (data directory in use) already say it in one line.
+      throw config.databaseUrl && !startupErrorLine(err) ? new DatabaseStartError(config.databaseUrl, err) : err;
+    });
+    const kv = await getKv();
+    // A QUESTLINE_WORKERS worker: the primary (scripts/server.ts) migrated, warmed the shared store,
+    // seeded, created the first admin and printed the start-up lines before forking it.
+    if (isForkedWorker()) return;
+    const storeDown = await storeUnreachable(kv);
+    // Redis down at start: the service still starts (docs/operations.md, "Redis outages"), and one line says so.
+    // Revocations are then checked against the database, and the first check that finds the store back
+    // (without its warm marker) re-warms it.
+    if (storeDown) console.warn(`Questline: warning: ${storeDown}`);
+    await bootSteps(config, kv, !storeDown);
+  });
+}
+
+/** The key-value store's unreachability in one line (where, and what failed), or null when it answers. */
+async function storeUnreachable(kv: KV): Promise<string | null> {
+  if (kv.kind === 'memory') return null;
   try {
-    await warmRevocations();
+    await kv.ping();
+    return null;
   } catch (err) {
-    // Redis down at start: the service still starts. Revocations are then
-    // checked against the database, and the first check that finds the store
-    // back (without its warm marker) re-warms it (lib/auth/revocation.ts).
     if (!isUnavailableError(err)) throw err;
-    logError('start-up: revocation warm-up skipped, the key-value store is unavailable', err);
+    const config = getConfig();
+    const where = config.redisUrl ? `REDIS_URL (${hostAndPort(config.redisUrl, 6379)})` : 'UPSTASH_REDIS_REST_URL';
+    return (
+      `the key-value store at ${where} is unreachable (${lastRedisConnectionError() ?? rootMessage(err)}); serving anyway: events, claims and reads work, ` +
+      'the token endpoint, new streams and staff sign-in answer 503 until it answers (docs/operations.md, "Redis outages")'
+    );
+  }
+}
+
+async function bootSteps(config: Config, kv: KV, warm: boolean): Promise<void> {
+  if (warm) {
+    try {
+      await warmRevocations();
+    } catch (err) {
+      // Lost between the probe and the warm-up: the first check that finds the store back re-warms.
+      if (!isUnavailableError(err)) throw err;
+      logError('start-up: revocation warm-up skipped, the key-value store is unavailable', err);
+    }
   }
   // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations.md).
   // Under QUESTLINE_WORKERS the primary (scripts/server.ts) runs it and prints the start-up lines, not each worker.
@@ -77,11 +116,16 @@ async function runBoot(): Promise<void> {
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];
+  // Secrets are printed by the start that makes them, once; later starts say where they are kept.
   if (config.embedded || process.env.QUESTLINE_DEMO === '1') {
-    const secret = await seedDemo();
-    lines.push(`Demo app: appId=${DEMO_APP_ID} appSecret=${secret}`);
+    const demo = await seedDemo();
+    const file = path.join(config.dataDir, DEMO_SECRET_FILE);
+    lines.push(demo.created ? `Demo app: appId=${DEMO_APP_ID} appSecret=${demo.secret} (shown once, kept in ${file})` : `Demo app: appId=${DEMO_APP_ID} (appSecret in ${file})`);
   }
-  if (config.adminApiKeyGenerated) lines.push(`Admin API key (generated, kept in ${config.dataDir}): ${config.adminApiKey}`);
+  if (config.adminApiKeyGenerated) {
+    const file = path.join(config.dataDir, ADMIN_API_KEY_FILE);
+    lines.push(config.adminApiKeyNew ? `Admin API key (generated, shown once, kept in ${file}): ${config.adminApiKey}` : `Admin API key: in ${file}`);
+  }
   const firstAdmin = await ensureFirstAdmin(config);
   if (firstAdmin) lines.push(firstAdmin);
   if (process.env.QUESTLINE_QUIET !== '1') console.log(lines.join('\n'));

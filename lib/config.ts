@@ -15,11 +15,12 @@ export class ConfigError extends Error {
 
 /**
  * The one line to print for an error that stops start-up on purpose (bad
- * configuration, data directory in use), or null for an unexpected failure.
+ * configuration, data directory or port in use, database unreachable or
+ * missing: lib/startup-errors.ts), or null for an unexpected failure.
  * By name, not class: the error may come from another Next.js chunk's copy.
  */
 export function startupErrorLine(err: unknown): string | null {
-  return err instanceof Error && (err.name === 'ConfigError' || err.name === 'DataDirInUseError') ? err.message : null;
+  return err instanceof Error && ['ConfigError', 'DataDirInUseError', 'DatabaseStartError', 'PortInUseError'].includes(err.name) ? err.message : null;
 }
 
 export type DbDriver = 'pglite' | 'node-postgres' | 'neon';
@@ -33,8 +34,10 @@ export interface Config {
   upstash: { url: string; token: string } | null;
   jwtSecret: Uint8Array;
   adminApiKey: string | null;
-  /** True when the admin key was generated at start-up (embedded default): print it. */
+  /** True when the admin key is generated and kept in the data directory (embedded default). */
   adminApiKeyGenerated: boolean;
+  /** True when this start generated it (the first start): printed this once, later starts say where it is kept. */
+  adminApiKeyNew: boolean;
   openaiApiKey: string | null;
   openaiModel: string;
   /** An OpenAI-compatible API (a self-hosted model, a gateway); null for OpenAI's own. */
@@ -98,8 +101,13 @@ export function selectDbDriver(env: Env): DbDriver {
 
 /** A secret kept in the data directory: read when present, else made once and written (owner-only). */
 export function readOrCreateSecret(dataDir: string, file: string, make: () => string): string {
+  return keptSecret(dataDir, file, make).secret;
+}
+
+/** readOrCreateSecret, also telling whether this call made it (start-up prints a secret only the time it is made). */
+export function keptSecret(dataDir: string, file: string, make: () => string): { secret: string; created: boolean } {
   const full = path.join(dataDir, file);
-  if (existsSync(full)) return readFileSync(full, 'utf8').trim();
+  if (existsSync(full)) return { secret: readFileSync(full, 'utf8').trim(), created: false };
   ensureDataDir(dataDir);
   const secret = make();
   // Written aside, then linked into place: the file appears whole or not at
@@ -111,11 +119,11 @@ export function readOrCreateSecret(dataDir: string, file: string, make: () => st
     linkSync(aside, full);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-    return readFileSync(full, 'utf8').trim();
+    return { secret: readFileSync(full, 'utf8').trim(), created: false };
   } finally {
     rmSync(aside, { force: true });
   }
-  return secret;
+  return { secret, created: true };
 }
 
 /** Creates the data directory owner-only (0700); an existing one is made owner-only too. */
@@ -124,14 +132,23 @@ export function ensureDataDir(dataDir: string): void {
   chmodSync(dataDir, 0o700);
 }
 
+/** The generated admin key's file in the data directory (embedded default, no ADMIN_API_KEY). */
+export const ADMIN_API_KEY_FILE = 'admin-api-key';
+
 const randomSecret = (bytes: number) => () => randomBytes(bytes).toString('base64url');
 
-export function loadConfig(env: Env = process.env): Config {
+/** PORT (default 3000), checked: read on its own too, so start-up can test the port before anything is created. */
+export function portFromEnv(env: Env = process.env): number {
   const portText = nonEmpty(env, 'PORT') ?? '3000';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 1 || port > 65535) {
     throw new ConfigError('PORT', `must be a port number (got "${portText}")`);
   }
+  return port;
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = portFromEnv(env);
   const dataDir = path.resolve(/* turbopackIgnore: true */ nonEmpty(env, 'QUESTLINE_DATA_DIR') ?? '.data');
   const databaseUrl = nonEmpty(env, 'DATABASE_URL');
   const dbDriver = selectDbDriver(env);
@@ -170,9 +187,12 @@ export function loadConfig(env: Env = process.env): Config {
 
   let adminApiKey = nonEmpty(env, 'ADMIN_API_KEY');
   let adminApiKeyGenerated = false;
+  let adminApiKeyNew = false;
   if (!adminApiKey && embedded) {
-    adminApiKey = readOrCreateSecret(dataDir, 'admin-api-key', randomSecret(24));
+    const kept = keptSecret(dataDir, ADMIN_API_KEY_FILE, randomSecret(24));
+    adminApiKey = kept.secret;
     adminApiKeyGenerated = true;
+    adminApiKeyNew = kept.created;
   }
   if (adminApiKey && adminApiKey.length < 16) {
     throw new ConfigError('ADMIN_API_KEY', 'must be at least 16 characters');
@@ -259,6 +279,7 @@ export function loadConfig(env: Env = process.env): Config {
     jwtSecret,
     adminApiKey,
     adminApiKeyGenerated,
+    adminApiKeyNew,
     openaiApiKey: nonEmpty(env, 'OPENAI_API_KEY'),
     openaiModel: nonEmpty(env, 'OPENAI_MODEL') ?? 'gpt-4o-mini',
     openaiBaseUrl,

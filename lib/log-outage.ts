@@ -7,6 +7,26 @@
 import { logError, logWarn } from './log';
 import { processWide } from './process-wide';
 
+// Set while start-up runs: it reports an unreachable dependency itself, in
+// one line (lib/boot.ts), so the outages that begin meanwhile are counted,
+// not logged again (each still logs "works again" when it ends).
+const startup = processWide('outage.startup-warned', () => ({ warned: false }));
+
+/** Runs start-up, which announces an unreachable dependency in one line itself. */
+export async function withOutageAnnounced<T>(fn: () => Promise<T>): Promise<T> {
+  startup.warned = true;
+  try {
+    return await fn();
+  } finally {
+    startup.warned = false;
+  }
+}
+
+/** True while start-up runs (lib/kv/clients.ts keeps its connection errors quiet then). */
+export function outageAnnounced(): boolean {
+  return startup.warned;
+}
+
 export interface OutageLog {
   /** A failure: the first of an outage is logged (error level, with its cause), later ones counted. */
   failed(err: unknown, fields?: Record<string, unknown>): void;
@@ -39,6 +59,7 @@ export function outageLog(name: string, what: string): OutageLog {
       state.failures += 1;
       if (state.since !== 0) return;
       state.since = Date.now();
+      if (startup.warned) return;
       logError(`${what} failing: a dependency is unavailable (repeats are counted until it works again)`, err, { ...fields, cause: causeOf(err) });
     },
     recovered(fields = {}) {

@@ -4,12 +4,15 @@
 import { closeDb } from '@/db/client';
 import { boot } from '@/lib/boot';
 import { closeBus } from '@/lib/bus';
-import { getConfig, startupErrorLine } from '@/lib/config';
+import { getConfig, portFromEnv, startupErrorLine } from '@/lib/config';
+import { checkPortFree } from '@/lib/startup-errors';
 import { createNodeServer } from '@/lib/http/node-server';
 import { drainOnSignals } from '@/lib/http/drain';
 import { closeKv } from '@/lib/kv';
 
 async function main(): Promise<void> {
+  // Before the configuration creates the data directory and its secrets (lib/startup-errors.ts).
+  await checkPortFree(portFromEnv());
   const config = getConfig();
   await boot();
   const server = createNodeServer();

@@ -2,7 +2,7 @@
 // through its custom-server API. Bundled at build time (scripts/build-server.mjs)
 // into .next/questline-server.mjs, which scripts/start.mjs runs; dependencies
 // stay in node_modules, so running it needs Node and the production
-// dependencies only. In order: configuration checked, data directory locked
+// dependencies only. In order: PORT checked free, configuration checked, data directory locked
 // (embedded), migrations applied, demo seeded, the start-up lines printed
 // once, then Next.js prepared and the port opened.
 //
@@ -22,7 +22,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { boot } from '@/lib/boot';
 import { closeBus } from '@/lib/bus';
-import { getConfig, startupErrorLine } from '@/lib/config';
+import { getConfig, portFromEnv, startupErrorLine } from '@/lib/config';
+import { checkPortFree } from '@/lib/startup-errors';
 import { closeDb } from '@/db/client';
 import { closeKv } from '@/lib/kv';
 import { createAppServer } from '@/lib/http/app-server';
@@ -36,6 +37,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 async function main(): Promise<void> {
   // React and Next.js pick their production builds from NODE_ENV, read when they load (below).
   (process.env as Record<string, string | undefined>).NODE_ENV ??= 'production';
+  // First, before the configuration creates the data directory and its secrets: a port in use is one line.
+  // (A forked worker shares the port its primary's cluster holds.)
+  if (!isForkedWorker()) await checkPortFree(portFromEnv());
   const config = getConfig();
   // Booted here, once: the instrumentation hook of Next.js sees the marker and does nothing.
   customServer().active = true;

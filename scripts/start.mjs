@@ -25,6 +25,48 @@ process.env.NEXT_TELEMETRY_DISABLED ??= '1';
 
 const stale = isBuildStale;
 
+/** The parent pid of a process, from /proc (Linux); null without /proc or once it is gone. */
+function parentOf(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+  } catch {
+    return null;
+  }
+}
+
+function commandOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * Under `npm start`, ends this server when npm ends: npm runs it through
+ * `sh -c`, and a SIGTERM to npm's pid ends npm and that shell but not this
+ * process; a SIGKILL to npm leaves the shell waiting on it. Either way the
+ * server used to keep serving, orphaned. Checked each second: the parent
+ * (npm, or the shell) gone, or the shell's parent (npm) gone, is a SIGTERM
+ * to this process (drained as usual). Run directly (`node scripts/start.mjs`,
+ * e.g. under systemd or in a container) nothing is watched: signals reach
+ * the server itself.
+ */
+function stopWithNpm() {
+  const parent = process.ppid;
+  if (!process.env.npm_lifecycle_event || parent <= 1) return;
+  const launcher = ['sh', 'dash', 'bash'].includes(commandOf(parent)) ? parentOf(parent) : null;
+  const timer = setInterval(() => {
+    if (process.ppid === parent && (launcher === null || parentOf(parent) === launcher)) return;
+    clearInterval(timer);
+    console.log('Questline: npm, which started this server, is gone; stopping');
+    process.kill(process.pid, 'SIGTERM');
+  }, 1000);
+  timer.unref();
+}
+stopWithNpm();
+
 function alive(pid) {
   try {
     process.kill(pid, 0);
@@ -62,6 +104,27 @@ async function withBuildLock(fn) {
     rmSync(buildLock, { recursive: true, force: true });
   }
 }
+
+/**
+ * PORT in use: one line and exit 1 before anything else (a build of several
+ * minutes, a data directory, secrets, migrations). The server checks again
+ * itself (lib/startup-errors.ts); a bad PORT value is left to its configuration check.
+ */
+async function checkPort() {
+  const port = Number(process.env.PORT?.trim() || '3000');
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return;
+  const { createServer } = await import('node:net');
+  const inUse = await new Promise((resolve) => {
+    const probe = createServer();
+    probe.once('error', (err) => resolve(err.code === 'EADDRINUSE'));
+    probe.listen(port, () => probe.close(() => resolve(false)));
+  });
+  if (inUse) {
+    console.error(`Questline: PORT ${port} is already in use (another Questline or another server?); stop it or set PORT to a free port`);
+    process.exit(1);
+  }
+}
+if (mode !== '--build-only') await checkPort();
 
 if (stale()) {
   await withBuildLock(async () => {

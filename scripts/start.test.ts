@@ -2,7 +2,13 @@
 // own server (scripts/server.ts, bundled to .next/questline-server.mjs),
 // /v1 and /api/admin from the route table, /api/auth from the staff sign-in
 // handler, the rest from Next.js.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freePort } from '@/lib/testing/processes';
+import { untilRefused } from '@/lib/testing/serve-process';
 import { httpFrom, tokenFrom } from '@/lib/testing/http-from';
 import { MALFORMED_PATHS } from '@/lib/testing/malformed-paths';
 import { describeWithBuild, startProduction, type Instance } from '@/lib/testing/production';
@@ -122,6 +128,54 @@ describeWithBuild('npm start (the custom server)', () => {
     expect((await newApp()).appSecret).toMatch(/^qs_/);
   });
 
+  it('TRACE and other methods outside the table answer 405 with Allow on every path (API, Better Auth, pages), never a 500 or an error stack', async () => {
+    const before = server.output().length;
+    for (const [method, path, allow] of [
+      ['TRACE', '/v1/missions', 'GET, HEAD, OPTIONS'],
+      ['TRACE', '/api/admin/apps', 'GET, HEAD, POST'],
+      ['PROPFIND', '/api/admin/apps', 'GET, HEAD, POST'],
+      ['TRACE', '/api/auth/get-session', 'GET, HEAD, POST'],
+      ['TRACE', '/', 'GET, HEAD, POST'],
+      ['PROPFIND', '/admin', 'GET, HEAD, POST'],
+    ]) {
+      const res = await httpFrom('127.0.0.1', server.url + path, { method });
+      expect(res.status, `${method} ${path}`).toBe(405);
+      expect(res.headers.allow, `${method} ${path}`).toBe(allow);
+      expect(res.body, `${method} ${path}`).toEqual({ error: 'method_not_allowed', message: `Method ${method} is not allowed here` });
+    }
+    expect(server.output().slice(before)).not.toMatch(/"level":"error"|TypeError|\n\s+at /);
+  });
+
+  it('a malformed percent-escape under Better Auth (/api/auth/%ff) is the same JSON 400, without CORS', async () => {
+    const res = await fetch(`${server.url}/api/auth/%ff`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: 'validation_error', message: 'path /api/auth/%ff: malformed percent-escape' });
+    expect(res.headers.get('x-request-id')).toBeTruthy();
+    expect(res.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('the home page lists the console as built (nothing "next"); the walkthrough names the origin it was requested on and shows no markdown link syntax', async () => {
+    const home = await (await fetch(`${server.url}/`)).text();
+    expect(home).toContain('Missions, campaigns and themes, the player inspector, the dashboard');
+    expect(home).not.toContain('the dashboard next');
+    const page = await httpFrom('127.0.0.1', `${server.url}/walkthrough`, { headers: { Host: 'questline.test:8443' } });
+    expect(page.status).toBe(200);
+    const html = String(page.body);
+    expect(html).toContain('curl -s http://questline.test:8443/v1/auth/token');
+    expect(html).not.toContain('localhost:3000');
+    expect(html).not.toContain('](docs/webhooks.md)');
+    expect(html).toContain('docs/webhooks.md</code>');
+  });
+
+  it('a second npm start on a PORT in use exits 1 with one line before creating anything (no data directory, no secrets)', async () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'questline-port-')), 'never-created');
+    const port = new URL(server.url).port;
+    const second = await startProduction({ env: { PORT: port, QUESTLINE_DATA_DIR: dataDir, ADMIN_API_KEY: undefined, QUESTLINE_QUIET: undefined }, wait: false });
+    expect(await second.exited).toBe(1);
+    expect(second.output().trim().split('\n')).toEqual([`Questline: PORT ${port} is already in use (another Questline or another server?); stop it or set PORT to a free port`]);
+    expect(existsSync(dataDir)).toBe(false);
+  });
+
   it('GET /api/health and /api/ready are served by the route table (JSON with a request id), /api/metrics behind the admin key', async () => {
     const health = await fetch(`${server.url}/api/health`);
     expect(health.status).toBe(200);
@@ -174,5 +228,30 @@ describeWithBuild('next start (the route files): the ops endpoints', () => {
     const text = await metrics.text();
     expect(text).toMatch(/^questline_http_requests_total\{route="\/api\/ready",method="GET",status="200"\} [1-9]/m);
     expect(text).toMatch(/^questline_http_requests_total\{route="\/api\/metrics",method="GET",status="401"\} [1-9]/m);
+  });
+});
+
+describeWithBuild('npm start ends with npm', () => {
+  it.each(['SIGTERM', 'SIGKILL'] as const)('a %s to npm\'s pid stops the server it started (no orphan left serving)', async (signal) => {
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), ADMIN_API_KEY: ADMIN_KEY, QUESTLINE_QUIET: '1' };
+    env.QUESTLINE_DATA_DIR = mkdtempSync(path.join(tmpdir(), 'questline-npm-'));
+    // A group of its own: whatever happens, the finally below reaches npm, its shell and the server.
+    const npm = spawn('npm', ['start', '--silent'], { cwd: path.resolve(__dirname, '..'), env, detached: true, stdio: 'ignore' });
+    const url = `http://127.0.0.1:${port}`;
+    try {
+      await expect
+        .poll(() => fetch(`${url}/api/health`).then((r) => r.status, () => 0), { timeout: 120_000, interval: 200 })
+        .toBe(200);
+      process.kill(npm.pid!, signal);
+      // Evidence, not a sleep: the port refuses new connections once the orphaned server has stopped.
+      await untilRefused(url, 30_000);
+    } finally {
+      try {
+        process.kill(-npm.pid!, 'SIGKILL');
+      } catch {
+        // all gone already
+      }
+    }
   });
 });

@@ -1,32 +1,54 @@
-// /walkthrough – the README's curl walkthrough, read from README.md itself.
+// /walkthrough – the README's curl walkthrough, read from README.md itself,
+// with the README's `localhost:3000` replaced by the origin this page was
+// requested on (a server on another port or host gets commands that reach it).
 import type { Metadata } from 'next';
+import { headers } from 'next/headers';
 import Link from 'next/link';
 import { Fragment } from 'react';
 import { Logo } from '@/components/console/logo';
 import { readmeSection } from '@/lib/docs/readme-section';
+import { requestOrigin, withOrigin } from '@/lib/docs/request-origin';
 
 export const metadata: Metadata = { title: 'Walkthrough' };
-export const dynamic = 'force-static';
+// Per request: the commands name the origin the reader reached.
+export const dynamic = 'force-dynamic';
 
-/** `code` spans of a README paragraph. */
+/** `code` spans and `[text](target)` links of a README paragraph: a web link is a link, a file of the repository its path. */
 function Inline({ text }: { text: string }) {
   return (
     <>
-      {text.split(/(`[^`]+`)/).map((part, i) =>
-        part.startsWith('`') && part.endsWith('`') ? (
-          <code key={i} className="rounded bg-muted px-1 py-0.5 font-mono text-[0.85em]">
-            {part.slice(1, -1)}
-          </code>
-        ) : (
-          <Fragment key={i}>{part}</Fragment>
-        ),
-      )}
+      {text.split(/(`[^`]+`|\[[^\]]+\]\([^)\s]+\))/).map((part, i) => {
+        if (part.startsWith('`') && part.endsWith('`')) {
+          return (
+            <code key={i} className="rounded bg-muted px-1 py-0.5 font-mono text-[0.85em]">
+              {part.slice(1, -1)}
+            </code>
+          );
+        }
+        const link = /^\[([^\]]+)\]\(([^)\s]+)\)$/.exec(part);
+        if (link && /^https?:\/\//.test(link[2])) {
+          return (
+            <a key={i} href={link[2]} className="font-medium text-primary underline underline-offset-4">
+              {link[1]}
+            </a>
+          );
+        }
+        if (link) {
+          return (
+            <code key={i} title="A file of the Questline repository" className="rounded bg-muted px-1 py-0.5 font-mono text-[0.85em]">
+              {link[2]}
+            </code>
+          );
+        }
+        return <Fragment key={i}>{part}</Fragment>;
+      })}
     </>
   );
 }
 
-export default function WalkthroughPage() {
-  const blocks = readmeSection('Walkthrough (curl)');
+export default async function WalkthroughPage() {
+  const origin = requestOrigin(await headers());
+  const blocks = readmeSection('Walkthrough (curl)').map((block) => ({ ...block, text: withOrigin(block.text, origin) }));
   return (
     <div className="mx-auto max-w-3xl px-6 py-10">
       <Link href="/" className="mb-10 flex w-fit items-center gap-2.5 font-semibold">

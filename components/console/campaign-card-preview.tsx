@@ -6,6 +6,7 @@
 import * as React from 'react';
 import { ImageOffIcon } from 'lucide-react';
 import { cn } from '@/lib/cn';
+import { safeCssColor } from '@/lib/contract/css-color';
 import { formatDate } from './format';
 
 export interface PreviewTheme {
@@ -37,7 +38,7 @@ function BannerImage({ url, color }: { url: string; color: string }) {
     setTriedUrl(url);
     setFailed(false);
   }
-  if (!url) return <div className="h-24" style={{ background: `linear-gradient(135deg, ${color}, ${color}88)` }} aria-hidden />;
+  if (!url) return <div className="h-24" style={{ backgroundImage: `linear-gradient(135deg, ${color}, color-mix(in srgb, ${color} 53%, transparent))` }} aria-hidden />;
   if (failed) {
     return (
       <div className="flex h-24 items-center justify-center gap-2 bg-muted text-xs text-muted-foreground">
@@ -68,10 +69,12 @@ export function CampaignCardPreview({
   endAt?: number;
   className?: string;
 }) {
-  const primary = theme?.primaryColor || '#7c3aed';
-  const accent = theme?.accentColor || primary;
-  const background = theme?.backgroundColor;
-  const text = theme?.textColor ?? (background ? readableOn(background) : undefined);
+  // Only CSS colours reach the styles: a value stored before colours were checked (free text such as
+  // `red),url(…)`) would otherwise put a URL into the banner's gradient, fetched when the preview opens.
+  const primary = safeCssColor(theme?.primaryColor, '#7c3aed');
+  const accent = safeCssColor(theme?.accentColor, primary);
+  const background = safeCssColor(theme?.backgroundColor);
+  const text = safeCssColor(theme?.textColor) ?? (background ? readableOn(background) : undefined);
   const dates = startAt !== undefined && endAt !== undefined && Number.isFinite(startAt) && Number.isFinite(endAt) ? `${formatDate(startAt)} – ${formatDate(endAt)}` : null;
   return (
     <figure className={cn('m-0 w-full max-w-sm', className)}>

@@ -3,11 +3,27 @@
 // references by `themeId`, and the preset resolves to that object.
 import { z } from 'zod';
 import { idSchema } from './common';
+import { CSS_COLOR_MESSAGE, isCssColor } from './css-color';
+
+/** A CSS colour (it reaches the console's CSS): hex, rgb()/hsl()/oklch()… with numbers, or a named colour. */
+const cssColorSchema = z
+  .string()
+  .trim()
+  .min(1)
+  .max(64)
+  .refine(isCssColor, { message: CSS_COLOR_MESSAGE })
+  .describe('A CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb()/hsl()/hwb()/lab()/lch()/oklab()/oklch() with numbers, or a named colour')
+  .meta({ examples: ['#7c3aed', 'rgb(124 58 237)', 'rebeccapurple'] });
 
 export const themeSchema = z
-  .object({ primaryColor: z.string().min(1).max(64).describe('A CSS color') })
+  .object({
+    primaryColor: cssColorSchema,
+    accentColor: cssColorSchema.optional(),
+    backgroundColor: cssColorSchema.optional(),
+    textColor: cssColorSchema.optional(),
+  })
   .loose()
-  .describe('Campaign theme: primaryColor plus any fields the app uses');
+  .describe('Campaign theme: primaryColor (and optionally accentColor, backgroundColor, textColor), CSS colours, plus any other fields the app uses');
 export type Theme = z.infer<typeof themeSchema>;
 
 /** A colour as the console's picker writes it: #rgb or #rrggbb. */

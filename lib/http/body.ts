@@ -4,6 +4,26 @@ import { AppError, type ErrorCode } from '@/lib/errors';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * The client cut its own request body (closed the connection mid-upload):
+ * nobody waits for an answer, and nothing of ours failed. Logged at info and
+ * counted as 499, never as a 5xx (lib/http/handler.ts).
+ */
+class ClientAbortError extends Error {
+  // No cause kept: the socket's ECONNRESET along a cause chain reads as "dependency unavailable" (lib/errors.ts).
+  constructor() {
+    super('The client closed the connection before its request body was complete');
+    this.name = 'ClientAbortError';
+  }
+}
+
+/** Node's error for a request whose connection closed mid-body ('aborted', ECONNRESET), or a request whose signal says the client left. */
+function isClientAbort(err: unknown, req: Request): boolean {
+  if (req.signal.aborted) return true;
+  const e = err as { code?: unknown; message?: unknown } | null;
+  return e !== null && typeof e === 'object' && e.code === 'ECONNRESET' && e.message === 'aborted';
+}
+
 /** The body's exact bytes (a signature is checked over these, never over a re-encoding). */
 export async function readRawBytes(req: Request, maxBytes = MAX_BODY_BYTES): Promise<Buffer> {
   const declared = Number(req.headers.get('content-length') ?? NaN);
@@ -15,7 +35,13 @@ export async function readRawBytes(req: Request, maxBytes = MAX_BODY_BYTES): Pro
   const chunks: Uint8Array[] = [];
   let total = 0;
   for (;;) {
-    const { done, value } = await reader.read();
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch (err) {
+      throw isClientAbort(err, req) ? new ClientAbortError() : err;
+    }
+    const { done, value } = chunk;
     if (done) break;
     total += value.byteLength;
     if (total > maxBytes) {

@@ -4,6 +4,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { getDb } from '@/db/client';
 import { getKv } from '@/lib/kv';
+import { httpFrom } from '@/lib/testing/http-from';
 import {
   createTestApp,
   issueToken,
@@ -121,6 +122,39 @@ describe('unknown routes and methods', () => {
   it('answers the wrong method before authentication (405, not 401, without a token)', async () => {
     const res = await call('DELETE', '/v1/missions');
     expect(res.status).toBe(405);
+  });
+
+  it.each([
+    ['TRACE', '/v1/missions', 'GET, HEAD, OPTIONS'],
+    ['TRACE', '/v1/events', 'POST, OPTIONS'],
+    ['TRACE', '/api/admin/apps', 'GET, HEAD, POST'],
+    ['PROPFIND', '/api/admin/apps/a/themes/t', 'GET, HEAD, PUT, DELETE'],
+    ['PURGE', '/api/health', 'GET, HEAD'],
+  ])('answers %s %s (a method outside the table) with 405 and Allow: %s, never a 500 or an error log', async (method, route, allow) => {
+    const logged = vi.spyOn(console, 'error');
+    const res = await httpFrom('127.0.0.1', server.url + route, { method, headers: bearer() });
+    expect(res.status).toBe(405);
+    expect(res.headers.allow).toBe(allow);
+    expect(res.headers['x-request-id']).toMatch(UUID);
+    expectErrorShape(res.body as Record<string, unknown>, 'method_not_allowed');
+    expect((res.body as { message: string }).message).toBe(`Method ${method} is not allowed here`);
+    expect(logged.mock.calls.map((c) => String(c[0])).filter((line) => line.includes('"level":"error"'))).toEqual([]);
+  });
+
+  it('answers OPTIONS as its Allow header says: 204 listing OPTIONS under /v1, 405 not listing it under /api/admin and the ops paths', async () => {
+    const v1 = await call('OPTIONS', '/v1/missions');
+    expect(v1.status).toBe(204);
+    expect(v1.headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    for (const route of ['/api/admin/apps', '/api/admin/apps/a/catalog', '/api/ready']) {
+      const res = await call('OPTIONS', route, admin());
+      expect(res.status, route).toBe(405);
+      const allowed = res.headers.get('allow')!.split(', ');
+      expect(allowed, route).not.toContain('OPTIONS');
+      expect(allowed, route).toContain('GET');
+    }
+    // And a 405 for another method lists OPTIONS exactly where OPTIONS answers 204.
+    expect((await call('DELETE', '/v1/missions')).headers.get('allow')).toBe('GET, HEAD, OPTIONS');
+    expect((await call('DELETE', '/api/admin/apps', admin())).headers.get('allow')).toBe('GET, HEAD, POST');
   });
 });
 

@@ -12,7 +12,7 @@ import { withCors } from './cors';
 import { errorResponse } from './respond';
 import { requestIdOf } from './request-id';
 import { rateLimitHeaders, rateLimitedError } from './rate-limit';
-import { logError } from '@/lib/log';
+import { logError, logInfo } from '@/lib/log';
 import { boot } from '@/lib/boot';
 import { getConfig } from '@/lib/config';
 import { clientIp } from './client-ip';
@@ -66,8 +66,16 @@ function tokenOf(req: Request, tokenInQuery: boolean): string {
   return token;
 }
 
+/** Status logged and counted for a request its client abandoned mid-upload (nginx's "client closed request"); never sent. */
+export const CLIENT_CLOSED_REQUEST = 499;
+
 function toErrorResponse(err: unknown, requestId: string, req: Request): Response {
   if (err instanceof AppError) return errorResponse(err);
+  // By name: the error may come from another Next.js chunk's copy of lib/http/body.ts.
+  if (err instanceof Error && err.name === 'ClientAbortError') {
+    logInfo('client aborted its request body', { requestId, method: req.method, url: loggableUrl(req.url) });
+    return new Response(null, { status: CLIENT_CLOSED_REQUEST });
+  }
   if (isUnavailable(err)) {
     logError('dependency unavailable', err, { requestId, method: req.method, url: loggableUrl(req.url) });
     return errorResponse(new AppError('unavailable', 'A dependency of the service is unavailable; retry later'));
@@ -194,10 +202,10 @@ export function adminRoute(capability: Capability | 'authenticated', fn: (ctx: A
 }
 
 /** Answers every method with the spec's error shape (405, or 404 for unknown routes). */
-export function errorRoute(code: 'not_found' | 'method_not_allowed', cors = true, allow?: string[]): Handler {
+export function errorRoute(code: 'not_found' | 'method_not_allowed', cors = true, allow?: string): Handler {
   return (req) =>
     run(req, cors, async () => {
       const message = code === 'not_found' ? `No route ${new URL(req.url).pathname}` : `Method ${req.method} is not allowed here`;
-      throw new AppError(code, message, allow ? { headers: { Allow: allow.join(', ') } } : {});
+      throw new AppError(code, message, allow ? { headers: { Allow: allow } } : {});
     });
 }

@@ -8,13 +8,16 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { adminNotFound, allRoutes, endpoint, matchRoute, notFound, type Method } from './routes';
-import { errorRoute } from './handler';
 import { isPreflight, preflightResponse } from './cors';
 import { hasMalformedEscape, malformedPathResponse } from './malformed-path';
 import { requestIdOf } from './request-id';
-import { logError } from '@/lib/log';
+import { logError, logInfo } from '@/lib/log';
+import { metrics } from '@/lib/metrics';
+import { CLIENT_CLOSED_REQUEST, errorRoute } from './handler';
+import { loggableUrl } from './observe';
 import { MAX_BODY_BYTES } from './body';
-import { knownBodyText } from './respond';
+import { errorResponse, knownBodyText } from './respond';
+import { AppError } from '@/lib/errors';
 import { handleStaffAuth } from './staff-auth-handler';
 
 // A Host header only names a host (and port): anything else (a `/`, `@` or
@@ -33,13 +36,35 @@ export function requestUrl(req: IncomingMessage): URL {
   return new URL(`http://${host}${target}`);
 }
 
-function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Buffer | null): Request {
+/** The methods a web-standard Request can carry and the route table may serve (OPTIONS: preflights). */
+const REQUEST_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+
+function headersOf(req: IncomingMessage): Headers {
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {
     if (value === undefined) continue;
     if (Array.isArray(value)) value.forEach((v) => headers.append(name, v));
     else headers.set(name, value);
   }
+  return headers;
+}
+
+/**
+ * A method no route serves (TRACE, PROPFIND, …): a body-less Request that
+ * reports that method, answered 405 (or 404) by the table like any other
+ * wrong method. undici refuses to build a Request with TRACE, TRACK or
+ * CONNECT at all, which used to end in a 500 with an error-level stack.
+ */
+function otherMethodRequest(req: IncomingMessage, url: URL, method: string): Request {
+  const request = new Request(url, { headers: headersOf(req) });
+  Object.defineProperty(request, 'method', { value: method });
+  return request;
+}
+
+function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Buffer | null): Request {
+  const method = (req.method ?? 'GET').toUpperCase();
+  if (!REQUEST_METHODS.has(method)) return otherMethodRequest(req, url, method);
+  const headers = headersOf(req);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   if (!hasBody || body !== null) return new Request(url, { method: req.method, headers, body: hasBody ? (body as Uint8Array<ArrayBuffer>) : undefined, signal });
   return new Request(url, {
@@ -162,10 +187,11 @@ function drainedOrClosed(res: ServerResponse, signal: AbortSignal): Promise<void
 }
 
 const routes = allRoutes;
-const unknownMethod = errorRoute('method_not_allowed');
 const endpoints = new Map(routes.map((r) => [r, endpoint(r.handlers, r.path.startsWith('/v1/'), r.path)]));
 
 const STAFF_AUTH = /^\/api\/auth(\/|$)/;
+/** Other methods on Better Auth's routes (its route file serves GET and POST; HEAD as GET). */
+const staffAuthNotAllowed = errorRoute('method_not_allowed', false, 'GET, HEAD, POST');
 
 /** Better Auth's routes, also when spelled with percent-escapes (as isApiPath). */
 function isStaffAuthPath(pathname: string): boolean {
@@ -208,19 +234,24 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
       try {
         body = await pending;
       } catch {
-        // The client went away before its body arrived: nobody to answer.
+        // The client went away before its body arrived: nobody to answer, nothing of ours failed.
+        logInfo('client aborted its request body', { method: req.method, url: loggableUrl(url.href) });
+        metrics().requests.inc({ route: '(aborted)', method: (req.method ?? 'GET').toUpperCase(), status: String(CLIENT_CLOSED_REQUEST) });
         res.destroy();
         return;
       }
     }
     const request = toRequest(req, url, abort.signal, body);
-    const cors = !url.pathname.startsWith('/api/admin');
+    const staffAuth = isStaffAuthPath(url.pathname);
+    const cors = !url.pathname.startsWith('/api/admin') && !staffAuth;
     const method = (req.method ?? 'GET').toUpperCase();
     let response: Response;
-    if (isStaffAuthPath(url.pathname)) {
+    if (staffAuth && hasMalformedEscape(url.pathname)) {
+      response = malformedPathResponse(request, url.pathname, false);
+    } else if (staffAuth) {
       // Better Auth's routes (the Next.js route file serves GET and POST), with the socket's address for the sign-in guard.
       const ctx = { params: Promise.resolve(undefined), remoteAddress: req.socket.remoteAddress };
-      response = await (method === 'GET' || method === 'HEAD' || method === 'POST' ? handleStaffAuth(request, ctx) : unknownMethod(request, ctx));
+      response = await (method === 'GET' || method === 'HEAD' || method === 'POST' ? handleStaffAuth(request, ctx) : staffAuthNotAllowed(request, ctx));
     } else if (cors && isPreflight(request)) {
       // Any /v1 path, known or not, as proxy.ts does in front of the route files.
       response = preflightResponse(requestIdOf(request));
@@ -238,15 +269,42 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
       else {
         const handlers = endpoints.get(match.entry)!;
         const handler = method === 'HEAD' ? handlers.GET : handlers[method as Method | 'OPTIONS'];
-        response = await (handler ?? unknownMethod)(request, ctx);
+        response = await (handler ?? handlers.otherMethod)(request, ctx);
       }
     }
+    if (response.status === CLIENT_CLOSED_REQUEST) return void res.destroy();
     await writeResponse(req, res, response, abort.signal);
   } catch (err) {
     logError('node server failure', err);
     if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
     res.end(JSON.stringify({ error: 'internal_error' }));
   }
+}
+
+/**
+ * What `npm start`'s server answers itself for a path it would hand to
+ * Next.js: a method a web-standard Request cannot carry (TRACE, PROPFIND…;
+ * Next.js would fail building its request: a 500 with an error-level stack)
+ * is 405 with `Allow`, and a malformed percent-escape under /api/ (Better
+ * Auth's /api/auth/*) is the JSON 400 the API paths answer. Null: Next.js serves it.
+ */
+export function answerBeforeNext(req: IncomingMessage, url: URL): Response | null {
+  const method = (req.method ?? 'GET').toUpperCase();
+  const api = url.pathname.startsWith('/api/');
+  if (!REQUEST_METHODS.has(method)) {
+    const refused = errorResponse(
+      new AppError('method_not_allowed', `Method ${method} is not allowed here`, { headers: { Allow: api ? 'GET, POST' : 'GET, HEAD, POST' } }),
+    );
+    refused.headers.set('X-Request-Id', requestIdOf(otherMethodRequest(req, url, method)));
+    return refused;
+  }
+  if (api && hasMalformedEscape(url.pathname)) return malformedPathResponse(new Request(url, { headers: headersOf(req) }), url.pathname, false);
+  return null;
+}
+
+/** Sends an answer built outside a handler (the socket stays as the request left it). */
+export function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
+  return writeResponse(req, res, response, new AbortController().signal);
 }
 
 /**

@@ -2,7 +2,7 @@
 // the Node servers (lib/http/node-server.ts) match against it, so both
 // serve the same handlers. A test checks each entry has its route file.
 import { errorRoute, type Handler, type RouteContext } from './handler';
-import { isPreflight, preflightResponse } from './cors';
+import { isPreflight, preflightResponse, withCors } from './cors';
 import { requestIdOf } from './request-id';
 import { issueToken, revokeCurrentToken } from './v1/auth';
 import { postEvent } from './v1/events';
@@ -113,15 +113,28 @@ export const notFound: Handler = observe(UNMATCHED_ROUTE, errorRoute('not_found'
 /** Unknown /api/admin paths: the same 404, without CORS. */
 export const adminNotFound: Handler = observe(UNMATCHED_ROUTE, errorRoute('not_found', false));
 
-/** The exports of one route file: its handlers, 405 for the other methods, CORS preflight; each answer observed under `route`. */
-export function endpoint(handlers: MethodHandlers, cors: boolean, route: string): Record<Method | 'OPTIONS', Handler> {
-  const allow = Object.keys(handlers) as Method[];
-  const notAllowed = errorRoute('method_not_allowed', cors, [...allow, 'OPTIONS']);
-  const out = {} as Record<Method | 'OPTIONS', Handler>;
+/** A route's handlers by method, plus the answer to any other method (TRACE, PROPFIND…: 405 with Allow). */
+export type EndpointHandlers = Record<Method | 'OPTIONS', Handler> & { otherMethod: Handler };
+
+/**
+ * The exports of one route file: its handlers, 405 with `Allow` for the other
+ * methods, each answer observed under `route`. OPTIONS: under /v1 a CORS
+ * preflight, and a plain OPTIONS answers 204 with `Allow` (OPTIONS included);
+ * elsewhere (admin, ops: no CORS) OPTIONS is one more method not allowed, so
+ * `Allow` never lists it there. HEAD is served wherever GET is.
+ */
+export function endpoint(handlers: MethodHandlers, cors: boolean, route: string): EndpointHandlers {
+  const methods = Object.keys(handlers) as Method[];
+  const allow = [...(methods.includes('GET') ? ['GET', 'HEAD'] : []), ...methods.filter((m) => m !== 'GET'), ...(cors ? ['OPTIONS'] : [])].join(', ');
+  const notAllowed = errorRoute('method_not_allowed', cors, allow);
+  const out = {} as EndpointHandlers;
   for (const method of ALL_METHODS) out[method] = observe(route, handlers[method] ?? notAllowed);
-  out.OPTIONS = observe(route, async (req: Request, ctx: RouteContext) =>
-    cors && isPreflight(req) ? preflightResponse(requestIdOf(req)) : notAllowed(req, ctx),
-  );
+  out.OPTIONS = observe(route, async (req: Request, ctx: RouteContext) => {
+    if (!cors) return notAllowed(req, ctx);
+    if (isPreflight(req)) return preflightResponse(requestIdOf(req));
+    return withCors(new Response(null, { status: 204, headers: { Allow: allow, 'X-Request-Id': requestIdOf(req) } }));
+  });
+  out.otherMethod = observe(route, notAllowed);
   return out;
 }
 
@@ -129,7 +142,7 @@ export function endpoint(handlers: MethodHandlers, cors: boolean, route: string)
 export const allRoutes: RouteEntry[] = [...v1Routes, ...adminRoutes, ...opsRoutes];
 
 /** The route file exports for a path of the tables above (only /v1 routes get CORS). */
-export function routeEndpoint(path: string): Record<Method | 'OPTIONS', Handler> {
+export function routeEndpoint(path: string): EndpointHandlers {
   const entry = allRoutes.find((r) => r.path === path);
   if (!entry) throw new Error(`No route ${path} in lib/http/routes.ts`);
   return endpoint(entry.handlers, path.startsWith('/v1/'), path);

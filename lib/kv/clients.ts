@@ -3,6 +3,8 @@
 import { Redis as IORedis } from 'ioredis';
 import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
 import { ConfigError } from '@/lib/config';
+import { outageAnnounced } from '@/lib/log-outage';
+import { processWide } from '@/lib/process-wide';
 import { throughBreaker } from './breaker';
 import { TcpRequester } from './tcp-requester';
 
@@ -24,6 +26,15 @@ function redisCommandTimeoutMs(env: Readonly<Record<string, string | undefined>>
   return ms;
 }
 
+// The last connection error any ioredis client of this process met ('connect ECONNREFUSED …'): a command
+// that gave up only says it ran out of retries, and start-up's warning names the reason (lib/boot.ts).
+const lastConnectionError = processWide('redis.last-connection-error', () => ({ message: '' }));
+
+/** The last connection error of a Redis client of this process, or null. */
+export function lastRedisConnectionError(): string | null {
+  return lastConnectionError.message || null;
+}
+
 /**
  * ioredis connection with fail-fast settings: a web request should get an
  * error within a few seconds rather than wait through 20 silent retries, and
@@ -43,8 +54,11 @@ export function connectIORedis(url: string, role: string, options: { autoPipelin
   });
   let lastError = '';
   redis.on('error', (err: Error) => {
+    lastConnectionError.message = err.message;
     if (err.message === lastError) return;
     lastError = err.message;
+    // Start-up already said in one line that the store is unreachable (lib/boot.ts).
+    if (outageAnnounced()) return;
     console.error(`[redis:${role}] ${err.message}`);
   });
   redis.on('ready', () => {

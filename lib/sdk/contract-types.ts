@@ -66,10 +66,16 @@ export type Mission = {
   locked: boolean;
 };
 
-/** Campaign theme: primaryColor plus any fields the app uses */
+/** Campaign theme: primaryColor (and optionally accentColor, backgroundColor, textColor), CSS colours, plus any other fields the app uses */
 export type Theme = {
-  /** A CSS color */
+  /** A CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb()/hsl()/hwb()/lab()/lch()/oklab()/oklch() with numbers, or a named colour */
   primaryColor: string;
+  /** A CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb()/hsl()/hwb()/lab()/lch()/oklab()/oklch() with numbers, or a named colour */
+  accentColor?: string;
+  /** A CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb()/hsl()/hwb()/lab()/lch()/oklab()/oklch() with numbers, or a named colour */
+  backgroundColor?: string;
+  /** A CSS colour: #rgb, #rrggbb, #rrggbbaa, rgb()/hsl()/hwb()/lab()/lch()/oklab()/oklch() with numbers, or a named colour */
+  textColor?: string;
   [key: string]: unknown;
 };
 

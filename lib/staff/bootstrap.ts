@@ -28,7 +28,7 @@ export async function ensureFirstAdmin(config: Config): Promise<string | null> {
   } else if (config.embedded) {
     email = EMBEDDED_ADMIN_EMAIL;
     password = readOrCreateSecret(config.dataDir, ADMIN_PASSWORD_FILE, generateStaffPassword);
-    line = `Console: sign in at /admin as ${email} with password ${password} (generated, kept in ${passwordFile})`;
+    line = `Console: sign in at /admin as ${email} with password ${password} (generated, shown once, kept in ${passwordFile})`;
   } else {
     return 'Console: no staff account yet; set ADMIN_EMAIL and ADMIN_PASSWORD, or create one with the admin key (POST /api/admin/staff)';
   }

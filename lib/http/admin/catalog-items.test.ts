@@ -166,6 +166,25 @@ describe('themes', () => {
 });
 
 describe('campaigns', () => {
+  it('refuses an own theme colour that is not a CSS colour (API and catalog import, 400 naming the field), nothing stored', async () => {
+    const app = await createTestApp(server);
+    const attack = 'red),url(http://127.0.0.1:9/hit)/*';
+    for (const theme of [{ primaryColor: attack }, { primaryColor: '#7c3aed', backgroundColor: 'url(http://x/y)' }, { primaryColor: 'rgb(1 2 calc(3))' }]) {
+      const bad = await call<{ error: string; message: string }>('POST', campaignsOf(app.appId), campaign('c', { theme }), editor);
+      expect(bad.status, JSON.stringify(theme)).toBe(400);
+      expect(bad.body.error).toBe('validation_error');
+      expect(bad.body.message).toMatch(/^theme\.(primaryColor|backgroundColor): must be a CSS colour/);
+    }
+    const imported = await putCatalog(server, app.appId, { missions: [], campaigns: [campaign('c', { theme: { primaryColor: attack } })] });
+    expect(imported.status).toBe(400);
+    expect(((await imported.json()) as { message: string }).message).toMatch(/^campaigns\[0\] \(id "c"\): theme\.primaryColor: must be a CSS colour/);
+    expect((await call<{ campaigns: unknown[] }>('GET', campaignsOf(app.appId))).body.campaigns).toEqual([]);
+    for (const primaryColor of ['#7c3aed', '#fff8', 'rgb(124 58 237 / 50%)', 'hsl(270, 60%, 50%)', 'oklch(0.6 0.2 300)', 'RebeccaPurple']) {
+      const ok = await call('POST', campaignsOf(app.appId), campaign(uniqueId('c'), { theme: { primaryColor } }), editor);
+      expect(ok.status, primaryColor).toBe(201);
+    }
+  });
+
   it('create with a preset and missions: /v1 answers the resolved theme and the missionIds, and follows a preset change at once', async () => {
     const app = await createTestApp(server, { missions: [mission('m1'), mission('m2'), mission('m3')] });
     const user = await newUser(server, app);

@@ -8,10 +8,11 @@ import { Card, CardContent } from '@/components/ui/card';
 import { campaignPhase, PHASE_BADGE, PHASE_LABELS, type CampaignPhase } from '@/components/console/campaign-phase';
 import { formatDate, formatDateTime } from '@/components/console/format';
 import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
+import { safeCssColor } from '@/lib/contract/css-color';
 
+/** The campaign's colour for CSS: a CSS colour only (a stored value from before colours were checked is dropped). */
 export function themeColorOf(c: CampaignRecord, themes: ThemeRecord[] | undefined): string | undefined {
-  if (c.themeId) return themes?.find((t) => t.id === c.themeId)?.primaryColor;
-  return c.theme?.primaryColor;
+  return safeCssColor(c.themeId ? themes?.find((t) => t.id === c.themeId)?.primaryColor : c.theme?.primaryColor);
 }
 
 const ORDER: CampaignPhase[] = ['live', 'upcoming', 'ended'];

@@ -10,6 +10,7 @@ import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { useNow } from '@/components/console/browser-store';
 import { formatDateTime, formatRelative } from '@/components/console/format';
 import type { Campaign } from '@/lib/contract/campaign';
+import { safeCssColor } from '@/lib/contract/css-color';
 import type { Reward } from '@/lib/contract/mission';
 import { fromLocalInput } from '@/lib/console/local-time';
 import { NO_CAMPAIGN, type MissionFormValues } from '@/lib/console/mission-form';
@@ -38,7 +39,7 @@ export function MissionPreview({ values, campaigns, missionTitles }: { values: M
   const now = useNow();
   const notStarted = campaign !== null && campaign.startAt > now;
   const locked = values.prerequisites.length > 0 || notStarted;
-  const accent = campaign?.theme?.primaryColor;
+  const accent = safeCssColor(campaign?.theme?.primaryColor);
   const icon = values.iconUrl ? safeImageUrl(values.iconUrl) : null;
   // A new icon URL gets its own try (state adjusted while rendering, as React advises, not in an effect).
   const [broken, setBroken] = React.useState(false);
