@@ -139,7 +139,13 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
   const write = { ctx, event, idempotencyKey, catalog, idemScope };
   // Joined, the caller's transaction holds the user's row lock; standalone, the user's events here wait their turn.
   if (ctx.uow) return writeRecorded(write);
-  return inUserQueue(`${appId}\u0000${event.userId}`, () => writeRecorded(write));
+  // The queue covers read, evaluate and write; the after-commit steps (publish,
+  // idempotency cache) run outside it, so a slow publish does not hold the
+  // user's next event (publishInOrder keeps the stream in sequence order).
+  const afterWrite: Array<() => Promise<void>> = [];
+  const outcome = await inUserQueue(`${appId}\u0000${event.userId}`, () => writeRecorded({ ...write, afterWrite }));
+  await Promise.all(afterWrite.map((step) => step()));
+  return outcome;
 }
 
 /** Read, evaluate and write one event, again after each write lost to another change of the user. */
@@ -149,8 +155,10 @@ async function writeRecorded(args: {
   idempotencyKey: string | null;
   catalog: Catalog;
   idemScope: { appId: string; userId: string; key: string | null; requestHash: string };
+  /** Standalone in the user's queue: the after-commit steps are handed back here, to run once the queue moved on. */
+  afterWrite?: Array<() => Promise<void>>;
 }): Promise<Outcome<RecordedEvent>> {
-  const { ctx, event, idempotencyKey, catalog, idemScope } = args;
+  const { ctx, event, idempotencyKey, catalog, idemScope, afterWrite } = args;
   const { appId, source } = ctx;
   const { key, requestHash } = idemScope;
   const scope = { appId, userId: event.userId };
@@ -226,6 +234,7 @@ async function writeRecorded(args: {
     if (publish) steps.push(publish);
     if (key !== null) steps.push(() => cacheOutcome(idemScope, outcome));
     if (ctx.uow) for (const step of steps) ctx.uow.afterCommit(step);
+    else if (afterWrite) afterWrite.push(...steps);
     else await Promise.all(steps.map((step) => step()));
     return outcome;
   }

@@ -29,12 +29,14 @@ describe('GET /api/health and /api/ready', () => {
     expect(await res.json()).toEqual({ status: 'ready', checks: { database: 'ok', migrations: 'ok', store: 'ok' } });
   });
 
-  it('other methods answer 405 method_not_allowed with Allow', async () => {
+  it('other methods answer 405 method_not_allowed with Allow (HEAD served as GET; no CORS here, so OPTIONS is one more method not allowed)', async () => {
     for (const path of ['/api/health', '/api/ready', '/api/metrics']) {
-      const res = await fetch(server.url + path, { method: 'POST' });
-      expect(res.status, path).toBe(405);
-      expect(((await res.json()) as { error: string }).error).toBe('method_not_allowed');
-      expect(res.headers.get('allow')).toBe('GET, OPTIONS');
+      for (const method of ['POST', 'OPTIONS']) {
+        const res = await fetch(server.url + path, { method });
+        expect(res.status, `${method} ${path}`).toBe(405);
+        expect(((await res.json()) as { error: string }).error).toBe('method_not_allowed');
+        expect(res.headers.get('allow')).toBe('GET, HEAD');
+      }
     }
   });
 
