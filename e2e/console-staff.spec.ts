@@ -15,7 +15,7 @@ test('an admin adds a staff member, changes the role, and removes the member', a
   await form.getByLabel('Email').fill(email);
   await form.getByLabel('Role').click();
   await page.getByRole('option', { name: 'Support' }).click();
-  await expect(form.getByText('Reads everything, inspects players')).toBeVisible();
+  await expect(form.getByText('Reads everything, finds and inspects players')).toBeVisible();
   await form.getByRole('button', { name: 'Add staff member' }).click();
 
   const shown = page.getByRole('dialog', { name: 'Jordan Lee can sign in' });
