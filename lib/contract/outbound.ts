@@ -100,21 +100,12 @@ export const deliveryListSchema = z
 
 export const deliveryAnswerSchema = z.object({ delivery: deliverySchema }).meta({ id: 'DeliveryAnswer', examples: [{ delivery: { ...deliveryExample, status: 'pending', nextAttemptAt: 1764000001000 } }] });
 
-/** The body of each POST to an endpoint. */
+const notificationOf = <T extends NotificationType>(type: T) =>
+  z.object({ id: z.string(), type: z.literal(type), appId: z.string(), userId: z.string(), createdAt: timestampSchema, data: NOTIFICATION_DATA[type] });
+
+/** The body of each POST to an endpoint (one member per type of NOTIFICATION_DATA). */
 export const notificationSchema = z
-  .discriminatedUnion(
-    'type',
-    NOTIFICATION_TYPES.map((type) =>
-      z.object({
-        id: z.string(),
-        type: z.literal(type),
-        appId: z.string(),
-        userId: z.string(),
-        createdAt: timestampSchema,
-        data: NOTIFICATION_DATA[type],
-      }),
-    ) as unknown as [z.ZodObject, ...z.ZodObject[]],
-  )
+  .discriminatedUnion('type', [notificationOf('mission.completed'), notificationOf('reward.granted'), notificationOf('balance.changed')])
   .meta({ id: 'Notification' });
 
 /** A notification as the SDK's verifyWebhook answers it. */

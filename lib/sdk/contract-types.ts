@@ -265,6 +265,38 @@ export type Recommendations = {
   generatedAt: number;
 };
 
+export type Notification = {
+  id: string;
+  type: "mission.completed";
+  appId: string;
+  userId: string;
+  createdAt: number;
+  /** The progress as GET /v1/missions/:id shows it right after the completion */
+  data: MissionProgress;
+} | ({
+  id: string;
+  type: "reward.granted";
+  appId: string;
+  userId: string;
+  createdAt: number;
+  /** A claimed reward: currency, item or badge, for the game backend to fulfil */
+  data: {
+    userId: string;
+    missionId: string;
+    reward: Reward;
+    /** The claim’s Idempotency-Key (null when the claim had none) */
+    idempotencyKey: string | null;
+  };
+}) | {
+  id: string;
+  type: "balance.changed";
+  appId: string;
+  userId: string;
+  createdAt: number;
+  /** The balance after the change (a claim of a currency reward, a staff grant or correction) */
+  data: Balance;
+};
+
 // Query strings (every parameter optional).
 
 export type ListMissionsParams = {
@@ -327,6 +359,7 @@ export interface ContractTypes {
   WebhookDelivery: WebhookDelivery;
   WebhookResponse: WebhookResponse;
   Recommendations: Recommendations;
+  Notification: Notification;
 }
 export interface ContractQueryTypes {
   ListMissionsParams: ListMissionsParams;
