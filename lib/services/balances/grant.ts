@@ -22,8 +22,6 @@ export interface GrantCommand extends GrantInput {
 export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantCommand }): Promise<Outcome<GrantResult>> {
   const { userId, currency, amount, reason } = input;
   const { appId } = ctx;
-  // Read before the transaction (the embedded database has one connection): its endpoints say whether balance.changed goes out.
-  const { endpoints } = await ctx.deps.catalog(appId);
   return staffWrite(ctx, { userId, op: 'grant', idempotencyKey: input.idempotencyKey, request: { currency, amount, reason } }, async (tx) => {
     const db = tx.uow.tx;
     const now = ctx.now();
@@ -61,7 +59,7 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
     const seq = await nextUserSeq(db, appId, userId);
     const balance = { userId, currency, amount: row.amount, updatedAt: row.updatedAt };
     tx.uow.afterCommit(() => ctx.deps.publish(appId, userId, seq, [{ type: 'balance.changed', data: balance }]));
-    await notify(tx, endpoints, { appId, userId }, [{ type: 'balance.changed', data: balance }], now);
+    await notify(tx, { appId, userId }, [{ type: 'balance.changed', data: balance }], now);
     const { appId: _a, userId: _u, grantKey: _g, ...shown } = entry;
     return {
       body: { balance, entry: shown },

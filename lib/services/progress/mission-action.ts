@@ -47,7 +47,7 @@ export async function missionAction(
     const type = updated.status === 'completed' ? 'mission.completed' : 'mission.progress';
     tx.uow.afterCommit(() => ctx.deps.publish(appId, userId, seq, [{ type, data: view }]));
     // Outbound webhooks: a staff completion is a completion (same transaction; nothing for an app without such an endpoint).
-    if (type === 'mission.completed') await notify(tx, catalog.endpoints, { appId, userId }, [{ type, data: view }], now);
+    if (type === 'mission.completed') await notify(tx, { appId, userId }, [{ type, data: view }], now);
     const shown = (r: ProgressRecord | null) => r && { status: r.status, currentCount: r.currentCount, cycle: r.cycle, windowStart: r.windowStart };
     return { body: { progress: view }, audit: { before: { missionId, record: shown(record) }, after: { missionId, record: shown(updated), reason } } };
   });
