@@ -11,7 +11,7 @@ import { missionProgressSchema } from './progress';
  * The notification types and the shape of each one's `data`. A new type (say
  * `budget.alert`) is one line here plus the place that writes it.
  */
-export const NOTIFICATION_DATA = {
+const NOTIFICATION_DATA = {
   'mission.completed': missionProgressSchema.describe('The progress as GET /v1/missions/:id shows it right after the completion'),
   'reward.granted': z
     .object({
@@ -63,7 +63,7 @@ export const createdEndpointSchema = endpointSchema
 
 export const endpointListSchema = z.object({ endpoints: z.array(endpointSchema).describe('Oldest first') }).meta({ id: 'EndpointList' });
 
-export const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
+const DELIVERY_STATUSES = ['pending', 'delivered', 'failed'] as const;
 
 export const deliverySchema = z
   .object({
@@ -107,8 +107,3 @@ const notificationOf = <T extends NotificationType>(type: T) =>
 export const notificationSchema = z
   .discriminatedUnion('type', [notificationOf('mission.completed'), notificationOf('reward.granted'), notificationOf('balance.changed')])
   .meta({ id: 'Notification' });
-
-/** A notification as the SDK's verifyWebhook answers it. */
-export type Notification = {
-  [T in NotificationType]: { id: string; type: T; appId: string; userId: string; createdAt: number; data: z.output<(typeof NOTIFICATION_DATA)[T]> };
-}[NotificationType];

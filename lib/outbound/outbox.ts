@@ -22,7 +22,7 @@ export interface OutboxRow {
   data: unknown;
 }
 
-export const newDeliveryId = () => `wh_${randomUUID().replaceAll('-', '')}`;
+const newDeliveryId = () => `wh_${randomUUID().replaceAll('-', '')}`;
 
 /** The endpoints of `appId` per type, as the catalog holds them. */
 export type EndpointsByType = ReadonlyMap<string, readonly string[]>;

@@ -27,7 +27,7 @@ import { computeSignature } from '@/lib/webhook/verify-signature';
 import { guardedLookup, hostOf, isPrivateAddress, privateAllowed, RefusedAddressError } from './address';
 
 /** No answer within this: the attempt failed. */
-export const SEND_TIMEOUT_MS = 10_000;
+const SEND_TIMEOUT_MS = 10_000;
 /** A claimed row's lease: longer than an attempt can take. */
 const LEASE_MS = SEND_TIMEOUT_MS + 20_000;
 /** How long a delivery is retried (since written or redelivered) before it is marked failed. */
@@ -80,8 +80,6 @@ const state = processWide('outbound.worker', () => ({
   timer: null as ReturnType<typeof setInterval> | null,
   running: false,
   again: false,
-  /** Sends in flight (tests wait for them). */
-  inflight: new Set<Promise<void>>(),
 }));
 
 function rowsOf(result: unknown): Claimed[] {
@@ -106,7 +104,7 @@ async function claimDue(now: number): Promise<Claimed[]> {
 }
 
 /** The exact bytes sent for a delivery (the same on every attempt). */
-export function notificationBody(row: { id: string; type: string; app_id: string; user_id: string; created_at: string | number; data: unknown }): string {
+function notificationBody(row: { id: string; type: string; app_id: string; user_id: string; created_at: string | number; data: unknown }): string {
   const data = typeof row.data === 'string' ? (JSON.parse(row.data) as unknown) : row.data;
   return JSON.stringify({ id: row.id, type: row.type, appId: row.app_id, userId: row.user_id, createdAt: Number(row.created_at), data });
 }
@@ -118,7 +116,7 @@ interface AttemptResult {
 }
 
 /** One POST: answered 2xx within the timeout, or why not. */
-export function post(url: string, headers: Record<string, string>, body: string, timeoutMs = SEND_TIMEOUT_MS): Promise<AttemptResult> {
+function post(url: string, headers: Record<string, string>, body: string, timeoutMs = SEND_TIMEOUT_MS): Promise<AttemptResult> {
   return new Promise((resolve) => {
     let target: URL;
     try {
@@ -200,11 +198,7 @@ async function sweepOnce(): Promise<void> {
     const rows = await claimDue(Date.now());
     if (rows.length === 0) return;
     await Promise.all(
-      rows.map((row) => {
-        const p = attempt(row).catch((err: unknown) => logError('outbound webhook attempt failed', err));
-        state.inflight.add(p);
-        return p.finally(() => state.inflight.delete(p));
-      }),
+      rows.map((row) => attempt(row).catch((err: unknown) => logError('outbound webhook attempt failed', err))),
     );
     if (rows.length < BATCH) return;
   }
@@ -237,23 +231,8 @@ export function startOutbound(): void {
   state.timer.unref?.();
 }
 
-/** Stops the periodic sweep (tests, shutdown). */
-export function stopOutbound(): void {
-  if (state.timer) clearInterval(state.timer);
-  state.timer = null;
-}
-
 /** After a commit that wrote deliveries: send them now (and make sure the sweep runs). */
 export function kickOutbound(): void {
   startOutbound();
   void runSweeps();
-}
-
-/** Test helper: one full sweep, and the sends it started, finished. */
-export async function drainOutbound(): Promise<void> {
-  await runSweeps();
-  while (state.running || state.inflight.size > 0) {
-    await Promise.all([...state.inflight]);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
