@@ -35,7 +35,8 @@ async function setUp(request: APIRequestContext) {
   const userId = `player-${uniqueSuffix()}`;
   const auth = { Authorization: `Bearer ${await playerToken(request, app, userId)}` };
   const send = async (name: string, payload: Record<string, unknown>) => {
-    const res = await request.post('/v1/events', { headers: auth, data: { userId, name, payload, timestamp: Date.now() } });
+    // Connection: close: a pooled socket the server closed while idle (its keep-alive timeout) is never reused (ECONNRESET).
+    const res = await request.post('/v1/events', { headers: { ...auth, Connection: 'close' }, data: { userId, name, payload, timestamp: Date.now() } });
     expect(res.status(), await res.text()).toBe(200);
     return (await res.json()) as { eventId: string; missionsUpdated: string[] };
   };
