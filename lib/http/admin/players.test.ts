@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import type { Inspection } from '@/lib/contract/inspector';
 import { openSse } from '@/lib/testing/sse-client';
+import { sendDelivery } from '@/lib/testing/webhook';
 import { asStaff, signedInStaff, type TestStaff } from '@/lib/testing/staff';
 import { createTestApp, issueToken, startTestServer, uniqueId, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';
 
@@ -348,6 +349,34 @@ describe('event.recorded on the staff stream: every stored event, with its verdi
       const later = await sendEvent(token, userId, 'level.up', {});
       await staffStream.waitFor((s) => s.updates.some((u) => u.data.id === later.eventId), 'the later event');
       expect(staffStream.updates.filter((u) => u.data.id === first.eventId)).toHaveLength(1);
+    } finally {
+      await staffStream.close();
+    }
+  });
+});
+
+describe('event.recorded from a webhook delivery', () => {
+  it('each event of a delivery is announced after the delivery commits, with source "webhook"', async () => {
+    const app = await createTestApp(server, catalog());
+    const userId = uniqueId('player');
+    const staffStream = await openSse(`${server.url}/api/admin/apps/${app.appId}/users/${userId}/updates`, { Cookie: support.cookie });
+    try {
+      await staffStream.waitFor((s) => s.raw.startsWith(': connected'), 'the connected comment');
+      const now = Date.now();
+      const sent = await sendDelivery(server, app, {
+        events: [
+          { userId, name: 'match.won', payload: { mode: 'casual' }, timestamp: now },
+          { userId, name: 'level_up', payload: {}, timestamp: now + 1 },
+        ],
+      });
+      expect(sent.status).toBe(200);
+      await staffStream.waitFor((s) => s.updates.filter((u) => u.type === 'event.recorded').length === 2, 'both events', 5_000);
+      const heard = staffStream.updates.filter((u) => u.type === 'event.recorded');
+      expect(heard.map((u) => [u.data.name, u.data.source])).toEqual([
+        ['match.won', 'webhook'],
+        ['level_up', 'webhook'],
+      ]);
+      expect((heard[1].data.verdicts as Array<Record<string, unknown>>).every((v) => v.code === 'event_name_mismatch')).toBe(true);
     } finally {
       await staffStream.close();
     }
