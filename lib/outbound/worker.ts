@@ -15,12 +15,15 @@
 // backoff and jitter (≤ 30 s, ≤ 2 min, ≤ 8 min, … capped at 6 h) for 24 h
 // since it was written (or redelivered), then it is marked failed.
 // Redirects are not followed; the address actually connected to is checked
-// (lib/outbound/address.ts).
+// (lib/outbound/address.ts). Due times, leases and the 24 h are on the
+// service clock (lib/clock.ts: the rows are written on it); the signed
+// Questline-Webhook-Timestamp is the real clock (the receiver checks it).
 import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { getDb } from '@/db/client';
+import { serviceNow } from '@/lib/clock';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
 import { computeSignature } from '@/lib/webhook/verify-signature';
@@ -164,6 +167,7 @@ async function attempt(row: Claimed): Promise<void> {
     result = { ok: false, status: null, error: 'the endpoint was deleted' };
   } else {
     const body = notificationBody(row);
+    // The signature's timestamp is the real clock: the receiver checks it against its own.
     const timestamp = String(Date.now());
     const signature = `v1=${computeSignature(row.secret, timestamp, Buffer.from(body, 'utf8')).toString('hex')}`;
     result = await post(
@@ -178,7 +182,7 @@ async function attempt(row: Claimed): Promise<void> {
       body,
     );
   }
-  const now = Date.now();
+  const now = serviceNow();
   const gone = row.deleted_at !== null || row.url === null;
   if (result.ok) {
     await db.execute(sql`update webhook_deliveries set status = 'delivered', attempts = ${attempts}, last_status_code = ${result.status},
@@ -195,7 +199,7 @@ async function attempt(row: Claimed): Promise<void> {
 
 async function sweepOnce(): Promise<void> {
   for (;;) {
-    const rows = await claimDue(Date.now());
+    const rows = await claimDue(serviceNow());
     if (rows.length === 0) return;
     await Promise.all(
       rows.map((row) => attempt(row).catch((err: unknown) => logError('outbound webhook attempt failed', err))),

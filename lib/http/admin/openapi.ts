@@ -9,7 +9,7 @@ import { analyticsQuerySchema, analyticsSchema } from '@/lib/contract/analytics'
 import { catalogSchema } from '@/lib/contract/catalog';
 import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/contract/staff';
 import { adminExamples as ex } from '@/lib/contract/admin-examples';
-import { completeDocument, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
+import { completeDocument, idempotencyKeyHeader, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
 import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema, updateAppSchema } from '@/lib/contract/app';
@@ -116,13 +116,6 @@ function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
     return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
   });
 }
-const idempotencyKeyHeader = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
-  description: 'Applies the write once: a replay answers the first answer (X-Idempotent-Replay), the same key with another body 422 idempotency_key_reused',
-};
 /** Example values of the desk's operations (the schemas carry the same as `examples`). */
 const EX = {
   grant: { currency: 'gold', amount: 50, reason: 'Ticket #4411: ranked win not counted' },
@@ -265,7 +258,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       operationId: 'streamUserUpdates',
       tags: ['players'],
       summary: 'The user’s stream updates as Server-Sent Events',
-      description: 'From the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends.',
+      description: 'From the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Also, staff only: every event of the user as it is stored, with its verdicts, even one that changed nothing, as `data: {"type":"event.recorded","data":{id, userId, name, payload, timestamp, receivedAt, source, verdicts}}` frames WITHOUT an id (live only: not in the log, not replayed on resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends.',
       parameters: [pathParam('appId'), pathParam('userId'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'Resume after this id' }],
       success: { '200': { description: 'text/event-stream of `id: <id>` and `data: <SDKUpdate JSON>` frames', stream: { schema: { type: 'string' }, example: ex.stream } } },
       errors: ['app_not_found', 'too_many_streams'],
