@@ -22,7 +22,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import { dbIsOpen, getDb } from '@/db/client';
 import { serviceNow } from '@/lib/clock';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
@@ -231,7 +231,10 @@ async function runSweeps(): Promise<void> {
 /** Starts the periodic sweep of this process (idempotent; never holds the process open). */
 export function startOutbound(): void {
   if (state.timer) return;
-  state.timer = setInterval(() => void runSweeps(), sweepMs());
+  // A closed database (a test's server closed, shutdown) is not reopened by the sweep.
+  state.timer = setInterval(() => {
+    if (dbIsOpen()) void runSweeps();
+  }, sweepMs());
   state.timer.unref?.();
 }
 
