@@ -35,6 +35,7 @@ const campaignRow: CampaignRow = {
   bannerUrl: 'https://x/b.png',
   archived: true,
   themeId: null,
+  budget: null,
   version: 3,
   createdAt: 1,
   updatedAt: 2,
