@@ -41,7 +41,7 @@ export type BudgetAlert = z.output<typeof budgetAlertSchema>;
 /** What a campaign's missions have granted, per currency (every currency granted, budgeted or not), and its alerts. */
 export const campaignBudgetStateSchema = z.object({
   budgetSpent: z.record(z.string(), z.number().int()).describe('Currency → amount the campaign’s missions have granted over all users (exact: kept in each claim’s statement)'),
-  budgetAlerts: z.array(budgetAlertSchema).describe('Budget alerts recorded, oldest first'),
+  budgetAlerts: z.array(budgetAlertSchema).describe('Budget alerts recorded, per currency in the order they were reached'),
 });
 export type CampaignBudgetState = z.output<typeof campaignBudgetStateSchema>;
 

@@ -13,9 +13,10 @@ export async function readCampaignBudgets({ ctx, input }: { ctx: ServiceContext;
   const only = input.campaignIds;
   const spentWhere = only ? and(eq(campaignBudgetSpent.appId, ctx.appId), inArray(campaignBudgetSpent.campaignId, only)) : eq(campaignBudgetSpent.appId, ctx.appId);
   const alertWhere = only ? and(eq(campaignBudgetAlerts.appId, ctx.appId), inArray(campaignBudgetAlerts.campaignId, only)) : eq(campaignBudgetAlerts.appId, ctx.appId);
-  // Sequential: the embedded database has one connection.
+  // Sequential: the embedded database has one connection. Alerts in the order they were reached (spent only grows;
+  // `at` is each claim's clock, read before it queued on the spent row).
   const spent = await ctx.deps.db.select().from(campaignBudgetSpent).where(spentWhere).orderBy(asc(campaignBudgetSpent.currency));
-  const alerts = await ctx.deps.db.select().from(campaignBudgetAlerts).where(alertWhere).orderBy(asc(campaignBudgetAlerts.at), asc(campaignBudgetAlerts.threshold));
+  const alerts = await ctx.deps.db.select().from(campaignBudgetAlerts).where(alertWhere).orderBy(asc(campaignBudgetAlerts.campaignId), asc(campaignBudgetAlerts.currency), asc(campaignBudgetAlerts.spent), asc(campaignBudgetAlerts.threshold));
   const out = new Map<string, CampaignBudgetState>();
   const of = (id: string) => out.get(id) ?? out.set(id, { budgetSpent: {}, budgetAlerts: [] }).get(id)!;
   for (const row of spent) of(row.campaignId).budgetSpent[row.currency] = row.spent;
