@@ -23,7 +23,7 @@ export function budgetRows(c: Pick<CampaignRecord, 'budget' | 'budgetSpent' | 'b
   });
 }
 
-export function BudgetAlertBadge({ row }: { row: BudgetRow }) {
+function BudgetAlertBadge({ row }: { row: BudgetRow }) {
   if (row.spent >= row.amount) return <Badge variant="destructive">{row.spent > row.amount ? 'Over budget' : 'Exhausted'}</Badge>;
   if (row.alert !== null) return <Badge variant="warning">{row.alert} % reached</Badge>;
   return null;

@@ -7,13 +7,12 @@ import { idSchema, timestampSchema } from './common';
 import { themeSchema } from './theme';
 
 /** What a campaign's missions may grant of one currency, in total over all users (see docs/api.md, "Campaign budgets"). */
-export const budgetLineSchema = z
+const budgetLineSchema = z
   .object({
     currency: z.string().min(1).max(64),
     amount: z.number().int().positive().max(Number.MAX_SAFE_INTEGER),
   })
   .meta({ id: 'BudgetLine' });
-export type BudgetLine = z.output<typeof budgetLineSchema>;
 
 /** The thresholds (percent of a budget) at which an alert is recorded, once each per campaign and currency. */
 export const BUDGET_ALERT_THRESHOLDS = [80, 100] as const;

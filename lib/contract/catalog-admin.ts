@@ -24,7 +24,7 @@ export type ThemeRecord = z.output<typeof themeRecordSchema>;
 export const updateThemeSchema = themePresetSchema.extend({ id: idSchema.optional(), version: versionSchema }).meta({ id: 'UpdateTheme' });
 
 /** An alert recorded when a grant took a campaign to a threshold of its budget of a currency (once per campaign, currency and threshold). */
-export const budgetAlertSchema = z
+const budgetAlertSchema = z
   .object({
     type: z.literal(BUDGET_ALERT_TYPE),
     campaignId: idSchema,
@@ -36,10 +36,9 @@ export const budgetAlertSchema = z
     at: z.number().int(),
   })
   .meta({ id: 'BudgetAlert' });
-export type BudgetAlert = z.output<typeof budgetAlertSchema>;
 
 /** What a campaign's missions have granted, per currency (every currency granted, budgeted or not), and its alerts. */
-export const campaignBudgetStateSchema = z.object({
+const campaignBudgetStateSchema = z.object({
   budgetSpent: z.record(z.string(), z.number().int()).describe('Currency → amount the campaign’s missions have granted over all users (exact: kept in each claim’s statement)'),
   budgetAlerts: z.array(budgetAlertSchema).describe('Budget alerts recorded, per currency in the order they were reached'),
 });
