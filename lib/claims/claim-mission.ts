@@ -22,6 +22,7 @@
 // exactly as many are granted as the budget holds; other claims never wait on
 // it. The grant that reaches 80 % or 100 % of the budget records the alert
 // (its primary key: once per threshold) and its audit row, in the statement.
+import { serviceNow } from '@/lib/clock';
 import type { z } from 'zod';
 import type { DbOrTx } from '@/db/client';
 import { runPrepared, type Prepared } from '@/db/prepared';
@@ -145,7 +146,7 @@ function budgetExhausted(title: string, campaignId: string, currency: string, am
 }
 
 /** The claim's one statement. Throws mission_not_found for a mission the catalog does not have. */
-export async function claimMission(db: DbOrTx, input: ClaimWrite, now = Date.now()): Promise<ClaimOutcome> {
+export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceNow()): Promise<ClaimOutcome> {
   const { appId, userId, missionId } = input;
   const mission = input.catalog.missions.get(missionId);
   if (!mission) throw new AppError('mission_not_found', `No mission "${missionId}"`);
@@ -203,7 +204,7 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = Date.now
 }
 
 /** Why a mission could not be claimed (read after the statement changed nothing): not found, already claimed or not completed. */
-export async function claimRefusal(db: DbOrTx, input: { appId: string; userId: string; missionId: string; catalog: Catalog }, now = Date.now()): Promise<AppError> {
+export async function claimRefusal(db: DbOrTx, input: { appId: string; userId: string; missionId: string; catalog: Catalog }, now = serviceNow()): Promise<AppError> {
   const { appId, userId, missionId } = input;
   const mission = input.catalog.missions.get(missionId);
   if (!mission) return new AppError('mission_not_found', `No mission "${missionId}"`);

@@ -37,7 +37,7 @@
 // or revocation all end in UpdateStream.close(), which runs once: the
 // stream leaves the shared keep-alive wheel and the bus subscription is
 // released at once.
-// The per-stream state lives in ./sse-stream.ts.
+// The per-stream state lives in lib/stream/update-stream.ts.
 import { isRevoked } from '@/lib/auth/revocation';
 import type { TokenClaims } from '@/lib/auth/jwt';
 import { getBus } from '@/lib/bus';
@@ -46,10 +46,10 @@ import { getUpdateLog, MIN_LOG_ID, resumableId, userLogKey } from '@/lib/updates
 import { userChannel } from '@/lib/updates/publish';
 import { checkStreamGap } from '@/lib/updates/resync';
 import { userRoute } from '../handler';
-import { sseLimits, UpdateStream, withTimeout } from './sse-stream';
+import { sseLimits, UpdateStream, withTimeout } from '@/lib/stream/update-stream';
 import { metrics } from '@/lib/metrics';
 
-export { closeAllStreams, openStreamCount, sseLimits } from './sse-stream';
+export { closeAllStreams, openStreamCount, sseLimits } from '@/lib/stream/update-stream';
 
 const SSE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/event-stream',
