@@ -326,7 +326,7 @@ function CampaignBudgetsCard({ appId }: { appId: string }) {
       <CardHeader>
         <CardTitle>Campaign budgets</CardTitle>
         <CardDescription>
-          What each campaign’s missions granted against its payout budget. A claim that would pass a budget is refused; alerts are recorded at 80 % and 100 %.
+          What each campaign’s missions granted against its payout budget. A claim that would pass a budget is refused; alerts are recorded at 80&nbsp;% and 100&nbsp;%.
         </CardDescription>
       </CardHeader>
       <CardContent className="space-y-4">

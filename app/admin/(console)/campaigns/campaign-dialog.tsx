@@ -60,7 +60,7 @@ function BudgetFields({ control, editing }: { control: Control<CampaignInput>; e
     <fieldset className="space-y-3 rounded-md border p-3">
       <legend className="px-1 text-sm font-medium">Payout budget</legend>
       <p className="text-sm text-muted-foreground">
-        The most the campaign’s missions may grant of a currency, over all players. A claim that would pass it is refused (nothing is granted); alerts are recorded at 80 % and 100 %.
+        The most the campaign’s missions may grant of a currency, over all players. A claim that would pass it is refused (nothing is granted); alerts are recorded at 80&nbsp;% and 100&nbsp;%.
       </p>
       {fields.map((f, i) => (
         <div key={f.id} className="grid grid-cols-[1fr_1fr_auto] items-start gap-2">
