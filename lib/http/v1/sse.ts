@@ -75,6 +75,11 @@ export async function openUpdateStream(args: {
   owner: { appId: string; userId: string };
   stillAuthorized: () => Promise<boolean>;
   capScope: 'streams' | 'staff-streams';
+  /**
+   * Staff streams: a channel outside the user's log (lib/updates/staff.ts)
+   * whose messages are rendered and sent live, without ids, beside the log's.
+   */
+  unlogged?: { channel: string; render(message: string): Promise<string | null> };
 }): Promise<Response> {
   const { req, url, owner } = args;
   const requested = requestedLastEventId(req, url);
@@ -102,6 +107,7 @@ export async function openUpdateStream(args: {
   });
   try {
     stream.adopt(await getBus().subscribe(channel, stream.onMessage));
+    if (args.unlogged) stream.adoptExtra(await getBus().subscribe(args.unlogged.channel, stream.unloggedListener(args.unlogged.render)));
     if (req.signal.aborted) {
       stream.close();
       return new Response(null, { status: 204 });
