@@ -37,7 +37,7 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import { cn } from '@/lib/cn';
 import type { Inspection, InspectorVerdict } from '@/lib/contract/inspector';
 import type { ProgressStatus } from '@/lib/contract/progress';
-import { GrantCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
+import { DataRequestCard, GrantCard, MissionFixCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
 import { describeLock, describeVerdict } from './explain';
 
 type Target = { appId: string; userId: string };
@@ -577,8 +577,10 @@ function Inspected({ target }: { target: Target }) {
             onDone={refresh}
           />
         )}
+        {data && <MissionFixCard target={target} data={data} titleOf={titleOf} onDone={refresh} />}
         <NotesCard target={target} />
         <ActionsCard target={target} onDone={refresh} titleOf={titleOf} />
+        <DataRequestCard target={target} onErased={() => void queryClient.invalidateQueries({ queryKey: ['admin'] })} />
       </div>
     </div>
   );
