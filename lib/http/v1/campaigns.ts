@@ -1,5 +1,6 @@
 // GET /v1/campaigns – list campaigns (ended ones only with include=expired)
 // GET /v1/campaigns/:id – one campaign, with its missions on include=missions
+import { serviceNow } from '@/lib/clock';
 import type { z } from 'zod';
 import { getDb } from '@/db/client';
 import { getCatalog } from '@/lib/catalog/catalog';
@@ -14,7 +15,7 @@ import { parseWith, queryOf } from '../validate';
 
 export const listCampaigns = userRoute({}, async ({ req, auth }) => {
   const { include } = parseWith(listCampaignsQuerySchema, queryOf(req));
-  const now = Date.now();
+  const now = serviceNow();
   const catalog = await getCatalog(auth.appId);
   const campaigns = [...catalog.campaigns.values()].filter((c) => !c.archived && (include === 'expired' || c.endAt >= now));
   return json({ campaigns: campaigns.map(publicCampaign) });
@@ -29,7 +30,7 @@ export const getCampaign = userRoute({}, async ({ req, auth, params }) => {
   if (include === 'missions') {
     // `locked` is per user: the hydrated missions need the caller's records.
     const records = await readRecords(await getDb(), auth.appId, auth.userId);
-    const now = Date.now();
+    const now = serviceNow();
     body.missions = campaign.missionIds
       .map((id) => catalog.missions.get(id))
       .filter((m) => m !== undefined && !m.archived)
