@@ -4,6 +4,7 @@
 // /v1 answers the resolved `theme` object either way.
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common';
+import { audienceSchema } from './mission';
 import { themeSchema } from './theme';
 
 /** A campaign as authored and stored; `missionIds`, when given, must match the missions that name it. */
@@ -18,6 +19,7 @@ export const campaignSchema = z.object({
   bannerUrl: z.string().max(2048).default(''),
   archived: z.boolean().default(false),
   themeId: idSchema.optional().describe('A theme preset of the app (catalog `themes`); exclusive with `theme`'),
+  audience: audienceSchema.optional().describe('Who the campaign exists for (a filter over user attributes, as a mission audience); a user outside it sees none of its missions'),
 });
 export type CampaignInput = z.input<typeof campaignSchema>;
 
@@ -33,7 +35,7 @@ export function checkCampaign(c: { startAt: number; endAt: number; theme?: unkno
 export const campaignFormSchema = campaignSchema.superRefine(checkCampaign);
 
 /** A campaign as /v1 answers it (missionIds always present; `archived` internal; `themeId` resolved into `theme`). */
-export const publicCampaignSchema = campaignSchema.omit({ archived: true, themeId: true }).extend({ missionIds: z.array(idSchema) });
+export const publicCampaignSchema = campaignSchema.omit({ archived: true, themeId: true, audience: true }).extend({ missionIds: z.array(idSchema) });
 export type PublicCampaign = z.output<typeof publicCampaignSchema>;
 
 /** A stored campaign; missionIds is derived from the missions that name it. */

@@ -1,6 +1,7 @@
 // Requests, queries and responses of the public API under /v1. Query schemas
 // take strings (as a query string gives them) and coerce.
 import { z } from 'zod';
+import { attributesUpdateSchema } from './attributes';
 import { balanceSchema } from './balance';
 import { idSchema } from './common';
 import { publicCampaignSchema } from './campaign';
@@ -12,6 +13,7 @@ export const tokenRequestSchema = z.object({
   appId: z.string().min(1).max(64),
   appSecret: z.string().min(1).max(512),
   userId: z.string().min(1).max(256),
+  attributes: attributesUpdateSchema.optional(),
 });
 export const tokenResponseSchema = z.object({
   accessToken: z.string(),

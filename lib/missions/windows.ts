@@ -31,20 +31,7 @@ function formatterOf(zone: string): Intl.DateTimeFormat {
   return f;
 }
 
-const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
-
-/**
- * The canonical IANA name of `zone` (e.g. "europe/berlin" → "Europe/Berlin"),
- * or null when Intl does not know it. Offsets ("+01:00") are not zone names.
- */
-export function canonicalTimeZone(zone: string): string | null {
-  if (zone.length === 0 || zone.length > 64 || !ZONE_NAME.test(zone)) return null;
-  try {
-    return new Intl.DateTimeFormat('en-US', { timeZone: zone }).resolvedOptions().timeZone;
-  } catch {
-    return null;
-  }
-}
+export { canonicalTimeZone } from '@/lib/contract/attributes';
 
 interface LocalTime {
   y: number;
