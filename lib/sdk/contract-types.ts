@@ -241,8 +241,17 @@ export type WebhookEvent = {
 };
 
 export type WebhookDelivery = {
-  /** Applied whole or not at all, in this order */
-  events: WebhookEvent[];
+  /** Applied whole or not at all, in this order (after `users`); required unless `users` is given */
+  events?: WebhookEvent[];
+  /** Attribute updates, merged in this order before the events, in the same transaction; required unless `events` is given */
+  users?: ({
+    /** The player whose attributes change */
+    userId: string;
+    /** User attributes to merge: key (1–64 characters) → string (≤ 256 characters), number or boolean; null deletes the key. At most 32 keys, in the update and stored. `timezone` is reserved: an IANA zone name, the user's calendar for daily, weekly and monthly windows. */
+    attributes: {
+      [key: string]: string | number | boolean | null;
+    };
+  })[];
 };
 
 export type WebhookResponse = {
