@@ -2,6 +2,7 @@
 // the retention job scheduled,
 // and on the embedded default a demo app with a demo catalog. Runs once per
 // process, from Next.js's instrumentation hook or the plain Node server.
+import { testClockEnabled } from '@/lib/clock';
 import path from 'node:path';
 import { getDb, getDbDriver } from '@/db/client';
 import { createApp, getApp } from '@/lib/apps/apps';
@@ -79,6 +80,7 @@ async function runBoot(): Promise<void> {
     // Revocations are then checked against the database, and the first check that finds the store back
     // (without its warm marker) re-warms it.
     if (storeDown) console.warn(`Questline: warning: ${storeDown}`);
+    if (testClockEnabled()) console.warn('Questline: warning: QUESTLINE_TEST_CLOCK=1: the admin key can move this process\'s clock (PUT /api/admin/test-clock); for tests only');
     await bootSteps(config, kv, !storeDown);
   });
 }

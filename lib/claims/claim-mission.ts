@@ -11,6 +11,7 @@
 // the progress row, balance, ledger, rollups and, last, the key row (only a
 // request of the same user, which queues on the sequence row first, can hold
 // that key).
+import { serviceNow } from '@/lib/clock';
 import type { z } from 'zod';
 import type { DbOrTx } from '@/db/client';
 import { runPrepared, type Prepared } from '@/db/prepared';
@@ -96,7 +97,7 @@ const isKeyTaken = (err: unknown): boolean => {
 };
 
 /** The claim's one statement. Throws mission_not_found for a mission the catalog does not have. */
-export async function claimMission(db: DbOrTx, input: ClaimWrite, now = Date.now()): Promise<ClaimOutcome> {
+export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceNow()): Promise<ClaimOutcome> {
   const { appId, userId, missionId } = input;
   const mission = input.catalog.missions.get(missionId);
   if (!mission) throw new AppError('mission_not_found', `No mission "${missionId}"`);
@@ -140,7 +141,7 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = Date.now
 }
 
 /** Why a mission could not be claimed (read after the statement changed nothing): not found, already claimed or not completed. */
-export async function claimRefusal(db: DbOrTx, input: { appId: string; userId: string; missionId: string; catalog: Catalog }, now = Date.now()): Promise<AppError> {
+export async function claimRefusal(db: DbOrTx, input: { appId: string; userId: string; missionId: string; catalog: Catalog }, now = serviceNow()): Promise<AppError> {
   const { appId, userId, missionId } = input;
   const mission = input.catalog.missions.get(missionId);
   if (!mission) return new AppError('mission_not_found', `No mission "${missionId}"`);

@@ -5,6 +5,7 @@
 // commit, side by side: the stream updates in the user's change order, the
 // cached answer and a background refresh of the recommendations. Callers see
 // only `{ ctx, input }` → the answer.
+import { serviceNow } from '@/lib/clock';
 import { getDb } from '@/db/client';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { readStoredAnswer } from '@/lib/events/write-event';
@@ -67,7 +68,7 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
   };
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const now = Date.now();
+    const now = serviceNow();
     const written = await claimMission(db, { appId, userId, missionId, catalog, key, requestHash: scope.requestHash }, now);
     if (written.kind === 'key-taken') {
       const answer = await replay();

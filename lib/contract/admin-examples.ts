@@ -1,22 +1,13 @@
 // Examples of the admin API's requests and answers, as its OpenAPI document
 // shows them (lib/http/admin/openapi.ts). The document's tests validate each
 // against its schema, and both linters check them too.
-const AT = 1_764_158_400_000; // 2025-11-26T12:00:00Z
+import { EXAMPLE_AT, exampleMissionBase } from './examples';
+
+const AT = EXAMPLE_AT;
 const DAY = 86_400_000;
 
 const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null };
-const missionDefinition = {
-  id: 'win-3-matches',
-  title: 'Win 3 ranked matches',
-  description: 'Any ranked mode counts.',
-  criteria: { eventName: 'match_won', count: 3, window: 'daily', filter: { mode: 'ranked' } },
-  reward: { kind: 'currency', currency: 'gems', amount: 50 },
-  campaignId: 'winter-festival',
-  expiresAt: null,
-  iconUrl: null,
-  prerequisites: [],
-  archived: false,
-};
+const missionDefinition = { ...exampleMissionBase, archived: false };
 const missionRecord = { ...missionDefinition, version: 3, createdAt: AT - 7 * DAY, updatedAt: AT };
 const themePreset = { id: 'winter', name: 'Winter', primaryColor: '#1e66f5', accentColor: '#89dceb', backgroundColor: '#eff1f5', textColor: '#4c4f69' };
 const themeRecord = { ...themePreset, version: 2, createdAt: AT - 7 * DAY, updatedAt: AT, usedBy: ['winter-festival'] };

@@ -8,6 +8,7 @@
 // published in the user's change order and the answer cached, side by side.
 // The dashboard's rollups are written by the same statement as the event (in a batch:
 // once, sorted, at its end). Callers see only `{ ctx, input }` → the answer.
+import { serviceNow } from '@/lib/clock';
 import { randomUUID } from 'node:crypto';
 import { getDb } from '@/db/client';
 import type { UnitOfWork } from '@/db/unit-of-work';
@@ -176,7 +177,7 @@ async function writeRecorded(args: {
   // write's sequence check turns a stale entry into another attempt.
   let useCache = !ctx.uow;
   for (let lost = 0; lost < maxLostWrites; ) {
-    const now = Date.now();
+    const now = serviceNow();
     const cachedRead = useCache && related.length > 0 ? cachedRecords(appId, event.userId, related) : undefined;
     // An event no mission reads needs no records; a keyed one still finds its stored answer through the write.
     const read = cachedRead

@@ -2,6 +2,7 @@
 // exist), the staff member or admin key as the actor, the clock, the request
 // id and the process's dependencies. The only place an admin handler of the
 // support desk reaches the global getters.
+import { serviceNow } from '@/lib/clock';
 import { getDb } from '@/db/client';
 import { getApp } from '@/lib/apps/apps';
 import { getBus } from '@/lib/bus';
@@ -26,7 +27,7 @@ export async function adminServiceContext(req: AdminContext, appId: string): Pro
   return {
     appId,
     actor: actorOf(req.admin),
-    now: Date.now,
+    now: serviceNow,
     requestId: req.requestId,
     deps: { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream },
   };
@@ -37,7 +38,7 @@ export async function appServiceContext(appId: string, requestId: string): Promi
   return {
     appId,
     actor: { kind: 'system', id: 'app-backend', role: null },
-    now: Date.now,
+    now: serviceNow,
     requestId,
     deps: { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream },
   };

@@ -1,5 +1,6 @@
 // The read side of missions: the caller's view of each mission (effective
 // status, read-time window reset), listing with filters and a stable cursor.
+import { serviceNow } from '@/lib/clock';
 import { getDb, type DbOrTx } from '@/db/client';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
@@ -108,7 +109,7 @@ export interface MissionList {
 /** GET /v1/missions: one page of the caller's view of the catalog. */
 export async function listMissions({ ctx, input }: { ctx: ReadContext; input: ListQuery }): Promise<MissionList> {
   const catalog = ctx.catalog ?? (await getCatalog(ctx.appId));
-  const { views, nextAfter } = await listMissionViews(ctx.db ?? (await getDb()), catalog, ctx.userId, input, ctx.now ?? Date.now(), ctx.latestSeq);
+  const { views, nextAfter } = await listMissionViews(ctx.db ?? (await getDb()), catalog, ctx.userId, input, ctx.now ?? serviceNow(), ctx.latestSeq);
   return { catalog, views, nextAfter };
 }
 
@@ -125,5 +126,5 @@ export async function readMission({ ctx, input }: { ctx: ReadContext; input: { m
   if (!mission || !records || (mission.archived && !records.has(mission.id)) || !visibleTo(catalog, mission, attributes)) {
     throw new AppError('mission_not_found', `No mission "${input.missionId}"`);
   }
-  return viewMission(catalog, mission, records, ctx.now ?? Date.now(), zoneOf(attributes));
+  return viewMission(catalog, mission, records, ctx.now ?? serviceNow(), zoneOf(attributes));
 }

@@ -16,6 +16,7 @@ import { cachedOutcome, runIdempotent, type Outcome } from '@/lib/idempotency/ru
 import type { AttributesUpdate } from '@/lib/contract/attributes';
 import { forgetRecords } from '@/lib/events/user-records-cache';
 import { lockUsers } from '@/lib/progress/records';
+import { serviceNow } from '@/lib/clock';
 import { publishInOrder } from '@/lib/updates/publish';
 import { applyAttributeUpdate } from '@/lib/users/attributes';
 
@@ -96,7 +97,7 @@ export async function acceptDelivery({ ctx, input }: { ctx: DeliveryContext; inp
     if (input.users.length > 0) {
       // Every user of the delivery locked first, in one order (recordEvents locks the same set again: a no-op).
       await lockUsers(uow.tx, appId, [...input.users.map((u) => u.userId), ...input.events.map((e) => e.event.userId)]);
-      const now = Date.now();
+      const now = serviceNow();
       for (const [index, { userId, attributes }] of input.users.entries()) {
         const { seq } = await applyAttributeUpdate(uow.tx, { appId, userId, field: `users[${index}].attributes` }, attributes, now);
         uow.afterCommit(async () => {

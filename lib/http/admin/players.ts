@@ -3,6 +3,7 @@
 // POST /api/admin/apps/:appId/users/:userId/events   – a test event as the user (recordEvent, source "test", audited); ?dryRun=1: its verdicts only
 // GET  /api/admin/apps/:appId/users/:userId/updates  – the user's stream updates (SSE), staff session or admin key
 // Revoking the user's tokens is POST /api/admin/apps/:appId/revocations {userId} (./apps.ts).
+import { serviceNow } from '@/lib/clock';
 import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { getDb } from '@/db/client';
@@ -72,7 +73,7 @@ function verdictsOf(catalog: Catalog, event: typeof events.$inferSelect, now: nu
   return out;
 }
 
-async function inspectUser(appId: string, userId: string, now = Date.now()): Promise<Inspection> {
+async function inspectUser(appId: string, userId: string, now = serviceNow()): Promise<Inspection> {
   const catalog = await getCatalog(appId);
   const db = await getDb();
   const records = await readRecords(db, appId, userId);
@@ -124,7 +125,7 @@ export const postTestEvent = adminRoute('players.test_event', async (request) =>
   const { appId, userId } = await target(params);
   const { value } = await readJsonBody(req);
   const input = parseWith(testEventSchema, value);
-  const now = Date.now();
+  const now = serviceNow();
   const event = { userId, name: input.name, payload: input.payload, timestamp: input.timestamp ?? now };
   const timeProblem = eventTimeProblem(event.timestamp, now, 'test');
   if (timeProblem) throw new AppError('validation_error', timeProblem);

@@ -1,5 +1,6 @@
 // GET /v1/campaigns – list campaigns (ended ones only with include=expired)
 // GET /v1/campaigns/:id – one campaign, with its missions on include=missions
+import { serviceNow } from '@/lib/clock';
 import type { z } from 'zod';
 import { getDb } from '@/db/client';
 import { getCatalog } from '@/lib/catalog/catalog';
@@ -18,7 +19,7 @@ import { parseWith, queryOf } from '../validate';
 
 export const listCampaigns = userRoute({}, async ({ req, auth }) => {
   const { include } = parseWith(listCampaignsQuerySchema, queryOf(req));
-  const now = Date.now();
+  const now = serviceNow();
   const catalog = await getCatalog(auth.appId);
   let campaigns = [...catalog.campaigns.values()].filter((c) => !c.archived && (include === 'expired' || c.endAt >= now));
   // Audiences: the caller's attributes are read only when some campaign or mission has one.
@@ -42,7 +43,7 @@ export const getCampaign = userRoute({}, async ({ req, auth, params }) => {
   if (include === 'missions') {
     // `locked` is per user: the hydrated missions need the caller's records.
     const records = await readRecords(db, auth.appId, auth.userId);
-    const now = Date.now();
+    const now = serviceNow();
     body.missions = campaign.missionIds
       .map((id) => catalog.missions.get(id))
       .filter((m) => m !== undefined && !m.archived && visibleTo(catalog, m, attributes))

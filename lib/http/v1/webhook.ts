@@ -7,6 +7,7 @@
 //   events[i]) → replay from the cache (200 + X-Idempotent-Replay: hit, not
 //   counted) → rate limit, counting events (429) → the delivery, in one
 //   transaction (200, or 422 naming events[i] for a reused event key).
+import { serviceNow } from '@/lib/clock';
 import { z } from 'zod';
 import { MAX_DELIVERY_EVENTS, MAX_DELIVERY_USERS, webhookEventSchema, webhookUserSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
@@ -74,7 +75,7 @@ export const postWebhook = publicRoute(async ({ req }) => {
   if (webhookId.length === 0 || webhookId.length > MAX_KEY_LENGTH) {
     throw new AppError('validation_error', `X-Webhook-Id: required, the delivery's unique id (1 to ${MAX_KEY_LENGTH} characters)`);
   }
-  const delivery = parseDelivery(parseJsonText(decodeUtf8(raw)), now);
+  const delivery = parseDelivery(parseJsonText(decodeUtf8(raw)), serviceNow());
 
   // Set when the delivery is counted (a cached replay is not).
   const limit: { headers: Headers | null } = { headers: null };
