@@ -71,7 +71,9 @@ export const adminExamples = {
   inspection: {
     appId: 'demo',
     userId: 'player-42',
-    missions: [{ mission: missionDefinition, status: 'active', progress, lock: null }],
+    attributes: { platform: 'ios', level: 12, timezone: 'Europe/Berlin' },
+    timeZone: 'Europe/Berlin',
+    missions: [{ mission: missionDefinition, status: 'active', progress, lock: null, inAudience: true }],
     balances: [{ userId: 'player-42', currency: 'gems', amount: 150, updatedAt: AT }],
     ledger: [
       { id: 311, kind: 'currency', currency: 'gems', amount: 50, itemId: null, quantity: null, badgeId: null, missionId: 'win-3-matches', balanceAfter: 150, createdAt: AT - DAY, actor: null, reason: null },
@@ -84,7 +86,7 @@ export const adminExamples = {
         timestamp: AT,
         receivedAt: AT,
         source: 'api',
-        verdicts: [{ missionId: 'win-3-matches', counted: true, change: 'progress', currentCount: 2, targetCount: 3 }],
+        verdicts: [{ missionId: 'win-3-matches', counted: true, change: 'progress', currentCount: 2, targetCount: 3, bucket: '26 Nov 2025', timeZone: 'Europe/Berlin' }],
       },
     ],
   },

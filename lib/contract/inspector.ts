@@ -3,6 +3,7 @@
 // verdict per mission; a test event sent as the user. The verdict shapes are
 // the engine's (lib/missions/engine.ts NotCounted / Verdict).
 import { z } from 'zod';
+import { userAttributesSchema } from './attributes';
 import { balanceSchema } from './balance';
 import { missionSchema } from './mission';
 import { missionProgressSchema, progressStatusSchema } from './progress';
@@ -53,6 +54,7 @@ export const inspectedMissionSchema = z
     status: progressStatusSchema,
     progress: missionProgressSchema.nullable(),
     lock: missionLockSchema.nullable(),
+    inAudience: z.boolean().describe('Whether the user is inside the audience of the mission and its campaign (false: the mission does not exist for them)'),
   })
   .meta({ id: 'InspectedMission' });
 
@@ -89,6 +91,8 @@ export const inspectionSchema = z
   .object({
     appId: z.string(),
     userId: z.string(),
+    attributes: userAttributesSchema.describe('The user’s attributes (token request, webhook `users`); {} when none'),
+    timeZone: z.string().describe('The zone of the user’s daily, weekly and monthly windows: their `timezone` attribute, else UTC'),
     missions: z.array(inspectedMissionSchema).describe('Every mission not archived, in catalog order'),
     balances: z.array(balanceSchema),
     ledger: z.array(ledgerEntrySchema).describe('Newest first, at most 50'),

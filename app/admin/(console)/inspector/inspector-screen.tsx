@@ -37,6 +37,7 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import { cn } from '@/lib/cn';
 import type { Inspection, InspectorVerdict } from '@/lib/contract/inspector';
 import type { ProgressStatus } from '@/lib/contract/progress';
+import { AttributesCard } from './attributes-card';
 import { GrantCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
 import { describeLock, describeVerdict } from './explain';
 
@@ -570,6 +571,7 @@ function Inspected({ target }: { target: Target }) {
       <div className="grid content-start gap-6">
         <LivePanel state={live.state} messages={live.messages} />
         {isLoading || !data ? <Skeleton className="h-40" /> : <BalancesCard data={data} titleOf={titleOf} />}
+        {data && <AttributesCard data={data} />}
         {data && (
           <GrantCard
             target={target}
