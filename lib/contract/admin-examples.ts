@@ -7,7 +7,7 @@ const AT = EXAMPLE_AT;
 const DAY = 86_400_000;
 
 const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null };
-const missionDefinition = { ...exampleMissionBase, archived: false };
+const missionDefinition = { ...exampleMissionBase, archived: false, audience: { platform: 'ios', level: { gte: 10 } } };
 const missionRecord = { ...missionDefinition, version: 3, createdAt: AT - 7 * DAY, updatedAt: AT };
 const themePreset = { id: 'winter', name: 'Winter', primaryColor: '#1e66f5', accentColor: '#89dceb', backgroundColor: '#eff1f5', textColor: '#4c4f69' };
 const themeRecord = { ...themePreset, version: 2, createdAt: AT - 7 * DAY, updatedAt: AT, usedBy: ['winter-festival'] };
