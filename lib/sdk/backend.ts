@@ -48,3 +48,27 @@ export async function webhookHeaders(input: WebhookHeadersInput): Promise<Record
     'X-Webhook-Signature': await signWebhook(input.secret, input.body, timestamp),
   };
 }
+
+/** The fetch this module calls (the global one by default). */
+type FetchLike = (input: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<Response>;
+
+/**
+ * POST /v1/auth/token from the game backend: a player's access token, and
+ * (optionally) their `attributes` merged first (string, number or boolean
+ * values; null deletes a key; `timezone` an IANA zone). The app secret never
+ * leaves the backend. Throws with the service's error code on a non-200.
+ */
+export async function issueUserToken(
+  baseUrl: string,
+  request: import('./contract-types').TokenRequest,
+  fetchImpl: FetchLike = (input, init) => fetch(input, init),
+): Promise<import('./contract-types').TokenResponse> {
+  const res = await fetchImpl(`${baseUrl.replace(/\/+$/, '')}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(request),
+  });
+  const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`POST /v1/auth/token answered ${res.status} ${String(body.error ?? '')}: ${String(body.message ?? '')}`);
+  return body as unknown as import('./contract-types').TokenResponse;
+}

@@ -4,6 +4,7 @@
 // the server clock moved with the test clock), and audiences hiding missions
 // from list, detail, claim, events and campaigns.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { issueUserToken } from '@/lib/sdk/backend';
 import { setServerClock } from '@/lib/testing/clock';
 import { campaign, HOUR, mission, newUser } from '@/lib/testing/fixtures';
 import { createTestApp, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
@@ -61,6 +62,16 @@ describe('attributes on POST /v1/auth/token', () => {
     expect(status).toBe(400);
     expect(body.error).toBe('validation_error');
     expect(String(body.message)).toContain(field);
+  });
+
+  it('@questline/sdk/backend issueUserToken sends attributes and answers the token', async () => {
+    const aud = await createTestApp(server, { missions: [mission('m-sdk', { audience: { tier: 'gold' } })] });
+    const userId = uniqueId('u');
+    const answer = await issueUserToken(server.url, { appId: aud.appId, appSecret: aud.appSecret, userId, attributes: { tier: 'gold' } });
+    expect(answer.tokenType).toBe('Bearer');
+    const user = await newUser(server, aud, userId);
+    expect(await listedIds(user)).toEqual(['m-sdk']);
+    await expect(issueUserToken(server.url, { appId: aud.appId, appSecret: aud.appSecret, userId, attributes: { timezone: 'Nowhere' } })).rejects.toThrow(/400 validation_error/);
   });
 
   it('refuses a merge that would store more than 32 keys, and writes nothing', async () => {
