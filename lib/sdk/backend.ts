@@ -3,6 +3,8 @@
 // on the server. Web Crypto only, so it runs in Node 20+, Deno, Bun and edge
 // runtimes. The client entry point (index.ts) does not include it.
 
+import type { TokenRequest, TokenResponse } from './contract-types';
+
 const encoder = new TextEncoder();
 
 function concat(a: Uint8Array, b: Uint8Array): Uint8Array<ArrayBuffer> {
@@ -60,9 +62,9 @@ type FetchLike = (input: string, init: { method: string; headers: Record<string,
  */
 export async function issueUserToken(
   baseUrl: string,
-  request: import('./contract-types').TokenRequest,
+  request: TokenRequest,
   fetchImpl: FetchLike = (input, init) => fetch(input, init),
-): Promise<import('./contract-types').TokenResponse> {
+): Promise<TokenResponse> {
   const res = await fetchImpl(`${baseUrl.replace(/\/+$/, '')}/v1/auth/token`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -70,5 +72,5 @@ export async function issueUserToken(
   });
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (res.status !== 200) throw new Error(`POST /v1/auth/token answered ${res.status} ${String(body.error ?? '')}: ${String(body.message ?? '')}`);
-  return body as unknown as import('./contract-types').TokenResponse;
+  return body as unknown as TokenResponse;
 }
