@@ -15,6 +15,7 @@ import { ControlledFormField, TextareaFormField, TextFormField } from '@/compone
 import { Input, inputClass } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { AudienceField } from '@/components/console/audience-field';
 import { CampaignCardPreview, type PreviewTheme } from '@/components/console/campaign-card-preview';
 import { timeZoneLabel } from '@/components/console/campaign-phase';
 import { ColorField } from '@/components/console/color-field';
@@ -238,6 +239,7 @@ export function CampaignDialog({
                 autoComplete="off"
                 placeholder="https://cdn.example.com/banner.png"
               />
+              <FormField control={form.control} name="audience" render={({ field, fieldState }) => <AudienceField subject="campaign" value={field.value} onChange={field.onChange} error={fieldState.error?.message} />} />
               <fieldset className="grid gap-3">
                 <legend className="mb-2 text-sm font-medium">Theme</legend>
                 <div className="flex flex-wrap gap-4" role="radiogroup" aria-label="Theme">
