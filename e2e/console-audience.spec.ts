@@ -57,10 +57,13 @@ for (const colorScheme of ['light', 'dark'] as const) {
       expect(await ids(await tokenFor('vet', { platform: 'ios', level: 12, timezone: 'Asia/Tokyo' }))).toEqual(['ios-veterans']);
       expect(await ids(await tokenFor('newbie', { platform: 'ios', level: 2 }))).toEqual([]);
 
-      // Editing shows the stored audience as rows again.
+      // Editing shows the stored audience as rows again (in the stored key order: jsonb puts shorter keys first).
       await page.goto(`/admin/missions/edit?app=${appId}&id=ios-veterans`);
-      await expect(page.getByLabel('Audience rule 2 value')).toHaveValue('10');
-      await expect(page.getByRole('combobox', { name: 'Audience rule 2 operator' })).toHaveText(/≥/);
+      await expect(page.getByLabel('Audience rule 1 attribute')).toHaveValue('level');
+      await expect(page.getByRole('combobox', { name: 'Audience rule 1 operator' })).toHaveText(/≥/);
+      await expect(page.getByLabel('Audience rule 1 value')).toHaveValue('10');
+      await expect(page.getByLabel('Audience rule 2 attribute')).toHaveValue('platform');
+      await expect(page.getByLabel('Audience rule 2 value')).toHaveValue('ios');
 
       // A campaign only for players in Germany.
       await page.goto(`/admin/campaigns?app=${appId}`);
