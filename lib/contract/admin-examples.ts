@@ -89,6 +89,7 @@ export const adminExamples = {
         verdicts: [{ missionId: 'win-3-matches', counted: true, change: 'progress', currentCount: 2, targetCount: 3, bucket: '26 Nov 2025', timeZone: 'Europe/Berlin' }],
       },
     ],
+    campaigns: [{ id: 'winter-cup', title: 'Winter Cup' }],
   },
   testEvent: { name: 'match_won', payload: { mode: 'ranked' } },
   recordedEvent: { accepted: true, eventId: 'evt_0d9c8b7a-6f5e-4d3c-8b2a-1f0e9d8c7b6a', missionsUpdated: ['win-3-matches'] },

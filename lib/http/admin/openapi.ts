@@ -227,7 +227,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       operationId: 'streamUserUpdates',
       tags: ['players'],
       summary: 'The user’s stream updates as Server-Sent Events',
-      description: 'From the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends.',
+      description: 'From the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Also, staff only: every event of the user as it is stored, with its verdicts, even one that changed nothing, as `data: {"type":"event.recorded","data":{id, userId, name, payload, timestamp, receivedAt, source, verdicts}}` frames WITHOUT an id (live only: not in the log, not replayed on resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends.',
       parameters: [pathParam('appId'), pathParam('userId'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'Resume after this id' }],
       success: { '200': { description: 'text/event-stream of `id: <id>` and `data: <SDKUpdate JSON>` frames', stream: { schema: { type: 'string' }, example: ex.stream } } },
       errors: ['app_not_found', 'too_many_streams'],
