@@ -21,8 +21,11 @@ const campaignInput = {
   bannerUrl: 'https://cdn.example.com/winter.png',
   archived: false,
   themeId: 'winter',
+  budget: [{ currency: 'gems', amount: 50000 }],
 };
 const campaignRecord = { ...campaignInput, version: 2, createdAt: AT - 7 * DAY, updatedAt: AT };
+const budgetAlert = { type: 'budget.alert', campaignId: 'winter-festival', currency: 'gems', threshold: 80, spent: 40000, budget: 50000, missionId: 'win-3-matches', at: AT - DAY };
+const campaignRead = { ...campaignRecord, budgetSpent: { gems: 41250 }, budgetAlerts: [budgetAlert] };
 const staffMember = { id: 'stf_8Qm2', email: 'dana@example.com', name: 'Dana', role: 'editor', createdAt: AT - 10 * DAY };
 const progress = { userId: 'player-42', missionId: 'win-3-matches', status: 'active', progress: 0.6667, currentCount: 2, targetCount: 3, updatedAt: AT };
 
@@ -50,8 +53,9 @@ export const adminExamples = {
   themeList: { themes: [themeRecord] },
   themeAnswer: { theme: themeRecord },
   updateTheme: { ...themePreset, primaryColor: '#04a5e5', version: 1 },
-  campaignList: { campaigns: [campaignRecord] },
-  campaignAnswer: { campaign: campaignRecord },
+  campaignList: { campaigns: [campaignRead] },
+  campaignAnswer: { campaign: campaignRead },
+  campaignWritten: { campaign: campaignRecord },
   createCampaign: campaignInput,
   updateCampaign: { ...campaignInput, title: 'Winter festival (extended)', endAt: AT + 21 * DAY, version: 1 },
   revocation: { userId: 'player-42' },
