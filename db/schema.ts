@@ -60,6 +60,7 @@ const missionFields = {
   iconUrl: text('icon_url'),
   prerequisites: jsonb('prerequisites').$type<Mission['prerequisites']>().notNull().default([]),
   archived: boolean('archived').notNull().default(false),
+  audience: jsonb('audience').$type<NonNullable<Mission['audience']>>(),
 } satisfies ColumnsOf<Mission>;
 
 export const missions = pgTable(
@@ -87,6 +88,7 @@ const campaignFields = {
   bannerUrl: text('banner_url').notNull().default(''),
   archived: boolean('archived').notNull().default(false),
   themeId: text('theme_id'),
+  audience: jsonb('audience').$type<NonNullable<Campaign['audience']>>(),
   budget: jsonb('budget').$type<NonNullable<Campaign['budget']>>(),
 } satisfies ColumnsOf<Omit<Campaign, 'missionIds'>>;
 
@@ -298,6 +300,8 @@ export const appUsers = pgTable(
     firstSeenAt: ms('first_seen_at').notNull(),
     lastSeenAt: ms('last_seen_at').notNull(),
     events: ms('events').notNull(),
+    /** The user's attributes (POST /v1/auth/token, webhook `users`): merged, set only with the app secret; `timezone` is reserved. */
+    attributes: jsonb('attributes').$type<Record<string, string | number | boolean>>().notNull().default({}),
   },
   (t) => [
     primaryKey({ columns: [t.appId, t.userId] }),

@@ -43,8 +43,8 @@ type StoredCampaign = Omit<Campaign, 'missionIds'>;
 const rowTypesMatch: [
   Same<Pick<MissionRow, keyof Mission>, Stored<Mission>>,
   Same<Pick<CampaignRow, keyof StoredCampaign>, Stored<StoredCampaign>>,
-  Same<Omit<PublicMission, 'locked'>, Omit<Mission, 'archived'>>,
-  Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived' | 'themeId' | 'budget'>>,
+  Same<Omit<PublicMission, 'locked'>, Omit<Mission, 'archived' | 'audience'>>,
+  Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived' | 'themeId' | 'audience' | 'budget'>>,
   Same<Pick<ThemeRow, keyof ThemePreset>, Stored<ThemePreset>>,
 ] = [true, true, true, true, true];
 void rowTypesMatch;

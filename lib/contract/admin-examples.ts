@@ -7,7 +7,7 @@ const AT = EXAMPLE_AT;
 const DAY = 86_400_000;
 
 const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null };
-const missionDefinition = { ...exampleMissionBase, archived: false };
+const missionDefinition = { ...exampleMissionBase, archived: false, audience: { platform: 'ios', level: { gte: 10 } } };
 const missionRecord = { ...missionDefinition, version: 3, createdAt: AT - 7 * DAY, updatedAt: AT };
 const themePreset = { id: 'winter', name: 'Winter', primaryColor: '#1e66f5', accentColor: '#89dceb', backgroundColor: '#eff1f5', textColor: '#4c4f69' };
 const themeRecord = { ...themePreset, version: 2, createdAt: AT - 7 * DAY, updatedAt: AT, usedBy: ['winter-festival'] };
@@ -75,7 +75,9 @@ export const adminExamples = {
   inspection: {
     appId: 'demo',
     userId: 'player-42',
-    missions: [{ mission: missionDefinition, status: 'active', progress, lock: null }],
+    attributes: { platform: 'ios', level: 12, timezone: 'Europe/Berlin' },
+    timeZone: 'Europe/Berlin',
+    missions: [{ mission: missionDefinition, status: 'active', progress, lock: null, inAudience: true }],
     balances: [{ userId: 'player-42', currency: 'gems', amount: 150, updatedAt: AT }],
     ledger: [
       { id: 311, kind: 'currency', currency: 'gems', amount: 50, itemId: null, quantity: null, badgeId: null, missionId: 'win-3-matches', balanceAfter: 150, createdAt: AT - DAY, actor: null, reason: null },
@@ -88,7 +90,7 @@ export const adminExamples = {
         timestamp: AT,
         receivedAt: AT,
         source: 'api',
-        verdicts: [{ missionId: 'win-3-matches', counted: true, change: 'progress', currentCount: 2, targetCount: 3 }],
+        verdicts: [{ missionId: 'win-3-matches', counted: true, change: 'progress', currentCount: 2, targetCount: 3, bucket: '26 Nov 2025', timeZone: 'Europe/Berlin' }],
       },
     ],
     campaigns: [{ id: 'winter-cup', title: 'Winter Cup' }],

@@ -4,6 +4,7 @@
 // /v1 answers the resolved `theme` object either way.
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common';
+import { audienceSchema } from './mission';
 import { themeSchema } from './theme';
 
 /** What a campaign's missions may grant of one currency, in total over all users (see docs/api.md, "Campaign budgets"). */
@@ -31,6 +32,7 @@ export const campaignSchema = z.object({
   bannerUrl: z.string().max(2048).default(''),
   archived: z.boolean().default(false),
   themeId: idSchema.optional().describe('A theme preset of the app (catalog `themes`); exclusive with `theme`'),
+  audience: audienceSchema.optional().describe('Who the campaign exists for (a filter over user attributes, as a mission audience); a user outside it sees none of its missions'),
   budget: z
     .array(budgetLineSchema)
     .max(20)
@@ -56,8 +58,8 @@ export function checkCampaign(c: { startAt: number; endAt: number; theme?: unkno
 /** A campaign as a form or the catalog document writes it (the checks above included). */
 export const campaignFormSchema = campaignSchema.superRefine(checkCampaign);
 
-/** A campaign as /v1 answers it (missionIds always present; `archived` and `budget` internal; `themeId` resolved into `theme`). */
-export const publicCampaignSchema = campaignSchema.omit({ archived: true, themeId: true, budget: true }).extend({ missionIds: z.array(idSchema) });
+/** A campaign as /v1 answers it (missionIds always present; `archived`, `audience` and `budget` internal; `themeId` resolved into `theme`). */
+export const publicCampaignSchema = campaignSchema.omit({ archived: true, themeId: true, audience: true, budget: true }).extend({ missionIds: z.array(idSchema) });
 export type PublicCampaign = z.output<typeof publicCampaignSchema>;
 
 /** A stored campaign; missionIds is derived from the missions that name it. */

@@ -33,7 +33,12 @@ const campaign = {
 const balance = { userId: USER, currency: 'gems', amount: 150, updatedAt: AT };
 
 export const v1Examples = {
-  tokenRequest: { appId: 'demo', appSecret: 'qs_iEZM2N4cd0n3zUeaqUHurzkdppSluv03oi__S_bxd08', userId: USER },
+  tokenRequest: {
+    appId: 'demo',
+    appSecret: 'qs_iEZM2N4cd0n3zUeaqUHurzkdppSluv03oi__S_bxd08',
+    userId: USER,
+    attributes: { platform: 'ios', level: 12, timezone: 'Europe/Berlin', trial: null },
+  },
   tokenResponse: {
     accessToken: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwbGF5ZXItNDIiLCJhcHAiOiJkZW1vIiwianRpIjoiMDFKREUifQ.c2lnbmF0dXJl',
     tokenType: 'Bearer',
@@ -54,6 +59,7 @@ export const v1Examples = {
   campaignList: { campaigns: [campaign] },
   campaignDetail: { campaign, missions: [mission] },
   webhookDelivery: {
+    users: [{ userId: USER, attributes: { level: 13, vip: true } }],
     events: [
       { userId: USER, name: 'match_won', payload: { mode: 'ranked' }, timestamp: AT, idempotencyKey: 'match-8812-won' },
       { userId: 'player-7', name: 'level_up', payload: { level: 12 }, timestamp: AT + 1_000 },

@@ -3,6 +3,7 @@
 // verdict per mission; a test event sent as the user. The verdict shapes are
 // the engine's (lib/missions/engine.ts NotCounted / Verdict).
 import { z } from 'zod';
+import { userAttributesSchema } from './attributes';
 import { balanceSchema } from './balance';
 import { missionSchema } from './mission';
 import { missionProgressSchema, progressStatusSchema } from './progress';
@@ -17,6 +18,7 @@ export const missionLockSchema = z
 const NOT_COUNTED_CODES = [
   'event_name_mismatch',
   'mission_archived',
+  'outside_audience',
   'campaign_not_live',
   'locked_by_prerequisite',
   'expired',
@@ -42,7 +44,7 @@ export const verdictSchema = z
   .meta({
     id: 'Verdict',
     description:
-      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/currentWindowStart (outside_current_window: a late event, its window is not the current one by the server clock). window_closed (eventWindowStart/recordWindowStart) is only found on events stored before that rule.',
+      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/currentWindowStart (outside_current_window: a late event, its window is not the current one by the server clock; timeZone when the user has one). outside_audience: the user is outside the audience of the mission or its campaign. A counted event of a user with a timezone attribute names its bucket and zone (bucket "27 Nov 2026", timeZone "Europe/Berlin"). window_closed (eventWindowStart/recordWindowStart) is only found on events stored before that rule.',
   });
 export type InspectorVerdict = z.infer<typeof verdictSchema>;
 
@@ -52,6 +54,7 @@ export const inspectedMissionSchema = z
     status: progressStatusSchema,
     progress: missionProgressSchema.nullable(),
     lock: missionLockSchema.nullable(),
+    inAudience: z.boolean().describe('Whether the user is inside the audience of the mission and its campaign (false: the mission does not exist for them)'),
   })
   .meta({ id: 'InspectedMission' });
 
@@ -88,6 +91,8 @@ export const inspectionSchema = z
   .object({
     appId: z.string(),
     userId: z.string(),
+    attributes: userAttributesSchema.describe('The user’s attributes (token request, webhook `users`); {} when none'),
+    timeZone: z.string().describe('The zone of the user’s daily, weekly and monthly windows: their `timezone` attribute, else UTC'),
     missions: z.array(inspectedMissionSchema).describe('Every mission not archived, in catalog order'),
     balances: z.array(balanceSchema),
     ledger: z.array(ledgerEntrySchema).describe('Newest first, at most 50'),

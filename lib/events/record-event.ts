@@ -23,6 +23,7 @@ import type { EngineEvent, ProgressRecord } from '@/lib/missions/schema';
 import { lockUser, lockUsers } from '@/lib/progress/records';
 import { outboxRows, wantsAny } from '@/lib/outbound/outbox';
 import { kickOutbound } from '@/lib/outbound/worker';
+import { zoneOf, type UserAttributes } from '@/lib/users/attributes';
 import { publishInOrder } from '@/lib/updates/publish';
 import { announceStoredEvent } from '@/lib/updates/staff';
 import { getBus } from '@/lib/bus';
@@ -95,7 +96,8 @@ export const eventKey = (idempotencyKey: string) => `event:${idempotencyKey}`;
 type EventOutcome = Array<{ missionId: string } & Verdict>;
 
 /** Judges the event against every mission with its name (explainEvent): the records to save, the answer, the stream updates and the verdicts. */
-function evaluate(catalog: Catalog, event: EngineEvent, records: Map<string, ProgressRecord>, now: number) {
+function evaluate(catalog: Catalog, event: EngineEvent, records: Map<string, ProgressRecord>, attributes: UserAttributes, now: number) {
+  const zone = zoneOf(attributes);
   const candidates = catalog.byEvent.get(event.name) ?? [];
   const missionsUpdated: string[] = [];
   const missionsCompleted: string[] = [];
@@ -106,13 +108,13 @@ function evaluate(catalog: Catalog, event: EngineEvent, records: Map<string, Pro
   for (const mission of candidates) {
     const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
     const lock = missionLock({ mission, campaign, claimedMissionIds: claimed, now });
-    const { evaluation, verdict } = explainEvent({ mission, campaign, record: records.get(mission.id) ?? null, event, lock, now });
+    const { evaluation, verdict } = explainEvent({ mission, campaign, record: records.get(mission.id) ?? null, event, lock, now, zone, attributes });
     outcome.push({ missionId: mission.id, ...verdict });
     if (!evaluation) continue;
     toSave.push(evaluation.record);
     missionsUpdated.push(mission.id);
     if (evaluation.change === 'completed') missionsCompleted.push(mission.id);
-    const data = toMissionProgress({ mission, record: evaluation.record, locked: false, now });
+    const data = toMissionProgress({ mission, record: evaluation.record, locked: false, now, zone });
     if (data) updates.push({ type: evaluation.change === 'completed' ? 'mission.completed' : 'mission.progress', data });
   }
   return { missionsUpdated, missionsCompleted, updates, toSave, outcome };
@@ -189,9 +191,9 @@ async function writeRecorded(args: {
       ? { ...cachedRead, stored: null }
       : related.length > 0
         ? await readForEvent(db, scope, key, related)
-        : { seq: null, stored: null, records: new Map<string, ProgressRecord>() };
+        : { seq: null, stored: null, records: new Map<string, ProgressRecord>(), attributes: {} };
     if (read.stored) return replayOf(read.stored, requestHash);
-    const { missionsUpdated, missionsCompleted, updates, toSave, outcome: verdicts } = evaluate(catalog, event, read.records, now);
+    const { missionsUpdated, missionsCompleted, updates, toSave, outcome: verdicts } = evaluate(catalog, event, read.records, read.attributes, now);
     // A write without progress rows has no sequence check: its verdicts must come from the database's records, not the cache's.
     if (cachedRead && toSave.length === 0) {
       useCache = false;
@@ -233,7 +235,7 @@ async function writeRecorded(args: {
     const seq = written.seq;
     if (ctx.uow) {
       // Not committed yet: the entry (if any) only goes stale, which the next write's check catches.
-    } else if (written.kind === 'written') storeRecords(appId, event.userId, { readSeq: read.seq, seq: seq ?? read.seq }, related, read.records, toSave);
+    } else if (written.kind === 'written') storeRecords(appId, event.userId, { readSeq: read.seq, seq: seq ?? read.seq }, related, read.records, toSave, read.attributes);
     else forgetRecords(appId, event.userId);
     // Every sequence number taken is published, even with nothing to say, so later changes need not wait for it.
     const publish = seq === null ? null : () => publishInOrder(appId, event.userId, seq, written.kind === 'written' ? updates : []);

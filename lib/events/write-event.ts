@@ -2,8 +2,9 @@
 // statement) and the write (one statement), with no transaction of its own.
 //
 // The read takes the user's sequence number (user_sequences), the stored
-// answer of the event's idempotency key and the progress records the event's
-// missions need, all from one snapshot. The write checks that the sequence
+// answer of the event's idempotency key, the progress records the event's
+// missions need and the user's attributes (audiences, time zone: no extra
+// round trip), all from one snapshot. The write checks that the sequence
 // number is still the one read and bumps it, in the same statement that
 // inserts the event row (with its verdicts), the idempotency row, the
 // progress rows (one multi-row upsert) and the dashboard's rollups: when another change of the user committed in between
@@ -16,6 +17,7 @@ import type { DbOrTx } from '@/db/client';
 import { runPrepared, textArray, type Prepared } from '@/db/prepared';
 import type { rollupRows } from '@/lib/analytics/rollups';
 import type { ProgressRecord } from '@/lib/missions/schema';
+import { parseAttributes, type UserAttributes } from '@/lib/users/attributes';
 
 export interface StoredAnswer {
   hash: string;
@@ -29,6 +31,8 @@ export interface EventRead {
   seq: number | null;
   stored: StoredAnswer | null;
   records: Map<string, ProgressRecord>;
+  /** The user's attributes (app_users.attributes; {} when none), read in the same statement: audiences and the user's zone. */
+  attributes: UserAttributes;
 }
 
 interface Scope {
@@ -45,9 +49,10 @@ const STORED_ANSWER = `(select json_build_object('hash', request_hash, 'status',
   where app_id = $1 and user_id = $2 and key = $3::text)`;
 
 const READ_FOR_EVENT: Prepared = {
-  name: 'ql_event_read_v1',
+  name: 'ql_event_read_v2',
   text: `select
     (select seq::text from user_sequences where app_id = $1 and user_id = $2) as seq,
+    (select attributes from app_users where app_id = $1 and user_id = $2) as attributes,
     ${STORED_ANSWER} as stored,
     (select coalesce(json_agg(json_build_object(
         'missionId', mission_id, 'status', status, 'currentCount', current_count, 'targetCount', target_count,
@@ -68,6 +73,7 @@ export async function readForEvent(db: DbOrTx, s: Scope, key: string | null, mis
     seq: row.seq === null || row.seq === undefined ? null : Number(row.seq),
     stored: row.stored === null || row.stored === undefined ? null : parsed<StoredAnswer>(row.stored),
     records,
+    attributes: parseAttributes(row.attributes),
   };
 }
 

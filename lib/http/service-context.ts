@@ -32,3 +32,14 @@ export async function adminServiceContext(req: AdminContext, appId: string): Pro
     deps: { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream },
   };
 }
+
+/** The context of a request made with the app secret (token request, signed webhook): the app's backend acts. */
+export async function appServiceContext(appId: string, requestId: string): Promise<ServiceContext> {
+  return {
+    appId,
+    actor: { kind: 'system', id: 'app-backend', role: null },
+    now: serviceNow,
+    requestId,
+    deps: { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream },
+  };
+}

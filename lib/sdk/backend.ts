@@ -4,7 +4,7 @@
 // on the server. Web Crypto only, so it runs in Node 20+, Deno, Bun and edge
 // runtimes. The client entry point (index.ts) does not include it.
 
-import type { Notification } from './contract-types';
+import type { Notification, TokenRequest, TokenResponse } from './contract-types';
 
 export type { Notification } from './contract-types';
 
@@ -109,4 +109,28 @@ export async function webhookHeaders(input: WebhookHeadersInput): Promise<Record
     'X-Webhook-Timestamp': timestamp,
     'X-Webhook-Signature': await signWebhook(input.secret, input.body, timestamp),
   };
+}
+
+/** The fetch this module calls (the global one by default). */
+type FetchLike = (input: string, init: { method: string; headers: Record<string, string>; body: string }) => Promise<Response>;
+
+/**
+ * POST /v1/auth/token from the game backend: a player's access token, and
+ * (optionally) their `attributes` merged first (string, number or boolean
+ * values; null deletes a key; `timezone` an IANA zone). The app secret never
+ * leaves the backend. Throws with the service's error code on a non-200.
+ */
+export async function issueUserToken(
+  baseUrl: string,
+  request: TokenRequest,
+  fetchImpl: FetchLike = (input, init) => fetch(input, init),
+): Promise<TokenResponse> {
+  const res = await fetchImpl(`${baseUrl.replace(/\/+$/, '')}/v1/auth/token`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(request),
+  });
+  const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (res.status !== 200) throw new Error(`POST /v1/auth/token answered ${res.status} ${String(body.error ?? '')}: ${String(body.message ?? '')}`);
+  return body as unknown as TokenResponse;
 }

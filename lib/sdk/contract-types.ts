@@ -51,7 +51,7 @@ export type Mission = {
   criteria: {
     eventName: string;
     count: number;
-    /** Counting window: calendar buckets in UTC of the event timestamp (weeks start on Monday) */
+    /** Counting window: calendar buckets of the event timestamp (weeks start on Monday) in the user's `timezone` attribute, or UTC for a user without one */
     window: "lifetime" | "daily" | "weekly" | "monthly";
     /** Payload path (dot notation) → literal (equality) or operator object (eq ne gt gte lt lte in nin exists); every key must match */
     filter?: {
@@ -150,6 +150,10 @@ export type TokenRequest = {
   appId: string;
   appSecret: string;
   userId: string;
+  /** User attributes to merge: key (1–64 characters) → string (≤ 256 characters), number or boolean; null deletes the key. At most 32 keys, in the update and stored. `timezone` is reserved: an IANA zone name, the user's calendar for daily, weekly and monthly windows. */
+  attributes?: {
+    [key: string]: string | number | boolean | null;
+  };
 };
 
 export type TokenResponse = {
@@ -240,8 +244,17 @@ export type WebhookEvent = {
 };
 
 export type WebhookDelivery = {
-  /** Applied whole or not at all, in this order */
-  events: WebhookEvent[];
+  /** Applied whole or not at all, in this order (after `users`); required unless `users` is given */
+  events?: WebhookEvent[];
+  /** Attribute updates, merged in this order before the events, in the same transaction; required unless `events` is given */
+  users?: ({
+    /** The player whose attributes change */
+    userId: string;
+    /** User attributes to merge: key (1–64 characters) → string (≤ 256 characters), number or boolean; null deletes the key. At most 32 keys, in the update and stored. `timezone` is reserved: an IANA zone name, the user's calendar for daily, weekly and monthly windows. */
+    attributes: {
+      [key: string]: string | number | boolean | null;
+    };
+  })[];
 };
 
 export type WebhookResponse = {

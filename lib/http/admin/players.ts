@@ -20,7 +20,8 @@ import { testEventSchema, type Inspection } from '@/lib/contract/inspector';
 import { AppError } from '@/lib/errors';
 import { eventTimeProblem } from '@/lib/events/event-time';
 import { recordEvent } from '@/lib/events/record-event';
-import { viewMission } from '@/lib/missions/read-missions';
+import { viewMission, visibleTo } from '@/lib/missions/read-missions';
+import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import { readRecords } from '@/lib/progress/records';
 import { readJsonBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
@@ -51,6 +52,8 @@ async function inspectUser(appId: string, userId: string, now = serviceNow()): P
   const catalog = await getCatalog(appId);
   const db = await getDb();
   const records = await readRecords(db, appId, userId);
+  const attributes = await readAttributes(db, appId, userId);
+  const timeZone = zoneOf(attributes);
   const balanceRows = await listBalances(db, appId, userId);
   const ledgerRows = await db
     .select()
@@ -68,12 +71,14 @@ async function inspectUser(appId: string, userId: string, now = serviceNow()): P
   const missions = catalog.ordered
     .filter((m) => !m.archived)
     .map((mission) => {
-      const view = viewMission(catalog, mission, records, now);
-      return { mission, status: view.status, progress: view.progress, lock: view.lock };
+      const view = viewMission(catalog, mission, records, now, timeZone);
+      return { mission, status: view.status, progress: view.progress, lock: view.lock, inAudience: visibleTo(catalog, mission, attributes) };
     });
   return {
     appId,
     userId,
+    attributes,
+    timeZone,
     missions,
     balances: balanceRows,
     ledger: ledgerRows.map(({ appId: _a, userId: _u, grantKey: _g, ...row }) => row),

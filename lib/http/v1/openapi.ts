@@ -40,11 +40,12 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       summary: 'Exchange an app secret for a one-hour JWT',
       description:
         'Called by the game’s backend (never ship the app secret in a client). The token’s subject is `userId`; it expires after 3,600 s. ' +
-        'Wrong secrets are counted per app and client: too many answer 429 until the window passes.',
+        'Wrong secrets are counted per app and client: too many answer 429 until the window passes. ' +
+        'Optional `attributes` are merged into the user’s stored attributes (null deletes a key; `timezone` is an IANA zone, the user’s calendar for windows); the answer is unchanged. They drive mission and campaign audiences.',
       public: true,
       requestBody: { required: true, schema: ref('TokenRequest'), example: ex.tokenRequest },
       success: { '200': answer('Token', 'TokenResponse', ex.tokenResponse) },
-      errors: ['invalid_credentials', 'rate_limited'],
+      errors: [['validation_error', 'bad attributes (a key, a value, more than 32 keys, or a timezone that is not an IANA zone), naming the field'], 'invalid_credentials', 'rate_limited'],
     },
   },
   '/v1/auth/revoke': {
@@ -162,11 +163,11 @@ const operations: Record<string, Record<string, OperationSpec>> = {
     post: {
       operationId: 'postWebhookDelivery',
       tags: ['webhook'],
-      summary: 'A signed delivery of 1 to 100 events from an app’s backend',
+      summary: 'A signed delivery of events and user attribute updates from an app’s backend',
       description:
         'No JWT: X-Webhook-Signature is `v1=` and the hex HMAC-SHA256 of `${X-Webhook-Timestamp}.${raw body}` keyed with the app’s webhook secret; ' +
         'the timestamp must be within 5 minutes of the server clock; each event’s own timestamp at most 5 minutes ahead and 7 days back (400 validation_error). The delivery is applied whole or not at all, in one transaction; ' +
-        'each event is processed as by POST /v1/events (its idempotencyKey included). X-Webhook-Id is the delivery’s idempotency key: ' +
+        'each event is processed as by POST /v1/events (its idempotencyKey included). `users` (1 to 100 attribute updates, merged as by the token request) are applied first, in the same transaction. X-Webhook-Id is the delivery’s idempotency key: ' +
         'a replay answers the original response with X-Idempotent-Replay. Limited per app, in events per minute (docs/webhooks.md).',
       public: true,
       parameters: [

@@ -18,6 +18,7 @@ import { Input, inputClass } from '@/components/ui/input';
 import { budgetRows, BudgetMeter } from '@/components/console/campaign-budget';
 import { Label } from '@/components/ui/label';
 import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { AudienceField } from '@/components/console/audience-field';
 import { CampaignCardPreview, type PreviewTheme } from '@/components/console/campaign-card-preview';
 import { timeZoneLabel } from '@/components/console/campaign-phase';
 import { ColorField } from '@/components/console/color-field';
@@ -303,6 +304,7 @@ export function CampaignDialog({
                 autoComplete="off"
                 placeholder="https://cdn.example.com/banner.png"
               />
+              <FormField control={form.control} name="audience" render={({ field, fieldState }) => <AudienceField subject="campaign" value={field.value} onChange={field.onChange} error={fieldState.error?.message} />} />
               <fieldset className="grid gap-3">
                 <legend className="mb-2 text-sm font-medium">Theme</legend>
                 <div className="flex flex-wrap gap-4" role="radiogroup" aria-label="Theme">

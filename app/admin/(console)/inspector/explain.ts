@@ -35,7 +35,9 @@ export function describeLock(lock: Lock, titles: Titles): string {
 export function describeVerdict(v: InspectorVerdict, titles: Titles): string {
   if (v.counted) {
     const counts = `${v.currentCount}/${v.targetCount}`;
-    return v.change === 'completed' ? `Counted: completed (${counts})` : `Counted: progress ${counts}`;
+    const named = v as Record<string, unknown>;
+    const bucket = typeof named.bucket === 'string' && typeof named.timeZone === 'string' ? `, counts for ${named.bucket} in ${named.timeZone}` : '';
+    return v.change === 'completed' ? `Counted: completed (${counts}${bucket})` : `Counted: progress ${counts}${bucket}`;
   }
   const r = v as Record<string, unknown>;
   switch (v.code) {
@@ -54,7 +56,7 @@ export function describeVerdict(v: InspectorVerdict, titles: Titles): string {
     case 'expired':
       return `Mission expired ${formatDateTime(Number(r.expiresAt))}, before the event’s time`;
     case 'outside_current_window':
-      return `Outside the current window: the event’s window (${formatDateTime(Number(r.eventWindowStart))}) is not the current one (${formatDateTime(Number(r.currentWindowStart))}), so it counted for nothing`;
+      return `Outside the current window: the event’s window (${formatDateTime(Number(r.eventWindowStart))}) is not the current one (${formatDateTime(Number(r.currentWindowStart))}), so it counted for nothing${typeof r.timeZone === 'string' ? ` (windows in ${r.timeZone})` : ''}`;
     case 'window_closed':
       return `The event belongs to an earlier window (${formatDateTime(Number(r.eventWindowStart))}) than the progress (${formatDateTime(Number(r.recordWindowStart))})`;
     case 'already_completed':
@@ -63,6 +65,8 @@ export function describeVerdict(v: InspectorVerdict, titles: Titles): string {
       return 'Already claimed in this window';
     case 'mission_archived':
       return 'Mission archived';
+    case 'outside_audience':
+      return 'Outside the audience of the mission or its campaign: the mission does not exist for this user';
     case 'not_evaluated':
       return 'Not evaluated: the mission did not listen to this event name when it arrived';
     default:

@@ -41,6 +41,7 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import { cn } from '@/lib/cn';
 import type { Inspection, InspectorVerdict, RecordedEventData } from '@/lib/contract/inspector';
 import type { ProgressStatus } from '@/lib/contract/progress';
+import { AttributesCard } from './attributes-card';
 import { DataRequestCard, GrantCard, MissionFixCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
 import { describeLock, describeNameMismatches, describeVerdict, summarizeEvent, type Titles } from './explain';
 
@@ -650,6 +651,7 @@ function Inspected({ target }: { target: Target }) {
       <div className="contents xl:grid xl:content-start xl:gap-6" data-testid="inspector-left">
         <div className="order-1">{isLoading || !data ? <Skeleton className="h-64" /> : <MissionsCard data={data} titles={titles} />}</div>
         <div className="order-4">{isLoading || !data ? <Skeleton className="h-40" /> : <BalancesCard data={data} titles={titles} />}</div>
+        {data && <div className="order-4"><AttributesCard data={data} /></div>}
         {data && (
           <div className="order-5 empty:hidden">
             <GrantCard
