@@ -3,19 +3,11 @@
 // id and the process's dependencies. The only place an admin handler of the
 // support desk reaches the global getters.
 import { serviceNow } from '@/lib/clock';
-import { getDb } from '@/db/client';
 import { getApp } from '@/lib/apps/apps';
-import { getBus } from '@/lib/bus';
-import { getCatalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
-import { getKv } from '@/lib/kv';
-import { logger } from '@/lib/log';
 import type { Actor, ServiceContext } from '@/lib/services/context';
-import { getUpdateLog, userLogKey } from '@/lib/updates/log';
-import { publishInOrder } from '@/lib/updates/publish';
+import { processServiceDeps } from '@/lib/service-deps';
 import type { AdminContext } from './handler';
-
-const eraseStream = (appId: string, userId: string) => getUpdateLog().erase(userLogKey(appId, userId));
 
 function actorOf(admin: AdminContext['admin']): Actor {
   return admin.staff ? { kind: 'staff', id: admin.staff.email, role: admin.role } : { kind: 'admin-key', id: 'admin-api-key', role: admin.role };
@@ -29,6 +21,6 @@ export async function adminServiceContext(req: AdminContext, appId: string): Pro
     actor: actorOf(req.admin),
     now: serviceNow,
     requestId: req.requestId,
-    deps: { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream },
+    deps: await processServiceDeps(),
   };
 }

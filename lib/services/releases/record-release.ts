@@ -31,9 +31,20 @@ export interface RecordedRelease {
   catalog: CatalogDocument;
 }
 
-/** The app's release number after the latest (1 for the first). Serialised per app by the lock taken on the apps row. */
+/**
+ * The first step of every write of an app's live catalog: takes the app's row
+ * lock (held to commit: one catalog writer per app at a time, always locked
+ * first, so writers of different entities never deadlock and two releases
+ * never take the same number) and answers the live catalog as it is, the
+ * `before` of the release.
+ */
+export async function beginCatalogWrite(tx: Tx, appId: string): Promise<CatalogDocument> {
+  await tx.execute(sql`select 1 from apps where id = ${appId} for update`);
+  return readLiveCatalog(tx, appId);
+}
+
+/** The app's release number after the latest (1 for the first); the app's row is locked by beginCatalogWrite. */
 async function nextReleaseNumber(tx: Tx, appId: string): Promise<number> {
-  // One publisher of the app at a time from here to commit: two publishes cannot take the same number.
   await tx.execute(sql`select 1 from apps where id = ${appId} for update`);
   const [last] = await tx
     .select({ release: catalogReleases.release })
