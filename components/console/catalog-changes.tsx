@@ -2,7 +2,8 @@
 import { Badge } from '@/components/ui/badge';
 import type { CatalogChange } from '@/lib/contract/release';
 
-const CHANGE_BADGE = { added: 'success', changed: 'default', removed: 'destructive' } as const;
+// Removed is outlined, not red: the destructive tint fails contrast (axe) at badge size.
+const CHANGE_BADGE = { added: 'success', changed: 'default', removed: 'outline' } as const;
 const KIND_LABEL = { mission: 'Mission', campaign: 'Campaign', theme: 'Theme' } as const;
 
 export function CatalogChanges({ changes, label }: { changes: CatalogChange[]; label: string }) {

@@ -5,7 +5,8 @@
 // a restart of every instance loses nothing, and the first poll after it
 // publishes what fell due meanwhile.
 import { serviceNow } from '@/lib/clock';
-import { logError, logger } from '@/lib/log';
+import { logger } from '@/lib/log';
+import { outageLog } from '@/lib/log-outage';
 import { processWide } from '@/lib/process-wide';
 import { processServiceDeps } from '@/lib/service-deps';
 import { publishDueDrafts, type DuePublish } from '@/lib/services/drafts/publish-due';
@@ -20,6 +21,9 @@ export function releasePollMs(): number {
   const ms = raw ? Number(raw) : NaN;
   return Number.isInteger(ms) && ms >= 100 && ms <= 60_000 ? ms : DEFAULT_POLL_MS;
 }
+
+// Polled every second: one line when polls start failing (database away), one when they work again.
+const pollOutage = outageLog('releases.poll', 'scheduled release poll');
 
 const state = processWide('releases.scheduler', () => ({ timer: null as ReturnType<typeof setInterval> | null, running: false }));
 
@@ -43,7 +47,8 @@ export function startReleaseScheduler(): void {
     if (state.running) return;
     state.running = true;
     void pollScheduledReleases()
-      .catch((err: unknown) => logError('scheduled release poll failed', err))
+      .then(() => pollOutage.recovered())
+      .catch((err: unknown) => pollOutage.failed(err))
       .finally(() => (state.running = false));
   }, ms);
   state.timer.unref?.();
