@@ -89,6 +89,7 @@ const campaignFields = {
   bannerUrl: text('banner_url').notNull().default(''),
   archived: boolean('archived').notNull().default(false),
   themeId: text('theme_id'),
+  budget: jsonb('budget').$type<NonNullable<Campaign['budget']>>(),
 } satisfies ColumnsOf<Omit<Campaign, 'missionIds'>>;
 
 /** Named theme presets of an app; campaigns refer to them by theme_id. */
@@ -134,6 +135,43 @@ export const campaigns = pgTable(
   ],
 );
 export type CampaignRow = typeof campaigns.$inferSelect;
+
+/**
+ * What a campaign's missions have granted, per currency, written by the claim
+ * statement itself (lib/claims/claim-mission.ts). `cap` is the campaign's
+ * budget of that currency as the claim read it (null: no budget); the check
+ * makes a claim that would take `spent` past it fail whole (409 budget_exhausted).
+ * Not a foreign key to campaigns: what was paid stays when a campaign is deleted.
+ */
+export const campaignBudgetSpent = pgTable(
+  'campaign_budget_spent',
+  {
+    appId: text('app_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    currency: text('currency').notNull(),
+    spent: ms('spent').notNull(),
+    cap: ms('cap'),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.campaignId, t.currency] }), check('campaign_budget_within', sql`${t.cap} is null or ${t.spent} <= ${t.cap}`)],
+);
+
+/** Budget alerts: one row per (campaign, currency, threshold), written by the grant that reached the threshold. */
+export const campaignBudgetAlerts = pgTable(
+  'campaign_budget_alerts',
+  {
+    appId: text('app_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    currency: text('currency').notNull(),
+    threshold: smallint('threshold').notNull(),
+    spent: ms('spent').notNull(),
+    budget: ms('budget').notNull(),
+    /** The mission whose claim reached the threshold (no user id: an alert is no personal data). */
+    missionId: text('mission_id').notNull(),
+    at: ms('at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.campaignId, t.currency, t.threshold] })],
+);
 
 export const events = pgTable(
   'events',

@@ -35,6 +35,7 @@ const campaignRow: CampaignRow = {
   bannerUrl: 'https://x/b.png',
   archived: true,
   themeId: null,
+  budget: null,
   version: 3,
   createdAt: 1,
   updatedAt: 2,
@@ -64,7 +65,7 @@ describe('campaigns', () => {
     expect(Object.keys(c)).toEqual(['id', 'title', 'description', 'startAt', 'endAt', 'missionIds', 'bannerUrl', 'archived']);
     expect(campaignSchema.parse(c)).toEqual(c);
     const columns = campaignColumns(campaignSchema.parse(c));
-    expect(columns).toEqual({ title: 'Launch', description: '', startAt: 1000, endAt: 2000, theme: null, bannerUrl: 'https://x/b.png', archived: true, themeId: null });
+    expect(columns).toEqual({ title: 'Launch', description: '', startAt: 1000, endAt: 2000, theme: null, bannerUrl: 'https://x/b.png', archived: true, themeId: null, budget: null });
     expect(columns).not.toHaveProperty('missionIds');
   });
 

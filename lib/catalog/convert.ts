@@ -44,7 +44,7 @@ const rowTypesMatch: [
   Same<Pick<MissionRow, keyof Mission>, Stored<Mission>>,
   Same<Pick<CampaignRow, keyof StoredCampaign>, Stored<StoredCampaign>>,
   Same<Omit<PublicMission, 'locked'>, Omit<Mission, 'archived'>>,
-  Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived' | 'themeId'>>,
+  Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived' | 'themeId' | 'budget'>>,
   Same<Pick<ThemeRow, keyof ThemePreset>, Stored<ThemePreset>>,
 ] = [true, true, true, true, true];
 void rowTypesMatch;

@@ -92,9 +92,23 @@ export const inspectionSchema = z
     balances: z.array(balanceSchema),
     ledger: z.array(ledgerEntrySchema).describe('Newest first, at most 50'),
     events: z.array(inspectedEventSchema).describe('Newest first (by arrival), at most 50'),
+    campaigns: z.array(z.object({ id: z.string(), title: z.string() })).describe('Every campaign of the catalog by id and title, so locks and verdicts can name campaigns by title'),
   })
   .meta({ id: 'Inspection' });
 export type Inspection = z.infer<typeof inspectionSchema>;
+
+/**
+ * The staff stream's own message (GET /api/admin/apps/:appId/users/:userId/updates,
+ * never the player's /v1/sse/updates): every event of the user as it is stored,
+ * with its verdicts as the inspection shows them, sent after commit and live
+ * only (an SSE frame without `id:`, not in the update log, not replayed).
+ */
+export const eventRecordedUpdateSchema = z
+  .object({ type: z.literal('event.recorded'), data: inspectedEventSchema.extend({ userId: z.string() }) })
+  .meta({ id: 'EventRecordedUpdate', description: 'Staff stream only: one stored event with its verdicts, live (no id, not replayed on resume)' });
+export type EventRecordedUpdate = z.infer<typeof eventRecordedUpdateSchema>;
+export type InspectedEvent = z.infer<typeof inspectedEventSchema>;
+export type RecordedEventData = EventRecordedUpdate['data'];
 
 export const testEventSchema = z
   .object({

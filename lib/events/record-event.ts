@@ -5,7 +5,8 @@
 // two statements and no transaction of its own for a standalone event, one
 // for an event that advances nothing or whose user's records this process
 // has cached from the user's last event (lib/events/user-records-cache.ts); after commit, the stream updates are
-// published in the user's change order and the answer cached, side by side.
+// published in the user's change order, the stored event announced on the
+// user's staff channel (lib/updates/staff.ts) and the answer cached, side by side.
 // The dashboard's rollups are written by the same statement as the event (in a batch:
 // once, sorted, at its end). Callers see only `{ ctx, input }` → the answer.
 import { serviceNow } from '@/lib/clock';
@@ -21,6 +22,8 @@ import { claimedMissionIds, explainEvent, missionLock, toMissionProgress, type V
 import type { EngineEvent, ProgressRecord } from '@/lib/missions/schema';
 import { lockUser, lockUsers } from '@/lib/progress/records';
 import { publishInOrder } from '@/lib/updates/publish';
+import { announceStoredEvent } from '@/lib/updates/staff';
+import { getBus } from '@/lib/bus';
 import { cachedRecords, forgetRecords, storeRecords } from './user-records-cache';
 import { inUserQueue } from './user-queue';
 import { readForEvent, readStoredAnswer, writeEvent, type StoredAnswer } from './write-event';
@@ -233,6 +236,11 @@ async function writeRecorded(args: {
     const outcome: Outcome<RecordedEvent> = { status: 200, body, replay: null };
     const steps: Array<() => Promise<void>> = [];
     if (publish) steps.push(publish);
+    // Every stored event, with its verdicts, for the staff watching the user
+    // (the inspector's live panel), including one that changed nothing and so
+    // took no sequence number and publishes nothing on the player's stream.
+    const stored = { kind: 'event.recorded' as const, id: eventId, userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp, receivedAt: now, source, outcome: verdicts };
+    steps.push(() => announceStoredEvent(getBus(), appId, stored));
     if (key !== null) steps.push(() => cacheOutcome(idemScope, outcome));
     if (ctx.uow) for (const step of steps) ctx.uow.afterCommit(step);
     else if (afterWrite) afterWrite.push(...steps);

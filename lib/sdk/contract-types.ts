@@ -18,6 +18,7 @@ export const ERROR_STATUS = {
   method_not_allowed: 405,
   conflict: 409,
   claim_not_ready: 409,
+  budget_exhausted: 409,
   insufficient_balance: 409,
   payload_too_large: 413,
   idempotency_key_reused: 422,

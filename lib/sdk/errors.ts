@@ -51,6 +51,8 @@ export class MethodNotAllowedError extends QuestlineError {}
 export class ConflictError extends QuestlineError {}
 /** 409 `claim_not_ready`: no progress record, or status is not `completed`. */
 export class ClaimNotReadyError extends ConflictError {}
+/** 409 `budget_exhausted`: the claim would take its campaign past the campaign's payout budget (nothing changed; the message names the campaign). */
+export class BudgetExhaustedError extends ConflictError {}
 /** 409 `insufficient_balance`: a staff correction would take a balance below zero (admin API; nothing changed). */
 export class InsufficientBalanceError extends ConflictError {}
 /** 413 `payload_too_large`: body over 64 KiB. */
@@ -90,6 +92,7 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   method_not_allowed: MethodNotAllowedError,
   conflict: ConflictError,
   claim_not_ready: ClaimNotReadyError,
+  budget_exhausted: BudgetExhaustedError,
   insufficient_balance: InsufficientBalanceError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,

@@ -9,7 +9,7 @@ import { analyticsQuerySchema, analyticsSchema } from '@/lib/contract/analytics'
 import { catalogSchema } from '@/lib/contract/catalog';
 import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/contract/staff';
 import { adminExamples as ex } from '@/lib/contract/admin-examples';
-import { completeDocument, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
+import { completeDocument, idempotencyKeyHeader, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
 import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema, updateAppSchema } from '@/lib/contract/app';
@@ -109,13 +109,6 @@ function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
     return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
   });
 }
-const idempotencyKeyHeader = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
-  description: 'Applies the write once: a replay answers the first answer (X-Idempotent-Replay), the same key with another body 422 idempotency_key_reused',
-};
 /** Example values of the desk's operations (the schemas carry the same as `examples`). */
 const EX = {
   grant: { currency: 'gold', amount: 50, reason: 'Ticket #4411: ranked win not counted' },
@@ -208,12 +201,12 @@ const operations: Record<string, Record<string, OperationSpec>> = {
     delete: op('catalog.write', { operationId: 'deleteTheme', tags: ['themes'], summary: 'Delete a preset no campaign uses', parameters: [pathParam('appId'), pathParam('themeId'), versionQuery], success: deleted, errors: [['validation_error', 'a bad version'], 'app_not_found', 'not_found', ['conflict', 'campaigns use it (named in the message), or a stale version']] }),
   },
   '/api/admin/apps/{appId}/campaigns': {
-    get: op('catalog.read', { operationId: 'listCampaignRecords', tags: ['campaigns'], summary: 'List campaigns as stored (themeId unresolved), with missionIds and version', parameters: [pathParam('appId')], success: { '200': answer('Campaigns', 'CampaignRecordList', ex.campaignList) }, errors: ['app_not_found'] }),
-    post: op('catalog.write', { operationId: 'createCampaign', tags: ['campaigns'], summary: 'Create a campaign (version 1)', description: 'missionIds, when given, assigns exactly those missions to it. Refused: bounds out of order, theme and themeId together, an unknown preset or mission.', parameters: [pathParam('appId')], requestBody: body('CreateCampaign', ex.createCampaign), success: { '201': answer('Created', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', exists] }),
+    get: op('catalog.read', { operationId: 'listCampaignRecords', tags: ['campaigns'], summary: 'List campaigns as stored (themeId unresolved), with missionIds, version and what each spent of its budget', parameters: [pathParam('appId')], success: { '200': answer('Campaigns', 'CampaignRecordList', ex.campaignList) }, errors: ['app_not_found'] }),
+    post: op('catalog.write', { operationId: 'createCampaign', tags: ['campaigns'], summary: 'Create a campaign (version 1)', description: 'missionIds, when given, assigns exactly those missions to it. Refused: bounds out of order, theme and themeId together, an unknown preset or mission.', parameters: [pathParam('appId')], requestBody: body('CreateCampaign', ex.createCampaign), success: { '201': answer('Created', 'CampaignAnswer', ex.campaignWritten) }, errors: ['app_not_found', exists] }),
   },
   '/api/admin/apps/{appId}/campaigns/{campaignId}': {
-    get: op('catalog.read', { operationId: 'getCampaignRecord', tags: ['campaigns'], summary: 'One campaign', parameters: [pathParam('appId'), pathParam('campaignId')], success: { '200': answer('Campaign', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', 'campaign_not_found'] }),
-    put: op('catalog.write', { operationId: 'updateCampaign', tags: ['campaigns'], summary: 'Replace a campaign (the whole campaign and the version read)', description: 'missionIds, when given, reassigns missions (each change audited).', parameters: [pathParam('appId'), pathParam('campaignId')], requestBody: body('UpdateCampaign', ex.updateCampaign), success: { '200': answer('Updated (version + 1)', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', 'campaign_not_found', stale] }),
+    get: op('catalog.read', { operationId: 'getCampaignRecord', tags: ['campaigns'], summary: 'One campaign, with what it spent of its budget', description: 'budgetSpent: what the campaign’s missions granted per currency (exact); budgetAlerts: the 80 % and 100 % alerts recorded.', parameters: [pathParam('appId'), pathParam('campaignId')], success: { '200': answer('Campaign', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', 'campaign_not_found'] }),
+    put: op('catalog.write', { operationId: 'updateCampaign', tags: ['campaigns'], summary: 'Replace a campaign (the whole campaign and the version read)', description: 'missionIds, when given, reassigns missions (each change audited).', parameters: [pathParam('appId'), pathParam('campaignId')], requestBody: body('UpdateCampaign', ex.updateCampaign), success: { '200': answer('Updated (version + 1)', 'CampaignAnswer', ex.campaignWritten) }, errors: ['app_not_found', 'campaign_not_found', stale] }),
     delete: op('catalog.write', { operationId: 'deleteCampaign', tags: ['campaigns'], summary: 'Delete a campaign no mission names (archive it otherwise)', parameters: [pathParam('appId'), pathParam('campaignId'), versionQuery], success: deleted, errors: [['validation_error', 'a bad version'], 'app_not_found', 'campaign_not_found', ['conflict', 'missions name it (listed in the message), or a stale version']] }),
   },
   '/api/admin/apps/{appId}/revocations': {
@@ -253,7 +246,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       operationId: 'streamUserUpdates',
       tags: ['players'],
       summary: 'The user’s stream updates as Server-Sent Events',
-      description: 'From the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends.',
+      description: 'From the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Also, staff only: every event of the user as it is stored, with its verdicts, even one that changed nothing, as `data: {"type":"event.recorded","data":{id, userId, name, payload, timestamp, receivedAt, source, verdicts}}` frames WITHOUT an id (live only: not in the log, not replayed on resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends.',
       parameters: [pathParam('appId'), pathParam('userId'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'Resume after this id' }],
       success: { '200': { description: 'text/event-stream of `id: <id>` and `data: <SDKUpdate JSON>` frames', stream: { schema: { type: 'string' }, example: ex.stream } } },
       errors: ['app_not_found', 'too_many_streams'],

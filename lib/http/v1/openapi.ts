@@ -5,7 +5,7 @@
 // operation is built by the rules of lib/contract/openapi.ts (operationId,
 // tags, description, examples, the common headers and error answers).
 import { v1Examples as ex } from '@/lib/contract/examples';
-import { completeDocument, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
+import { completeDocument, idempotencyKeyHeader, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
 import { componentJsonSchemas, contractQueries, queryJsonSchemas, type ComponentName } from '@/lib/contract/registry';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
@@ -13,13 +13,6 @@ import { json } from '../respond';
 const ref = (id: ComponentName) => ({ $ref: `#/components/schemas/${id}` });
 const answer = (description: string, id: ComponentName, example: unknown) => ({ description, json: { schema: ref(id), example } });
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The mission or campaign id' };
-const idempotencyHeader = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
-  description: 'Applies the write once: a retry with the same key answers the first result (X-Idempotent-Replay)',
-};
 const header = (name: string, schema: object, description: string) => ({ name, in: 'header', required: true, schema, description });
 
 const rules: DocumentRules = {
@@ -74,7 +67,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
         'The event’s timestamp (Unix ms) is the device’s clock, trusted within bounds of the server’s: more than 5 minutes ahead, or more than 24 hours old, is 400 invalid_event and nothing is stored. ' +
         'A late event counts for a daily/weekly/monthly mission only while its window is still the current one by the server clock. ' +
         'A user’s events on one instance are applied one at a time; 503 unavailable only when other instances keep changing the same user.',
-      parameters: [idempotencyHeader],
+      parameters: [idempotencyKeyHeader],
       requestBody: { required: true, schema: ref('Event'), example: ex.event, invalidCode: 'invalid_event' },
       success: { '200': answer('Accepted (or a replay, with X-Idempotent-Replay)', 'EventResponse', ex.eventResponse) },
       errors: ['invalid_event', 'user_mismatch', 'idempotency_key_reused', 'rate_limited'],
@@ -110,9 +103,9 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       tags: ['missions'],
       summary: 'Claim the reward of a completed mission',
       description: 'Grants the reward once: the progress becomes `claimed` and a currency reward is added to the balance. With an Idempotency-Key a retry answers the first result.',
-      parameters: [idParam, idempotencyHeader],
+      parameters: [idParam, idempotencyKeyHeader],
       success: { '200': answer('Claimed (or a replay, with X-Idempotent-Replay)', 'ClaimResponse', ex.claimResponse) },
-      errors: [['validation_error', 'a bad Idempotency-Key'], 'mission_not_found', 'claim_not_ready', 'idempotency_key_reused', 'rate_limited'],
+      errors: [['validation_error', 'a bad Idempotency-Key'], 'mission_not_found', 'claim_not_ready', ['budget_exhausted', 'the mission’s campaign has not enough budget left for the reward'], 'idempotency_key_reused', 'rate_limited'],
       rateLimited: true,
       idempotent: true,
     },
