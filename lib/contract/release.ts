@@ -34,7 +34,6 @@ export const publishInputSchema = z
   })
   .strict()
   .meta({ id: 'PublishDraft' });
-export type PublishInput = z.output<typeof publishInputSchema>;
 
 export const publishedSchema = z
   .object({ release: z.number().int().positive(), publishedAt: z.number().int() })

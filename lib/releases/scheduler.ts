@@ -15,7 +15,7 @@ import type { ServiceContext } from '@/lib/services/context';
 const DEFAULT_POLL_MS = 1_000;
 
 /** RELEASE_POLL_MS (100 to 60000), else 1 s; 0 turns the poller off in this process. */
-export function releasePollMs(): number {
+function releasePollMs(): number {
   const raw = process.env.RELEASE_POLL_MS?.trim();
   if (raw === '0') return 0;
   const ms = raw ? Number(raw) : NaN;
@@ -33,7 +33,7 @@ async function systemContext(): Promise<ServiceContext> {
 }
 
 /** One poll: the due drafts published (answered for tests and logs). */
-export async function pollScheduledReleases(): Promise<DuePublish[]> {
+async function pollScheduledReleases(): Promise<DuePublish[]> {
   const published = await publishDueDrafts({ ctx: await systemContext() });
   for (const p of published) logger().info({ appId: p.appId, release: p.release, scheduledAt: p.scheduledAt, lateMs: p.publishedAt - p.scheduledAt }, 'scheduled release published');
   return published;
@@ -52,9 +52,4 @@ export function startReleaseScheduler(): void {
       .finally(() => (state.running = false));
   }, ms);
   state.timer.unref?.();
-}
-
-export function stopReleaseScheduler(): void {
-  if (state.timer) clearInterval(state.timer);
-  state.timer = null;
 }

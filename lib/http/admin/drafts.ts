@@ -18,7 +18,7 @@ import { parseWith } from '../validate';
 import { adminServiceContext } from '../service-context';
 
 /** A draft is a whole catalog: up to 1 MiB (other admin bodies: 64 KiB). */
-export const DRAFT_MAX_BYTES = 1024 * 1024;
+const DRAFT_MAX_BYTES = 1024 * 1024;
 
 export const getDraftHandler = adminRoute('catalog.read', async (req) => {
   const ctx = await adminServiceContext(req, req.params.appId);

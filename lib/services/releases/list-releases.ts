@@ -7,7 +7,7 @@ import { findDraft } from '../drafts/draft-row';
 import { diffCatalogs, readLiveCatalog } from './catalog-document';
 
 /** At most this many releases are listed (the newest). */
-export const RELEASES_LISTED = 200;
+const RELEASES_LISTED = 200;
 
 export async function listReleases({ ctx }: { ctx: ServiceContext; input?: Record<string, never> }): Promise<ReleaseList> {
   const db = ctx.deps.db;
