@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   balance_not_found: 404,
   campaign_not_found: 404,
   app_not_found: 404,
+  draft_not_found: 404,
+  release_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
   claim_not_ready: 409,
