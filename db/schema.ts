@@ -488,3 +488,57 @@ export const staffVerification = pgTable(
   },
   (t) => [index('staff_verification_identifier_idx').on(t.identifier)],
 );
+
+/**
+ * Outbound webhooks (docs/webhooks.md "Outbound"): an app's endpoints and the
+ * notifications due to each (an outbox). A deleted endpoint is kept
+ * (deleted_at) so its delivery log stays readable; it receives nothing more.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').notNull(),
+    url: text('url').notNull(),
+    /** The notification types it receives (lib/contract/outbound.ts NOTIFICATION_TYPES). */
+    events: jsonb('events').$type<string[]>().notNull(),
+    /** HMAC key of its signatures: kept as is because signing needs it; shown once, at creation. */
+    secret: text('secret').notNull(),
+    createdAt: ms('created_at').notNull(),
+    deletedAt: ms('deleted_at'),
+  },
+  (t) => [index('webhook_endpoints_app_idx').on(t.appId, t.createdAt)],
+);
+
+/**
+ * One notification to one endpoint: written in the same transaction (or
+ * statement) as the change it reports, sent after commit by the worker
+ * (lib/outbound/worker.ts). `locked_until` is the lease of the instance
+ * sending it; `id` is the Questline-Webhook-Id of every attempt.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    userId: text('user_id').notNull(),
+    type: text('type').notNull(),
+    data: jsonb('data').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ms('next_attempt_at'),
+    lockedUntil: ms('locked_until'),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: ms('created_at').notNull(),
+    /** Since when it is retried: created_at, or the time of a redeliver; retries stop 24 h later. */
+    retryingSince: ms('retrying_since').notNull(),
+    deliveredAt: ms('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+  ],
+);
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

@@ -15,6 +15,7 @@ import { getKv, type KV } from '@/lib/kv';
 import { lastRedisConnectionError } from '@/lib/kv/clients';
 import { startRetention } from '@/lib/retention/retention';
 import { startReleaseScheduler } from '@/lib/releases/scheduler';
+import { startOutbound } from '@/lib/outbound/worker';
 import { isUnavailableError } from '@/lib/errors';
 import { logError } from '@/lib/log';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
@@ -118,6 +119,8 @@ async function bootSteps(config: Config, kv: KV, warm: boolean): Promise<void> {
   startRetention();
   // Scheduled publishes of drafts: polled every second by every instance (docs/api.md, "Drafts and releases").
   startReleaseScheduler();
+  // Outbound webhooks: the periodic sweep of due deliveries (anything a process that died left unsent, retries).
+  startOutbound();
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];

@@ -36,6 +36,12 @@ import { AppError } from '@/lib/errors';
 import { metrics } from '@/lib/metrics';
 import { toMissionProgress } from '@/lib/missions/engine';
 import { readRecords } from '@/lib/progress/records';
+import { outboxRows, wantsAny } from '@/lib/outbound/outbox';
+import { kickOutbound } from '@/lib/outbound/worker';
+
+const CLAIM_NOTICES = ['reward.granted', 'balance.changed'] as const;
+/** The claim statement committed (autocommit) with outbox rows: the worker sends them now. */
+const afterClaimCommit = () => kickOutbound();
 
 /** The body of POST /v1/missions/:id/claim. */
 export type ClaimResult = z.output<typeof claimResponseSchema>;
@@ -102,6 +108,29 @@ const CLAIM: Prepared = {
     (select count(*) from au)::int as audited`,
 };
 
+/**
+ * The claim with its outbox rows (lib/outbound/outbox.ts), used only when the
+ * app has an endpoint for reward.granted or balance.changed: $17 the rows
+ * (JSON: id, endpoint_id, type, data; a null data is the balance the
+ * statement credited, and such a row is written only when it credited one).
+ */
+const CLAIM_OUTBOX: Prepared = {
+  name: 'ql_claim_outbox_v1',
+  text: CLAIM.text
+    .replace(
+      '  k as (',
+      `  o as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
+        select x.id, $1, x.endpoint_id, $2, x.type,
+          coalesce(x.data::jsonb, (select jsonb_build_object('userId', $2::text, 'currency', $6::text, 'amount', b.amount, 'updatedAt', b.updated_at) from b)),
+          'pending', 0, $4, $4, $4
+        from c, json_to_recordset($17::json) as x(id text, endpoint_id text, type text, data json)
+        where x.data is not null or exists (select 1 from b)
+        returning 1 as one),
+  k as (`,
+    )
+    .replace('(select count(*) from k)::int as keyed', '(select count(*) from k)::int as keyed, (select count(*) from o)::int as notified'),
+};
+
 export interface ClaimWrite {
   appId: string;
   userId: string;
@@ -159,6 +188,13 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
     count: r.count,
     amount: r.amount,
   }));
+  // Outbound webhooks: only an app with an endpoint for these types runs the statement with the outbox part.
+  const outbox = wantsAny(input.catalog.endpoints, CLAIM_NOTICES)
+    ? outboxRows(input.catalog.endpoints, [
+        { type: 'reward.granted', data: { userId, missionId, reward, idempotencyKey: input.key === null ? null : input.key.replace(/^claim:/, '') } },
+        ...(reward.kind === 'currency' ? [{ type: 'balance.changed' as const, data: null }] : []),
+      ])
+    : [];
   const campaign = mission.campaignId === null ? undefined : input.catalog.campaigns.get(mission.campaignId);
   // Only currency rewards of a campaign's missions count against (and are counted in) its budget.
   const budget =
@@ -167,7 +203,7 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
       : null;
   let row: Record<string, unknown>;
   try {
-    [row] = await runPrepared(db, CLAIM, [
+    [row] = await runPrepared(db, outbox.length > 0 ? CLAIM_OUTBOX : CLAIM, [
       appId,
       userId,
       missionId,
@@ -184,6 +220,7 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
       JSON.stringify(reward),
       budget?.campaignId ?? null,
       budget?.cap ?? null,
+      ...(outbox.length > 0 ? [JSON.stringify(outbox)] : []),
     ]);
   } catch (err) {
     if (input.key !== null && isKeyTaken(err)) return { kind: 'key-taken' };
@@ -197,6 +234,7 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
   }
   const seq = row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
   if (typeof row?.body !== 'string' || seq === null) return { kind: 'not-claimed', seq };
+  if (Number(row.notified ?? 0) > 0) afterClaimCommit();
   const result = JSON.parse(row.body) as ClaimResult;
   const updates: SdkUpdate[] = [{ type: 'reward.granted', data: { userId, missionId, reward: result.reward } }];
   if (result.balance) updates.push({ type: 'balance.changed', data: result.balance });

@@ -18,6 +18,8 @@ export const ERRORS = {
   app_not_found: { status: 404, description: 'The app does not exist' },
   draft_not_found: { status: 404, description: 'The app has no draft catalog' },
   release_not_found: { status: 404, description: 'The app has no release of that number' },
+  endpoint_not_found: { status: 404, description: 'The app has no such outbound-webhook endpoint' },
+  delivery_not_found: { status: 404, description: 'The endpoint has no such delivery' },
   method_not_allowed: { status: 405, description: 'The route exists, the method does not (see Allow)' },
   conflict: { status: 409, description: 'The resource exists already, or it changed since the version a write was based on' },
   claim_not_ready: { status: 409, description: 'No progress record, or its status is not completed' },

@@ -21,12 +21,16 @@ import { cacheOutcome, cachedOutcome, hashRequest, idempotencyMismatch, storedBo
 import { claimedMissionIds, explainEvent, missionLock, toMissionProgress, type Verdict } from '@/lib/missions/engine';
 import type { EngineEvent, ProgressRecord } from '@/lib/missions/schema';
 import { lockUser, lockUsers } from '@/lib/progress/records';
+import { outboxRows, wantsAny } from '@/lib/outbound/outbox';
+import { kickOutbound } from '@/lib/outbound/worker';
 import { publishInOrder } from '@/lib/updates/publish';
 import { announceStoredEvent } from '@/lib/updates/staff';
 import { getBus } from '@/lib/bus';
 import { cachedRecords, forgetRecords, storeRecords } from './user-records-cache';
 import { inUserQueue } from './user-queue';
 import { readForEvent, readStoredAnswer, writeEvent, type StoredAnswer } from './write-event';
+
+const COMPLETED = ['mission.completed'] as const;
 
 /** The answer to one recorded event, byte for byte what POST /v1/events returns and replays. */
 export interface RecordedEvent {
@@ -211,6 +215,14 @@ async function writeRecorded(args: {
       outcome: verdicts,
       // The dashboard's counts, in the same statement (lib/analytics/rollups.ts), or in the batch's at its end.
       rollups: ctx.rollups ? [] : rollups,
+      // Outbound webhooks (mission.completed), in the same statement; nothing for an app without such an endpoint.
+      outbox:
+        missionsCompleted.length > 0 && wantsAny(catalog.endpoints, COMPLETED)
+          ? outboxRows(
+              catalog.endpoints,
+              updates.filter((u) => u.type === 'mission.completed').map((u) => ({ type: 'mission.completed' as const, data: u.data })),
+            )
+          : undefined,
     });
     if (written.kind === 'stale') {
       forgetRecords(appId, event.userId);
@@ -242,6 +254,7 @@ async function writeRecorded(args: {
     const stored = { kind: 'event.recorded' as const, id: eventId, userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp, receivedAt: now, source, outcome: verdicts };
     steps.push(() => announceStoredEvent(getBus(), appId, stored));
     if (key !== null) steps.push(() => cacheOutcome(idemScope, outcome));
+    if (written.notified > 0) steps.push(async () => kickOutbound());
     if (ctx.uow) for (const step of steps) ctx.uow.afterCommit(step);
     else if (afterWrite) afterWrite.push(...steps);
     else await Promise.all(steps.map((step) => step()));

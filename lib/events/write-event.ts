@@ -92,6 +92,8 @@ export interface EventWrite {
   outcome: unknown[];
   /** The dashboard's rollup rows to add to (lib/analytics/rollups.ts rollupRows). */
   rollups: ReturnType<typeof rollupRows>;
+  /** Outbound-webhook delivery rows (lib/outbound/outbox.ts), written only with progress rows; empty for an app without endpoints. */
+  outbox?: ReadonlyArray<{ id: string; endpoint_id: string; type: string; data: unknown }>;
   /** Progress records to write; non-empty ones need `expectedSeq` (the sequence number read). */
   records: ProgressRecord[];
   expectedSeq: number | null;
@@ -99,7 +101,7 @@ export interface EventWrite {
 
 export type WriteOutcome =
   /** Written; `seq` is the sequence number taken (null when no progress changed). */
-  | { kind: 'written'; seq: number | null }
+  | { kind: 'written'; seq: number | null; /** Outbound-webhook rows written (kick the worker after commit). */ notified: number }
   /** Another change of the user came first: nothing was written, evaluate again. */
   | { kind: 'stale' }
   /** The key is taken: nothing was written, answer from the stored row. `seq` was taken anyway (publish it empty). */
@@ -112,6 +114,8 @@ interface WriteShape {
   firstSeq: boolean;
   keyed: boolean;
   rollups: boolean;
+  /** Outbound-webhook rows to insert (only with records: they hang off the sequence bump). */
+  outbox: boolean;
 }
 
 const writeStatements = new Map<string, Prepared>();
@@ -124,7 +128,7 @@ const writeStatements = new Map<string, Prepared>();
  * the parts a shape lacks are sent as null and not referenced.
  */
 function writeStatement(shape: WriteShape): Prepared {
-  const id = `${shape.records ? 'r' : ''}${shape.firstSeq ? 'f' : ''}${shape.keyed ? 'k' : ''}${shape.rollups ? 'a' : ''}`;
+  const id = `${shape.records ? 'r' : ''}${shape.firstSeq ? 'f' : ''}${shape.keyed ? 'k' : ''}${shape.rollups ? 'a' : ''}${shape.outbox ? 'o' : ''}`;
   const known = writeStatements.get(id);
   if (known) return known;
   const parts: string[] = [];
@@ -167,14 +171,21 @@ function writeStatement(shape: WriteShape): Prepared {
       on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
       returning 1 as one)`);
   }
-  // Every parameter is referenced (with its type) so that each shape's text prepares with the same 17 parameters.
+  if (shape.outbox) {
+    parts.push(`o as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
+      select x.id, $1, x.endpoint_id, $2, x.type, x.data, 'pending', 0, $9::bigint, $9::bigint, $9::bigint
+      from ${gate}, json_to_recordset($18::json) as x(id text, endpoint_id text, type text, data jsonb)
+      returning 1 as one)`);
+  }
+  // Every parameter is referenced (with its type) so that each shape's text prepares with the same parameters (17; 18 with the outbox).
   const unused = [11, 12, 13, 14, 15, 16, 17].filter((n) => !parts.some((p) => p.includes(`$${n}::`)));
   const types: Record<number, string> = { 11: 'bigint', 12: 'text', 13: 'text', 14: 'integer', 15: 'text', 16: 'json', 17: 'json' };
   const mention = unused.map((n) => ` and $${n}::${types[n]} is null`).join('');
+  const notified = shape.outbox ? ', (select count(*) from o)::int as notified' : '';
   const seqSelect = shape.records ? '(select seq::text from s)' : 'null::text';
   const statement = {
     name: `ql_event_write_v2_${id || 'plain'}`,
-    text: `with ${parts.join(', ')} select ${seqSelect} as seq, (select count(*) from e)::int as written where true${mention}`,
+    text: `with ${parts.join(', ')} select ${seqSelect} as seq, (select count(*) from e)::int as written${notified} where true${mention}`,
   };
   writeStatements.set(id, statement);
   return statement;
@@ -182,7 +193,8 @@ function writeStatement(shape: WriteShape): Prepared {
 
 /** One statement: sequence check and bump, key row, event row, the user's app_users row, progress upsert, rollups. */
 export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<WriteOutcome> {
-  const shape: WriteShape = { records: w.records.length > 0, firstSeq: w.expectedSeq === null, keyed: w.keyRow !== null, rollups: w.rollups.length > 0 };
+  const outbox = w.records.length > 0 && (w.outbox?.length ?? 0) > 0;
+  const shape: WriteShape = { records: w.records.length > 0, firstSeq: w.expectedSeq === null, keyed: w.keyRow !== null, rollups: w.rollups.length > 0, outbox };
   const records = shape.records
     ? JSON.stringify(
         w.records.map((r) => ({
@@ -220,10 +232,11 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
         k?.response ?? null,
         records,
         rollups,
+        ...(outbox ? [JSON.stringify(w.outbox)] : []),
       ])
     )[0] ?? {};
   const seq = row.seq === null || row.seq === undefined ? null : Number(row.seq);
-  if (Number(row.written) === 1) return { kind: 'written', seq };
+  if (Number(row.written) === 1) return { kind: 'written', seq, notified: Number(row.notified ?? 0) };
   if (w.records.length > 0 && seq === null) return { kind: 'stale' };
   return { kind: 'key-taken', seq };
 }

@@ -17,6 +17,7 @@ import { getAppCatalog, getApps, patchApp, postApp, postRevocation, postRotateSe
 import { deleteStaff, getMe, getStaff, patchStaff, postStaff } from './admin/staff';
 import { adminOpenApiDocument } from './admin/openapi';
 import { postRotateWebhookSecret } from './admin/webhook-secret';
+import { deleteEndpointItem, getDeliveries, getEndpoints, postEndpoint, postRedeliver } from './admin/endpoints';
 import { getAnalytics } from './admin/analytics';
 import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
 import { getEventNames, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
@@ -100,6 +101,10 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/themes/:themeId', handlers: { GET: getThemeItem, PUT: putTheme, DELETE: deleteThemeItem } },
   { path: '/api/admin/apps/:appId/campaigns', handlers: { GET: getCampaigns, POST: postCampaign } },
   { path: '/api/admin/apps/:appId/campaigns/:campaignId', handlers: { GET: getCampaignItem, PUT: putCampaign, DELETE: deleteCampaignItem } },
+  { path: '/api/admin/apps/:appId/endpoints', handlers: { GET: getEndpoints, POST: postEndpoint } },
+  { path: '/api/admin/apps/:appId/endpoints/:endpointId', handlers: { DELETE: deleteEndpointItem } },
+  { path: '/api/admin/apps/:appId/endpoints/:endpointId/deliveries', handlers: { GET: getDeliveries } },
+  { path: '/api/admin/apps/:appId/endpoints/:endpointId/deliveries/:deliveryId/redeliver', handlers: { POST: postRedeliver } },
 ];
 
 /** For operators and orchestrators: liveness, readiness, Prometheus metrics (no CORS). */

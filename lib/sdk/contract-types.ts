@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   app_not_found: 404,
   draft_not_found: 404,
   release_not_found: 404,
+  endpoint_not_found: 404,
+  delivery_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
   claim_not_ready: 409,
@@ -266,6 +268,38 @@ export type Recommendations = {
   generatedAt: number;
 };
 
+export type Notification = {
+  id: string;
+  type: "mission.completed";
+  appId: string;
+  userId: string;
+  createdAt: number;
+  /** The progress as GET /v1/missions/:id shows it right after the completion */
+  data: MissionProgress;
+} | ({
+  id: string;
+  type: "reward.granted";
+  appId: string;
+  userId: string;
+  createdAt: number;
+  /** A claimed reward: currency, item or badge, for the game backend to fulfil */
+  data: {
+    userId: string;
+    missionId: string;
+    reward: Reward;
+    /** The claim’s Idempotency-Key (null when the claim had none) */
+    idempotencyKey: string | null;
+  };
+}) | {
+  id: string;
+  type: "balance.changed";
+  appId: string;
+  userId: string;
+  createdAt: number;
+  /** The balance after the change (a claim of a currency reward, a staff grant or correction) */
+  data: Balance;
+};
+
 // Query strings (every parameter optional).
 
 export type ListMissionsParams = {
@@ -328,6 +362,7 @@ export interface ContractTypes {
   WebhookDelivery: WebhookDelivery;
   WebhookResponse: WebhookResponse;
   Recommendations: Recommendations;
+  Notification: Notification;
 }
 export interface ContractQueryTypes {
   ListMissionsParams: ListMissionsParams;

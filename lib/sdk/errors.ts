@@ -71,6 +71,10 @@ export class RateLimitedError extends QuestlineError {
     this.retryAfterMs = init.retryAfterMs;
   }
 }
+/** 404 `endpoint_not_found` (admin API): no such outbound-webhook endpoint. */
+export class EndpointNotFoundError extends QuestlineError {}
+/** 404 `delivery_not_found` (admin API): the endpoint has no such delivery. */
+export class DeliveryNotFoundError extends QuestlineError {}
 /** 500 `internal_error`. */
 export class InternalServerError extends QuestlineError {}
 /** 503 `unavailable`: a dependency of the service is down; retry later. */
@@ -95,6 +99,8 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   app_not_found: AppNotFoundError,
   draft_not_found: DraftNotFoundError,
   release_not_found: ReleaseNotFoundError,
+  endpoint_not_found: EndpointNotFoundError,
+  delivery_not_found: DeliveryNotFoundError,
   method_not_allowed: MethodNotAllowedError,
   conflict: ConflictError,
   claim_not_ready: ClaimNotReadyError,

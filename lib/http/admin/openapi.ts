@@ -39,6 +39,16 @@ import {
 import { missionSchema } from '@/lib/contract/mission';
 import { catalogChangeSchema, draftSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
 import {
+  createdEndpointSchema,
+  createEndpointSchema,
+  deliveryAnswerSchema,
+  deliveryListSchema,
+  deliverySchema,
+  endpointListSchema,
+  endpointSchema,
+  notificationTypeSchema,
+} from '@/lib/contract/outbound';
+import {
   eventNameListSchema,
   missionArchiveSchema,
   missionDuplicateSchema,
@@ -79,6 +89,7 @@ const named = [
   grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
   dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
   catalogChangeSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema,
+  createEndpointSchema, endpointSchema, createdEndpointSchema, endpointListSchema, deliverySchema, deliveryListSchema, deliveryAnswerSchema, notificationTypeSchema,
 ];
 
 function components(): Record<string, unknown> {
@@ -103,10 +114,11 @@ const body = (id: string, example: unknown, required = true) => ({ required, sch
 const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
 /** The query parameters of a GET, from the zod object that validates them. */
 function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { description?: string }> };
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { description?: string; examples?: unknown[] }> };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
-    const { description, ...rest } = property;
-    return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
+    // A field's first example becomes the parameter's example (OpenAPI 3.1 parameter `example`).
+    const { description, examples, ...rest } = property;
+    return { name, in: 'query', required: false, ...(description ? { description } : {}), ...(examples?.length ? { example: examples[0] } : {}), schema: rest };
   });
 }
 /** Example values of the desk's operations (the schemas carry the same as `examples`). */
@@ -146,7 +158,27 @@ function op(capability: Capability | 'authenticated', spec: AdminSpec): Operatio
   return { ...spec, description: `${spec.description ? `${spec.description} ` : ''}Needs: ${who}.` };
 }
 
+const ENDPOINT_EX = {
+  create: { url: 'https://game.example.com/questline/notifications', events: ['reward.granted', 'balance.changed'] },
+  endpoint: { id: 'ep_3f9c2a', url: 'https://game.example.com/questline/notifications', events: ['reward.granted', 'balance.changed'], createdAt: 1764000000000 },
+  delivery: { id: 'wh_5d0e7c1b', type: 'reward.granted', userId: 'player-42', status: 'failed', attempts: 14, lastStatusCode: 500, lastError: 'answered 500', nextAttemptAt: null, createdAt: 1764000000000, deliveredAt: null },
+};
+const endpointParams = [pathParam('appId'), pathParam('endpointId')];
+
 const operations: Record<string, Record<string, OperationSpec>> = {
+  '/api/admin/apps/{appId}/endpoints': {
+    get: op('apps.manage', { operationId: 'listEndpoints', tags: ['webhooks'], summary: 'The app’s outbound-webhook endpoints', description: 'Oldest first, without their secrets.', parameters: [pathParam('appId')], success: { '200': answer('Endpoints', 'EndpointList', { endpoints: [ENDPOINT_EX.endpoint] }) }, errors: ['app_not_found'] }),
+    post: op('apps.manage', { operationId: 'createEndpoint', tags: ['webhooks'], summary: 'Register an endpoint; its signing secret is answered this once', description: 'Each notification of the listed types is POSTed to the URL, signed with the secret (docs/webhooks.md). A URL on a loopback, private or link-local address (or a name resolving to one) is refused unless OUTBOUND_WEBHOOK_ALLOW_PRIVATE=1. At most 20 per app. Audited as endpoint.create.', parameters: [pathParam('appId')], requestBody: body('CreateEndpoint', ENDPOINT_EX.create), success: { '201': answer('Created (the secret is shown this once)', 'CreatedEndpoint', { ...ENDPOINT_EX.endpoint, secret: 'whsec_9b1f…' }) }, errors: [['validation_error', 'url: not http(s), or a private address; events: unknown or repeated type'], 'app_not_found', ['conflict', 'the app has 20 endpoints']] }),
+  },
+  '/api/admin/apps/{appId}/endpoints/{endpointId}': {
+    delete: op('apps.manage', { operationId: 'deleteEndpoint', tags: ['webhooks'], summary: 'Delete an endpoint', description: 'It receives nothing more; its pending deliveries are marked failed; its delivery log stays readable. Audited as endpoint.delete.', parameters: endpointParams, success: { '204': { description: 'Deleted' } }, errors: ['app_not_found', 'endpoint_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/endpoints/{endpointId}/deliveries': {
+    get: op('apps.manage', { operationId: 'listDeliveries', tags: ['webhooks'], summary: 'The endpoint’s delivery log, newest first', description: 'At most 100: status (pending, delivered, failed), attempts, the last status code and error, the next attempt. A deleted endpoint’s log too.', parameters: endpointParams, success: { '200': answer('Deliveries', 'DeliveryList', { deliveries: [ENDPOINT_EX.delivery] }) }, errors: ['app_not_found', 'endpoint_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/endpoints/{endpointId}/deliveries/{deliveryId}/redeliver': {
+    post: op('apps.manage', { operationId: 'redeliver', tags: ['webhooks'], summary: 'Send a delivery again', description: 'Pending and due at once, under the same Questline-Webhook-Id and body, with a fresh 24 h of retries (a delivered one is sent again too). Audited as endpoint.redeliver.', parameters: [...endpointParams, pathParam('deliveryId')], success: { '202': answer('Queued', 'DeliveryAnswer', { delivery: { ...ENDPOINT_EX.delivery, status: 'pending', nextAttemptAt: 1764000100000 } }) }, errors: ['app_not_found', 'endpoint_not_found', 'delivery_not_found'] }),
+  },
   '/api/admin/me': {
     get: op('authenticated', { operationId: 'getMe', tags: ['staff'], summary: 'Who is calling: staff member or admin key, role and capabilities', success: { '200': answer('Caller', 'Me', ex.me) } }),
   },
@@ -299,6 +331,7 @@ const TAGS = [
   { name: 'support desk', description: 'Support: find a player, grants and corrections, mission resets and completions, notes, data export and erasure' },
   { name: 'analytics', description: 'The dashboard’s counts' },
   { name: 'staff', description: 'Staff accounts and the caller' },
+  { name: 'webhooks', description: 'Outbound webhooks: endpoints that receive signed notifications (mission.completed, reward.granted, balance.changed), their delivery log and redelivery' },
   { name: 'audit', description: 'The audit log' },
   { name: 'meta', description: 'This document' },
 ];

@@ -242,6 +242,42 @@ function buildDocument() {
     paths: Object.fromEntries(
       Object.entries(operations).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, spec]) => [method, operation(spec, rules)]))]),
     ),
+    // Outbound webhooks: what Questline POSTs to an app's endpoints (docs/webhooks.md), as OpenAPI 3.1 describes calls the API makes.
+    webhooks: {
+      notification: {
+        post: {
+          operationId: 'receiveNotification',
+          // Authenticated by its signature (headers below), not by a security scheme.
+          security: [],
+          tags: ['webhook'],
+          summary: 'A signed notification to an endpoint the app registered',
+          description:
+            'Sent by Questline to each endpoint registered with POST /api/admin/apps/:appId/endpoints for the notification’s type. Questline-Webhook-Signature is `v1=` + hex HMAC-SHA256 of `${Questline-Webhook-Timestamp}.${body}` keyed with the endpoint’s secret (verifyWebhook in @questline/sdk/backend). Answer 2xx within 10 s; anything else is retried with backoff for 24 h under the same Questline-Webhook-Id.',
+          parameters: [
+            { name: 'Questline-Webhook-Id', in: 'header', required: true, schema: { type: 'string' }, description: 'The delivery’s id, the same on every retry (deduplicate by it)' },
+            { name: 'Questline-Webhook-Timestamp', in: 'header', required: true, schema: { type: 'string' }, description: 'Unix milliseconds of this attempt' },
+            { name: 'Questline-Webhook-Signature', in: 'header', required: true, schema: { type: 'string' }, description: '`v1=` and 64 hex digits' },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: ref('Notification'),
+                example: {
+                  id: 'wh_5d0e7c1b',
+                  type: 'reward.granted',
+                  appId: 'my-game',
+                  userId: 'player-42',
+                  createdAt: 1764000000000,
+                  data: { userId: 'player-42', missionId: 'slay-boss', reward: { kind: 'item', itemId: 'legendary-sword', quantity: 1 }, idempotencyKey: 'claim-7f3a' },
+                },
+              },
+            },
+          },
+          responses: { '200': { description: 'Stored (any 2xx)' } },
+        },
+      },
+    },
   });
 }
 

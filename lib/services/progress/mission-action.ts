@@ -11,6 +11,7 @@ import { toMissionProgress } from '@/lib/missions/engine';
 import type { ProgressRecord } from '@/lib/missions/schema';
 import { readRecords } from '@/lib/progress/records';
 import type { ServiceContext } from '../context';
+import { notify } from '../_shared/notify';
 import { nextUserSeq, staffWrite } from '../_shared/staff-write';
 
 export interface MissionActionInput {
@@ -45,6 +46,8 @@ export async function missionAction(
     const view = toMissionProgress({ mission, record: updated, locked: false, now })!;
     const type = updated.status === 'completed' ? 'mission.completed' : 'mission.progress';
     tx.uow.afterCommit(() => ctx.deps.publish(appId, userId, seq, [{ type, data: view }]));
+    // Outbound webhooks: a staff completion is a completion (same transaction; nothing for an app without such an endpoint).
+    if (type === 'mission.completed') await notify(tx, { appId, userId }, [{ type, data: view }], now);
     const shown = (r: ProgressRecord | null) => r && { status: r.status, currentCount: r.currentCount, cycle: r.cycle, windowStart: r.windowStart };
     return { body: { progress: view }, audit: { before: { missionId, record: shown(record) }, after: { missionId, record: shown(updated), reason } } };
   });

@@ -41,7 +41,7 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import { cn } from '@/lib/cn';
 import type { Inspection, InspectorVerdict, RecordedEventData } from '@/lib/contract/inspector';
 import type { ProgressStatus } from '@/lib/contract/progress';
-import { GrantCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
+import { DataRequestCard, GrantCard, MissionFixCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
 import { describeLock, describeNameMismatches, describeVerdict, summarizeEvent, type Titles } from './explain';
 
 type Target = { appId: string; userId: string };
@@ -659,6 +659,11 @@ function Inspected({ target }: { target: Target }) {
             />
           </div>
         )}
+        {data && (
+          <div className="order-5 empty:hidden">
+            <MissionFixCard target={target} data={data} titleOf={titles.mission} onDone={refresh} />
+          </div>
+        )}
       </div>
       <div className="contents xl:grid xl:content-start xl:gap-6" data-testid="inspector-right">
         <div className="order-2">
@@ -670,6 +675,9 @@ function Inspected({ target }: { target: Target }) {
         </div>
         <div className="order-7 empty:hidden">
           <ActionsCard target={target} onDone={refresh} titles={titles} />
+        </div>
+        <div className="order-8 empty:hidden">
+          <DataRequestCard target={target} onErased={() => void queryClient.invalidateQueries({ queryKey: ['admin'] })} />
         </div>
       </div>
     </div>
