@@ -21,6 +21,8 @@ import {
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
 import type { ThemePreset } from '@/lib/contract/theme';
+import type { CatalogDocument } from '@/lib/contract/catalog';
+import type { CatalogChange } from '@/lib/contract/release';
 import { STAFF_ROLES } from '@/lib/contract/staff';
 
 const ms = (name: string) => bigint(name, { mode: 'number' });
@@ -381,6 +383,43 @@ export const auditLog = pgTable(
   },
   (t) => [index('audit_app_idx').on(t.appId, t.at)],
 );
+
+/** The draft catalog of an app (at most one): a catalog document staff edit before publishing it; `scheduledAt` when its publish is scheduled. */
+export const catalogDrafts = pgTable(
+  'catalog_drafts',
+  {
+    appId: text('app_id')
+      .primaryKey()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    catalog: jsonb('catalog').$type<CatalogDocument>().notNull(),
+    /** The release the draft was started from (0: before any release). */
+    baseRelease: integer('base_release').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+    updatedBy: text('updated_by').notNull(),
+    /** A scheduled publish: the poller of every instance claims the due row in one transaction (lib/services/releases/scheduler.ts). */
+    scheduledAt: ms('scheduled_at'),
+    scheduledBy: text('scheduled_by'),
+  },
+  (t) => [index('catalog_drafts_scheduled_idx').on(t.scheduledAt)],
+);
+export type CatalogDraftRow = typeof catalogDrafts.$inferSelect;
+
+/** Every publish of an app's catalog, numbered from 1: the whole catalog it made live, who, when and what changed. */
+export const catalogReleases = pgTable(
+  'catalog_releases',
+  {
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    release: integer('release').notNull(),
+    catalog: jsonb('catalog').$type<CatalogDocument>().notNull(),
+    changes: jsonb('changes').$type<CatalogChange[]>().notNull(),
+    publishedAt: ms('published_at').notNull(),
+    publishedBy: text('published_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.release] })],
+);
+export type CatalogReleaseRow = typeof catalogReleases.$inferSelect;
 
 // Staff accounts of the console, in the shape Better Auth's drizzle adapter
 // expects (its user, session, account and verification models, renamed).

@@ -77,7 +77,7 @@ export function themeColumns(t: ThemePreset): Omit<Stored<ThemePreset>, 'id'> {
 }
 
 /** A value as JSON with every object's keys sorted: equal for equal content (jsonb does not keep key order). */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
   );

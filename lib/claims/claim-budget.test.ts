@@ -37,7 +37,7 @@ beforeAll(async () => {
     actor: { kind: 'admin-key', id: 'admin-api-key', role: 'admin' },
     now: () => NOW,
     requestId: 'test',
-    deps: { db, kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: async () => {}, eraseStream: async () => {} },
+    deps: { db, kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: async () => {}, eraseStream: async () => {}, catalogChanged: async () => {} },
   });
 });
 

@@ -126,4 +126,24 @@ export const adminExamples = {
     nextCursor: 911,
   },
   openapi: { openapi: '3.1.0', info: { title: 'Questline admin API', version: '0.1.0' }, paths: {} },
+  draft: {
+    catalog: { missions: [{ ...missionDefinition, criteria: { ...missionDefinition.criteria, count: 2 } }], campaigns: [campaignInput], themes: [themePreset] },
+    baseRelease: 7,
+    changes: [{ kind: 'mission', id: 'win-3-matches', change: 'changed' }],
+    updatedAt: AT,
+    updatedBy: 'staff:dana@example.com',
+    scheduledAt: null,
+  },
+  publishNow: {},
+  publishAt: { at: AT + DAY },
+  published: { release: 8, publishedAt: AT },
+  scheduled: { scheduledAt: AT + DAY },
+  releaseList: {
+    releases: [
+      { release: 8, publishedAt: AT, publishedBy: 'staff:dana@example.com', changes: [{ kind: 'mission', id: 'win-3-matches', change: 'changed' }] },
+      { release: 7, publishedAt: AT - DAY, publishedBy: 'admin-api-key', changes: [{ kind: 'campaign', id: 'winter-festival', change: 'added' }, { kind: 'mission', id: 'win-3-matches', change: 'added' }] },
+    ],
+    scheduled: { scheduledAt: AT + DAY, scheduledBy: 'staff:dana@example.com', changes: [{ kind: 'theme', id: 'winter', change: 'changed' }] },
+  },
+  unscheduled: { scheduledAt: null },
 };

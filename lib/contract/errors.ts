@@ -16,6 +16,8 @@ export const ERRORS = {
   balance_not_found: { status: 404, description: 'No balance for (userId, currency)' },
   campaign_not_found: { status: 404, description: 'The campaign does not exist' },
   app_not_found: { status: 404, description: 'The app does not exist' },
+  draft_not_found: { status: 404, description: 'The app has no draft catalog' },
+  release_not_found: { status: 404, description: 'The app has no release of that number' },
   endpoint_not_found: { status: 404, description: 'The app has no such outbound-webhook endpoint' },
   delivery_not_found: { status: 404, description: 'The endpoint has no such delivery' },
   method_not_allowed: { status: 405, description: 'The route exists, the method does not (see Allow)' },

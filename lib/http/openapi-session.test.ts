@@ -67,6 +67,17 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect((await call('PUT', `${base()}/catalog`, admin({ body: catalog }))).status).toBe(200);
     expect((await call('GET', `${base()}/catalog`, admin())).status).toBe(200);
 
+    // Drafts and releases: write, read, schedule and cancel, publish, list, restore, discard.
+    expect((await call('GET', `${base()}/draft`, admin())).status).toBe(404);
+    expect((await call('PUT', `${base()}/draft`, admin({ body: catalog }))).status).toBe(200);
+    expect((await call('GET', `${base()}/draft`, admin())).status).toBe(200);
+    expect((await call('POST', `${base()}/draft/publish`, admin({ body: { at: Date.now() + 3_600_000 } }))).status).toBe(202);
+    expect((await call('DELETE', `${base()}/draft/publish`, admin())).status).toBe(200);
+    expect((await call('POST', `${base()}/draft/publish`, admin({ body: {} }))).status).toBe(200);
+    expect((await call('GET', `${base()}/releases`, admin())).status).toBe(200);
+    expect((await call('POST', `${base()}/releases/1/restore`, admin())).status).toBe(200);
+    expect((await call('DELETE', `${base()}/draft`, admin())).status).toBe(204);
+
     expect((await call('GET', `${base()}/themes`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/themes`, admin({ body: themePreset('spring') }))).status).toBe(201);
     const theme = await call('GET', `${base()}/themes/spring`, admin());

@@ -35,6 +35,7 @@ import {
   putCampaign,
   putTheme,
 } from './admin/catalog-items';
+import { deleteDraftHandler, deletePublishHandler, getDraftHandler, getReleasesHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
 import { getHealth, getReady } from './ops/health';
 import { getMetrics } from './ops/metrics';
 import { observe } from './observe';
@@ -68,6 +69,10 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps', handlers: { POST: postApp, GET: getApps } },
   { path: '/api/admin/apps/:appId', handlers: { PATCH: patchApp } },
   { path: '/api/admin/apps/:appId/catalog', handlers: { PUT: putAppCatalog, GET: getAppCatalog } },
+  { path: '/api/admin/apps/:appId/draft', handlers: { GET: getDraftHandler, PUT: putDraftHandler, DELETE: deleteDraftHandler } },
+  { path: '/api/admin/apps/:appId/draft/publish', handlers: { POST: postPublishHandler, DELETE: deletePublishHandler } },
+  { path: '/api/admin/apps/:appId/releases', handlers: { GET: getReleasesHandler } },
+  { path: '/api/admin/apps/:appId/releases/:release/restore', handlers: { POST: postRestoreHandler } },
   { path: '/api/admin/apps/:appId/rotate-secret', handlers: { POST: postRotateSecret } },
   { path: '/api/admin/apps/:appId/revocations', handlers: { POST: postRevocation } },
   { path: '/api/admin/me', handlers: { GET: getMe } },

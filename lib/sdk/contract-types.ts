@@ -15,6 +15,8 @@ export const ERROR_STATUS = {
   balance_not_found: 404,
   campaign_not_found: 404,
   app_not_found: 404,
+  draft_not_found: 404,
+  release_not_found: 404,
   endpoint_not_found: 404,
   delivery_not_found: 404,
   method_not_allowed: 405,

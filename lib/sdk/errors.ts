@@ -47,6 +47,10 @@ export class MissionNotFoundError extends NotFoundError {}
 export class BalanceNotFoundError extends NotFoundError {}
 export class CampaignNotFoundError extends NotFoundError {}
 export class AppNotFoundError extends NotFoundError {}
+/** 404 `draft_not_found`: the app has no draft catalog (admin API). */
+export class DraftNotFoundError extends NotFoundError {}
+/** 404 `release_not_found`: the app has no release of that number (admin API). */
+export class ReleaseNotFoundError extends NotFoundError {}
 export class MethodNotAllowedError extends QuestlineError {}
 export class ConflictError extends QuestlineError {}
 /** 409 `claim_not_ready`: no progress record, or status is not `completed`. */
@@ -93,6 +97,8 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   balance_not_found: BalanceNotFoundError,
   campaign_not_found: CampaignNotFoundError,
   app_not_found: AppNotFoundError,
+  draft_not_found: DraftNotFoundError,
+  release_not_found: ReleaseNotFoundError,
   endpoint_not_found: EndpointNotFoundError,
   delivery_not_found: DeliveryNotFoundError,
   method_not_allowed: MethodNotAllowedError,

@@ -45,6 +45,8 @@ export async function testServiceContext(
       catalog: getCatalog,
       publish: async (_appId, userId, seq, updates) => void published.push({ userId, seq, updates }),
       eraseStream: async () => {},
+      // No catalog publish in these tests' verbs; lib/services/releases/releases.test.ts records the calls.
+      catalogChanged: async () => {},
     },
   };
   return { ctx, db, published };

@@ -37,6 +37,7 @@ import {
   userSearchQuerySchema,
 } from '@/lib/contract/desk';
 import { missionSchema } from '@/lib/contract/mission';
+import { catalogChangeSchema, draftSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
 import {
   createdEndpointSchema,
   createEndpointSchema,
@@ -72,6 +73,8 @@ const themeAnswerSchema = z.object({ theme: themeRecordSchema }).meta({ id: 'The
 const campaignListSchema = z.object({ campaigns: z.array(campaignRecordSchema) }).meta({ id: 'CampaignRecordList' });
 const campaignAnswerSchema = z.object({ campaign: campaignRecordSchema }).meta({ id: 'CampaignAnswer' });
 
+const unscheduledSchema = z.object({ scheduledAt: z.null() }).meta({ id: 'Unscheduled', description: 'The draft has no scheduled publish (any there was is cancelled)' });
+
 const named = [
   publicAppSchema, appListSchema, appAnswerSchema, updateAppSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), revokedSchema, meSchema, staffMemberSchema,
@@ -85,6 +88,7 @@ const named = [
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
   grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
   dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
+  catalogChangeSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema,
   createEndpointSchema, endpointSchema, createdEndpointSchema, endpointListSchema, deliverySchema, deliveryListSchema, deliveryAnswerSchema, notificationTypeSchema,
 ];
 
@@ -204,6 +208,21 @@ const operations: Record<string, Record<string, OperationSpec>> = {
     get: op('catalog.read', { operationId: 'exportCatalog', tags: ['catalog'], summary: 'Export the catalog (missions as code)', parameters: [pathParam('appId')], success: { '200': answer('Catalog', 'Catalog', ex.catalog) }, errors: ['app_not_found'] }),
     put: op('catalog.write', { operationId: 'importCatalog', tags: ['catalog'], summary: 'Import the catalog: upsert by id, all or nothing', description: 'One invalid item (named in the message) and nothing is written.', parameters: [pathParam('appId')], requestBody: body('Catalog', ex.catalog), success: { '200': answer('The catalog after the import', 'Catalog', ex.catalog) }, errors: ['app_not_found'] }),
   },
+  '/api/admin/apps/{appId}/draft': {
+    get: op('catalog.read', { operationId: 'getDraft', tags: ['releases'], summary: 'The app’s draft catalog, with what publishing it would change', description: '`changes` lists every mission, campaign and theme that differs from the live catalog (added, changed, removed).', parameters: [pathParam('appId')], success: { '200': answer('The draft', 'Draft', ex.draft) }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
+    put: op('catalog.write', { operationId: 'putDraft', tags: ['releases'], summary: 'Write the draft: a whole catalog document', description: 'Validated as a whole (the item schemas of PUT …/catalog; every reference to an item of the same document): one invalid item and nothing is stored. Players see nothing of it until it is published. Up to 1 MiB. Audited as draft.update.', parameters: [pathParam('appId')], requestBody: body('Catalog', ex.catalog), success: { '200': answer('The draft as stored', 'Draft', ex.draft) }, errors: [['validation_error', 'an invalid item or reference (named in the message)'], 'app_not_found', ['payload_too_large', 'a body over 1 MiB']] }),
+    delete: op('catalog.write', { operationId: 'discardDraft', tags: ['releases'], summary: 'Discard the draft (and its scheduled publish)', description: 'Audited as draft.discard.', parameters: [pathParam('appId')], success: { '204': { description: 'Discarded' } }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
+  },
+  '/api/admin/apps/{appId}/draft/publish': {
+    post: op('catalog.write', { operationId: 'publishDraft', tags: ['releases'], summary: 'Publish the draft now, or schedule it', description: '`{}`: the draft’s catalog goes live in one transaction as the next release and the draft is gone (200). `{ "at": <ms> }` in the future: it goes live within 5 s of that time, on one instance, with what the draft holds then (202). Audited as draft.publish / draft.schedule.', parameters: [pathParam('appId')], requestBody: body('PublishDraft', ex.publishNow), success: { '200': answer('Published', 'Published', ex.published), '202': answer('Scheduled', 'ScheduledPublish', ex.scheduled) }, errors: [['validation_error', '`at` not in the future, or another field'], 'app_not_found', ['draft_not_found', 'the app has no draft']] }),
+    delete: op('catalog.write', { operationId: 'cancelScheduledPublish', tags: ['releases'], summary: 'Cancel the draft’s scheduled publish (the draft stays)', description: 'Audited as draft.unschedule when there was one.', parameters: [pathParam('appId')], success: { '200': answer('No publish scheduled', 'Unscheduled', ex.unscheduled) }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
+  },
+  '/api/admin/apps/{appId}/releases': {
+    get: op('catalog.read', { operationId: 'listReleases', tags: ['releases'], summary: 'The app’s releases, newest first, and the scheduled publish', description: 'Every change of the live catalog, whatever its path, is a release: who, when, what changed (the newest 200).', parameters: [pathParam('appId')], success: { '200': answer('Releases', 'ReleaseList', ex.releaseList) }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/releases/{release}/restore': {
+    post: op('catalog.write', { operationId: 'restoreRelease', tags: ['releases'], summary: 'Revert: the draft becomes that release’s catalog', description: 'Replaces the draft (its schedule, if any, stays); publish it as usual. Audited as release.restore.', parameters: [pathParam('appId'), { name: 'release', in: 'path', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' }, description: 'The release number (1, 2, …)' }], success: { '200': answer('The draft', 'Draft', ex.draft) }, errors: [['validation_error', 'a release that is not a positive integer'], 'app_not_found', ['release_not_found', 'no such release']] }),
+  },
   '/api/admin/apps/{appId}/themes': {
     get: op('catalog.read', { operationId: 'listThemes', tags: ['themes'], summary: 'List theme presets, each with the campaigns using it', parameters: [pathParam('appId')], success: { '200': answer('Presets', 'ThemeList', ex.themeList) }, errors: ['app_not_found'] }),
     post: op('catalog.write', { operationId: 'createTheme', tags: ['themes'], summary: 'Create a theme preset (version 1)', parameters: [pathParam('appId')], requestBody: body('ThemePreset', ex.themePreset), success: { '201': answer('Created', 'ThemeAnswer', ex.themeAnswer) }, errors: ['app_not_found', exists] }),
@@ -304,6 +323,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
 const TAGS = [
   { name: 'apps', description: 'Apps and their secrets' },
   { name: 'catalog', description: 'The whole catalog as one document (missions as code)' },
+  { name: 'releases', description: 'The draft catalog, publishing it (now or scheduled), releases and restore' },
   { name: 'missions', description: 'Missions one at a time, with optimistic concurrency' },
   { name: 'themes', description: 'Theme presets one at a time, with optimistic concurrency' },
   { name: 'campaigns', description: 'Campaigns one at a time, with optimistic concurrency' },
