@@ -7,12 +7,12 @@
 import { z } from 'zod';
 
 export const MAX_ATTRIBUTES = 32;
-export const MAX_ATTRIBUTE_KEY_LENGTH = 64;
-export const MAX_ATTRIBUTE_STRING_LENGTH = 256;
+const MAX_ATTRIBUTE_KEY_LENGTH = 64;
+const MAX_ATTRIBUTE_STRING_LENGTH = 256;
 /** The reserved attribute naming the user's IANA time zone. */
 export const TIMEZONE_ATTRIBUTE = 'timezone';
 
-export type AttributeValue = string | number | boolean;
+type AttributeValue = string | number | boolean;
 export type UserAttributes = Record<string, AttributeValue>;
 
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;

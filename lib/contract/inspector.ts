@@ -111,8 +111,7 @@ export type Inspection = z.infer<typeof inspectionSchema>;
 export const eventRecordedUpdateSchema = z
   .object({ type: z.literal('event.recorded'), data: inspectedEventSchema.extend({ userId: z.string() }) })
   .meta({ id: 'EventRecordedUpdate', description: 'Staff stream only: one stored event with its verdicts, live (no id, not replayed on resume)' });
-export type EventRecordedUpdate = z.infer<typeof eventRecordedUpdateSchema>;
-export type InspectedEvent = z.infer<typeof inspectedEventSchema>;
+type EventRecordedUpdate = z.infer<typeof eventRecordedUpdateSchema>;
 export type RecordedEventData = EventRecordedUpdate['data'];
 
 export const testEventSchema = z

@@ -70,11 +70,7 @@ async function readWithSeq(db: DbOrTx, appId: string, userId: string): Promise<E
  * database (and cached). `latestSeq` undefined: not known (the read failed),
  * so the database answers.
  */
-export async function userRecordsAt(db: DbOrTx, appId: string, userId: string, latestSeq: number | null | undefined): Promise<Map<string, ProgressRecord>> {
-  return (await userStateAt(db, appId, userId, latestSeq)).records;
-}
-
-/** userRecordsAt with the user's attributes, read in the same statement (no extra round trip) and cached with the records. */
+/** ...and the user's attributes, read in the same statement (no extra round trip) and cached with the records. */
 export async function userStateAt(db: DbOrTx, appId: string, userId: string, latestSeq: number | null | undefined): Promise<UserState> {
   const key = keyOf(appId, userId);
   const hit = cache.get(key);

@@ -33,7 +33,7 @@ export async function readAttributes(db: DbOrTx, appId: string, userId: string):
 }
 
 /** `current` with `update` merged: null deletes a key; a timezone is stored under its canonical name. */
-export function mergeAttributes(current: UserAttributes, update: AttributesUpdate): UserAttributes {
+function mergeAttributes(current: UserAttributes, update: AttributesUpdate): UserAttributes {
   const merged: UserAttributes = { ...current };
   for (const [key, value] of Object.entries(update)) {
     if (value === null) delete merged[key];

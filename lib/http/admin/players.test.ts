@@ -5,7 +5,7 @@
 // Redis bus and update log).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { Inspection } from '@/lib/contract/inspector';
+import { eventRecordedUpdateSchema, type Inspection } from '@/lib/contract/inspector';
 import { openSse } from '@/lib/testing/sse-client';
 import { sendDelivery } from '@/lib/testing/webhook';
 import { asStaff, signedInStaff, type TestStaff } from '@/lib/testing/staff';
@@ -287,6 +287,8 @@ describe('event.recorded on the staff stream: every stored event, with its verdi
       const heardAfterMs = Date.now() - sentAt;
       const named = staffStream.updates.find((u) => u.data.id === wrong.eventId)!;
       expect(named).toMatchObject({ id: '', type: 'event.recorded', data: { userId, name: 'match_won', payload: { mode: 'ranked' }, source: 'api' } });
+      // The frame is the contract's EventRecordedUpdate, whole.
+      expect(eventRecordedUpdateSchema.safeParse({ type: named.type, data: named.data }).success).toBe(true);
       const namedVerdicts = named.data.verdicts as Array<Record<string, unknown>>;
       // One per mission, every one the engine's name mismatch with the expected name.
       expect(namedVerdicts.map((v) => [v.missionId, v.counted, v.code, v.expected, v.seen])).toEqual([

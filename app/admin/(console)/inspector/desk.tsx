@@ -126,7 +126,7 @@ const REASON = { min: 3, max: 500 } as const;
 const reasonValid = (text: string) => text.trim().length >= REASON.min && text.trim().length <= REASON.max;
 
 /** The required "why" of every desk write: the ledger (for a grant) and the audit log keep it. */
-export function ReasonField({ id, value, onChange, placeholder = 'Ticket #4411: ranked win not counted' }: { id: string; value: string; onChange(value: string): void; placeholder?: string }) {
+function ReasonField({ id, value, onChange, placeholder = 'Ticket #4411: ranked win not counted' }: { id: string; value: string; onChange(value: string): void; placeholder?: string }) {
   return (
     <div className="grid gap-2">
       <Label htmlFor={id}>Reason</Label>
@@ -140,7 +140,7 @@ export function ReasonField({ id, value, onChange, placeholder = 'Ticket #4411: 
  * reason field and the confirming button (disabled until the reason is long
  * enough). It stays open on an error (shown inside) and closes on success.
  */
-export function ReasonDialog({
+function ReasonDialog({
   open,
   onOpenChange,
   id,
