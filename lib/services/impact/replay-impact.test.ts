@@ -40,10 +40,15 @@ beforeAll(async () => {
   };
 });
 
-const mission = (m: Partial<MissionInput> & Pick<MissionInput, 'id' | 'criteria' | 'reward'>) => missionSchema.parse({ title: m.id, ...m });
-const campaign = (c: Partial<CampaignInput> & Pick<CampaignInput, 'id' | 'startAt' | 'endAt'>) => campaignSchema.parse({ title: c.id, ...c });
-const catalogOf = (appId: string, missions: MissionInput[], campaigns: CampaignInput[] = []): Catalog =>
-  buildCatalog(appId, missions.map((m) => mission(m as Parameters<typeof mission>[0])), campaigns.map((c) => campaign(c as Parameters<typeof campaign>[0])));
+/** A mission or campaign as these tests write it: the title defaults to the id. */
+type MissionDef = Omit<MissionInput, 'title'> & { title?: string };
+type CampaignDef = Omit<CampaignInput, 'title'> & { title?: string };
+const catalogOf = (appId: string, missions: MissionDef[], campaigns: CampaignDef[] = []): Catalog =>
+  buildCatalog(
+    appId,
+    missions.map((m) => missionSchema.parse({ title: m.id, ...m })),
+    campaigns.map((c) => campaignSchema.parse({ title: c.id, ...c })),
+  );
 
 let seq = 0;
 /** Stores events as ingestion would have (only the columns the replay reads matter). */
@@ -65,14 +70,14 @@ const gems = (amount: number) => ({ kind: 'currency' as const, currency: 'gems',
 const coins = (amount: number) => ({ kind: 'currency' as const, currency: 'coins', amount });
 
 describe('replayImpact({ ctx, input })', () => {
-  const liveMissions: MissionInput[] = [
+  const liveMissions: MissionDef[] = [
     { id: 'ace', title: 'Ranked ace', criteria: { eventName: 'match_won', count: 2, filter: { mode: 'ranked' } }, reward: gems(50) },
     { id: 'play', criteria: { eventName: 'match_played', count: 3 }, reward: coins(10) },
     { id: 'old', criteria: { eventName: 'login', count: 1 }, reward: gems(5) },
     { id: 'daily', criteria: { eventName: 'login', count: 1, window: 'daily' }, reward: coins(3) },
     { id: 'steady', criteria: { eventName: 'match_won', count: 1 }, reward: gems(1) },
   ];
-  const draftMissions: MissionInput[] = [
+  const draftMissions: MissionDef[] = [
     { ...liveMissions[0], criteria: { eventName: 'match_won', count: 3, filter: { mode: 'ranked' } } }, // raised count
     { ...liveMissions[1], criteria: { eventName: 'match_played', count: 2 } }, // lowered count
     // 'old' removed

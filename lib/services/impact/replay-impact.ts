@@ -4,8 +4,8 @@
 // lib/events/record-event.ts), once with the live catalog and once with the
 // draft, from empty progress, for the missions the draft adds, changes or
 // removes. Read-only and streamed: the events are read in keyset pages
-// ordered by (user, time, id), each page its own short statement with no
-// transaction, so ingestion never waits for more than one page (on the
+// of whole users ordered by (user, time), each page its own short statement
+// with no transaction, so ingestion never waits for more than one page (on the
 // embedded database's single connection, events interleave between pages),
 // and only one user's records are held at a time.
 //
@@ -194,21 +194,36 @@ function closeUser(side: Side): void {
   side.completed.clear();
 }
 
-const FIRST_PAGE: Prepared = {
-  name: 'ql_impact_page_first_v1',
+// Whole users in (user, time) order, straight off events_user_idx (app_id,
+// user_id, timestamp) with no sort: the page after `$2` (the last user read
+// whole). A page that ends inside a user leaves that user to the next page.
+const USERS_PAGE: Prepared = {
+  name: 'ql_impact_users_page_v1',
   text: `select user_id, timestamp, id, name, payload from "events"
-    where app_id = $1 and name = any($2::text[]) and timestamp >= $3::bigint and timestamp < $4::bigint
-    order by user_id, timestamp, id limit $5::int`,
+    where app_id = $1 and user_id > $2::text and timestamp >= $3::bigint and timestamp < $4::bigint and name = any($5::text[])
+    order by user_id, timestamp limit $6::int`,
 };
 
-// The row comparison continues after the last row read; (app_id, user_id, timestamp) is events_user_idx.
-const NEXT_PAGE: Prepared = {
-  name: 'ql_impact_page_next_v1',
+// One user with more events than a page holds, in keyset pages of (time, id) after ($3, $4).
+const ONE_USER_PAGE: Prepared = {
+  name: 'ql_impact_user_page_v1',
   text: `select user_id, timestamp, id, name, payload from "events"
-    where app_id = $1 and name = any($2::text[]) and timestamp >= $3::bigint and timestamp < $4::bigint
-      and (user_id, timestamp, id) > ($6::text, $7::bigint, $8::text)
-    order by user_id, timestamp, id limit $5::int`,
+    where app_id = $1 and user_id = $2::text and timestamp < $6::bigint and name = any($5::text[])
+      and timestamp >= $3::bigint and (timestamp, id) > ($3::bigint, $4::text)
+    order by timestamp, id limit $7::int`,
 };
+
+type Row = Record<string, unknown>;
+
+/** Ties in time are replayed in id order, whatever order the index gave them. */
+function byTimeThenId(a: Row, b: Row): number {
+  const ta = Number(a.timestamp);
+  const tb = Number(b.timestamp);
+  if (ta !== tb) return ta - tb;
+  const ia = a.id as string;
+  const ib = b.id as string;
+  return ia < ib ? -1 : ia > ib ? 1 : 0;
+}
 
 function payloadOf(value: unknown): Record<string, unknown> {
   const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
@@ -229,28 +244,49 @@ export async function replayImpact({ ctx, input }: { ctx: ServiceContext; input:
   let events = 0;
   if (names.length > 0) {
     const nameList = textArray(names);
-    let user: string | null = null;
-    let last: { userId: string; timestamp: number; id: string } | null = null;
-    for (;;) {
-      const rows: Record<string, unknown>[] = last
-        ? await runPrepared(ctx.deps.db, NEXT_PAGE, [ctx.appId, nameList, from, to, pageSize, last.userId, last.timestamp, last.id])
-        : await runPrepared(ctx.deps.db, FIRST_PAGE, [ctx.appId, nameList, from, to, pageSize]);
+    const replay = (rows: Row[]) => {
       for (const row of rows) {
-        const userId = row.user_id as string;
-        if (userId !== user) {
-          if (user !== null) sides.forEach(closeUser);
-          user = userId;
-        }
-        const event: EngineEvent = { userId, name: row.name as string, payload: payloadOf(row.payload), timestamp: Number(row.timestamp) };
+        const event: EngineEvent = { userId: row.user_id as string, name: row.name as string, payload: payloadOf(row.payload), timestamp: Number(row.timestamp) };
         judge(sides[0], event);
         judge(sides[1], event);
       }
       events += rows.length;
-      if (rows.length < pageSize) break;
-      const end = rows[rows.length - 1];
-      last = { userId: end.user_id as string, timestamp: Number(end.timestamp), id: end.id as string };
+    };
+    const closeUsers = () => sides.forEach(closeUser);
+    let after = '';
+    for (;;) {
+      const rows = await runPrepared(ctx.deps.db, USERS_PAGE, [ctx.appId, after, from, to, nameList, pageSize]);
+      if (rows.length === 0) break;
+      const full = rows.length === pageSize;
+      const lastUser = rows[rows.length - 1].user_id as string;
+      if (full && rows[0].user_id === lastUser) {
+        // One user fills the page: read them alone, page after page, in (time, id) order.
+        let cursor = { timestamp: from - 1, id: '' };
+        for (;;) {
+          const mine = await runPrepared(ctx.deps.db, ONE_USER_PAGE, [ctx.appId, lastUser, cursor.timestamp, cursor.id, nameList, to, pageSize]);
+          replay(mine);
+          if (mine.length < pageSize) break;
+          const end = mine[mine.length - 1];
+          cursor = { timestamp: Number(end.timestamp), id: end.id as string };
+        }
+        closeUsers();
+        after = lastUser;
+        continue;
+      }
+      // Whole users only: a full page's last user may go on in the next page, so it is read again there.
+      let i = 0;
+      while (i < rows.length) {
+        const userId = rows[i].user_id as string;
+        let j = i + 1;
+        while (j < rows.length && rows[j].user_id === userId) j++;
+        if (full && j === rows.length) break;
+        replay(rows.slice(i, j).sort(byTimeThenId));
+        closeUsers();
+        after = userId;
+        i = j;
+      }
+      if (!full) break;
     }
-    if (user !== null) sides.forEach(closeUser);
   }
 
   const [live, draft] = sides;
