@@ -5,6 +5,7 @@
 // commit, side by side: the stream updates in the user's change order, the
 // cached answer and a background refresh of the recommendations. Callers see
 // only `{ ctx, input }` → the answer.
+import { serviceNow } from '@/lib/clock';
 import { getDb } from '@/db/client';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { readStoredAnswer } from '@/lib/events/write-event';
@@ -12,6 +13,8 @@ import { AppError } from '@/lib/errors';
 import { cacheOutcome, cachedOutcome, idempotencyMismatch, storedBody, type Outcome } from '@/lib/idempotency/run-idempotent';
 import { refreshRecommendationsInBackground } from '@/lib/recommendations/recommend';
 import { publishInOrder } from '@/lib/updates/publish';
+import { hasAudience, inAudience } from '@/lib/missions/audience';
+import { readAttributes } from '@/lib/users/attributes';
 import { claimMission, claimRefusal, type ClaimResult } from './claim-mission';
 
 export type { ClaimResult } from './claim-mission';
@@ -46,6 +49,14 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
   const cached = await cachedOutcome<ClaimResult>(scope, input.cachedAnswer);
   if (cached) return cached;
   const db = await getDb();
+  // Audiences: a mission outside the caller's audience (or its campaign's) does
+  // not exist for them, even when completed earlier (docs/api.md, "Audiences").
+  // The attributes are read only for a mission that has an audience.
+  const mission = catalog.missions.get(missionId);
+  const campaign = mission?.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
+  if (mission && hasAudience(mission, campaign) && !inAudience(mission, campaign, await readAttributes(db, appId, userId))) {
+    throw new AppError('mission_not_found', `No mission "${missionId}"`);
+  }
 
   /** The stored answer of the key, when its row exists (a replay, or a misuse of the key: 422). */
   const replay = async (): Promise<Outcome<ClaimResult> | null> => {
@@ -57,7 +68,7 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
   };
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const now = Date.now();
+    const now = serviceNow();
     const written = await claimMission(db, { appId, userId, missionId, catalog, key, requestHash: scope.requestHash }, now);
     if (written.kind === 'key-taken') {
       const answer = await replay();

@@ -19,6 +19,12 @@ import { MAX_BODY_BYTES } from './body';
 import { errorResponse, knownBodyText } from './respond';
 import { AppError } from '@/lib/errors';
 import { handleStaffAuth } from './staff-auth-handler';
+import { putTestClock } from './admin/test-clock';
+import { testClockEnabled } from '@/lib/clock';
+
+/** The test-only clock route (lib/http/admin/test-clock.ts): served only with QUESTLINE_TEST_CLOCK=1. */
+const TEST_CLOCK_PATH = '/api/admin/test-clock';
+const testClockNotAllowed = errorRoute('method_not_allowed', false, 'PUT');
 
 // A Host header only names a host (and port): anything else (a `/`, `@` or
 // `?` in it) could move the path the handlers read away from the one routed.
@@ -257,6 +263,9 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
       response = preflightResponse(requestIdOf(request));
     } else if (hasMalformedEscape(url.pathname)) {
       response = malformedPathResponse(request, url.pathname, cors);
+    } else if (url.pathname === TEST_CLOCK_PATH && testClockEnabled()) {
+      const ctx = { params: Promise.resolve(undefined), remoteAddress: req.socket.remoteAddress };
+      response = await (method === 'PUT' ? putTestClock : testClockNotAllowed)(request, ctx);
     } else {
       const match = matchRoute(routes, url.pathname);
       // Like Next.js: no params object at all for a route without dynamic segments. Plus the

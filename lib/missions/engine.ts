@@ -2,6 +2,7 @@
 // on one mission, and how a stored record reads. No I/O and no clock: `now` is
 // always a parameter, so the rules of docs/api.md ("Mission rules", "Status
 // model", "GET /v1/missions") are testable to the ms.
+import { inAudience, type AudienceAttributes } from './audience';
 import { firstFilterMismatch } from './filter';
 import type {
   Campaign,
@@ -11,7 +12,7 @@ import type {
   ProgressRecord,
   ProgressStatus,
 } from './schema';
-import { windowStart } from './windows';
+import { bucketLabel, UTC_ZONE, windowStart } from './windows';
 
 type EvaluationChange = 'progress' | 'completed';
 export interface Evaluation {
@@ -106,8 +107,8 @@ export function isListed(args: {
  * record usable when the window is re-authored (e.g. daily → lifetime maps
  * every old bucket to 0 instead of leaving the record "in the future").
  */
-function recordBucket(mission: Mission, record: ProgressRecord): number {
-  return windowStart(mission.criteria.window, record.windowStart);
+function recordBucket(mission: Mission, record: ProgressRecord, zone: string): number {
+  return windowStart(mission.criteria.window, record.windowStart, zone);
 }
 
 /** Completed once the count reaches the mission's current target; the stored count never exceeds it. */
@@ -138,18 +139,28 @@ function withCount(
 type NotCounted =
   | { code: 'event_name_mismatch'; expected: string; seen: string }
   | { code: 'mission_archived' }
+  | { code: 'outside_audience' }
   | { code: 'campaign_not_live'; state: 'archived' | 'not_started' | 'ended'; campaignId: string; startAt: number; endAt: number }
   | { code: 'locked_by_prerequisite'; missing: string[] }
   | { code: 'expired'; expiresAt: number; timestamp: number }
   | { code: 'outside_window'; campaignId: string; startAt: number; endAt: number; timestamp: number }
   | { code: 'filter_mismatch'; key: string; condition: unknown; missing: boolean; seen?: unknown }
-  | { code: 'outside_current_window'; eventWindowStart: number; currentWindowStart: number }
+  | { code: 'outside_current_window'; eventWindowStart: number; currentWindowStart: number; timeZone?: string }
   | { code: 'already_completed' }
   | { code: 'already_claimed' };
 
 /** The verdict of one event on one mission: counted (and what it did), or not and why. */
 export type Verdict =
-  | { counted: true; change: EvaluationChange; currentCount: number; targetCount: number }
+  | {
+      counted: true;
+      change: EvaluationChange;
+      currentCount: number;
+      targetCount: number;
+      /** The bucket the event counted for, in the user's zone ("27 Nov 2026"); only for a user with a timezone attribute, on daily, weekly and monthly missions. */
+      bucket?: string;
+      /** The zone of the bucket ("Europe/Berlin"); with `bucket`. */
+      timeZone?: string;
+    }
   | ({ counted: false } & NotCounted);
 
 export interface Explanation {
@@ -181,10 +192,17 @@ export function explainEvent(args: {
   event: EngineEvent;
   lock: MissionLock | null;
   now: number;
+  /** The user's IANA zone (the `timezone` attribute); UTC when absent. */
+  zone?: string;
+  /** The user's attributes, for the audiences of the mission and its campaign; undefined: not checked (the caller did). */
+  attributes?: AudienceAttributes;
 }): Explanation {
   const { mission, campaign, record, event, lock, now } = args;
+  const zone = args.zone ?? UTC_ZONE;
   if (event.name !== mission.criteria.eventName) return notCounted({ code: 'event_name_mismatch', expected: mission.criteria.eventName, seen: event.name });
   if (mission.archived) return notCounted({ code: 'mission_archived' });
+  // Outside the audience the mission does not exist for the user: the event leaves it untouched.
+  if (args.attributes !== undefined && !inAudience(mission, campaign, args.attributes)) return notCounted({ code: 'outside_audience' });
   if (campaign !== null && campaign.archived) {
     return notCounted({ code: 'campaign_not_live', state: 'archived', campaignId: campaign.id, startAt: campaign.startAt, endAt: campaign.endAt });
   }
@@ -195,12 +213,14 @@ export function explainEvent(args: {
   }
   const outside = timeReason(mission, campaign, event.timestamp, now);
   if (outside) return notCounted(outside);
-  const bucket = windowStart(mission.criteria.window, event.timestamp);
+  const bucket = windowStart(mission.criteria.window, event.timestamp, zone);
   // The server's clock decides which bucket is current: a late event (or one a
   // few minutes early across midnight) counts only in its own bucket while that
   // one is current, so no event ever moves a recurring mission's bucket.
-  const currentBucket = windowStart(mission.criteria.window, now);
-  if (bucket !== currentBucket) return notCounted({ code: 'outside_current_window', eventWindowStart: bucket, currentWindowStart: currentBucket });
+  const currentBucket = windowStart(mission.criteria.window, now, zone);
+  if (bucket !== currentBucket) {
+    return notCounted({ code: 'outside_current_window', eventWindowStart: bucket, currentWindowStart: currentBucket, ...(zone === UTC_ZONE ? {} : { timeZone: zone }) });
+  }
   const mismatch = firstFilterMismatch(mission.criteria.filter, event.payload);
   if (mismatch) {
     const { key, condition, seen } = mismatch;
@@ -210,11 +230,13 @@ export function explainEvent(args: {
   const counted = (userId: string, cycle: number, count: number): Explanation => {
     const evaluation = withCount({ userId, missionId: mission.id, windowStart: bucket, cycle }, mission, count, now);
     const { currentCount, targetCount } = evaluation.record;
-    return { evaluation, verdict: { counted: true, change: evaluation.change, currentCount, targetCount } };
+    // Only for a user with a zone: a UTC user's verdicts stay exactly as before.
+    const named = mission.criteria.window === 'lifetime' || zone === UTC_ZONE ? {} : { bucket: bucketLabel(mission.criteria.window, bucket, zone), timeZone: zone };
+    return { evaluation, verdict: { counted: true, change: evaluation.change, currentCount, targetCount, ...named } };
   };
   if (record === null) return counted(event.userId, 1, 1);
 
-  if (bucket === recordBucket(mission, record)) {
+  if (bucket === recordBucket(mission, record, zone)) {
     // completed waits for its claim; claimed is done for this bucket.
     if (record.status === 'completed') return notCounted({ code: 'already_completed' });
     if (record.status === 'claimed') return notCounted({ code: 'already_claimed' });
@@ -254,12 +276,15 @@ export function toMissionProgress(args: {
   record: ProgressRecord | null;
   locked: boolean;
   now: number;
+  /** The user's IANA zone (the `timezone` attribute); UTC when absent. */
+  zone?: string;
 }): MissionProgress | null {
   const { mission, record, now } = args;
+  const zone = args.zone ?? UTC_ZONE;
   if (record === null) return null;
   const base = { userId: record.userId, missionId: record.missionId, updatedAt: record.updatedAt };
   // Over, or (a record stored before event times were bounded) in the future: either way not the current bucket.
-  const bucketNotCurrent = windowStart(mission.criteria.window, now) !== recordBucket(mission, record);
+  const bucketNotCurrent = windowStart(mission.criteria.window, now, zone) !== recordBucket(mission, record, zone);
 
   if (record.status !== 'completed' && bucketNotCurrent) {
     return { ...base, status: 'active', progress: 0, currentCount: 0, targetCount: mission.criteria.count };
@@ -295,6 +320,7 @@ export function effectiveStatus(args: {
   record: ProgressRecord | null;
   locked: boolean;
   now: number;
+  zone?: string;
 }): ProgressStatus {
   const view = toMissionProgress(args);
   if (view !== null) return view.status;

@@ -4,6 +4,7 @@
 // model call in flight is shared by concurrent requests for the same user on
 // this instance; every fresh computation is pushed as a `recommendation`
 // stream message. A first claim refreshes them in the background.
+import { serviceNow } from '@/lib/clock';
 import { getDb } from '@/db/client';
 import { RECOMMENDATIONS_LIMIT } from '@/lib/contract/v1';
 import { getCatalog } from '@/lib/catalog/catalog';
@@ -12,6 +13,7 @@ import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError, logInfo, logWarn } from '@/lib/log';
 import { readUserRecords } from '@/lib/progress/records';
+import { readAttributes } from '@/lib/users/attributes';
 import { publishUpdates } from '@/lib/updates/publish';
 import { listCandidates, rankFallback, type Candidate } from './candidates';
 import { modelSettings } from './model';
@@ -51,8 +53,10 @@ const cacheKey = (ctx: Ctx) => kvKey('recs', ctx.appId, ctx.userId);
 async function loadCandidates(ctx: Ctx, now: number): Promise<Candidate[]> {
   const catalog = await getCatalog(ctx.appId);
   // The prepared statement of the mission list (no query building per call).
-  const records = await readUserRecords(await getDb(), ctx.appId, ctx.userId);
-  return rankFallback(listCandidates(catalog, records, now));
+  const db = await getDb();
+  const [records, attributes] = await Promise.all([readUserRecords(db, ctx.appId, ctx.userId), readAttributes(db, ctx.appId, ctx.userId)]);
+  // Audiences: a mission outside the user's audience is never a candidate (and a cached answer naming one is stale).
+  return rankFallback(listCandidates(catalog, records, now, attributes));
 }
 
 async function readCache(ctx: Ctx): Promise<CacheEntry | null> {
@@ -66,7 +70,7 @@ async function readCache(ctx: Ctx): Promise<CacheEntry | null> {
 }
 
 async function compute(ctx: Ctx, limit: number): Promise<Recommendation> {
-  const now = Date.now();
+  const now = serviceNow();
   const candidates = await loadCandidates(ctx, now);
   const shortlist = candidates.slice(0, MAX_PROMPT_CANDIDATES);
   const { model, timeoutMs } = modelSettings();
@@ -139,7 +143,7 @@ async function shared(ctx: Ctx, limit: number, fresh: boolean): Promise<Recommen
 export async function getRecommendations({ ctx, input }: { ctx: Ctx; input: { limit: number } }): Promise<Recommendation> {
   const cached = await readCache(ctx);
   if (cached && cached.limit === input.limit) {
-    const current = new Set((await loadCandidates(ctx, Date.now())).map((c) => c.mission.id));
+    const current = new Set((await loadCandidates(ctx, serviceNow())).map((c) => c.mission.id));
     // A claimed or expired mission drops out: such an answer is stale however young it is.
     if (cached.result.missionIds.every((id) => current.has(id))) return cached.result;
   }

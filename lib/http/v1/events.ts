@@ -1,4 +1,5 @@
 // POST /v1/events – ingest one event and answer which missions it advanced
+import { serviceNow } from '@/lib/clock';
 import { eventSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
 import { eventTimeProblem } from '@/lib/events/event-time';
@@ -27,7 +28,7 @@ export const postEvent = userRoute(
     const body = parseWith(eventSchema, value, { code: 'invalid_event' });
     if (body.userId !== auth.userId) throw new AppError('user_mismatch', 'Body userId differs from the token subject');
     // The server's clock bounds the client's (lib/events/event-time.ts): refused before anything is stored.
-    const timeProblem = eventTimeProblem(body.timestamp, Date.now(), 'api');
+    const timeProblem = eventTimeProblem(body.timestamp, serviceNow(), 'api');
     if (timeProblem) throw new AppError('invalid_event', timeProblem);
     const header = req.headers.get('idempotency-key');
     const idempotencyKey = checkKey(header ?? body.idempotencyKey, 'invalid_event');
