@@ -36,7 +36,7 @@ beforeAll(async () => {
     actor: { kind: 'staff', id: 'ana@example.com', role: 'editor' },
     now: () => NOW,
     requestId: 'test-request',
-    deps: { db, kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: async () => {}, eraseStream: async () => {} },
+    deps: { db, kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: async () => {}, eraseStream: async () => {}, catalogChanged: async () => {} },
   };
 });
 
