@@ -28,7 +28,7 @@ import type { ServiceContext } from '../context';
 
 const DAY_MS = 86_400_000;
 /** Rows per page: small enough that one page never holds the embedded database's single connection for long. */
-export const DEFAULT_PAGE_SIZE = 5_000;
+const DEFAULT_PAGE_SIZE = 5_000;
 
 type MissionChange = 'added' | 'changed' | 'removed';
 
