@@ -1,6 +1,6 @@
 // Drafts and releases in the console, against both servers: an editor's
 // draft (written through the admin API) leaves /v1 unchanged; the Draft page
-// lists its changes and publishes it; /v1 changes; the Releases page restores
+// lists its changes, replays real events for its impact, and publishes it; /v1 changes; the Releases page restores
 // the previous release into the draft; publishing it brings /v1 back. Axe on
 // both pages and their dialogs, light and dark; screenshots for the docs.
 import path from 'node:path';
@@ -38,10 +38,27 @@ test('edit the draft, publish it, restore the previous release, publish: /v1 fol
   expect(put.status(), await put.text()).toBe(200);
   expect(await liveMissions(request, app)).toEqual(before);
 
+  // Real events: a player wins twice (Ranked ace at 2 and Daily win at 1 complete live).
+  const token = await playerToken(request, app, 'player-1');
+  for (let i = 0; i < 2; i++) {
+    const sent = await request.post('/v1/events', { headers: { Authorization: `Bearer ${token}` }, data: { userId: 'player-1', name: 'match_won', payload: { i }, timestamp: Date.now() } });
+    expect(sent.status(), await sent.text()).toBe(200);
+  }
+
   const page = await pageAs('editor');
   await page.goto(`/admin/draft?app=${app.appId}`);
   const changes = page.getByRole('list', { name: 'Changes against live' });
   await expect(changes.getByRole('listitem')).toHaveCount(3);
+
+  // The impact over those events: with the draft, Ranked ace (3 wins) is not reached, Daily win is gone, Season opener completes.
+  await page.getByRole('button', { name: 'Replay events' }).click();
+  const impact = page.getByRole('list', { name: 'Impact summary' });
+  await expect(impact.getByRole('listitem')).toHaveText([
+    'Daily win: 1 → 0 players would have completed, 10 gems → —',
+    'Ranked ace (3 wins): 1 → 0 players would have completed, 10 gems → —',
+    'Season opener: 0 → 1 player would have completed, — → 10 gems',
+  ]);
+  await expect(page.getByRole('table', { name: 'Impact' }).getByRole('row')).toHaveCount(4);
   await expect(changes).toContainText('season-opener');
   await expect(changes.getByRole('listitem').filter({ hasText: 'daily-win' })).toContainText('removed');
   await page.getByRole('button', { name: 'Publish now' }).click();
@@ -83,10 +100,20 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const at = Date.now() + 86_400_000;
       expect((await request.post(`/api/admin/apps/${app.appId}/draft/publish`, { headers: ADMIN_HEADERS, data: { at } })).status()).toBe(202);
 
+      // A few real events, so the Impact panel (and its screenshot) shows differences.
+      for (const player of ['player-1', 'player-2']) {
+        const token = await playerToken(request, app, player);
+        for (let i = 0; i < (player === 'player-1' ? 3 : 2); i++) {
+          expect((await request.post('/v1/events', { headers: { Authorization: `Bearer ${token}` }, data: { userId: player, name: 'match_won', payload: { i }, timestamp: Date.now() } })).status()).toBe(200);
+        }
+      }
+
       const page = await pageAs('editor');
       await page.goto(`/admin/draft?app=${app.appId}`);
       await expect(page.getByRole('list', { name: 'Changes against live' }).getByRole('listitem')).toHaveCount(3);
       await expect(page.getByText('Scheduled for')).toBeVisible();
+      await page.getByRole('button', { name: 'Replay events' }).click();
+      await expect(page.getByRole('table', { name: 'Impact' }).getByRole('row')).toHaveCount(4);
       await expectAccessible(page, `${colorScheme} /admin/draft`);
       await shoot(page, 'draft', colorScheme, testInfo.project.name);
       await page.getByRole('button', { name: 'Discard draft' }).click();

@@ -19,6 +19,7 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { Draft } from '@/lib/contract/release';
 import { fromLocalInput } from '@/lib/console/local-time';
+import { ImpactCard } from './impact-card';
 
 export const draftKey = (appId: string) => ['admin', 'apps', appId, 'draft'] as const;
 export const releasesKey = (appId: string) => ['admin', 'apps', appId, 'releases'] as const;
@@ -191,6 +192,7 @@ export function DraftScreen() {
               </CardContent>
             </IfCan>
           </Card>
+          <ImpactCard appId={appId} titles={new Map(draft.catalog.missions.map((m) => [m.id, m.title]))} />
           <Card className="lg:col-span-2">
             <CardHeader>
               <CardTitle>The draft as a catalog document</CardTitle>
