@@ -30,12 +30,13 @@ export type ClaimResult = z.output<typeof claimResponseSchema>;
 /**
  * $1 app, $2 user, $3 mission, $4 now, $5 reward kind, $6 currency, $7 amount,
  * $8 item, $9 quantity, $10 badge, $11 stored key (null: none), $12 request
- * hash, $13 rollups (JSON), $14 the reward as the answer shows it (JSON).
+ * hash, $13 rollups (JSON), $14 the reward as the answer shows it (JSON),
+ * $15 the progress's streak (JSON; null: not a streak mission, no key).
  * The answer is built by the statement (its values come from the rows it
  * wrote) and stored as text in the key row, so a replay is byte for byte.
  */
 const CLAIM: Prepared = {
-  name: 'ql_claim_v1',
+  name: 'ql_claim_v2',
   text: `with
   s as (insert into user_sequences (app_id, user_id, seq)
         select $1::text, $2::text, 1
@@ -58,8 +59,11 @@ const CLAIM: Prepared = {
         on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
         returning 1 as one),
   body as (select json_build_object(
-          'progress', json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
-                                        'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4),
+          'progress', case when $15::json is null
+            then json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
+                                   'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4)
+            else json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
+                                   'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4, 'streak', $15::json) end,
           'balance', (select json_build_object('userId', $2, 'currency', $6, 'amount', b.amount, 'updatedAt', b.updated_at) from b),
           'reward', $14::json)::text as text
         from c),
@@ -127,6 +131,8 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
       input.requestHash,
       JSON.stringify(rollups),
       JSON.stringify(reward),
+      // A claimed streak is complete: its streak reads current = length (MissionProgress.streak).
+      mission.criteria.streak ? JSON.stringify({ current: mission.criteria.streak.length, length: mission.criteria.streak.length }) : null,
     ]);
   } catch (err) {
     if (input.key !== null && isKeyTaken(err)) return { kind: 'key-taken' };

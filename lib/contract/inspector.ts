@@ -27,6 +27,10 @@ const NOT_COUNTED_CODES = [
   'already_completed',
   'already_claimed',
   'not_evaluated',
+  // Issue 19 (lib/contract/mission-aggregate.ts): sums, distinct values, streaks.
+  'aggregate_value_invalid',
+  'distinct_repeat',
+  'streak_window_met',
 ] as const;
 
 export const verdictSchema = z
@@ -34,7 +38,7 @@ export const verdictSchema = z
     missionId: z.string(),
     counted: z.boolean(),
     change: z.enum(['progress', 'completed']).optional().describe('When counted'),
-    currentCount: z.number().int().optional().describe('When counted: the count after the event'),
+    currentCount: z.number().int().optional().describe('When counted: the count after the event (a sum: the running sum rounded down)'),
     targetCount: z.number().int().optional(),
     code: z.enum(NOT_COUNTED_CODES).optional().describe('When not counted: the first rule the event failed'),
   })
@@ -42,7 +46,7 @@ export const verdictSchema = z
   .meta({
     id: 'Verdict',
     description:
-      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/currentWindowStart (outside_current_window: a late event, its window is not the current one by the server clock). window_closed (eventWindowStart/recordWindowStart) is only found on events stored before that rule.',
+      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/currentWindowStart (outside_current_window: a late event, its window is not the current one by the server clock). window_closed (eventWindowStart/recordWindowStart) is only found on events stored before that rule. Sum, distinct and streak missions (criteria.aggregate, criteria.streak): a counted verdict adds `added` (sum: the value added, to the millionth), `value` (distinct: the new value), `streak` ({ current, length } after the event); aggregate_value_invalid (field, reason missing/not_a_number/not_finite/negative/not_a_value, seen), distinct_repeat (field, value: already counted in this window), streak_window_met (streak: this window already met the target).',
   });
 export type InspectorVerdict = z.infer<typeof verdictSchema>;
 

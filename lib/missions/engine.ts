@@ -385,12 +385,13 @@ export function toMissionProgress(args: {
  */
 export function streakView(mission: Mission, record: ProgressRecord | null, now: number): { current: number; length: number } {
   const length = mission.criteria.streak?.length ?? 0;
-  const stored = record?.state?.streak;
-  if (record === null || stored === undefined) return { current: record?.status === 'completed' || staysClaimed(mission, record) ? length : 0, length };
-  if (record.status === 'completed' || staysClaimed(mission, record)) return { current: stored.current, length };
+  if (record === null) return { current: 0, length };
+  // A completed (or claimed) streak reached its length, also when staff completed it (docs/api.md).
+  if (record.status === 'completed' || staysClaimed(mission, record)) return { current: length, length };
   const current = windowStart(mission.criteria.window, now);
-  if (record.status === 'claimed') return { current: recordBucket(mission, record) === current ? stored.current : 0, length };
-  const alive = stored.lastMet === current || stored.lastMet === previousWindowStart(mission, current);
+  if (record.status === 'claimed') return { current: recordBucket(mission, record) === current ? length : 0, length };
+  const stored = record.state?.streak;
+  const alive = stored !== undefined && (stored.lastMet === current || stored.lastMet === previousWindowStart(mission, current));
   return { current: alive ? stored.current : 0, length };
 }
 

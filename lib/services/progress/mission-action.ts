@@ -36,7 +36,9 @@ export async function missionAction(
     const now = ctx.now();
     const record = (await readRecords(db, appId, userId, [missionId])).get(missionId) ?? null;
     const updated = next(mission, record, now);
-    const { userId: _u, missionId: _m, ...fields } = updated;
+    const { userId: _u, missionId: _m, state, ...rest } = updated;
+    // A reset or forced completion drops a sum's, distinct's or streak's running state (null), unless the verb keeps one.
+    const fields = { ...rest, state: state ?? null };
     await db
       .insert(progress)
       .values({ appId, userId, missionId, ...fields })
