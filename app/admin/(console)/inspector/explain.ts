@@ -22,13 +22,35 @@ export function describeLock(lock: Lock, titleOf: (id: string) => string): strin
   return `Locked: its campaign ${lock.campaignId} starts ${formatDateTime(lock.startAt)}`;
 }
 
+const isStreak = (s: unknown): s is { current: number; length: number } =>
+  typeof s === 'object' && s !== null && typeof (s as { current?: unknown }).current === 'number' && typeof (s as { length?: unknown }).length === 'number';
+
+/** Why a sum's or distinct's value added nothing ("was missing", "was -5"). */
+function invalidValue(r: Record<string, unknown>): string {
+  switch (r.reason) {
+    case 'missing':
+      return 'was missing';
+    case 'negative':
+      return `was ${show(r.seen)} (negative)`;
+    case 'not_finite':
+      return `was not a finite number${r.seen === undefined ? '' : ` (${String(r.seen)})`}`;
+    case 'not_a_number':
+      return `was ${show(r.seen)}, not a number`;
+    default:
+      return `was ${show(r.seen)}, not a string, number or boolean`;
+  }
+}
+
 /** One sentence: counted and how far, or the first rule the event failed. */
 export function describeVerdict(v: InspectorVerdict, titleOf: (id: string) => string): string {
+  const r = v as Record<string, unknown>;
   if (v.counted) {
     const counts = `${v.currentCount}/${v.targetCount}`;
-    return v.change === 'completed' ? `Counted: completed (${counts})` : `Counted: progress ${counts}`;
+    // Sum, distinct and streak missions say what the event added and where the streak stands.
+    const what = typeof r.added === 'number' ? ` +${r.added}` : r.value !== undefined ? ` new value ${show(r.value)}` : '';
+    const streak = isStreak(r.streak) ? `, streak ${r.streak.current}/${r.streak.length}` : '';
+    return v.change === 'completed' ? `Counted${what}: completed (${counts}${streak})` : `Counted${what}: progress ${counts}${streak}`;
   }
-  const r = v as Record<string, unknown>;
   switch (v.code) {
     case 'event_name_mismatch':
       return `Event name ${show(r.seen)} is not the mission’s ${show(r.expected)}`;
@@ -54,6 +76,12 @@ export function describeVerdict(v: InspectorVerdict, titleOf: (id: string) => st
       return 'Already claimed in this window';
     case 'mission_archived':
       return 'Mission archived';
+    case 'aggregate_value_invalid':
+      return `Added nothing: field ${String(r.field)} ${invalidValue(r)}`;
+    case 'distinct_repeat':
+      return `Added nothing: ${String(r.field)} ${show(r.value)} was already counted in this window`;
+    case 'streak_window_met':
+      return `Added nothing: this window already met the target${isStreak(r.streak) ? ` (streak ${r.streak.current}/${r.streak.length})` : ''}`;
     case 'not_evaluated':
       return 'Not evaluated: the mission did not listen to this event name when it arrived';
     default:
