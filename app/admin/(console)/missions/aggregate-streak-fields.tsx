@@ -5,6 +5,7 @@
 // consecutive daily or weekly windows. The contract's missionSchema validates
 // what it builds (lib/console/mission-aggregate-form.ts turns it into
 // criteria.aggregate and criteria.streak).
+import * as React from 'react';
 import type { FieldErrors, UseFormReturn } from 'react-hook-form';
 import { NumberFormField, SelectFormField, TextFormField } from '@/components/ui/form-fields';
 import type { Mission } from '@/lib/contract/mission';
@@ -32,6 +33,12 @@ export function AggregateStreakFields({ form }: { form: UseFormReturn<MissionFor
   const errors = form.formState.errors.criteria as CriteriaErrors | undefined;
   const streakError = errors?.streak?.length?.message ?? errors?.streak?.message;
   const unit = window === 'weekly' ? 'weeks' : 'days';
+  // The streak's error is the schema's (no field of its own revalidates it): a changed window, length or switch clears it until the next save.
+  const length = values?.aggregate?.length;
+  const { clearErrors } = form;
+  React.useEffect(() => {
+    clearErrors('criteria.streak' as never);
+  }, [window, length, streakOn, clearErrors]);
 
   return (
     <fieldset className="grid gap-3" aria-label="What counts and streak">
