@@ -205,6 +205,11 @@ export async function getDbDriver(): Promise<Config['dbDriver']> {
   return (await handlePromise()).driver;
 }
 
+/** Whether this process has the database open (a periodic job skips its run rather than reopen a closed one). */
+export function dbIsOpen(): boolean {
+  return Boolean((globalThis as GlobalWithDb)[globalKey]);
+}
+
 export async function closeDb(): Promise<void> {
   const g = globalThis as GlobalWithDb;
   const pending = g[globalKey];

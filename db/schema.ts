@@ -22,6 +22,8 @@ import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
 import type { AggregateState } from '@/lib/missions/schema';
 import type { ThemePreset } from '@/lib/contract/theme';
+import type { CatalogDocument } from '@/lib/contract/catalog';
+import type { CatalogChange } from '@/lib/contract/release';
 import { STAFF_ROLES } from '@/lib/contract/staff';
 
 const ms = (name: string) => bigint(name, { mode: 'number' });
@@ -61,6 +63,7 @@ const missionFields = {
   iconUrl: text('icon_url'),
   prerequisites: jsonb('prerequisites').$type<Mission['prerequisites']>().notNull().default([]),
   archived: boolean('archived').notNull().default(false),
+  audience: jsonb('audience').$type<NonNullable<Mission['audience']>>(),
 } satisfies ColumnsOf<Mission>;
 
 export const missions = pgTable(
@@ -88,6 +91,8 @@ const campaignFields = {
   bannerUrl: text('banner_url').notNull().default(''),
   archived: boolean('archived').notNull().default(false),
   themeId: text('theme_id'),
+  audience: jsonb('audience').$type<NonNullable<Campaign['audience']>>(),
+  budget: jsonb('budget').$type<NonNullable<Campaign['budget']>>(),
 } satisfies ColumnsOf<Omit<Campaign, 'missionIds'>>;
 
 /** Named theme presets of an app; campaigns refer to them by theme_id. */
@@ -133,6 +138,43 @@ export const campaigns = pgTable(
   ],
 );
 export type CampaignRow = typeof campaigns.$inferSelect;
+
+/**
+ * What a campaign's missions have granted, per currency, written by the claim
+ * statement itself (lib/claims/claim-mission.ts). `cap` is the campaign's
+ * budget of that currency as the claim read it (null: no budget); the check
+ * makes a claim that would take `spent` past it fail whole (409 budget_exhausted).
+ * Not a foreign key to campaigns: what was paid stays when a campaign is deleted.
+ */
+export const campaignBudgetSpent = pgTable(
+  'campaign_budget_spent',
+  {
+    appId: text('app_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    currency: text('currency').notNull(),
+    spent: ms('spent').notNull(),
+    cap: ms('cap'),
+    updatedAt: ms('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.campaignId, t.currency] }), check('campaign_budget_within', sql`${t.cap} is null or ${t.spent} <= ${t.cap}`)],
+);
+
+/** Budget alerts: one row per (campaign, currency, threshold), written by the grant that reached the threshold. */
+export const campaignBudgetAlerts = pgTable(
+  'campaign_budget_alerts',
+  {
+    appId: text('app_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    currency: text('currency').notNull(),
+    threshold: smallint('threshold').notNull(),
+    spent: ms('spent').notNull(),
+    budget: ms('budget').notNull(),
+    /** The mission whose claim reached the threshold (no user id: an alert is no personal data). */
+    missionId: text('mission_id').notNull(),
+    at: ms('at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.campaignId, t.currency, t.threshold] })],
+);
 
 export const events = pgTable(
   'events',
@@ -263,6 +305,8 @@ export const appUsers = pgTable(
     firstSeenAt: ms('first_seen_at').notNull(),
     lastSeenAt: ms('last_seen_at').notNull(),
     events: ms('events').notNull(),
+    /** The user's attributes (POST /v1/auth/token, webhook `users`): merged, set only with the app secret; `timezone` is reserved. */
+    attributes: jsonb('attributes').$type<Record<string, string | number | boolean>>().notNull().default({}),
   },
   (t) => [
     primaryKey({ columns: [t.appId, t.userId] }),
@@ -343,6 +387,43 @@ export const auditLog = pgTable(
   (t) => [index('audit_app_idx').on(t.appId, t.at)],
 );
 
+/** The draft catalog of an app (at most one): a catalog document staff edit before publishing it; `scheduledAt` when its publish is scheduled. */
+export const catalogDrafts = pgTable(
+  'catalog_drafts',
+  {
+    appId: text('app_id')
+      .primaryKey()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    catalog: jsonb('catalog').$type<CatalogDocument>().notNull(),
+    /** The release the draft was started from (0: before any release). */
+    baseRelease: integer('base_release').notNull(),
+    updatedAt: ms('updated_at').notNull(),
+    updatedBy: text('updated_by').notNull(),
+    /** A scheduled publish: the poller of every instance claims the due row in one transaction (lib/services/releases/scheduler.ts). */
+    scheduledAt: ms('scheduled_at'),
+    scheduledBy: text('scheduled_by'),
+  },
+  (t) => [index('catalog_drafts_scheduled_idx').on(t.scheduledAt)],
+);
+export type CatalogDraftRow = typeof catalogDrafts.$inferSelect;
+
+/** Every publish of an app's catalog, numbered from 1: the whole catalog it made live, who, when and what changed. */
+export const catalogReleases = pgTable(
+  'catalog_releases',
+  {
+    appId: text('app_id')
+      .notNull()
+      .references(() => apps.id, { onDelete: 'cascade' }),
+    release: integer('release').notNull(),
+    catalog: jsonb('catalog').$type<CatalogDocument>().notNull(),
+    changes: jsonb('changes').$type<CatalogChange[]>().notNull(),
+    publishedAt: ms('published_at').notNull(),
+    publishedBy: text('published_by').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.release] })],
+);
+export type CatalogReleaseRow = typeof catalogReleases.$inferSelect;
+
 // Staff accounts of the console, in the shape Better Auth's drizzle adapter
 // expects (its user, session, account and verification models, renamed).
 // Dates are timestamps here because Better Auth reads and writes Date objects.
@@ -414,3 +495,57 @@ export const staffVerification = pgTable(
   },
   (t) => [index('staff_verification_identifier_idx').on(t.identifier)],
 );
+
+/**
+ * Outbound webhooks (docs/webhooks.md "Outbound"): an app's endpoints and the
+ * notifications due to each (an outbox). A deleted endpoint is kept
+ * (deleted_at) so its delivery log stays readable; it receives nothing more.
+ */
+export const webhookEndpoints = pgTable(
+  'webhook_endpoints',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').notNull(),
+    url: text('url').notNull(),
+    /** The notification types it receives (lib/contract/outbound.ts NOTIFICATION_TYPES). */
+    events: jsonb('events').$type<string[]>().notNull(),
+    /** HMAC key of its signatures: kept as is because signing needs it; shown once, at creation. */
+    secret: text('secret').notNull(),
+    createdAt: ms('created_at').notNull(),
+    deletedAt: ms('deleted_at'),
+  },
+  (t) => [index('webhook_endpoints_app_idx').on(t.appId, t.createdAt)],
+);
+
+/**
+ * One notification to one endpoint: written in the same transaction (or
+ * statement) as the change it reports, sent after commit by the worker
+ * (lib/outbound/worker.ts). `locked_until` is the lease of the instance
+ * sending it; `id` is the Questline-Webhook-Id of every attempt.
+ */
+export const webhookDeliveries = pgTable(
+  'webhook_deliveries',
+  {
+    id: text('id').primaryKey(),
+    appId: text('app_id').notNull(),
+    endpointId: text('endpoint_id').notNull(),
+    userId: text('user_id').notNull(),
+    type: text('type').notNull(),
+    data: jsonb('data').notNull(),
+    status: text('status', { enum: ['pending', 'delivered', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: ms('next_attempt_at'),
+    lockedUntil: ms('locked_until'),
+    lastStatusCode: integer('last_status_code'),
+    lastError: text('last_error'),
+    createdAt: ms('created_at').notNull(),
+    /** Since when it is retried: created_at, or the time of a redeliver; retries stop 24 h later. */
+    retryingSince: ms('retrying_since').notNull(),
+    deliveredAt: ms('delivered_at'),
+  },
+  (t) => [
+    index('webhook_deliveries_due_idx').on(t.nextAttemptAt).where(sql`status = 'pending'`),
+    index('webhook_deliveries_endpoint_idx').on(t.endpointId, t.createdAt),
+  ],
+);
+export type WebhookDeliveryRow = typeof webhookDeliveries.$inferSelect;

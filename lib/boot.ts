@@ -14,6 +14,8 @@ import { demoCatalog } from '@/lib/demo/demo-catalog';
 import { getKv, type KV } from '@/lib/kv';
 import { lastRedisConnectionError } from '@/lib/kv/clients';
 import { startRetention } from '@/lib/retention/retention';
+import { startReleaseScheduler } from '@/lib/releases/scheduler';
+import { startOutbound } from '@/lib/outbound/worker';
 import { isUnavailableError } from '@/lib/errors';
 import { logError } from '@/lib/log';
 import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
@@ -115,6 +117,10 @@ async function bootSteps(config: Config, kv: KV, warm: boolean): Promise<void> {
   // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations.md).
   // Under QUESTLINE_WORKERS the primary (scripts/server.ts) runs it and prints the start-up lines, not each worker.
   startRetention();
+  // Scheduled publishes of drafts: polled every second by every instance (docs/api.md, "Drafts and releases").
+  startReleaseScheduler();
+  // Outbound webhooks: the periodic sweep of due deliveries (anything a process that died left unsent, retries).
+  startOutbound();
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];

@@ -53,7 +53,7 @@ const UNAVAILABLE_MESSAGES = new RegExp(
     'Command timed out', // ioredis commandTimeout (REDIS_COMMAND_TIMEOUT_MS)
     'Reached the max retries per request limit', // ioredis maxRetriesPerRequest while reconnecting
     "Stream isn't writeable",
-    'timed out after', // withTimeout (lib/http/v1/sse-stream.ts)
+    'timed out after', // withTimeout (lib/stream/update-stream.ts)
     'aborted due to timeout', // AbortSignal.timeout on Upstash REST calls
   ]
     .map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))

@@ -61,6 +61,12 @@ function createMetrics() {
       help: 'Failed or timed-out reads of the stream update log',
       registers: [registry],
     }),
+    budgetAlerts: new Counter({
+      name: 'questline_budget_alerts_total',
+      help: 'Campaign budget alerts (budget.alert) recorded by this process: a grant took a campaign to 80 or 100 % of its budget of a currency (each once per campaign, currency and threshold over all instances)',
+      labelNames: ['app', 'campaign', 'currency', 'threshold'] as const,
+      registers: [registry],
+    }),
     rateLimited: new Counter({
       name: 'questline_rate_limit_rejections_total',
       help: 'Requests refused with 429, by error code (rate_limited, too_many_streams)',

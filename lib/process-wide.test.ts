@@ -70,7 +70,7 @@ describe('record caches across module copies (Next.js chunks)', () => {
     const claimRoute = await import('@/lib/events/user-records-cache');
     expect(claimRoute.forgetRecords).not.toBe(eventsRoute.forgetRecords);
     const user = `chunks-${randomUUID()}`;
-    eventsRoute.storeRecords('app', user, { readSeq: 1, seq: 1 }, ['m1'], new Map(), []);
+    eventsRoute.storeRecords('app', user, { readSeq: 1, seq: 1 }, ['m1'], new Map(), [], {});
     expect(eventsRoute.cachedRecords('app', user, ['m1'])).toBeDefined();
     claimRoute.forgetRecords('app', user);
     expect(eventsRoute.cachedRecords('app', user, ['m1'])).toBeUndefined();

@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { invalidateCatalog } from './catalog';
 import { campaignColumns, campaignFromRow, missionFromRow, sameColumns } from './convert';
 import { requireApp, staleVersion, type CatalogVerbContext } from './themes';
+import { beginCatalogWrite, recordRelease } from '@/lib/services/releases/record-release';
 
 type CampaignIn = z.output<typeof campaignSchema>;
 
@@ -101,6 +102,7 @@ export async function createCampaign({ ctx, input }: { ctx: CatalogVerbContext; 
   const now = ctx.now ?? Date.now();
   const db = await getDb();
   const record = await db.transaction(async (tx) => {
+    const releaseBefore = await beginCatalogWrite(tx, appId);
     await checkReferences(tx, appId, campaign);
     const [row] = await tx
       .insert(campaignsTable)
@@ -111,6 +113,7 @@ export async function createCampaign({ ctx, input }: { ctx: CatalogVerbContext; 
     if (campaign.missionIds) await assignMissions(tx, { ...ctx, now }, appId, campaign.id, campaign.missionIds);
     const created = toRecord(row, await missionIdsOf(tx, appId, campaign.id));
     await recordAudit(tx, { actor: ctx.actor, action: 'campaign.create', appId, target: `campaign:${campaign.id}`, before: null, after: created }, now);
+    await recordRelease(tx, { appId, before: releaseBefore, actor: ctx.actor, now });
     return created;
   });
   await invalidateCatalog(appId);
@@ -123,6 +126,7 @@ export async function updateCampaign({ ctx, input }: { ctx: CatalogVerbContext; 
   const now = ctx.now ?? Date.now();
   const db = await getDb();
   const { record, changed } = await db.transaction(async (tx) => {
+    const releaseBefore = await beginCatalogWrite(tx, appId);
     const current = await lockCampaign(tx, appId, campaign.id);
     if (current.version !== version) throw staleVersion('Campaign', campaign.id, version, current.version);
     const before = toRecord(current, await missionIdsOf(tx, appId, campaign.id));
@@ -138,6 +142,7 @@ export async function updateCampaign({ ctx, input }: { ctx: CatalogVerbContext; 
     if (campaign.missionIds) await assignMissions(tx, { ...ctx, now }, appId, campaign.id, campaign.missionIds);
     const after = toRecord(row, await missionIdsOf(tx, appId, campaign.id));
     await recordAudit(tx, { actor: ctx.actor, action: 'campaign.update', appId, target: `campaign:${campaign.id}`, before, after }, now);
+    await recordRelease(tx, { appId, before: releaseBefore, actor: ctx.actor, now });
     return { record: after, changed: true };
   });
   if (changed) await invalidateCatalog(appId);
@@ -154,6 +159,7 @@ export async function deleteCampaign({ ctx, input }: { ctx: CatalogVerbContext; 
   const now = ctx.now ?? Date.now();
   const db = await getDb();
   await db.transaction(async (tx) => {
+    const releaseBefore = await beginCatalogWrite(tx, appId);
     const current = await lockCampaign(tx, appId, id);
     if (version !== undefined && current.version !== version) throw staleVersion('Campaign', id, version, current.version);
     const missionIds = await missionIdsOf(tx, appId, id);
@@ -162,6 +168,7 @@ export async function deleteCampaign({ ctx, input }: { ctx: CatalogVerbContext; 
     }
     await tx.delete(campaignsTable).where(and(eq(campaignsTable.appId, appId), eq(campaignsTable.id, id)));
     await recordAudit(tx, { actor: ctx.actor, action: 'campaign.delete', appId, target: `campaign:${id}`, before: toRecord(current, []), after: null }, now);
+    await recordRelease(tx, { appId, before: releaseBefore, actor: ctx.actor, now });
   });
   await invalidateCatalog(appId);
 }

@@ -8,9 +8,9 @@
 // dropped and came back drops every copy it holds (whatever was published
 // meanwhile never reached it). CATALOG_MAX_AGE_MS bounds a copy's age in any
 // case (a bus that loses a message without either instance noticing).
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import { getDb } from '@/db/client';
-import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
+import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable, webhookEndpoints } from '@/db/schema';
 import { getBus, type Bus } from '@/lib/bus';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { logError } from '@/lib/log';
@@ -34,6 +34,12 @@ export interface Catalog {
   campaigns: Map<string, Campaign>;
   /** When each mission was first authored (Unix ms): "newest" in the recommendation fallback. */
   missionCreatedAt: ReadonlyMap<string, number>;
+  /**
+   * The app's live outbound-webhook endpoints by notification type (ids): an
+   * app with none writes no outbox row and pays no statement for it. Endpoint
+   * changes invalidate the catalog like a mission edit.
+   */
+  endpoints: ReadonlyMap<string, readonly string[]>;
   loadedAt: number;
 }
 
@@ -73,7 +79,10 @@ export function buildCatalog(
   now = Date.now(),
   missionCreatedAt: ReadonlyMap<string, number> = new Map(),
   themeList: ThemePreset[] = [],
+  endpointList: ReadonlyArray<{ id: string; events: readonly string[] }> = [],
 ): Catalog {
+  const endpoints = new Map<string, string[]>();
+  for (const e of endpointList) for (const type of e.events) endpoints.set(type, [...(endpoints.get(type) ?? []), e.id]);
   const presets = new Map(themeList.map((t) => [t.id, t]));
   const ordered = [...missionList].sort((a, b) => compareIds(a.id, b.id));
   const missions = new Map(ordered.map((m) => [m.id, m]));
@@ -95,15 +104,19 @@ export function buildCatalog(
       missionIds: ordered.filter((m) => m.campaignId === c.id && !m.archived).map((m) => m.id),
     });
   }
-  return { appId, missions, ordered, byEvent, campaigns, missionCreatedAt, loadedAt: now };
+  return { appId, missions, ordered, byEvent, campaigns, missionCreatedAt, endpoints, loadedAt: now };
 }
 
 async function loadCatalog(appId: string): Promise<Catalog> {
   const db = await getDb();
-  const [missionRows, campaignRows, themeRows] = await Promise.all([
+  const [missionRows, campaignRows, themeRows, endpointRows] = await Promise.all([
     db.select().from(missionsTable).where(eq(missionsTable.appId, appId)),
     db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId)),
     db.select().from(themesTable).where(eq(themesTable.appId, appId)),
+    db
+      .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
+      .from(webhookEndpoints)
+      .where(and(eq(webhookEndpoints.appId, appId), isNull(webhookEndpoints.deletedAt))),
   ]);
   return buildCatalog(
     appId,
@@ -112,6 +125,7 @@ async function loadCatalog(appId: string): Promise<Catalog> {
     Date.now(),
     new Map(missionRows.map((row) => [row.id, row.createdAt])),
     themeRows.map(themeFromRow),
+    endpointRows,
   );
 }
 

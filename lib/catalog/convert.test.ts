@@ -19,6 +19,7 @@ const missionRow: MissionRow = {
   iconUrl: null,
   prerequisites: ['m0'],
   archived: false,
+  audience: null,
   createdAt: 1,
   updatedAt: 2,
   version: 1,
@@ -35,6 +36,8 @@ const campaignRow: CampaignRow = {
   bannerUrl: 'https://x/b.png',
   archived: true,
   themeId: null,
+  audience: null,
+  budget: null,
   version: 3,
   createdAt: 1,
   updatedAt: 2,
@@ -44,9 +47,18 @@ describe('missions', () => {
   it('a row becomes the entity (no app id or timestamps), and the entity its columns again', () => {
     const m = missionFromRow(missionRow);
     expect(missionSchema.parse(m)).toEqual(m);
-    expect(Object.keys(m)).toEqual(Object.keys(missionSchema.shape));
+    // audience is optional: a NULL column is an absent audience.
+    expect(Object.keys(m)).toEqual(Object.keys(missionSchema.shape).filter((k) => k !== 'audience'));
     const { appId: _a, id: _i, createdAt: _c, updatedAt: _u, version: _v, ...columns } = missionRow;
     expect(missionColumns(m)).toEqual(columns);
+  });
+
+  it('an audience is a jsonb column, kept as authored, and never in the /v1 form', () => {
+    const audience = { platform: 'ios', level: { gte: 10 } };
+    const m = missionFromRow({ ...missionRow, audience });
+    expect(m.audience).toEqual(audience);
+    expect(missionColumns(m).audience).toEqual(audience);
+    expect(publicMission(m, false)).not.toHaveProperty('audience');
   });
 
   it('the /v1 form keeps the historical key order, drops archived and adds the caller’s locked last', () => {
@@ -64,7 +76,7 @@ describe('campaigns', () => {
     expect(Object.keys(c)).toEqual(['id', 'title', 'description', 'startAt', 'endAt', 'missionIds', 'bannerUrl', 'archived']);
     expect(campaignSchema.parse(c)).toEqual(c);
     const columns = campaignColumns(campaignSchema.parse(c));
-    expect(columns).toEqual({ title: 'Launch', description: '', startAt: 1000, endAt: 2000, theme: null, bannerUrl: 'https://x/b.png', archived: true, themeId: null });
+    expect(columns).toEqual({ title: 'Launch', description: '', startAt: 1000, endAt: 2000, theme: null, bannerUrl: 'https://x/b.png', archived: true, themeId: null, audience: null, budget: null });
     expect(columns).not.toHaveProperty('missionIds');
   });
 

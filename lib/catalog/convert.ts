@@ -43,8 +43,8 @@ type StoredCampaign = Omit<Campaign, 'missionIds'>;
 const rowTypesMatch: [
   Same<Pick<MissionRow, keyof Mission>, Stored<Mission>>,
   Same<Pick<CampaignRow, keyof StoredCampaign>, Stored<StoredCampaign>>,
-  Same<Omit<PublicMission, 'locked'>, Omit<Mission, 'archived'>>,
-  Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived' | 'themeId'>>,
+  Same<Omit<PublicMission, 'locked'>, Omit<Mission, 'archived' | 'audience'>>,
+  Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived' | 'themeId' | 'audience' | 'budget'>>,
   Same<Pick<ThemeRow, keyof ThemePreset>, Stored<ThemePreset>>,
 ] = [true, true, true, true, true];
 void rowTypesMatch;
@@ -77,7 +77,7 @@ export function themeColumns(t: ThemePreset): Omit<Stored<ThemePreset>, 'id'> {
 }
 
 /** A value as JSON with every object's keys sorted: equal for equal content (jsonb does not keep key order). */
-function canonicalJson(value: unknown): string {
+export function canonicalJson(value: unknown): string {
   return JSON.stringify(value, (_key, v: unknown) =>
     v && typeof v === 'object' && !Array.isArray(v) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) : v,
   );

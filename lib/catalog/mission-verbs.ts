@@ -17,6 +17,7 @@ import { afterCatalogEdit, streamedChanges } from '@/lib/updates/resync';
 import { invalidateCatalog } from './catalog';
 import { missionColumns, missionFromRow, sameColumns } from './convert';
 import { findCycle } from './put-catalog';
+import { beginCatalogWrite, recordRelease } from '@/lib/services/releases/record-release';
 
 /** Who acts (for the audit log) and when. */
 export interface CatalogVerbContext {
@@ -109,9 +110,15 @@ async function insertMission(tx: Tx, appId: string, m: Mission, now: number): Pr
   return row;
 }
 
-async function committed<T>(appId: string, work: (tx: Tx) => Promise<T>): Promise<T> {
+/** One transaction of the live catalog: the app's catalog lock first, the release last (lib/services/releases/record-release.ts). */
+async function committed<T>(appId: string, ctx: { actor: string; now: number }, work: (tx: Tx) => Promise<T>): Promise<T> {
   const db = await getDb();
-  const result = await db.transaction(work);
+  const result = await db.transaction(async (tx) => {
+    const before = await beginCatalogWrite(tx, appId);
+    const value = await work(tx);
+    await recordRelease(tx, { appId, before, actor: ctx.actor, now: ctx.now });
+    return value;
+  });
   await invalidateCatalog(appId);
   return result;
 }
@@ -120,7 +127,7 @@ export async function createMission({ ctx, appId, input }: { ctx: CatalogVerbCon
   await requireApp(appId);
   const m = parseMission(input);
   const now = ctx.now ?? Date.now();
-  return committed(appId, async (tx) => {
+  return committed(appId, { actor: ctx.actor, now }, async (tx) => {
     const row = await insertMission(tx, appId, m, now);
     await recordAudit(tx, { actor: ctx.actor, action: 'mission.create', appId, target: `mission:${m.id}`, before: null, after: m }, now);
     return missionRecordFromRow(row);
@@ -145,6 +152,7 @@ async function replaceMission(
   const db = await getDb();
   let streamed: string[] = [];
   const { record, changed } = await db.transaction(async (tx) => {
+    const releaseBefore = await beginCatalogWrite(tx, appId);
     // FOR UPDATE: a concurrent writer waits, then sees the bumped version.
     const [current] = await tx
       .select()
@@ -167,6 +175,7 @@ async function replaceMission(
     if (!row) throw staleVersion(id, current.version, current.version + 1);
     await recordAudit(tx, { actor: ctx.actor, action, appId, target: `mission:${id}`, before, after: next }, now);
     streamed = streamedChanges(new Map([[id, before]]), [next]);
+    await recordRelease(tx, { appId, before: releaseBefore, actor: ctx.actor, now });
     return { record: missionRecordFromRow(row), changed: true };
   });
   if (changed) {
@@ -224,7 +233,7 @@ export async function duplicateMission({
 }): Promise<MissionRecord> {
   await requireApp(appId);
   const now = ctx.now ?? Date.now();
-  return committed(appId, async (tx) => {
+  return committed(appId, { actor: ctx.actor, now }, async (tx) => {
     const source = await findRow(tx, appId, id);
     if (!source) throw new AppError('mission_not_found', `No mission "${id}" in app "${appId}"`);
     const original = missionFromRow(source);

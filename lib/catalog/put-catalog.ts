@@ -9,60 +9,19 @@ import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
 import { getApp } from '@/lib/apps/apps';
 import { campaignFormSchema, type campaignSchema } from '@/lib/contract/campaign';
-import { CATALOG_LIMITS, type CatalogDocument } from '@/lib/contract/catalog';
-import { missionSchema, type Mission } from '@/lib/contract/mission';
+import type { CatalogDocument } from '@/lib/contract/catalog';
+import { missionSchema } from '@/lib/contract/mission';
 import { themePresetSchema } from '@/lib/contract/theme';
 import { describeIssues } from '@/lib/contract/describe-issues';
 import { campaignColumns, campaignFromRow, missionColumns, missionFromRow, themeColumns, themeFromRow } from './convert';
 import { afterCatalogEdit, streamedChanges } from '@/lib/updates/resync';
 import { invalidateCatalog } from './catalog';
+import { catalogEnvelopeSchema, findCycle, invalid, parseItems } from '@/lib/services/releases/catalog-document';
+import { beginCatalogWrite, recordRelease } from '@/lib/services/releases/record-release';
 
-/** The envelope only: each item is parsed on its own, so an error names the item. */
-const catalogEnvelopeSchema = z.object({
-  missions: z.array(z.unknown()).max(CATALOG_LIMITS.missions).default([]),
-  campaigns: z.array(z.unknown()).max(CATALOG_LIMITS.campaigns).default([]),
-  themes: z.array(z.unknown()).max(CATALOG_LIMITS.themes).default([]),
-});
+export { findCycle };
 
 type CampaignIn = z.output<typeof campaignSchema>;
-
-function invalid(where: string, message: string): never {
-  throw new AppError('validation_error', `${where}: ${message}`);
-}
-
-function parseItems<S extends z.ZodType>(schema: S, items: unknown[], kind: string): z.infer<S>[] {
-  const seen = new Set<string>();
-  return items.map((item, i) => {
-    const id = typeof item === 'object' && item && 'id' in item ? String((item as { id: unknown }).id) : '?';
-    const where = `${kind}[${i}] (id "${id}")`;
-    const result = schema.safeParse(item);
-    if (!result.success) invalid(where, describeIssues(result.error));
-    const parsed = result.data as { id: string };
-    if (seen.has(parsed.id)) invalid(where, 'duplicate id in this request');
-    seen.add(parsed.id);
-    return result.data;
-  });
-}
-
-export function findCycle(missions: Map<string, Pick<Mission, 'id' | 'prerequisites'>>): string | null {
-  const state = new Map<string, 'visiting' | 'done'>();
-  const visit = (id: string): string | null => {
-    if (state.get(id) === 'done') return null;
-    if (state.get(id) === 'visiting') return id;
-    state.set(id, 'visiting');
-    for (const pre of missions.get(id)?.prerequisites ?? []) {
-      const found = visit(pre);
-      if (found) return found;
-    }
-    state.set(id, 'done');
-    return null;
-  };
-  for (const id of missions.keys()) {
-    const found = visit(id);
-    if (found) return found;
-  }
-  return null;
-}
 
 export async function exportCatalog(appId: string): Promise<CatalogDocument> {
   const db = await getDb();
@@ -94,6 +53,7 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
   // Missions whose count, window or archived flag this write changes: their holders' streams get the new reading.
   let streamed: string[] = [];
   await db.transaction(async (tx) => {
+    const releaseBefore = await beginCatalogWrite(tx, appId);
     const existingMissions = (await tx.select().from(missionsTable).where(eq(missionsTable.appId, appId))).map(missionFromRow);
     const existingCampaigns = await tx.select().from(campaignsTable).where(eq(campaignsTable.appId, appId));
     // FOR SHARE: a preset the campaigns below may name cannot be deleted until
@@ -161,6 +121,7 @@ export async function putCatalog(appId: string, input: unknown, actor: string, n
       const before = beforeMissions.get(m.id) ?? null;
       await recordAudit(tx, { actor, action: before ? 'mission.update' : 'mission.create', appId, target: `mission:${m.id}`, before, after: m }, now);
     }
+    await recordRelease(tx, { appId, before: releaseBefore, actor, now });
   });
   await invalidateCatalog(appId);
   void afterCatalogEdit(appId, streamed, now);

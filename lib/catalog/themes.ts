@@ -12,6 +12,7 @@ import type { ThemePreset } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
 import { invalidateCatalog } from './catalog';
 import { sameColumns, themeColumns, themeFromRow } from './convert';
+import { beginCatalogWrite, recordRelease } from '@/lib/services/releases/record-release';
 
 /** Who acts (for the audit log) and when. */
 export interface CatalogVerbContext {
@@ -77,6 +78,7 @@ export async function createTheme({ ctx, input }: { ctx: CatalogVerbContext; inp
   const now = ctx.now ?? Date.now();
   const db = await getDb();
   const record = await db.transaction(async (tx) => {
+    const releaseBefore = await beginCatalogWrite(tx, appId);
     const [row] = await tx
       .insert(themesTable)
       .values({ appId, id: theme.id, ...themeColumns(theme), version: 1, createdAt: now, updatedAt: now })
@@ -85,6 +87,7 @@ export async function createTheme({ ctx, input }: { ctx: CatalogVerbContext; inp
     if (!row) throw new AppError('conflict', `A theme "${theme.id}" exists already in app "${appId}"`);
     const created = toRecord(row, []);
     await recordAudit(tx, { actor: ctx.actor, action: 'theme.create', appId, target: `theme:${theme.id}`, before: null, after: created }, now);
+    await recordRelease(tx, { appId, before: releaseBefore, actor: ctx.actor, now });
     return created;
   });
   await invalidateCatalog(appId);
@@ -97,6 +100,7 @@ export async function updateTheme({ ctx, input }: { ctx: CatalogVerbContext; inp
   const now = ctx.now ?? Date.now();
   const db = await getDb();
   const { record, changed } = await db.transaction(async (tx) => {
+    const releaseBefore = await beginCatalogWrite(tx, appId);
     const current = await lockTheme(tx, appId, theme.id);
     if (current.version !== version) throw staleVersion('Theme', theme.id, version, current.version);
     const usedBy = await campaignsUsing(tx, appId, theme.id);
@@ -109,6 +113,7 @@ export async function updateTheme({ ctx, input }: { ctx: CatalogVerbContext; inp
       .returning();
     const after = toRecord(row, usedBy);
     await recordAudit(tx, { actor: ctx.actor, action: 'theme.update', appId, target: `theme:${theme.id}`, before: toRecord(current, usedBy), after }, now);
+    await recordRelease(tx, { appId, before: releaseBefore, actor: ctx.actor, now });
     return { record: after, changed: true };
   });
   if (changed) await invalidateCatalog(appId);
@@ -122,6 +127,7 @@ export async function deleteTheme({ ctx, input }: { ctx: CatalogVerbContext; inp
   const now = ctx.now ?? Date.now();
   const db = await getDb();
   await db.transaction(async (tx) => {
+    const releaseBefore = await beginCatalogWrite(tx, appId);
     const current = await lockTheme(tx, appId, id);
     if (version !== undefined && current.version !== version) throw staleVersion('Theme', id, version, current.version);
     const usedBy = await campaignsUsing(tx, appId, id);
@@ -130,6 +136,7 @@ export async function deleteTheme({ ctx, input }: { ctx: CatalogVerbContext; inp
     }
     await tx.delete(themesTable).where(and(eq(themesTable.appId, appId), eq(themesTable.id, id)));
     await recordAudit(tx, { actor: ctx.actor, action: 'theme.delete', appId, target: `theme:${id}`, before: toRecord(current, []), after: null }, now);
+    await recordRelease(tx, { appId, before: releaseBefore, actor: ctx.actor, now });
   });
   await invalidateCatalog(appId);
 }

@@ -8,9 +8,20 @@
 //
 // Lock order, as every writer of a user's progress: the user's sequence row
 // first (the statement's first CTE; every later part selects from it), then
-// the progress row, balance, ledger, rollups and, last, the key row (only a
-// request of the same user, which queues on the sequence row first, can hold
-// that key).
+// the progress row, balance, ledger, the campaign's budget row, rollups and,
+// last, the key row (only a request of the same user, which queues on the
+// sequence row first, can hold that key).
+//
+// Campaign budgets: a currency reward of a campaign's mission adds to the
+// campaign's spent row (campaign_budget_spent) in the same statement, with the
+// campaign's budget of that currency as the row's `cap`; the row's check
+// (spent <= cap) fails the whole statement when the grant would pass the
+// budget, so nothing is written (409 budget_exhausted). Concurrent claims of
+// the same campaign and currency queue on that one row only for the rest of
+// their statement, each re-reading the row its predecessor committed, so
+// exactly as many are granted as the budget holds; other claims never wait on
+// it. The grant that reaches 80 % or 100 % of the budget records the alert
+// (its primary key: once per threshold) and its audit row, in the statement.
 import { serviceNow } from '@/lib/clock';
 import type { z } from 'zod';
 import type { DbOrTx } from '@/db/client';
@@ -20,9 +31,17 @@ import type { Catalog } from '@/lib/catalog/catalog';
 import type { Reward } from '@/lib/contract/mission';
 import type { claimResponseSchema } from '@/lib/contract/v1';
 import type { SdkUpdate } from '@/lib/contract/updates';
+import { BUDGET_ALERT_THRESHOLDS, BUDGET_ALERT_TYPE } from '@/lib/contract/campaign';
 import { AppError } from '@/lib/errors';
+import { metrics } from '@/lib/metrics';
 import { toMissionProgress } from '@/lib/missions/engine';
 import { readRecords } from '@/lib/progress/records';
+import { outboxRows, wantsAny } from '@/lib/outbound/outbox';
+import { kickOutbound } from '@/lib/outbound/worker';
+
+const CLAIM_NOTICES = ['reward.granted', 'balance.changed'] as const;
+/** The claim statement committed (autocommit) with outbox rows: the worker sends them now. */
+const afterClaimCommit = () => kickOutbound();
 
 /** The body of POST /v1/missions/:id/claim. */
 export type ClaimResult = z.output<typeof claimResponseSchema>;
@@ -31,12 +50,15 @@ export type ClaimResult = z.output<typeof claimResponseSchema>;
  * $1 app, $2 user, $3 mission, $4 now, $5 reward kind, $6 currency, $7 amount,
  * $8 item, $9 quantity, $10 badge, $11 stored key (null: none), $12 request
  * hash, $13 rollups (JSON), $14 the reward as the answer shows it (JSON),
- * $15 the progress's streak (JSON; null: not a streak mission, no key).
+ * $15 the mission's campaign (null: none), $16 that campaign's budget of the
+ * reward's currency (null: none), $17 the outbox rows (JSON; null in
+ * the statement without an outbox part, see CLAIM_OUTBOX), $18 the progress's
+ * streak (JSON; null: not a streak mission, no key).
  * The answer is built by the statement (its values come from the rows it
  * wrote) and stored as text in the key row, so a replay is byte for byte.
  */
 const CLAIM: Prepared = {
-  name: 'ql_claim_v2',
+  name: 'ql_claim_v3',
   text: `with
   s as (insert into user_sequences (app_id, user_id, seq)
         select $1::text, $2::text, 1
@@ -53,17 +75,32 @@ const CLAIM: Prepared = {
   l as (insert into ledger (app_id, user_id, grant_key, kind, currency, amount, item_id, quantity, badge_id, mission_id, balance_after, created_at)
         select $1, $2, 'mission:' || $3 || ':cycle:' || c.cycle, $5::text, $6, $7, $8::text, $9::integer, $10::text, $3, (select amount from b), $4
         from c returning 1 as one),
+  g as (insert into campaign_budget_spent (app_id, campaign_id, currency, spent, cap, updated_at)
+        select $1, $15::text, $6::text, $7::bigint, $16::bigint, $4 from c where $15::text is not null and $6::text is not null
+        on conflict (app_id, campaign_id, currency) do update
+          set spent = campaign_budget_spent.spent + excluded.spent, cap = excluded.cap, updated_at = excluded.updated_at
+        returning spent, cap),
+  a as (insert into campaign_budget_alerts (app_id, campaign_id, currency, threshold, spent, budget, mission_id, at)
+        select $1, $15::text, $6::text, t.threshold, g.spent, g.cap, $3, $4
+        from g, (values ${BUDGET_ALERT_THRESHOLDS.map((t) => `(${t}::smallint)`).join(', ')}) as t(threshold)
+        where g.cap is not null and g.spent * 100 >= g.cap * t.threshold
+        on conflict do nothing
+        returning threshold, spent, budget),
+  au as (insert into audit_log (at, actor, action, app_id, target, before, after)
+        select $4, 'system', '${BUDGET_ALERT_TYPE}', $1, 'campaign:' || $15::text, null,
+          jsonb_build_object('campaignId', $15::text, 'currency', $6::text, 'threshold', a.threshold, 'spent', a.spent, 'budget', a.budget, 'missionId', $3::text)
+        from a returning 1 as one),
   r as (insert into analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
         select $1, x.bucket_start, x.kind, x.key, x.shard, x.count, x.amount
         from c, json_to_recordset($13::json) as x(bucket_start bigint, kind text, key text, shard smallint, count bigint, amount bigint)
         on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
         returning 1 as one),
   body as (select json_build_object(
-          'progress', case when $15::json is null
+          'progress', case when $18::json is null
             then json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
                                    'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4)
             else json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
-                                   'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4, 'streak', $15::json) end,
+                                   'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4, 'streak', $18::json) end,
           'balance', (select json_build_object('userId', $2, 'currency', $6, 'amount', b.amount, 'updatedAt', b.updated_at) from b),
           'reward', $14::json)::text as text
         from c),
@@ -71,7 +108,34 @@ const CLAIM: Prepared = {
         select $1, $2, $11::text, $12::text, 200, to_jsonb(body.text), $4 from body where $11::text is not null
         returning 1 as one)
   select (select seq::text from s) as seq, (select text from body) as body,
-    (select count(*) from l)::int as ledger, (select count(*) from r)::int as rollups, (select count(*) from k)::int as keyed`,
+    (select count(*) from l)::int as ledger, (select count(*) from r)::int as rollups, (select count(*) from k)::int as keyed,
+    (select json_agg(json_build_object('threshold', threshold, 'spent', spent, 'budget', budget))::text from a) as alerts,
+    (select count(*) from au)::int as audited
+  where $17::json is null`,
+};
+
+/**
+ * The claim with its outbox rows (lib/outbound/outbox.ts), used only when the
+ * app has an endpoint for reward.granted or balance.changed: $17 the rows
+ * (JSON: id, endpoint_id, type, data; a null data is the balance the
+ * statement credited, and such a row is written only when it credited one).
+ */
+const CLAIM_OUTBOX: Prepared = {
+  name: 'ql_claim_outbox_v2',
+  text: CLAIM.text
+    .replace('\n  where $17::json is null', '')
+    .replace(
+      '  k as (',
+      `  o as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
+        select x.id, $1, x.endpoint_id, $2, x.type,
+          coalesce(x.data::jsonb, (select jsonb_build_object('userId', $2::text, 'currency', $6::text, 'amount', b.amount, 'updatedAt', b.updated_at) from b)),
+          'pending', 0, $4, $4, $4
+        from c, json_to_recordset($17::json) as x(id text, endpoint_id text, type text, data json)
+        where x.data is not null or exists (select 1 from b)
+        returning 1 as one),
+  k as (`,
+    )
+    .replace('(select count(*) from k)::int as keyed', '(select count(*) from k)::int as keyed, (select count(*) from o)::int as notified'),
 };
 
 export interface ClaimWrite {
@@ -100,6 +164,23 @@ const isKeyTaken = (err: unknown): boolean => {
   );
 };
 
+/** The spent row's check failed: the grant would take the campaign past its budget (the statement wrote nothing). */
+const isBudgetExceeded = (err: unknown): boolean => {
+  const e = err as { code?: unknown; constraint?: unknown; message?: unknown };
+  return e?.code === '23514' && (e.constraint === 'campaign_budget_within' || String(e.message ?? '').includes('campaign_budget_within'));
+};
+
+interface BudgetAlertRow {
+  threshold: number;
+  spent: number;
+  budget: number;
+}
+
+function budgetExhausted(title: string, campaignId: string, currency: string, amount: number, cap: number | null): AppError {
+  const budget = cap === null ? '' : ` (budget ${cap})`;
+  return new AppError('budget_exhausted', `Campaign "${title}" (${campaignId}) has not enough of its ${currency} budget${budget} left to grant ${amount} ${currency}`);
+}
+
 /** The claim's one statement. Throws mission_not_found for a mission the catalog does not have. */
 export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceNow()): Promise<ClaimOutcome> {
   const { appId, userId, missionId } = input;
@@ -114,9 +195,22 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
     count: r.count,
     amount: r.amount,
   }));
+  // Outbound webhooks: only an app with an endpoint for these types runs the statement with the outbox part.
+  const outbox = wantsAny(input.catalog.endpoints, CLAIM_NOTICES)
+    ? outboxRows(input.catalog.endpoints, [
+        { type: 'reward.granted', data: { userId, missionId, reward, idempotencyKey: input.key === null ? null : input.key.replace(/^claim:/, '') } },
+        ...(reward.kind === 'currency' ? [{ type: 'balance.changed' as const, data: null }] : []),
+      ])
+    : [];
+  const campaign = mission.campaignId === null ? undefined : input.catalog.campaigns.get(mission.campaignId);
+  // Only currency rewards of a campaign's missions count against (and are counted in) its budget.
+  const budget =
+    mission.campaignId !== null && reward.kind === 'currency'
+      ? { campaignId: mission.campaignId, currency: reward.currency, amount: reward.amount, cap: campaign?.budget?.find((b) => b.currency === reward.currency)?.amount ?? null }
+      : null;
   let row: Record<string, unknown>;
   try {
-    [row] = await runPrepared(db, CLAIM, [
+    [row] = await runPrepared(db, outbox.length > 0 ? CLAIM_OUTBOX : CLAIM, [
       appId,
       userId,
       missionId,
@@ -131,15 +225,25 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
       input.requestHash,
       JSON.stringify(rollups),
       JSON.stringify(reward),
+      budget?.campaignId ?? null,
+      budget?.cap ?? null,
+      outbox.length > 0 ? JSON.stringify(outbox) : null,
       // A claimed streak is complete: its streak reads current = length (MissionProgress.streak).
       mission.criteria.streak ? JSON.stringify({ current: mission.criteria.streak.length, length: mission.criteria.streak.length }) : null,
     ]);
   } catch (err) {
     if (input.key !== null && isKeyTaken(err)) return { kind: 'key-taken' };
+    if (budget && isBudgetExceeded(err)) throw budgetExhausted(campaign?.title ?? budget.campaignId, budget.campaignId, budget.currency, budget.amount, budget.cap);
     throw err;
+  }
+  if (typeof row?.alerts === 'string' && budget) {
+    for (const alert of JSON.parse(row.alerts) as BudgetAlertRow[]) {
+      metrics().budgetAlerts.inc({ app: appId, campaign: budget.campaignId, currency: budget.currency, threshold: String(alert.threshold) });
+    }
   }
   const seq = row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
   if (typeof row?.body !== 'string' || seq === null) return { kind: 'not-claimed', seq };
+  if (Number(row.notified ?? 0) > 0) afterClaimCommit();
   const result = JSON.parse(row.body) as ClaimResult;
   const updates: SdkUpdate[] = [{ type: 'reward.granted', data: { userId, missionId, reward: result.reward } }];
   if (result.balance) updates.push({ type: 'balance.changed', data: result.balance });

@@ -13,6 +13,8 @@ import { AppError } from '@/lib/errors';
 import { cacheOutcome, cachedOutcome, idempotencyMismatch, storedBody, type Outcome } from '@/lib/idempotency/run-idempotent';
 import { refreshRecommendationsInBackground } from '@/lib/recommendations/recommend';
 import { publishInOrder } from '@/lib/updates/publish';
+import { hasAudience, inAudience } from '@/lib/missions/audience';
+import { readAttributes } from '@/lib/users/attributes';
 import { claimMission, claimRefusal, type ClaimResult } from './claim-mission';
 
 export type { ClaimResult } from './claim-mission';
@@ -47,6 +49,14 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
   const cached = await cachedOutcome<ClaimResult>(scope, input.cachedAnswer);
   if (cached) return cached;
   const db = await getDb();
+  // Audiences: a mission outside the caller's audience (or its campaign's) does
+  // not exist for them, even when completed earlier (docs/api.md, "Audiences").
+  // The attributes are read only for a mission that has an audience.
+  const mission = catalog.missions.get(missionId);
+  const campaign = mission?.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
+  if (mission && hasAudience(mission, campaign) && !inAudience(mission, campaign, await readAttributes(db, appId, userId))) {
+    throw new AppError('mission_not_found', `No mission "${missionId}"`);
+  }
 
   /** The stored answer of the key, when its row exists (a replay, or a misuse of the key: 422). */
   const replay = async (): Promise<Outcome<ClaimResult> | null> => {

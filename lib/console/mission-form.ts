@@ -27,6 +27,8 @@ export interface MissionFormValues {
   iconUrl: string;
   prerequisites: string[];
   archived: boolean;
+  /** The audience over user attributes (components/console/audience-field.tsx); undefined: every player. */
+  audience?: Record<string, unknown>;
 }
 
 export const NO_CAMPAIGN = '__none';
@@ -165,6 +167,7 @@ export function toFormValues(m: Mission): MissionFormValues {
     iconUrl: m.iconUrl ?? '',
     prerequisites: m.prerequisites,
     archived: m.archived,
+    audience: m.audience,
   };
 }
 
@@ -195,5 +198,6 @@ export function toMissionInput(v: MissionFormValues): MissionInput {
     iconUrl: v.iconUrl.trim() === '' ? null : v.iconUrl.trim(),
     prerequisites: v.prerequisites,
     archived: v.archived,
+    ...(v.audience ? { audience: v.audience } : {}),
   } as MissionInput;
 }

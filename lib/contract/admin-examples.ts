@@ -1,22 +1,13 @@
 // Examples of the admin API's requests and answers, as its OpenAPI document
 // shows them (lib/http/admin/openapi.ts). The document's tests validate each
 // against its schema, and both linters check them too.
-const AT = 1_764_158_400_000; // 2025-11-26T12:00:00Z
+import { EXAMPLE_AT, exampleMissionBase } from './examples';
+
+const AT = EXAMPLE_AT;
 const DAY = 86_400_000;
 
 const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null };
-const missionDefinition = {
-  id: 'win-3-matches',
-  title: 'Win 3 ranked matches',
-  description: 'Any ranked mode counts.',
-  criteria: { eventName: 'match_won', count: 3, window: 'daily', filter: { mode: 'ranked' } },
-  reward: { kind: 'currency', currency: 'gems', amount: 50 },
-  campaignId: 'winter-festival',
-  expiresAt: null,
-  iconUrl: null,
-  prerequisites: [],
-  archived: false,
-};
+const missionDefinition = { ...exampleMissionBase, archived: false, audience: { platform: 'ios', level: { gte: 10 } } };
 /** Issue 19: a distinct-values mission (criteria.aggregate) with a weekly streak that repeats. */
 const modesStreakDefinition = {
   ...missionDefinition,
@@ -39,8 +30,11 @@ const campaignInput = {
   bannerUrl: 'https://cdn.example.com/winter.png',
   archived: false,
   themeId: 'winter',
+  budget: [{ currency: 'gems', amount: 50000 }],
 };
 const campaignRecord = { ...campaignInput, version: 2, createdAt: AT - 7 * DAY, updatedAt: AT };
+const budgetAlert = { type: 'budget.alert', campaignId: 'winter-festival', currency: 'gems', threshold: 80, spent: 40000, budget: 50000, missionId: 'win-3-matches', at: AT - DAY };
+const campaignRead = { ...campaignRecord, budgetSpent: { gems: 41250 }, budgetAlerts: [budgetAlert] };
 const staffMember = { id: 'stf_8Qm2', email: 'dana@example.com', name: 'Dana', role: 'editor', createdAt: AT - 10 * DAY };
 const progress = { userId: 'player-42', missionId: 'win-3-matches', status: 'active', progress: 0.6667, currentCount: 2, targetCount: 3, updatedAt: AT };
 
@@ -68,8 +62,9 @@ export const adminExamples = {
   themeList: { themes: [themeRecord] },
   themeAnswer: { theme: themeRecord },
   updateTheme: { ...themePreset, primaryColor: '#04a5e5', version: 1 },
-  campaignList: { campaigns: [campaignRecord] },
-  campaignAnswer: { campaign: campaignRecord },
+  campaignList: { campaigns: [campaignRead] },
+  campaignAnswer: { campaign: campaignRead },
+  campaignWritten: { campaign: campaignRecord },
   createCampaign: campaignInput,
   updateCampaign: { ...campaignInput, title: 'Winter festival (extended)', endAt: AT + 21 * DAY, version: 1 },
   revocation: { userId: 'player-42' },
@@ -89,7 +84,9 @@ export const adminExamples = {
   inspection: {
     appId: 'demo',
     userId: 'player-42',
-    missions: [{ mission: missionDefinition, status: 'active', progress, lock: null }],
+    attributes: { platform: 'ios', level: 12, timezone: 'Europe/Berlin' },
+    timeZone: 'Europe/Berlin',
+    missions: [{ mission: missionDefinition, status: 'active', progress, lock: null, inAudience: true }],
     balances: [{ userId: 'player-42', currency: 'gems', amount: 150, updatedAt: AT }],
     ledger: [
       { id: 311, kind: 'currency', currency: 'gems', amount: 50, itemId: null, quantity: null, badgeId: null, missionId: 'win-3-matches', balanceAfter: 150, createdAt: AT - DAY, actor: null, reason: null },
@@ -102,9 +99,10 @@ export const adminExamples = {
         timestamp: AT,
         receivedAt: AT,
         source: 'api',
-        verdicts: [{ missionId: 'win-3-matches', counted: true, change: 'progress', currentCount: 2, targetCount: 3 }],
+        verdicts: [{ missionId: 'win-3-matches', counted: true, change: 'progress', currentCount: 2, targetCount: 3, bucket: '26 Nov 2025', timeZone: 'Europe/Berlin' }],
       },
     ],
+    campaigns: [{ id: 'winter-cup', title: 'Winter Cup' }],
   },
   testEvent: { name: 'match_won', payload: { mode: 'ranked' } },
   recordedEvent: { accepted: true, eventId: 'evt_0d9c8b7a-6f5e-4d3c-8b2a-1f0e9d8c7b6a', missionsUpdated: ['win-3-matches'] },
@@ -137,4 +135,24 @@ export const adminExamples = {
     nextCursor: 911,
   },
   openapi: { openapi: '3.1.0', info: { title: 'Questline admin API', version: '0.1.0' }, paths: {} },
+  draft: {
+    catalog: { missions: [{ ...missionDefinition, criteria: { ...missionDefinition.criteria, count: 2 } }], campaigns: [campaignInput], themes: [themePreset] },
+    baseRelease: 7,
+    changes: [{ kind: 'mission', id: 'win-3-matches', change: 'changed' }],
+    updatedAt: AT,
+    updatedBy: 'staff:dana@example.com',
+    scheduledAt: null,
+  },
+  publishNow: {},
+  publishAt: { at: AT + DAY },
+  published: { release: 8, publishedAt: AT },
+  scheduled: { scheduledAt: AT + DAY },
+  releaseList: {
+    releases: [
+      { release: 8, publishedAt: AT, publishedBy: 'staff:dana@example.com', changes: [{ kind: 'mission', id: 'win-3-matches', change: 'changed' }] },
+      { release: 7, publishedAt: AT - DAY, publishedBy: 'admin-api-key', changes: [{ kind: 'campaign', id: 'winter-festival', change: 'added' }, { kind: 'mission', id: 'win-3-matches', change: 'added' }] },
+    ],
+    scheduled: { scheduledAt: AT + DAY, scheduledBy: 'staff:dana@example.com', changes: [{ kind: 'theme', id: 'winter', change: 'changed' }] },
+  },
+  unscheduled: { scheduledAt: null },
 };

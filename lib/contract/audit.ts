@@ -33,7 +33,12 @@ export const auditQuerySchema = z
       .optional()
       .describe('The entity kind: the part of target before ":"'),
     target: z.string().max(200).optional().describe('One entity, e.g. mission:daily-win'),
-    userId: z.string().min(1).max(256).optional().describe('One player: what staff did to them (the same as target=user:<userId>)'),
+    userId: z
+      .string()
+      .min(1)
+      .max(256)
+      .optional()
+      .meta({ description: 'One player (exact user id): what staff did to them, the same as target=user:<userId>. Combine with appId for one app’s player.', examples: ['player-42'] }),
     from: msParam.optional().describe('At or after this time (Unix ms)'),
     to: msParam.optional().describe('Before this time (Unix ms)'),
     before: z.coerce.number().int().positive().optional().describe('Cursor: entries older than this id (nextCursor of the previous page)'),

@@ -2,7 +2,7 @@
 // items carry a `version` for optimistic concurrency; a write names the
 // version it read, and a stale one answers 409 conflict.
 import { z } from 'zod';
-import { campaignSchema, checkCampaign } from './campaign';
+import { BUDGET_ALERT_TYPE, campaignSchema, checkCampaign } from './campaign';
 import { idSchema } from './common';
 import { themePresetSchema } from './theme';
 
@@ -23,9 +23,30 @@ export type ThemeRecord = z.output<typeof themeRecordSchema>;
 /** PUT …/themes/:themeId: the whole preset (the path names it) and the version read. */
 export const updateThemeSchema = themePresetSchema.extend({ id: idSchema.optional(), version: versionSchema }).meta({ id: 'UpdateTheme' });
 
-/** A campaign as the admin API answers it: the stored definition (themeId, not resolved) with missionIds. */
+/** An alert recorded when a grant took a campaign to a threshold of its budget of a currency (once per campaign, currency and threshold). */
+const budgetAlertSchema = z
+  .object({
+    type: z.literal(BUDGET_ALERT_TYPE),
+    campaignId: idSchema,
+    currency: z.string(),
+    threshold: z.number().int().describe('Percent of the budget: 80 or 100'),
+    spent: z.number().int().describe('What the campaign had granted of the currency after the grant that crossed the threshold'),
+    budget: z.number().int().describe('The budget of the currency when the alert was recorded'),
+    missionId: idSchema.describe('The mission whose claim crossed the threshold'),
+    at: z.number().int(),
+  })
+  .meta({ id: 'BudgetAlert' });
+
+/** What a campaign's missions have granted, per currency (every currency granted, budgeted or not), and its alerts. */
+const campaignBudgetStateSchema = z.object({
+  budgetSpent: z.record(z.string(), z.number().int()).describe('Currency → amount the campaign’s missions have granted over all users (exact: kept in each claim’s statement)'),
+  budgetAlerts: z.array(budgetAlertSchema).describe('Budget alerts recorded, per currency in the order they were reached'),
+});
+export type CampaignBudgetState = z.output<typeof campaignBudgetStateSchema>;
+
+/** A campaign as the admin API answers it: the stored definition (themeId, not resolved) with missionIds; reads add what it spent. */
 export const campaignRecordSchema = campaignSchema
-  .extend({ missionIds: z.array(idSchema), ...stored })
+  .extend({ missionIds: z.array(idSchema), ...stored, ...campaignBudgetStateSchema.partial().shape })
   .meta({ id: 'CampaignRecord' });
 export type CampaignRecord = z.output<typeof campaignRecordSchema>;
 

@@ -44,7 +44,7 @@ describe('the contract module', () => {
 describe('entity schemas', () => {
   const mission = { id: 'm1', title: 'Win', criteria: { eventName: 'match_won', count: 3 }, reward: { kind: 'currency', currency: 'gems', amount: 5 } };
 
-  it('a mission definition gets its defaults and the public form drops archived and adds locked', () => {
+  it('a mission definition gets its defaults and the public form drops archived (and the audience) and adds locked', () => {
     const parsed = missionSchema.parse(mission);
     expect(parsed).toEqual({
       ...mission,
@@ -56,7 +56,7 @@ describe('entity schemas', () => {
       prerequisites: [],
       archived: false,
     });
-    expect(Object.keys(publicMissionSchema.shape)).toEqual([...Object.keys(missionSchema.shape).filter((k) => k !== 'archived'), 'locked']);
+    expect(Object.keys(publicMissionSchema.shape)).toEqual([...Object.keys(missionSchema.shape).filter((k) => k !== 'archived' && k !== 'audience'), 'locked']);
   });
 
   it('a mission filter is checked by the schema itself (what the console shows inline)', () => {

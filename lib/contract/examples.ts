@@ -1,11 +1,14 @@
 // Examples of the public API's requests and answers, as the OpenAPI document
 // shows them (lib/http/v1/openapi.ts). They are real shapes: the document's
 // test validates each against its schema, and both linters check them too.
-const AT = 1_764_158_400_000; // 2025-11-26T12:00:00Z
+/** The moment every example is set at (the admin examples share it). */
+export const EXAMPLE_AT = 1_764_158_400_000; // 2025-11-26T12:00:00Z
+const AT = EXAMPLE_AT;
 const USER = 'player-42';
 
 const progress = { userId: USER, missionId: 'win-3-matches', status: 'completed', progress: 1, currentCount: 3, targetCount: 3, updatedAt: AT };
-const mission = {
+/** The example mission's definition, as both documents show it (the public one adds `locked`, the admin one `archived`). */
+export const exampleMissionBase = {
   id: 'win-3-matches',
   title: 'Win 3 ranked matches',
   description: 'Any ranked mode counts.',
@@ -15,8 +18,8 @@ const mission = {
   expiresAt: null,
   iconUrl: null,
   prerequisites: [],
-  locked: false,
 };
+const mission = { ...exampleMissionBase, locked: false };
 /** Issue 19: a sum over 5 days in a row (criteria.aggregate, criteria.streak) and its progress with the streak. */
 const goldStreakMission = {
   ...mission,
@@ -40,7 +43,12 @@ const campaign = {
 const balance = { userId: USER, currency: 'gems', amount: 150, updatedAt: AT };
 
 export const v1Examples = {
-  tokenRequest: { appId: 'demo', appSecret: 'qs_iEZM2N4cd0n3zUeaqUHurzkdppSluv03oi__S_bxd08', userId: USER },
+  tokenRequest: {
+    appId: 'demo',
+    appSecret: 'qs_iEZM2N4cd0n3zUeaqUHurzkdppSluv03oi__S_bxd08',
+    userId: USER,
+    attributes: { platform: 'ios', level: 12, timezone: 'Europe/Berlin', trial: null },
+  },
   tokenResponse: {
     accessToken: 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJwbGF5ZXItNDIiLCJhcHAiOiJkZW1vIiwianRpIjoiMDFKREUifQ.c2lnbmF0dXJl',
     tokenType: 'Bearer',
@@ -61,6 +69,7 @@ export const v1Examples = {
   campaignList: { campaigns: [campaign] },
   campaignDetail: { campaign, missions: [mission] },
   webhookDelivery: {
+    users: [{ userId: USER, attributes: { level: 13, vip: true } }],
     events: [
       { userId: USER, name: 'match_won', payload: { mode: 'ranked' }, timestamp: AT, idempotencyKey: 'match-8812-won' },
       { userId: 'player-7', name: 'level_up', payload: { level: 12 }, timestamp: AT + 1_000 },

@@ -3,6 +3,7 @@
 // verdict per mission; a test event sent as the user. The verdict shapes are
 // the engine's (lib/missions/engine.ts NotCounted / Verdict).
 import { z } from 'zod';
+import { userAttributesSchema } from './attributes';
 import { balanceSchema } from './balance';
 import { missionSchema } from './mission';
 import { missionProgressSchema, progressStatusSchema } from './progress';
@@ -17,6 +18,7 @@ export const missionLockSchema = z
 const NOT_COUNTED_CODES = [
   'event_name_mismatch',
   'mission_archived',
+  'outside_audience',
   'campaign_not_live',
   'locked_by_prerequisite',
   'expired',
@@ -46,7 +48,7 @@ export const verdictSchema = z
   .meta({
     id: 'Verdict',
     description:
-      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/currentWindowStart (outside_current_window: a late event, its window is not the current one by the server clock). window_closed (eventWindowStart/recordWindowStart) is only found on events stored before that rule. Sum, distinct and streak missions (criteria.aggregate, criteria.streak): a counted verdict adds `added` (sum: the value added, to the millionth), `value` (distinct: the new value), `streak` ({ current, length } after the event); aggregate_value_invalid (field, reason missing/not_a_number/not_finite/negative/not_a_value, seen), distinct_repeat (field, value: already counted in this window), streak_window_met (streak: this window already met the target).',
+      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/currentWindowStart (outside_current_window: a late event, its window is not the current one by the server clock; timeZone when the user has one). outside_audience: the user is outside the audience of the mission or its campaign. A counted event of a user with a timezone attribute names its bucket and zone (bucket "27 Nov 2026", timeZone "Europe/Berlin"). window_closed (eventWindowStart/recordWindowStart) is only found on events stored before that rule. Sum, distinct and streak missions (criteria.aggregate, criteria.streak): a counted verdict adds `added` (sum: the value added, to the millionth), `value` (distinct: the new value), `streak` ({ current, length } after the event); aggregate_value_invalid (field, reason missing/not_a_number/not_finite/negative/not_a_value, seen), distinct_repeat (field, value: already counted in this window), streak_window_met (streak: this window already met the target).',
   });
 export type InspectorVerdict = z.infer<typeof verdictSchema>;
 
@@ -56,6 +58,7 @@ export const inspectedMissionSchema = z
     status: progressStatusSchema,
     progress: missionProgressSchema.nullable(),
     lock: missionLockSchema.nullable(),
+    inAudience: z.boolean().describe('Whether the user is inside the audience of the mission and its campaign (false: the mission does not exist for them)'),
   })
   .meta({ id: 'InspectedMission' });
 
@@ -92,13 +95,28 @@ export const inspectionSchema = z
   .object({
     appId: z.string(),
     userId: z.string(),
+    attributes: userAttributesSchema.describe('The user’s attributes (token request, webhook `users`); {} when none'),
+    timeZone: z.string().describe('The zone of the user’s daily, weekly and monthly windows: their `timezone` attribute, else UTC'),
     missions: z.array(inspectedMissionSchema).describe('Every mission not archived, in catalog order'),
     balances: z.array(balanceSchema),
     ledger: z.array(ledgerEntrySchema).describe('Newest first, at most 50'),
     events: z.array(inspectedEventSchema).describe('Newest first (by arrival), at most 50'),
+    campaigns: z.array(z.object({ id: z.string(), title: z.string() })).describe('Every campaign of the catalog by id and title, so locks and verdicts can name campaigns by title'),
   })
   .meta({ id: 'Inspection' });
 export type Inspection = z.infer<typeof inspectionSchema>;
+
+/**
+ * The staff stream's own message (GET /api/admin/apps/:appId/users/:userId/updates,
+ * never the player's /v1/sse/updates): every event of the user as it is stored,
+ * with its verdicts as the inspection shows them, sent after commit and live
+ * only (an SSE frame without `id:`, not in the update log, not replayed).
+ */
+export const eventRecordedUpdateSchema = z
+  .object({ type: z.literal('event.recorded'), data: inspectedEventSchema.extend({ userId: z.string() }) })
+  .meta({ id: 'EventRecordedUpdate', description: 'Staff stream only: one stored event with its verdicts, live (no id, not replayed on resume)' });
+type EventRecordedUpdate = z.infer<typeof eventRecordedUpdateSchema>;
+export type RecordedEventData = EventRecordedUpdate['data'];
 
 export const testEventSchema = z
   .object({

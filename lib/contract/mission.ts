@@ -7,7 +7,9 @@ import { aggregateCriteriaIssues, aggregateSchema, streakSchema } from './missio
 
 export const windowSchema = z
   .enum(['lifetime', 'daily', 'weekly', 'monthly'])
-  .describe('Counting window: calendar buckets in UTC of the event timestamp (weeks start on Monday)');
+  .describe(
+    "Counting window: calendar buckets of the event timestamp (weeks start on Monday) in the user's `timezone` attribute, or UTC for a user without one",
+  );
 export type MissionWindow = z.infer<typeof windowSchema>;
 
 /** A filter: payload field path (dot notation) → literal (equality) or operator object; checked when authored. */
@@ -19,6 +21,21 @@ const filterSchema = z
   })
   .describe('Payload path (dot notation) → literal (equality) or operator object (eq ne gt gte lt lte in nin exists); every key must match');
 export type MissionFilter = z.infer<typeof filterSchema>;
+
+/**
+ * Who a mission (or every mission of a campaign) exists for: a filter over
+ * the user's attributes, in the language of criteria.filter. Outside it the
+ * mission is absent for that user (lists, detail, claim, events).
+ */
+export const audienceSchema = z
+  .record(z.string().min(1), z.unknown())
+  .superRefine((filter, ctx) => {
+    const check = validateFilter(filter);
+    if (!check.ok) ctx.addIssue({ code: 'custom', message: check.message.replace(/^filter/, 'audience') });
+  })
+  .describe(
+    'Attribute key (the user attributes set with the token request or the webhook) → literal (equality) or operator object (eq ne gt gte lt lte in nin exists); every key must match. Outside it the mission does not exist for the user',
+  );
 
 const criteriaSchema = z
   .object({
@@ -67,6 +84,7 @@ export const missionSchema = z.object({
   iconUrl: z.string().max(2048).nullable().default(null),
   prerequisites: z.array(idSchema).max(50).default([]).describe('Missions the user must have claimed first'),
   archived: z.boolean().default(false),
+  audience: audienceSchema.optional(),
 });
 /** A stored mission (every default applied). */
 export type Mission = z.output<typeof missionSchema>;
@@ -74,7 +92,7 @@ export type Mission = z.output<typeof missionSchema>;
 export type MissionInput = z.input<typeof missionSchema>;
 
 /** A mission as /v1 answers it: the definition without `archived`, plus the caller's `locked`. */
-export const publicMissionSchema = missionSchema.omit({ archived: true }).extend({
+export const publicMissionSchema = missionSchema.omit({ archived: true, audience: true }).extend({
   locked: z
     .boolean()
     .describe('True while events cannot advance it for this user: a prerequisite is not claimed yet, or its campaign has not started'),

@@ -24,6 +24,15 @@ interface Answer {
 /** An error an operation can answer, optionally with what it means here. */
 type ErrorSpec = ErrorCode | readonly [ErrorCode, string];
 
+/** The Idempotency-Key request header of every write that can be retried (/v1 and admin). */
+export const idempotencyKeyHeader = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  schema: { type: 'string', minLength: 1, maxLength: 255 },
+  description: 'Applies the write once: a retry with the same key answers the first answer (X-Idempotent-Replay); the same key with another body is 422 idempotency_key_reused',
+};
+
 export interface OperationSpec {
   operationId: string;
   tags: readonly [string, ...string[]];

@@ -7,6 +7,7 @@ import { publicCampaignSchema } from './campaign';
 import { errorBodySchema } from './errors';
 import { publicMissionSchema, rewardSchema } from './mission';
 import { missionProgressSchema, progressStatusSchema } from './progress';
+import { notificationSchema } from './outbound';
 import { themeSchema } from './theme';
 import { sdkUpdateSchema } from './updates';
 import {
@@ -60,6 +61,7 @@ export const contractComponents = {
   WebhookDelivery: webhookDeliverySchema,
   WebhookResponse: webhookResponseSchema,
   Recommendations: recommendationsSchema,
+  Notification: notificationSchema,
 } satisfies Record<string, z.ZodType>;
 export type ComponentName = keyof typeof contractComponents;
 

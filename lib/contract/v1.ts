@@ -1,6 +1,7 @@
 // Requests, queries and responses of the public API under /v1. Query schemas
 // take strings (as a query string gives them) and coerce.
 import { z } from 'zod';
+import { attributesUpdateSchema } from './attributes';
 import { balanceSchema } from './balance';
 import { idSchema } from './common';
 import { publicCampaignSchema } from './campaign';
@@ -12,6 +13,7 @@ export const tokenRequestSchema = z.object({
   appId: z.string().min(1).max(64),
   appSecret: z.string().min(1).max(512),
   userId: z.string().min(1).max(256),
+  attributes: attributesUpdateSchema.optional(),
 });
 export const tokenResponseSchema = z.object({
   accessToken: z.string(),
@@ -90,9 +92,27 @@ export const webhookEventSchema = eventSchema.extend({
   ),
   idempotencyKey: z.string().min(1).max(255).optional().describe('Shared with POST /v1/events: the same key and event there or here is applied once'),
 });
-export const webhookDeliverySchema = z.object({
-  events: z.array(webhookEventSchema).min(1).max(MAX_DELIVERY_EVENTS).describe('Applied whole or not at all, in this order'),
+export const MAX_DELIVERY_USERS = 100;
+export const webhookUserSchema = z.object({
+  userId: z.string().min(1).max(256).describe('The player whose attributes change'),
+  attributes: attributesUpdateSchema,
 });
+export const webhookDeliverySchema = z
+  .object({
+    events: z
+      .array(webhookEventSchema)
+      .min(1)
+      .max(MAX_DELIVERY_EVENTS)
+      .optional()
+      .describe('Applied whole or not at all, in this order (after `users`); required unless `users` is given'),
+    users: z
+      .array(webhookUserSchema)
+      .min(1)
+      .max(MAX_DELIVERY_USERS)
+      .optional()
+      .describe('Attribute updates, merged in this order before the events, in the same transaction; required unless `events` is given'),
+  })
+  .refine((d) => d.events !== undefined || d.users !== undefined, { message: 'give events, users or both', path: ['events'] });
 export const webhookResponseSchema = z.object({
   accepted: z.literal(true),
   results: z

@@ -5,7 +5,8 @@
 // two statements and no transaction of its own for a standalone event, one
 // for an event that advances nothing or whose user's records this process
 // has cached from the user's last event (lib/events/user-records-cache.ts); after commit, the stream updates are
-// published in the user's change order and the answer cached, side by side.
+// published in the user's change order, the stored event announced on the
+// user's staff channel (lib/updates/staff.ts) and the answer cached, side by side.
 // The dashboard's rollups are written by the same statement as the event (in a batch:
 // once, sorted, at its end). Callers see only `{ ctx, input }` → the answer.
 import { serviceNow } from '@/lib/clock';
@@ -20,10 +21,17 @@ import { cacheOutcome, cachedOutcome, hashRequest, idempotencyMismatch, storedBo
 import { claimedMissionIds, explainEvent, missionLock, toMissionProgress, type Verdict } from '@/lib/missions/engine';
 import type { EngineEvent, ProgressRecord } from '@/lib/missions/schema';
 import { lockUser, lockUsers } from '@/lib/progress/records';
+import { outboxRows, wantsAny } from '@/lib/outbound/outbox';
+import { kickOutbound } from '@/lib/outbound/worker';
+import { zoneOf, type UserAttributes } from '@/lib/users/attributes';
 import { publishInOrder } from '@/lib/updates/publish';
+import { announceStoredEvent } from '@/lib/updates/staff';
+import { getBus } from '@/lib/bus';
 import { cachedRecords, forgetRecords, storeRecords } from './user-records-cache';
 import { inUserQueue } from './user-queue';
 import { readForEvent, readStoredAnswer, writeEvent, type StoredAnswer } from './write-event';
+
+const COMPLETED = ['mission.completed'] as const;
 
 /** The answer to one recorded event, byte for byte what POST /v1/events returns and replays. */
 export interface RecordedEvent {
@@ -88,7 +96,8 @@ export const eventKey = (idempotencyKey: string) => `event:${idempotencyKey}`;
 type EventOutcome = Array<{ missionId: string } & Verdict>;
 
 /** Judges the event against every mission with its name (explainEvent): the records to save, the answer, the stream updates and the verdicts. */
-function evaluate(catalog: Catalog, event: EngineEvent, records: Map<string, ProgressRecord>, now: number) {
+function evaluate(catalog: Catalog, event: EngineEvent, records: Map<string, ProgressRecord>, attributes: UserAttributes, now: number) {
+  const zone = zoneOf(attributes);
   const candidates = catalog.byEvent.get(event.name) ?? [];
   const missionsUpdated: string[] = [];
   const missionsCompleted: string[] = [];
@@ -99,13 +108,13 @@ function evaluate(catalog: Catalog, event: EngineEvent, records: Map<string, Pro
   for (const mission of candidates) {
     const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
     const lock = missionLock({ mission, campaign, claimedMissionIds: claimed, now });
-    const { evaluation, verdict } = explainEvent({ mission, campaign, record: records.get(mission.id) ?? null, event, lock, now });
+    const { evaluation, verdict } = explainEvent({ mission, campaign, record: records.get(mission.id) ?? null, event, lock, now, zone, attributes });
     outcome.push({ missionId: mission.id, ...verdict });
     if (!evaluation) continue;
     toSave.push(evaluation.record);
     missionsUpdated.push(mission.id);
     if (evaluation.change === 'completed') missionsCompleted.push(mission.id);
-    const data = toMissionProgress({ mission, record: evaluation.record, locked: false, now });
+    const data = toMissionProgress({ mission, record: evaluation.record, locked: false, now, zone });
     if (data) updates.push({ type: evaluation.change === 'completed' ? 'mission.completed' : 'mission.progress', data });
   }
   return { missionsUpdated, missionsCompleted, updates, toSave, outcome };
@@ -182,9 +191,9 @@ async function writeRecorded(args: {
       ? { ...cachedRead, stored: null }
       : related.length > 0
         ? await readForEvent(db, scope, key, related)
-        : { seq: null, stored: null, records: new Map<string, ProgressRecord>() };
+        : { seq: null, stored: null, records: new Map<string, ProgressRecord>(), attributes: {} };
     if (read.stored) return replayOf(read.stored, requestHash);
-    const { missionsUpdated, missionsCompleted, updates, toSave, outcome: verdicts } = evaluate(catalog, event, read.records, now);
+    const { missionsUpdated, missionsCompleted, updates, toSave, outcome: verdicts } = evaluate(catalog, event, read.records, read.attributes, now);
     // A write without progress rows has no sequence check: its verdicts must come from the database's records, not the cache's.
     if (cachedRead && toSave.length === 0) {
       useCache = false;
@@ -208,6 +217,14 @@ async function writeRecorded(args: {
       outcome: verdicts,
       // The dashboard's counts, in the same statement (lib/analytics/rollups.ts), or in the batch's at its end.
       rollups: ctx.rollups ? [] : rollups,
+      // Outbound webhooks (mission.completed), in the same statement; nothing for an app without such an endpoint.
+      outbox:
+        missionsCompleted.length > 0 && wantsAny(catalog.endpoints, COMPLETED)
+          ? outboxRows(
+              catalog.endpoints,
+              updates.filter((u) => u.type === 'mission.completed').map((u) => ({ type: 'mission.completed' as const, data: u.data })),
+            )
+          : undefined,
     });
     if (written.kind === 'stale') {
       forgetRecords(appId, event.userId);
@@ -218,7 +235,7 @@ async function writeRecorded(args: {
     const seq = written.seq;
     if (ctx.uow) {
       // Not committed yet: the entry (if any) only goes stale, which the next write's check catches.
-    } else if (written.kind === 'written') storeRecords(appId, event.userId, { readSeq: read.seq, seq: seq ?? read.seq }, related, read.records, toSave);
+    } else if (written.kind === 'written') storeRecords(appId, event.userId, { readSeq: read.seq, seq: seq ?? read.seq }, related, read.records, toSave, read.attributes);
     else forgetRecords(appId, event.userId);
     // Every sequence number taken is published, even with nothing to say, so later changes need not wait for it.
     const publish = seq === null ? null : () => publishInOrder(appId, event.userId, seq, written.kind === 'written' ? updates : []);
@@ -233,7 +250,13 @@ async function writeRecorded(args: {
     const outcome: Outcome<RecordedEvent> = { status: 200, body, replay: null };
     const steps: Array<() => Promise<void>> = [];
     if (publish) steps.push(publish);
+    // Every stored event, with its verdicts, for the staff watching the user
+    // (the inspector's live panel), including one that changed nothing and so
+    // took no sequence number and publishes nothing on the player's stream.
+    const stored = { kind: 'event.recorded' as const, id: eventId, userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp, receivedAt: now, source, outcome: verdicts };
+    steps.push(() => announceStoredEvent(getBus(), appId, stored));
     if (key !== null) steps.push(() => cacheOutcome(idemScope, outcome));
+    if (written.notified > 0) steps.push(async () => kickOutbound());
     if (ctx.uow) for (const step of steps) ctx.uow.afterCommit(step);
     else if (afterWrite) afterWrite.push(...steps);
     else await Promise.all(steps.map((step) => step()));

@@ -13,6 +13,7 @@
 // for it (it reads instead). Entries are answered only for the mission ids
 // they were read for; the least recently stored go first beyond MAX_USERS.
 import type { ProgressRecord } from '@/lib/missions/schema';
+import type { UserAttributes } from '@/lib/users/attributes';
 import { processWide } from '@/lib/process-wide';
 
 /** Users kept; each entry holds the few records of the missions its events read. */
@@ -22,6 +23,8 @@ interface Entry {
   seq: number | null;
   /** Every mission id read for the user (present or not), and its record when it has one. */
   records: Map<string, ProgressRecord | null>;
+  /** The user's attributes at `seq` (a change of attributes bumps the number too, so a stale entry fails the write's check). */
+  attributes: UserAttributes;
 }
 
 // One per process, not per module copy: the claim route's forget must reach
@@ -31,7 +34,11 @@ const entries = processWide('events.user-records-cache', () => new Map<string, E
 const keyOf = (appId: string, userId: string) => `${appId}\u0000${userId}`;
 
 /** The cached sequence number and records covering every id of `missionIds`; undefined when not known here. */
-export function cachedRecords(appId: string, userId: string, missionIds: readonly string[]): { seq: number | null; records: Map<string, ProgressRecord> } | undefined {
+export function cachedRecords(
+  appId: string,
+  userId: string,
+  missionIds: readonly string[],
+): { seq: number | null; records: Map<string, ProgressRecord>; attributes: UserAttributes } | undefined {
   const entry = entries.get(keyOf(appId, userId));
   if (!entry) return undefined;
   const records = new Map<string, ProgressRecord>();
@@ -40,7 +47,7 @@ export function cachedRecords(appId: string, userId: string, missionIds: readonl
     if (r === undefined) return undefined;
     if (r !== null) records.set(id, r);
   }
-  return { seq: entry.seq, records };
+  return { seq: entry.seq, records, attributes: entry.attributes };
 }
 
 /**
@@ -54,6 +61,7 @@ export function storeRecords(
   missionIds: readonly string[],
   read: ReadonlyMap<string, ProgressRecord>,
   written: readonly ProgressRecord[],
+  attributes: UserAttributes,
 ): void {
   const key = keyOf(appId, userId);
   const previous = entries.get(key);
@@ -64,7 +72,7 @@ export function storeRecords(
   for (const id of missionIds) records.set(id, read.get(id) ?? null);
   for (const r of written) records.set(r.missionId, r);
   entries.delete(key);
-  entries.set(key, { seq: at.seq, records });
+  entries.set(key, { seq: at.seq, records, attributes });
   if (entries.size > MAX_USERS) entries.delete(entries.keys().next().value as string);
 }
 

@@ -2,8 +2,9 @@
 // statement) and the write (one statement), with no transaction of its own.
 //
 // The read takes the user's sequence number (user_sequences), the stored
-// answer of the event's idempotency key and the progress records the event's
-// missions need, all from one snapshot. The write checks that the sequence
+// answer of the event's idempotency key, the progress records the event's
+// missions need and the user's attributes (audiences, time zone: no extra
+// round trip), all from one snapshot. The write checks that the sequence
 // number is still the one read and bumps it, in the same statement that
 // inserts the event row (with its verdicts), the idempotency row, the
 // progress rows (one multi-row upsert) and the dashboard's rollups: when another change of the user committed in between
@@ -16,6 +17,7 @@ import type { DbOrTx } from '@/db/client';
 import { runPrepared, textArray, type Prepared } from '@/db/prepared';
 import type { rollupRows } from '@/lib/analytics/rollups';
 import type { ProgressRecord } from '@/lib/missions/schema';
+import { parseAttributes, type UserAttributes } from '@/lib/users/attributes';
 
 export interface StoredAnswer {
   hash: string;
@@ -29,6 +31,8 @@ export interface EventRead {
   seq: number | null;
   stored: StoredAnswer | null;
   records: Map<string, ProgressRecord>;
+  /** The user's attributes (app_users.attributes; {} when none), read in the same statement: audiences and the user's zone. */
+  attributes: UserAttributes;
 }
 
 interface Scope {
@@ -48,6 +52,7 @@ const READ_FOR_EVENT: Prepared = {
   name: 'ql_event_read_v2',
   text: `select
     (select seq::text from user_sequences where app_id = $1 and user_id = $2) as seq,
+    (select attributes from app_users where app_id = $1 and user_id = $2) as attributes,
     ${STORED_ANSWER} as stored,
     (select coalesce(json_agg(json_build_object(
         'missionId', mission_id, 'status', status, 'currentCount', current_count, 'targetCount', target_count,
@@ -68,6 +73,7 @@ export async function readForEvent(db: DbOrTx, s: Scope, key: string | null, mis
     seq: row.seq === null || row.seq === undefined ? null : Number(row.seq),
     stored: row.stored === null || row.stored === undefined ? null : parsed<StoredAnswer>(row.stored),
     records,
+    attributes: parseAttributes(row.attributes),
   };
 }
 
@@ -92,6 +98,8 @@ export interface EventWrite {
   outcome: unknown[];
   /** The dashboard's rollup rows to add to (lib/analytics/rollups.ts rollupRows). */
   rollups: ReturnType<typeof rollupRows>;
+  /** Outbound-webhook delivery rows (lib/outbound/outbox.ts), written only with progress rows; empty for an app without endpoints. */
+  outbox?: ReadonlyArray<{ id: string; endpoint_id: string; type: string; data: unknown }>;
   /** Progress records to write; non-empty ones need `expectedSeq` (the sequence number read). */
   records: ProgressRecord[];
   expectedSeq: number | null;
@@ -99,7 +107,7 @@ export interface EventWrite {
 
 export type WriteOutcome =
   /** Written; `seq` is the sequence number taken (null when no progress changed). */
-  | { kind: 'written'; seq: number | null }
+  | { kind: 'written'; seq: number | null; /** Outbound-webhook rows written (kick the worker after commit). */ notified: number }
   /** Another change of the user came first: nothing was written, evaluate again. */
   | { kind: 'stale' }
   /** The key is taken: nothing was written, answer from the stored row. `seq` was taken anyway (publish it empty). */
@@ -112,6 +120,8 @@ interface WriteShape {
   firstSeq: boolean;
   keyed: boolean;
   rollups: boolean;
+  /** Outbound-webhook rows to insert (only with records: they hang off the sequence bump). */
+  outbox: boolean;
 }
 
 const writeStatements = new Map<string, Prepared>();
@@ -124,7 +134,7 @@ const writeStatements = new Map<string, Prepared>();
  * the parts a shape lacks are sent as null and not referenced.
  */
 function writeStatement(shape: WriteShape): Prepared {
-  const id = `${shape.records ? 'r' : ''}${shape.firstSeq ? 'f' : ''}${shape.keyed ? 'k' : ''}${shape.rollups ? 'a' : ''}`;
+  const id = `${shape.records ? 'r' : ''}${shape.firstSeq ? 'f' : ''}${shape.keyed ? 'k' : ''}${shape.rollups ? 'a' : ''}${shape.outbox ? 'o' : ''}`;
   const known = writeStatements.get(id);
   if (known) return known;
   const parts: string[] = [];
@@ -167,14 +177,21 @@ function writeStatement(shape: WriteShape): Prepared {
       on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
       returning 1 as one)`);
   }
-  // Every parameter is referenced (with its type) so that each shape's text prepares with the same 17 parameters.
+  if (shape.outbox) {
+    parts.push(`o as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
+      select x.id, $1, x.endpoint_id, $2, x.type, x.data, 'pending', 0, $9::bigint, $9::bigint, $9::bigint
+      from ${gate}, json_to_recordset($18::json) as x(id text, endpoint_id text, type text, data jsonb)
+      returning 1 as one)`);
+  }
+  // Every parameter is referenced (with its type) so that each shape's text prepares with the same parameters (17; 18 with the outbox).
   const unused = [11, 12, 13, 14, 15, 16, 17].filter((n) => !parts.some((p) => p.includes(`$${n}::`)));
   const types: Record<number, string> = { 11: 'bigint', 12: 'text', 13: 'text', 14: 'integer', 15: 'text', 16: 'json', 17: 'json' };
   const mention = unused.map((n) => ` and $${n}::${types[n]} is null`).join('');
+  const notified = shape.outbox ? ', (select count(*) from o)::int as notified' : '';
   const seqSelect = shape.records ? '(select seq::text from s)' : 'null::text';
   const statement = {
-    name: `ql_event_write_v3_${id || 'plain'}`,
-    text: `with ${parts.join(', ')} select ${seqSelect} as seq, (select count(*) from e)::int as written where true${mention}`,
+    name: `ql_event_write_v4_${id || 'plain'}`,
+    text: `with ${parts.join(', ')} select ${seqSelect} as seq, (select count(*) from e)::int as written${notified} where true${mention}`,
   };
   writeStatements.set(id, statement);
   return statement;
@@ -182,7 +199,8 @@ function writeStatement(shape: WriteShape): Prepared {
 
 /** One statement: sequence check and bump, key row, event row, the user's app_users row, progress upsert, rollups. */
 export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<WriteOutcome> {
-  const shape: WriteShape = { records: w.records.length > 0, firstSeq: w.expectedSeq === null, keyed: w.keyRow !== null, rollups: w.rollups.length > 0 };
+  const outbox = w.records.length > 0 && (w.outbox?.length ?? 0) > 0;
+  const shape: WriteShape = { records: w.records.length > 0, firstSeq: w.expectedSeq === null, keyed: w.keyRow !== null, rollups: w.rollups.length > 0, outbox };
   const records = shape.records
     ? JSON.stringify(
         w.records.map((r) => ({
@@ -221,10 +239,11 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
         k?.response ?? null,
         records,
         rollups,
+        ...(outbox ? [JSON.stringify(w.outbox)] : []),
       ])
     )[0] ?? {};
   const seq = row.seq === null || row.seq === undefined ? null : Number(row.seq);
-  if (Number(row.written) === 1) return { kind: 'written', seq };
+  if (Number(row.written) === 1) return { kind: 'written', seq, notified: Number(row.notified ?? 0) };
   if (w.records.length > 0 && seq === null) return { kind: 'stale' };
   return { kind: 'key-taken', seq };
 }

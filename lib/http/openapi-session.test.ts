@@ -12,6 +12,7 @@ import { startTestServer, uniqueId, type TestServer } from '@/lib/testing/test-s
 import { campaign, mission, themePreset } from '@/lib/testing/fixtures';
 import { signedInStaff } from '@/lib/testing/staff';
 import { sign } from '@/lib/testing/webhook';
+import { startReceiver } from '@/lib/testing/receiver';
 
 let server: TestServer;
 let v1: OpenApiValidator;
@@ -65,6 +66,17 @@ describe('a real session conforms to the OpenAPI documents', () => {
     };
     expect((await call('PUT', `${base()}/catalog`, admin({ body: catalog }))).status).toBe(200);
     expect((await call('GET', `${base()}/catalog`, admin())).status).toBe(200);
+
+    // Drafts and releases: write, read, schedule and cancel, publish, list, restore, discard.
+    expect((await call('GET', `${base()}/draft`, admin())).status).toBe(404);
+    expect((await call('PUT', `${base()}/draft`, admin({ body: catalog }))).status).toBe(200);
+    expect((await call('GET', `${base()}/draft`, admin())).status).toBe(200);
+    expect((await call('POST', `${base()}/draft/publish`, admin({ body: { at: Date.now() + 3_600_000 } }))).status).toBe(202);
+    expect((await call('DELETE', `${base()}/draft/publish`, admin())).status).toBe(200);
+    expect((await call('POST', `${base()}/draft/publish`, admin({ body: {} }))).status).toBe(200);
+    expect((await call('GET', `${base()}/releases`, admin())).status).toBe(200);
+    expect((await call('POST', `${base()}/releases/1/restore`, admin())).status).toBe(200);
+    expect((await call('DELETE', `${base()}/draft`, admin())).status).toBe(204);
 
     expect((await call('GET', `${base()}/themes`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/themes`, admin({ body: themePreset('spring') }))).status).toBe(201);
@@ -132,6 +144,30 @@ describe('a real session conforms to the OpenAPI documents', () => {
     const replay = await call('POST', '/v1/webhook/incoming', { headers, body });
     expect(replay.headers.get('x-idempotent-replay')).not.toBeNull();
     expect((await call('POST', '/v1/webhook/incoming', { headers: { ...headers, 'X-Webhook-Id': randomUUID(), 'X-Webhook-Signature': `v1=${'0'.repeat(64)}` }, body })).status).toBe(401);
+  });
+
+  it('outbound webhooks: an endpoint, a notification to a real receiver, its delivery log, a redelivery, the deletion', async () => {
+    const receiver = await startReceiver();
+    const saved = process.env.OUTBOUND_WEBHOOK_ALLOW_PRIVATE;
+    process.env.OUTBOUND_WEBHOOK_ALLOW_PRIVATE = '1';
+    try {
+      const created = await call('POST', `${base()}/endpoints`, admin({ body: { url: receiver.url, events: ['balance.changed'] } }));
+      expect(created.status).toBe(201);
+      const endpointId = created.json<{ id: string }>().id;
+      expect((await call('GET', `${base()}/endpoints`, admin())).status).toBe(200);
+      const grant = await call('POST', `${base()}/users/${userId}/grants`, admin({ body: { currency: 'gems', amount: 1, reason: 'OpenAPI session' } }));
+      expect(grant.status).toBe(200);
+      await receiver.until((r) => r.length >= 1, 15_000, 'the notification');
+      const log = await call('GET', `${base()}/endpoints/${endpointId}/deliveries`, admin());
+      expect(log.status).toBe(200);
+      const [delivery] = log.json<{ deliveries: Array<{ id: string }> }>().deliveries;
+      expect((await call('POST', `${base()}/endpoints/${endpointId}/deliveries/${delivery.id}/redeliver`, admin())).status).toBe(202);
+      expect((await call('DELETE', `${base()}/endpoints/${endpointId}`, admin())).status).toBe(204);
+    } finally {
+      if (saved === undefined) delete process.env.OUTBOUND_WEBHOOK_ALLOW_PRIVATE;
+      else process.env.OUTBOUND_WEBHOOK_ALLOW_PRIVATE = saved;
+      await receiver.close();
+    }
   });
 
   it('support: inspect the player, a test event, its stream, the audit log, analytics, a revocation', async () => {

@@ -17,6 +17,7 @@ import { getAppCatalog, getApps, patchApp, postApp, postRevocation, postRotateSe
 import { deleteStaff, getMe, getStaff, patchStaff, postStaff } from './admin/staff';
 import { adminOpenApiDocument } from './admin/openapi';
 import { postRotateWebhookSecret } from './admin/webhook-secret';
+import { deleteEndpointItem, getDeliveries, getEndpoints, postEndpoint, postRedeliver } from './admin/endpoints';
 import { getAnalytics } from './admin/analytics';
 import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
 import { getEventNames, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
@@ -34,6 +35,7 @@ import {
   putCampaign,
   putTheme,
 } from './admin/catalog-items';
+import { deleteDraftHandler, deletePublishHandler, getDraftHandler, getReleasesHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
 import { getHealth, getReady } from './ops/health';
 import { getMetrics } from './ops/metrics';
 import { observe } from './observe';
@@ -67,6 +69,10 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps', handlers: { POST: postApp, GET: getApps } },
   { path: '/api/admin/apps/:appId', handlers: { PATCH: patchApp } },
   { path: '/api/admin/apps/:appId/catalog', handlers: { PUT: putAppCatalog, GET: getAppCatalog } },
+  { path: '/api/admin/apps/:appId/draft', handlers: { GET: getDraftHandler, PUT: putDraftHandler, DELETE: deleteDraftHandler } },
+  { path: '/api/admin/apps/:appId/draft/publish', handlers: { POST: postPublishHandler, DELETE: deletePublishHandler } },
+  { path: '/api/admin/apps/:appId/releases', handlers: { GET: getReleasesHandler } },
+  { path: '/api/admin/apps/:appId/releases/:release/restore', handlers: { POST: postRestoreHandler } },
   { path: '/api/admin/apps/:appId/rotate-secret', handlers: { POST: postRotateSecret } },
   { path: '/api/admin/apps/:appId/revocations', handlers: { POST: postRevocation } },
   { path: '/api/admin/me', handlers: { GET: getMe } },
@@ -95,6 +101,10 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/themes/:themeId', handlers: { GET: getThemeItem, PUT: putTheme, DELETE: deleteThemeItem } },
   { path: '/api/admin/apps/:appId/campaigns', handlers: { GET: getCampaigns, POST: postCampaign } },
   { path: '/api/admin/apps/:appId/campaigns/:campaignId', handlers: { GET: getCampaignItem, PUT: putCampaign, DELETE: deleteCampaignItem } },
+  { path: '/api/admin/apps/:appId/endpoints', handlers: { GET: getEndpoints, POST: postEndpoint } },
+  { path: '/api/admin/apps/:appId/endpoints/:endpointId', handlers: { DELETE: deleteEndpointItem } },
+  { path: '/api/admin/apps/:appId/endpoints/:endpointId/deliveries', handlers: { GET: getDeliveries } },
+  { path: '/api/admin/apps/:appId/endpoints/:endpointId/deliveries/:deliveryId/redeliver', handlers: { POST: postRedeliver } },
 ];
 
 /** For operators and orchestrators: liveness, readiness, Prometheus metrics (no CORS). */

@@ -1,21 +1,13 @@
 // Builds a verb's ServiceContext once per admin request: the app (checked to
 // exist), the staff member or admin key as the actor, the clock, the request
 // id and the process's dependencies. The only place an admin handler of the
-// support desk reaches the global getters.
+// desk, the drafts and the app backend's writes reach the global getters.
 import { serviceNow } from '@/lib/clock';
-import { getDb } from '@/db/client';
 import { getApp } from '@/lib/apps/apps';
-import { getBus } from '@/lib/bus';
-import { getCatalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
-import { getKv } from '@/lib/kv';
-import { logger } from '@/lib/log';
 import type { Actor, ServiceContext } from '@/lib/services/context';
-import { getUpdateLog, userLogKey } from '@/lib/updates/log';
-import { publishInOrder } from '@/lib/updates/publish';
+import { processServiceDeps } from '@/lib/service-deps';
 import type { AdminContext } from './handler';
-
-const eraseStream = (appId: string, userId: string) => getUpdateLog().erase(userLogKey(appId, userId));
 
 function actorOf(admin: AdminContext['admin']): Actor {
   return admin.staff ? { kind: 'staff', id: admin.staff.email, role: admin.role } : { kind: 'admin-key', id: 'admin-api-key', role: admin.role };
@@ -29,6 +21,17 @@ export async function adminServiceContext(req: AdminContext, appId: string): Pro
     actor: actorOf(req.admin),
     now: serviceNow,
     requestId: req.requestId,
-    deps: { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream },
+    deps: await processServiceDeps(),
+  };
+}
+
+/** The context of a request made with the app secret (token request, signed webhook): the app's backend acts. */
+export async function appServiceContext(appId: string, requestId: string): Promise<ServiceContext> {
+  return {
+    appId,
+    actor: { kind: 'system', id: 'app-backend', role: null },
+    now: serviceNow,
+    requestId,
+    deps: await processServiceDeps(),
   };
 }

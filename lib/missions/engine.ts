@@ -3,6 +3,7 @@
 // always a parameter, so the rules of docs/api.md ("Mission rules", "Status
 // model", "GET /v1/missions") are testable to the ms.
 import { SUM_DECIMALS } from '@/lib/contract/mission-aggregate';
+import { inAudience, type AudienceAttributes } from './audience';
 import { firstFilterMismatch, readPath } from './filter';
 import type {
   AggregateState,
@@ -13,7 +14,7 @@ import type {
   ProgressRecord,
   ProgressStatus,
 } from './schema';
-import { windowStart } from './windows';
+import { bucketLabel, UTC_ZONE, windowStart } from './windows';
 
 type EvaluationChange = 'progress' | 'completed';
 export interface Evaluation {
@@ -108,16 +109,16 @@ export function isListed(args: {
  * record usable when the window is re-authored (e.g. daily → lifetime maps
  * every old bucket to 0 instead of leaving the record "in the future").
  */
-function recordBucket(mission: Mission, record: ProgressRecord): number {
-  return windowStart(mission.criteria.window, record.windowStart);
+function recordBucket(mission: Mission, record: ProgressRecord, zone: string): number {
+  return windowStart(mission.criteria.window, record.windowStart, zone);
 }
 
 /** Millionths per unit of a sum (SUM_DECIMALS decimal places, exact integer arithmetic). */
 const MICROS = 10 ** SUM_DECIMALS;
 
 /** The start of the window before the one starting at `bucket` (streaks; daily and weekly only). */
-function previousWindowStart(mission: Mission, bucket: number): number {
-  return windowStart(mission.criteria.window, bucket - 1);
+function previousWindowStart(mission: Mission, bucket: number, zone: string): number {
+  return windowStart(mission.criteria.window, bucket - 1, zone);
 }
 
 /**
@@ -133,6 +134,7 @@ function withMeasure(
   mission: Mission,
   measure: { value: number; full: number; currentCount: number; state: AggregateState },
   now: number,
+  zone: string,
 ): Evaluation {
   const target = mission.criteria.count;
   const met = measure.value >= measure.full;
@@ -141,7 +143,7 @@ function withMeasure(
   const streakRule = mission.criteria.streak;
   if (streakRule !== undefined && met) {
     const before = state.streak;
-    const current = before !== undefined && before.lastMet === previousWindowStart(mission, base.windowStart) ? before.current + 1 : 1;
+    const current = before !== undefined && before.lastMet === previousWindowStart(mission, base.windowStart, zone) ? before.current + 1 : 1;
     state.streak = { current, lastMet: base.windowStart };
     completed = current >= streakRule.length;
   }
@@ -184,12 +186,13 @@ function invalidValue(op: 'sum' | 'distinct', field: string, value: unknown): No
 type NotCounted =
   | { code: 'event_name_mismatch'; expected: string; seen: string }
   | { code: 'mission_archived' }
+  | { code: 'outside_audience' }
   | { code: 'campaign_not_live'; state: 'archived' | 'not_started' | 'ended'; campaignId: string; startAt: number; endAt: number }
   | { code: 'locked_by_prerequisite'; missing: string[] }
   | { code: 'expired'; expiresAt: number; timestamp: number }
   | { code: 'outside_window'; campaignId: string; startAt: number; endAt: number; timestamp: number }
   | { code: 'filter_mismatch'; key: string; condition: unknown; missing: boolean; seen?: unknown }
-  | { code: 'outside_current_window'; eventWindowStart: number; currentWindowStart: number }
+  | { code: 'outside_current_window'; eventWindowStart: number; currentWindowStart: number; timeZone?: string }
   | { code: 'already_completed' }
   | { code: 'already_claimed' }
   | { code: 'aggregate_value_invalid'; field: string; reason: AggregateInvalidReason; seen?: unknown }
@@ -215,6 +218,10 @@ export type Verdict =
       added?: number;
       value?: string | number | boolean;
       streak?: StreakProgress;
+      /** The bucket the event counted for, in the user's zone ("27 Nov 2026"); only for a user with a timezone attribute, on daily, weekly and monthly missions. */
+      bucket?: string;
+      /** The zone of the bucket ("Europe/Berlin"); with `bucket`. */
+      timeZone?: string;
     }
   | ({ counted: false } & NotCounted);
 
@@ -247,10 +254,17 @@ export function explainEvent(args: {
   event: EngineEvent;
   lock: MissionLock | null;
   now: number;
+  /** The user's IANA zone (the `timezone` attribute); UTC when absent. */
+  zone?: string;
+  /** The user's attributes, for the audiences of the mission and its campaign; undefined: not checked (the caller did). */
+  attributes?: AudienceAttributes;
 }): Explanation {
   const { mission, campaign, record, event, lock, now } = args;
+  const zone = args.zone ?? UTC_ZONE;
   if (event.name !== mission.criteria.eventName) return notCounted({ code: 'event_name_mismatch', expected: mission.criteria.eventName, seen: event.name });
   if (mission.archived) return notCounted({ code: 'mission_archived' });
+  // Outside the audience the mission does not exist for the user: the event leaves it untouched.
+  if (args.attributes !== undefined && !inAudience(mission, campaign, args.attributes)) return notCounted({ code: 'outside_audience' });
   if (campaign !== null && campaign.archived) {
     return notCounted({ code: 'campaign_not_live', state: 'archived', campaignId: campaign.id, startAt: campaign.startAt, endAt: campaign.endAt });
   }
@@ -261,12 +275,14 @@ export function explainEvent(args: {
   }
   const outside = timeReason(mission, campaign, event.timestamp, now);
   if (outside) return notCounted(outside);
-  const bucket = windowStart(mission.criteria.window, event.timestamp);
+  const bucket = windowStart(mission.criteria.window, event.timestamp, zone);
   // The server's clock decides which bucket is current: a late event (or one a
   // few minutes early across midnight) counts only in its own bucket while that
   // one is current, so no event ever moves a recurring mission's bucket.
-  const currentBucket = windowStart(mission.criteria.window, now);
-  if (bucket !== currentBucket) return notCounted({ code: 'outside_current_window', eventWindowStart: bucket, currentWindowStart: currentBucket });
+  const currentBucket = windowStart(mission.criteria.window, now, zone);
+  if (bucket !== currentBucket) {
+    return notCounted({ code: 'outside_current_window', eventWindowStart: bucket, currentWindowStart: currentBucket, ...(zone === UTC_ZONE ? {} : { timeZone: zone }) });
+  }
   const mismatch = firstFilterMismatch(mission.criteria.filter, event.payload);
   if (mismatch) {
     const { key, condition, seen } = mismatch;
@@ -278,7 +294,7 @@ export function explainEvent(args: {
   const streakRule = mission.criteria.streak;
   let base: { userId: string; cycle: number; from: ProgressRecord | null; streak: AggregateState['streak'] };
   if (record === null) base = { userId: event.userId, cycle: 1, from: null, streak: undefined };
-  else if (bucket === recordBucket(mission, record)) {
+  else if (bucket === recordBucket(mission, record, zone)) {
     // completed waits for its claim; claimed is done for this bucket.
     if (record.status === 'completed') return notCounted({ code: 'already_completed' });
     if (record.status === 'claimed') return notCounted({ code: 'already_claimed' });
@@ -342,10 +358,12 @@ export function explainEvent(args: {
     }
   }
 
-  const evaluation = withMeasure({ userId: base.userId, missionId: mission.id, windowStart: bucket, cycle: base.cycle }, mission, measure, now);
+  const evaluation = withMeasure({ userId: base.userId, missionId: mission.id, windowStart: bucket, cycle: base.cycle }, mission, measure, now, zone);
   const { currentCount, targetCount } = evaluation.record;
-  const streak = streakRule === undefined ? {} : { streak: streakView(mission, evaluation.record, now) };
-  return { evaluation, verdict: { counted: true, change: evaluation.change, currentCount, targetCount, ...extra, ...streak } };
+  const streak = streakRule === undefined ? {} : { streak: streakView(mission, evaluation.record, now, zone) };
+  // Only for a user with a zone: a UTC user's verdicts stay exactly as before.
+  const named = mission.criteria.window === 'lifetime' || zone === UTC_ZONE ? {} : { bucket: bucketLabel(mission.criteria.window, bucket, zone), timeZone: zone };
+  return { evaluation, verdict: { counted: true, change: evaluation.change, currentCount, targetCount, ...extra, ...streak, ...named } };
 }
 
 /** What `event` does to the user's record of `mission` (explainEvent without the why); null when it does not count. */
@@ -369,10 +387,12 @@ export function toMissionProgress(args: {
   record: ProgressRecord | null;
   locked: boolean;
   now: number;
+  /** The user's IANA zone (the `timezone` attribute); UTC when absent. */
+  zone?: string;
 }): MissionProgress | null {
   const view = baseProgress(args);
   if (view === null || args.mission.criteria.streak === undefined) return view;
-  return { ...view, streak: streakView(args.mission, args.record, args.now) };
+  return { ...view, streak: streakView(args.mission, args.record, args.now, args.zone) };
 }
 
 /**
@@ -383,15 +403,15 @@ export function toMissionProgress(args: {
  * except a repeating streak's claimed record once its window is over (it
  * starts again).
  */
-export function streakView(mission: Mission, record: ProgressRecord | null, now: number): { current: number; length: number } {
+export function streakView(mission: Mission, record: ProgressRecord | null, now: number, zone: string = UTC_ZONE): { current: number; length: number } {
   const length = mission.criteria.streak?.length ?? 0;
   if (record === null) return { current: 0, length };
   // A completed (or claimed) streak reached its length, also when staff completed it (docs/api.md).
   if (record.status === 'completed' || staysClaimed(mission, record)) return { current: length, length };
-  const current = windowStart(mission.criteria.window, now);
-  if (record.status === 'claimed') return { current: recordBucket(mission, record) === current ? length : 0, length };
+  const current = windowStart(mission.criteria.window, now, zone);
+  if (record.status === 'claimed') return { current: recordBucket(mission, record, zone) === current ? length : 0, length };
   const stored = record.state?.streak;
-  const alive = stored !== undefined && (stored.lastMet === current || stored.lastMet === previousWindowStart(mission, current));
+  const alive = stored !== undefined && (stored.lastMet === current || stored.lastMet === previousWindowStart(mission, current, zone));
   return { current: alive ? stored.current : 0, length };
 }
 
@@ -400,12 +420,13 @@ function staysClaimed(mission: Mission, record: ProgressRecord | null): boolean 
   return record?.status === 'claimed' && mission.criteria.streak !== undefined && mission.criteria.streak.repeat !== true;
 }
 
-function baseProgress(args: { mission: Mission; record: ProgressRecord | null; now: number }): MissionProgress | null {
+function baseProgress(args: { mission: Mission; record: ProgressRecord | null; now: number; zone?: string }): MissionProgress | null {
   const { mission, record, now } = args;
+  const zone = args.zone ?? UTC_ZONE;
   if (record === null) return null;
   const base = { userId: record.userId, missionId: record.missionId, updatedAt: record.updatedAt };
   // Over, or (a record stored before event times were bounded) in the future: either way not the current bucket.
-  const bucketNotCurrent = windowStart(mission.criteria.window, now) !== recordBucket(mission, record);
+  const bucketNotCurrent = windowStart(mission.criteria.window, now, zone) !== recordBucket(mission, record, zone);
 
   if (record.status !== 'completed' && !staysClaimed(mission, record) && bucketNotCurrent) {
     return { ...base, status: 'active', progress: 0, currentCount: 0, targetCount: mission.criteria.count };
@@ -441,6 +462,7 @@ export function effectiveStatus(args: {
   record: ProgressRecord | null;
   locked: boolean;
   now: number;
+  zone?: string;
 }): ProgressStatus {
   const view = toMissionProgress(args);
   if (view !== null) return view.status;

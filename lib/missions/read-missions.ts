@@ -5,7 +5,9 @@ import { getDb, type DbOrTx } from '@/db/client';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
 import { readUserRecords } from '@/lib/progress/records';
-import { userRecordsAt } from '@/lib/progress/records-cache';
+import { userStateAt } from '@/lib/progress/records-cache';
+import { readAttributes, zoneOf, type UserAttributes } from '@/lib/users/attributes';
+import { inAudience } from './audience';
 import { claimedMissionIds, isListed, missionLock, toMissionProgress, type MissionLock } from './engine';
 import type { Mission, MissionProgress, ProgressRecord, ProgressStatus } from './schema';
 
@@ -20,17 +22,23 @@ export interface MissionView {
   lock: MissionLock | null;
 }
 
-export function viewMission(catalog: Catalog, mission: Mission, records: Map<string, ProgressRecord>, now: number): MissionView {
-  return viewWith(catalog, mission, records, claimedMissionIds(records.values()), now);
+export function viewMission(catalog: Catalog, mission: Mission, records: Map<string, ProgressRecord>, now: number, zone?: string): MissionView {
+  return viewWith(catalog, mission, records, claimedMissionIds(records.values()), now, zone);
+}
+
+/** Whether the mission exists for a user with these attributes: inside the audience of the mission and of its campaign. */
+export function visibleTo(catalog: Catalog, mission: Mission, attributes: UserAttributes): boolean {
+  const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
+  return inAudience(mission, campaign, attributes);
 }
 
 /** viewMission with the user's claimed ids computed once by the caller (a listing views many missions). */
-function viewWith(catalog: Catalog, mission: Mission, records: Map<string, ProgressRecord>, claimed: ReadonlySet<string>, now: number): MissionView {
+function viewWith(catalog: Catalog, mission: Mission, records: Map<string, ProgressRecord>, claimed: ReadonlySet<string>, now: number, zone?: string): MissionView {
   const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
   const record = records.get(mission.id) ?? null;
   const lock = missionLock({ mission, campaign, claimedMissionIds: claimed, now });
   const locked = lock !== null;
-  const progress = toMissionProgress({ mission, record, locked, now });
+  const progress = toMissionProgress({ mission, record, locked, now, zone });
   // effectiveStatus: the record's read status, else locked or active.
   const status = progress !== null ? progress.status : locked ? 'locked' : 'active';
   return { mission, lock, record, progress, status, locked };
@@ -53,7 +61,8 @@ async function listMissionViews(
   now: number,
   latestSeq: number | null | undefined,
 ): Promise<{ views: MissionView[]; nextAfter: string | null }> {
-  const records = await userRecordsAt(db, catalog.appId, userId, latestSeq);
+  const { records, attributes } = await userStateAt(db, catalog.appId, userId, latestSeq);
+  const zone = zoneOf(attributes);
   const claimed = claimedMissionIds(records.values());
   const views: MissionView[] = [];
   let more = false;
@@ -63,7 +72,8 @@ async function listMissionViews(
     const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
     const record = records.get(mission.id) ?? null;
     if (!isListed({ mission, campaign, record, includeExpired: query.includeExpired, now })) continue;
-    const view = viewWith(catalog, mission, records, claimed, now);
+    if (!inAudience(mission, campaign, attributes)) continue;
+    const view = viewWith(catalog, mission, records, claimed, now, zone);
     if (query.status !== 'all' && view.status !== query.status) continue;
     if (views.length === query.limit) {
       more = true;
@@ -111,9 +121,10 @@ export async function listMissions({ ctx, input }: { ctx: ReadContext; input: Li
 export async function readMission({ ctx, input }: { ctx: ReadContext; input: { missionId: string } }): Promise<MissionView> {
   const catalog = ctx.catalog ?? (await getCatalog(ctx.appId));
   const mission = catalog.missions.get(input.missionId);
-  const records = mission ? await readUserRecords(ctx.db ?? (await getDb()), ctx.appId, ctx.userId) : null;
-  if (!mission || !records || (mission.archived && !records.has(mission.id))) {
+  const db = ctx.db ?? (await getDb());
+  const [records, attributes] = mission ? await Promise.all([readUserRecords(db, ctx.appId, ctx.userId), readAttributes(db, ctx.appId, ctx.userId)]) : [null, {}];
+  if (!mission || !records || (mission.archived && !records.has(mission.id)) || !visibleTo(catalog, mission, attributes)) {
     throw new AppError('mission_not_found', `No mission "${input.missionId}"`);
   }
-  return viewMission(catalog, mission, records, ctx.now ?? serviceNow());
+  return viewMission(catalog, mission, records, ctx.now ?? serviceNow(), zoneOf(attributes));
 }

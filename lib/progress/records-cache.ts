@@ -17,6 +17,7 @@ import type { DbOrTx } from '@/db/client';
 import { runPrepared, type Prepared } from '@/db/prepared';
 import type { ProgressRecord } from '@/lib/missions/schema';
 import { processWide } from '@/lib/process-wide';
+import { parseAttributes, type UserAttributes } from '@/lib/users/attributes';
 
 const RECORDS_CACHE_TTL_MS = 10_000;
 const RECORDS_CACHE_MAX_USERS = 20_000;
@@ -24,7 +25,15 @@ const RECORDS_CACHE_MAX_USERS = 20_000;
 interface Entry {
   seq: number | null;
   records: Map<string, ProgressRecord>;
+  /** The user's attributes at `seq` (setting attributes takes a sequence number too). */
+  attributes: UserAttributes;
   expires: number;
+}
+
+/** A user's records and attributes, one snapshot. */
+export interface UserState {
+  records: Map<string, ProgressRecord>;
+  attributes: UserAttributes;
 }
 
 // One per process, not per module copy: a route's forget must reach the copy
@@ -34,8 +43,9 @@ const keyOf = (appId: string, userId: string) => `${appId}\u0000${userId}`;
 
 /** $1 app, $2 user: the user's sequence number (null: never changed) and records, one snapshot. */
 const USER_RECORDS_WITH_SEQ: Prepared = {
-  name: 'ql_user_records_seq_v2',
+  name: 'ql_user_records_seq_v3',
   text: `select (select seq::text from user_sequences where app_id = $1 and user_id = $2) as seq,
+  (select attributes from app_users where app_id = $1 and user_id = $2) as attributes,
   (select json_agg(json_build_array(mission_id, status, current_count, target_count, window_start, cycle, updated_at, state))::text
    from progress where app_id = $1 and user_id = $2) as records`,
 };
@@ -51,7 +61,7 @@ async function readWithSeq(db: DbOrTx, appId: string, userId: string): Promise<E
     records.set(missionId, { userId, missionId, status, currentCount, targetCount, windowStart, cycle, updatedAt, ...(state === null || state === undefined ? {} : { state }) });
   }
   const seq = row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
-  return { seq, records, expires: Date.now() + RECORDS_CACHE_TTL_MS };
+  return { seq, records, attributes: parseAttributes(row?.attributes), expires: Date.now() + RECORDS_CACHE_TTL_MS };
 }
 
 /**
@@ -60,15 +70,16 @@ async function readWithSeq(db: DbOrTx, appId: string, userId: string): Promise<E
  * database (and cached). `latestSeq` undefined: not known (the read failed),
  * so the database answers.
  */
-export async function userRecordsAt(db: DbOrTx, appId: string, userId: string, latestSeq: number | null | undefined): Promise<Map<string, ProgressRecord>> {
+/** ...and the user's attributes, read in the same statement (no extra round trip) and cached with the records. */
+export async function userStateAt(db: DbOrTx, appId: string, userId: string, latestSeq: number | null | undefined): Promise<UserState> {
   const key = keyOf(appId, userId);
   const hit = cache.get(key);
-  if (hit && latestSeq !== undefined && hit.seq === latestSeq && hit.expires > Date.now()) return hit.records;
+  if (hit && latestSeq !== undefined && hit.seq === latestSeq && hit.expires > Date.now()) return hit;
   const entry = await readWithSeq(db, appId, userId);
   cache.delete(key);
   if (cache.size >= RECORDS_CACHE_MAX_USERS) cache.delete(cache.keys().next().value!);
   cache.set(key, entry);
-  return entry.records;
+  return entry;
 }
 
 /** Drops the user's entry (a change of theirs is being published by this instance). */

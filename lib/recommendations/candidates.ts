@@ -4,6 +4,8 @@
 import type { Catalog } from '@/lib/catalog/catalog';
 import { canStillProgress, claimedMissionIds, isMissionLocked, toMissionProgress } from '@/lib/missions/engine';
 import type { Campaign, Mission, ProgressRecord } from '@/lib/missions/schema';
+import { inAudience } from '@/lib/missions/audience';
+import { zoneOf, type UserAttributes } from '@/lib/users/attributes';
 
 export interface Candidate {
   mission: Mission;
@@ -23,15 +25,17 @@ export interface Candidate {
  * with no record or an active one (a recurring mission whose window rolled
  * over reads as active). Archived missions are never listed, so never offered.
  */
-export function listCandidates(catalog: Catalog, records: Map<string, ProgressRecord>, now: number): Candidate[] {
+export function listCandidates(catalog: Catalog, records: Map<string, ProgressRecord>, now: number, attributes: UserAttributes = {}): Candidate[] {
+  const zone = zoneOf(attributes);
   const claimed = claimedMissionIds(records.values());
   const out: Candidate[] = [];
   for (const mission of catalog.ordered) {
     if (mission.archived) continue;
     const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
     if (campaign?.archived) continue;
+    if (!inAudience(mission, campaign, attributes)) continue;
     const locked = isMissionLocked({ mission, campaign, claimedMissionIds: claimed, now });
-    const view = toMissionProgress({ mission, record: records.get(mission.id) ?? null, locked, now });
+    const view = toMissionProgress({ mission, record: records.get(mission.id) ?? null, locked, now, zone });
     const status = view?.status ?? 'active';
     const createdAt = catalog.missionCreatedAt.get(mission.id) ?? 0;
     if (status === 'completed' && view) {

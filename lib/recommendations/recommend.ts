@@ -13,6 +13,7 @@ import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError, logInfo, logWarn } from '@/lib/log';
 import { readUserRecords } from '@/lib/progress/records';
+import { readAttributes } from '@/lib/users/attributes';
 import { publishUpdates } from '@/lib/updates/publish';
 import { listCandidates, rankFallback, type Candidate } from './candidates';
 import { modelSettings } from './model';
@@ -52,8 +53,10 @@ const cacheKey = (ctx: Ctx) => kvKey('recs', ctx.appId, ctx.userId);
 async function loadCandidates(ctx: Ctx, now: number): Promise<Candidate[]> {
   const catalog = await getCatalog(ctx.appId);
   // The prepared statement of the mission list (no query building per call).
-  const records = await readUserRecords(await getDb(), ctx.appId, ctx.userId);
-  return rankFallback(listCandidates(catalog, records, now));
+  const db = await getDb();
+  const [records, attributes] = await Promise.all([readUserRecords(db, ctx.appId, ctx.userId), readAttributes(db, ctx.appId, ctx.userId)]);
+  // Audiences: a mission outside the user's audience is never a candidate (and a cached answer naming one is stale).
+  return rankFallback(listCandidates(catalog, records, now, attributes));
 }
 
 async function readCache(ctx: Ctx): Promise<CacheEntry | null> {

@@ -29,6 +29,8 @@ export interface RetentionResult {
   idempotencyKeys: number;
   events: number;
   rollups: number;
+  /** Outbound-webhook deliveries delivered or failed longer ago than the event retention period (pending ones stay). */
+  deliveries: number;
 }
 
 function positiveInt(name: string, fallback: number): number {
@@ -82,7 +84,15 @@ export async function runRetention(db: DbOrTx, settings: RetentionSettings, now 
     batch,
   );
   const rollups = await drain(() => deleteRollupsOlderThan(db, settings.analyticsDays, now, batch), batch);
-  return { idempotencyKeys, events, rollups };
+  const deliveries = await drain(
+    async () =>
+      countOf(
+        await db.execute(sql`delete from webhook_deliveries where ctid in
+          (select ctid from webhook_deliveries where status <> 'pending' and created_at < ${eventsBefore} limit ${batch}) returning 1`),
+      ),
+    batch,
+  );
+  return { idempotencyKeys, events, rollups, deliveries };
 }
 
 const scheduler = processWide('retention.scheduler', () => ({ timer: null as ReturnType<typeof setInterval> | null, running: false }));

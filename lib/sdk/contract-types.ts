@@ -15,9 +15,14 @@ export const ERROR_STATUS = {
   balance_not_found: 404,
   campaign_not_found: 404,
   app_not_found: 404,
+  draft_not_found: 404,
+  release_not_found: 404,
+  endpoint_not_found: 404,
+  delivery_not_found: 404,
   method_not_allowed: 405,
   conflict: 409,
   claim_not_ready: 409,
+  budget_exhausted: 409,
   insufficient_balance: 409,
   payload_too_large: 413,
   idempotency_key_reused: 422,
@@ -48,7 +53,7 @@ export type Mission = {
   criteria: {
     eventName: string;
     count: number;
-    /** Counting window: calendar buckets in UTC of the event timestamp (weeks start on Monday) */
+    /** Counting window: calendar buckets of the event timestamp (weeks start on Monday) in the user's `timezone` attribute, or UTC for a user without one */
     window: "lifetime" | "daily" | "weekly" | "monthly";
     /** Payload path (dot notation) → literal (equality) or operator object (eq ne gt gte lt lte in nin exists); every key must match */
     filter?: {
@@ -172,6 +177,10 @@ export type TokenRequest = {
   appId: string;
   appSecret: string;
   userId: string;
+  /** User attributes to merge: key (1–64 characters) → string (≤ 256 characters), number or boolean; null deletes the key. At most 32 keys, in the update and stored. `timezone` is reserved: an IANA zone name, the user's calendar for daily, weekly and monthly windows. */
+  attributes?: {
+    [key: string]: string | number | boolean | null;
+  };
 };
 
 export type TokenResponse = {
@@ -262,8 +271,17 @@ export type WebhookEvent = {
 };
 
 export type WebhookDelivery = {
-  /** Applied whole or not at all, in this order */
-  events: WebhookEvent[];
+  /** Applied whole or not at all, in this order (after `users`); required unless `users` is given */
+  events?: WebhookEvent[];
+  /** Attribute updates, merged in this order before the events, in the same transaction; required unless `events` is given */
+  users?: ({
+    /** The player whose attributes change */
+    userId: string;
+    /** User attributes to merge: key (1–64 characters) → string (≤ 256 characters), number or boolean; null deletes the key. At most 32 keys, in the update and stored. `timezone` is reserved: an IANA zone name, the user's calendar for daily, weekly and monthly windows. */
+    attributes: {
+      [key: string]: string | number | boolean | null;
+    };
+  })[];
 };
 
 export type WebhookResponse = {
@@ -286,6 +304,38 @@ export type Recommendations = {
   fallback: boolean;
   /** Unix ms when this answer was computed (a cached answer keeps its time) */
   generatedAt: number;
+};
+
+export type Notification = {
+  id: string;
+  type: "mission.completed";
+  appId: string;
+  userId: string;
+  createdAt: number;
+  /** The progress as GET /v1/missions/:id shows it right after the completion */
+  data: MissionProgress;
+} | ({
+  id: string;
+  type: "reward.granted";
+  appId: string;
+  userId: string;
+  createdAt: number;
+  /** A claimed reward: currency, item or badge, for the game backend to fulfil */
+  data: {
+    userId: string;
+    missionId: string;
+    reward: Reward;
+    /** The claim’s Idempotency-Key (null when the claim had none) */
+    idempotencyKey: string | null;
+  };
+}) | {
+  id: string;
+  type: "balance.changed";
+  appId: string;
+  userId: string;
+  createdAt: number;
+  /** The balance after the change (a claim of a currency reward, a staff grant or correction) */
+  data: Balance;
 };
 
 // Query strings (every parameter optional).
@@ -350,6 +400,7 @@ export interface ContractTypes {
   WebhookDelivery: WebhookDelivery;
   WebhookResponse: WebhookResponse;
   Recommendations: Recommendations;
+  Notification: Notification;
 }
 export interface ContractQueryTypes {
   ListMissionsParams: ListMissionsParams;

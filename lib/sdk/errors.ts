@@ -47,10 +47,16 @@ export class MissionNotFoundError extends NotFoundError {}
 export class BalanceNotFoundError extends NotFoundError {}
 export class CampaignNotFoundError extends NotFoundError {}
 export class AppNotFoundError extends NotFoundError {}
+/** 404 `draft_not_found`: the app has no draft catalog (admin API). */
+export class DraftNotFoundError extends NotFoundError {}
+/** 404 `release_not_found`: the app has no release of that number (admin API). */
+export class ReleaseNotFoundError extends NotFoundError {}
 export class MethodNotAllowedError extends QuestlineError {}
 export class ConflictError extends QuestlineError {}
 /** 409 `claim_not_ready`: no progress record, or status is not `completed`. */
 export class ClaimNotReadyError extends ConflictError {}
+/** 409 `budget_exhausted`: the claim would take its campaign past the campaign's payout budget (nothing changed; the message names the campaign). */
+export class BudgetExhaustedError extends ConflictError {}
 /** 409 `insufficient_balance`: a staff correction would take a balance below zero (admin API; nothing changed). */
 export class InsufficientBalanceError extends ConflictError {}
 /** 413 `payload_too_large`: body over 64 KiB. */
@@ -65,6 +71,10 @@ export class RateLimitedError extends QuestlineError {
     this.retryAfterMs = init.retryAfterMs;
   }
 }
+/** 404 `endpoint_not_found` (admin API): no such outbound-webhook endpoint. */
+export class EndpointNotFoundError extends QuestlineError {}
+/** 404 `delivery_not_found` (admin API): the endpoint has no such delivery. */
+export class DeliveryNotFoundError extends QuestlineError {}
 /** 500 `internal_error`. */
 export class InternalServerError extends QuestlineError {}
 /** 503 `unavailable`: a dependency of the service is down; retry later. */
@@ -87,9 +97,14 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   balance_not_found: BalanceNotFoundError,
   campaign_not_found: CampaignNotFoundError,
   app_not_found: AppNotFoundError,
+  draft_not_found: DraftNotFoundError,
+  release_not_found: ReleaseNotFoundError,
+  endpoint_not_found: EndpointNotFoundError,
+  delivery_not_found: DeliveryNotFoundError,
   method_not_allowed: MethodNotAllowedError,
   conflict: ConflictError,
   claim_not_ready: ClaimNotReadyError,
+  budget_exhausted: BudgetExhaustedError,
   insufficient_balance: InsufficientBalanceError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,

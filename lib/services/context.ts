@@ -33,6 +33,11 @@ interface ServiceDeps {
   publish(appId: string, userId: string, seq: number, updates: SdkUpdate[]): Promise<void>;
   /** Drops the user's stream log (the messages a resuming stream would replay): a data erasure. */
   eraseStream(appId: string, userId: string): Promise<void>;
+  /**
+   * After a committed change of the app's live catalog: every instance drops its in-memory copy, and the
+   * streams of the holders of `missionIds` (count, window or archived changed) get the new reading.
+   */
+  catalogChanged(appId: string, missionIds: string[], editStartedAt: number): Promise<void>;
 }
 
 export interface ServiceContext {

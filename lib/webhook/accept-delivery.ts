@@ -1,4 +1,5 @@
-// Applying a verified webhook delivery: all of its events, or none. The whole
+// Applying a verified webhook delivery: all of its user attribute updates and
+// events (the updates first), or none. The whole
 // delivery is ONE database transaction: its id's idempotency row, every
 // event (through recordEvent, the path of POST /v1/events, with the events'
 // own idempotency keys) and the stored answer commit together. A crash or an
@@ -12,6 +13,12 @@ import { idempotencyKeys } from '@/db/schema';
 import { getCatalog } from '@/lib/catalog/catalog';
 import { recordEvents, type RecordEventInput } from '@/lib/events/record-event';
 import { cachedOutcome, runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
+import type { AttributesUpdate } from '@/lib/contract/attributes';
+import { forgetRecords } from '@/lib/events/user-records-cache';
+import { lockUsers } from '@/lib/progress/records';
+import { serviceNow } from '@/lib/clock';
+import { publishInOrder } from '@/lib/updates/publish';
+import { applyAttributeUpdate } from '@/lib/users/attributes';
 
 interface DeliveryResult {
   eventId: string;
@@ -31,6 +38,8 @@ export interface DeliveryInput {
   /** Identifies the request (same id, other events: 422). */
   requestHash: string;
   events: RecordEventInput[];
+  /** Attribute updates, applied in order before the events, in the same transaction. */
+  users: Array<{ userId: string; attributes: AttributesUpdate }>;
 }
 
 export interface DeliveryContext {
@@ -78,12 +87,25 @@ export async function acceptDelivery({ ctx, input }: { ctx: DeliveryContext; inp
   const scope = { appId, userId: null, key: `webhook:${input.webhookId}`, requestHash: input.requestHash };
   const cached = await cachedOutcome<DeliveryResponse>(scope);
   if (cached) return cached;
-  await ctx.admit?.(input.events.length);
+  // The limit counts writes: each event and each user update.
+  await ctx.admit?.(input.events.length + input.users.length);
   // Read before the transaction: the embedded database has one connection.
   const catalog = await getCatalog(appId);
   return runIdempotent<DeliveryResponse>(scope, async (uow) => {
     const original = await claimSignature(uow.tx, appId, input.signature, input.requestHash);
     if (original) return { ...original, replay: 'db-hit' };
+    if (input.users.length > 0) {
+      // Every user of the delivery locked first, in one order (recordEvents locks the same set again: a no-op).
+      await lockUsers(uow.tx, appId, [...input.users.map((u) => u.userId), ...input.events.map((e) => e.event.userId)]);
+      const now = serviceNow();
+      for (const [index, { userId, attributes }] of input.users.entries()) {
+        const { seq } = await applyAttributeUpdate(uow.tx, { appId, userId, field: `users[${index}].attributes` }, attributes, now);
+        uow.afterCommit(async () => {
+          forgetRecords(appId, userId);
+          await publishInOrder(appId, userId, seq, []);
+        });
+      }
+    }
     const recorded = await recordEvents({ ctx: { appId, source: 'webhook', uow, catalog }, input: { events: input.events } });
     const body: DeliveryResponse = {
       accepted: true,

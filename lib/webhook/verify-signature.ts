@@ -43,7 +43,8 @@ export function checkSignedHeaders(headers: SignedHeaders, now: number): Checked
   return { appId, timestamp, mac: Buffer.from(match[1], 'hex') };
 }
 
-function computeSignature(secret: string, timestamp: string, rawBody: Uint8Array): Buffer {
+/** HMAC-SHA256 of `${timestamp}.${raw body}`: the scheme of inbound deliveries and of outbound notifications (lib/outbound/worker.ts). */
+export function computeSignature(secret: string, timestamp: string, rawBody: Uint8Array): Buffer {
   return createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(rawBody).digest();
 }
 

@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only events,claims,missions,sse] [-- --no-build] [-- --cpu-prof]`
+// `npm run bench [-- --quick] [-- --only events,many,claims,missions,sse] [-- --many-users N] [-- --no-build] [-- --cpu-prof]`
 //
 // Starts the production server the way `npm start` does (build when stale,
 // then `node scripts/start.mjs`) on real PostgreSQL + Redis, seeds what each
@@ -38,7 +38,9 @@ const option = (name: string, fallback: string): string => {
 };
 const QUICK = flag('quick');
 const EMBEDDED = flag('embedded');
-const ONLY = new Set(option('only', 'events,claims,missions,sse').split(','));
+const ONLY = new Set(option('only', 'events,many,claims,missions,sse').split(','));
+/** Users of the many-players scenario (each sends at most 10 events). */
+const MANY_USERS = Number(option('many-users', QUICK ? '20000' : '40000'));
 const CONNECTIONS = Number(option('connections', '64'));
 const SECONDS = Number(option('seconds', QUICK ? '12' : '30'));
 const STREAMS = Number(option('streams', QUICK ? '1000' : '10000'));
@@ -314,35 +316,38 @@ interface Row {
   note?: string;
 }
 
-/** (a) POST /v1/events: 0 to 3 missions advanced, half with an Idempotency-Key, 95 events per token at most (limit 100/60 s). */
-async function benchEvents(server: Server, runId: string): Promise<Row> {
-  const appId = `bench-ev-${runId}`;
-  const reward = { kind: 'currency', currency: 'gems', amount: 1 };
-  await createApp(server, appId, {
-    missions: [
-      { id: 'life', title: 'Lifetime', criteria: { eventName: 'match_played', count: 1_000_000 }, reward },
-      { id: 'daily', title: 'Daily', criteria: { eventName: 'match_played', count: 1_000_000, window: 'daily' }, reward },
-      { id: 'ranked', title: 'Ranked', criteria: { eventName: 'match_played', count: 1_000_000, filter: { mode: 'ranked', score: { gte: 10 } } }, reward },
-      { id: 'buy', title: 'Buy', criteria: { eventName: 'item_bought', count: 1_000_000 }, reward },
-    ],
-  });
-  const users = Array.from({ length: QUICK ? 1500 : 3000 }, (_, i) => `u${i}`);
+const EVENT_REWARD = { kind: 'currency', currency: 'gems', amount: 1 };
+/** The events scenarios' catalog: four missions, two on match_played with a daily window and a filter. */
+const EVENT_MISSIONS = [
+  { id: 'life', title: 'Lifetime', criteria: { eventName: 'match_played', count: 1_000_000 }, reward: EVENT_REWARD },
+  { id: 'daily', title: 'Daily', criteria: { eventName: 'match_played', count: 1_000_000, window: 'daily' }, reward: EVENT_REWARD },
+  { id: 'ranked', title: 'Ranked', criteria: { eventName: 'match_played', count: 1_000_000, filter: { mode: 'ranked', score: { gte: 10 } } }, reward: EVENT_REWARD },
+  { id: 'buy', title: 'Buy', criteria: { eventName: 'item_bought', count: 1_000_000 }, reward: EVENT_REWARD },
+];
+/** The four event shapes, advancing 0, 1, 2 and 3 missions. */
+const EVENT_SHAPES = [
+  { name: 'login', payload: { platform: 'ios' } },
+  { name: 'item_bought', payload: { itemId: 'sword', price: 120 } },
+  { name: 'match_played', payload: { mode: 'casual', score: 3, durationSec: 412 } },
+  { name: 'match_played', payload: { mode: 'ranked', score: 27, durationSec: 655 } },
+];
+
+/**
+ * POST /v1/events round-robin over `users` with at most `perUser` events per
+ * token, the four shapes in turn, half with an Idempotency-Key.
+ */
+async function driveEvents(server: Server, appId: string, userCount: number, perUser: number, scenario: string): Promise<Row> {
+  await createApp(server, appId, { missions: EVENT_MISSIONS });
+  const users = Array.from({ length: userCount }, (_, i) => `u${i}`);
   const toks = await tokens(appId, users);
-  const used = new Uint8Array(users.length);
-  // The four shapes, advancing 0, 1, 2 and 3 missions.
-  const shapes = [
-    { name: 'login', payload: { platform: 'ios' } },
-    { name: 'item_bought', payload: { itemId: 'sword', price: 120 } },
-    { name: 'match_played', payload: { mode: 'casual', score: 3, durationSec: 412 } },
-    { name: 'match_played', payload: { mode: 'ranked', score: 27, durationSec: 655 } },
-  ];
+  const used = new Uint16Array(users.length);
   let n = 0;
   const next = (): Job | null => {
     for (let tries = 0; tries < users.length; tries++) {
       const u = n++ % users.length;
-      if (used[u] >= 95) continue;
+      if (used[u] >= perUser) continue;
       used[u] += 1;
-      const shape = shapes[n % 4];
+      const shape = EVENT_SHAPES[n % 4];
       const headers: Record<string, string> = { authorization: `Bearer ${toks[u]}`, 'content-type': 'application/json' };
       if (n % 2 === 0) headers['idempotency-key'] = `k-${n}`;
       return {
@@ -355,7 +360,22 @@ async function benchEvents(server: Server, runId: string): Promise<Row> {
     return null;
   };
   const result = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, next });
-  return { scenario: 'events', result, rssMB: rssMB(server.child.pid!), load: load(), note: `${users.length} users` };
+  return { scenario, result, rssMB: rssMB(server.child.pid!), load: load(), note: `${users.length} users, at most ${perUser} events each` };
+}
+
+/** (a) POST /v1/events: few users, many events each (95 per token at most: the limit is 100/60 s); their records stay cached. */
+function benchEvents(server: Server, runId: string): Promise<Row> {
+  return driveEvents(server, `bench-ev-${runId}`, QUICK ? 1500 : 3000, 95, 'events');
+}
+
+/**
+ * (a2) POST /v1/events: many players with few events each (a game's usual
+ * traffic): at most 10 events per token, round-robin over enough users that
+ * the run does not come back to a user soon (a user's next event arrives
+ * after every other user's), so the per-user caches rarely answer.
+ */
+function benchEventsManyPlayers(server: Server, runId: string): Promise<Row> {
+  return driveEvents(server, `bench-many-${runId}`, MANY_USERS, 10, 'events (many players)');
 }
 
 /** (b) POST /v1/missions/:id/claim: completed progress rows seeded with SQL, 20 per user (limit 30/60 s per token). */
@@ -701,6 +721,11 @@ async function main(): Promise<void> {
       start();
       done(await benchEvents(server, runId));
     }
+    if (ONLY.has('many')) {
+      log(`events (many players): ${MANY_USERS} users, ${CONNECTIONS} connections, ${SECONDS} s…`);
+      start();
+      done(await benchEventsManyPlayers(server, runId));
+    }
     if (ONLY.has('claims')) {
       log(`claims: ${CONNECTIONS} connections…`);
       start();
@@ -725,9 +750,11 @@ async function main(): Promise<void> {
       const { result: x } = r;
       console.log(`| ${r.scenario} | ${x.perSecond} | ${x.latencyMs.p50} | ${x.latencyMs.p90} | ${x.latencyMs.p99} | ${x.latencyMs.max} | ${x.errors} | ${r.cpuPerRequestMs} | ${r.rssMB} | ${r.load} | ${r.note ?? ''} |`);
     }
-    const ev = rows.find((r) => r.scenario === 'events');
     console.log('');
-    if (pgb) console.log(`pgbench (insert event + upsert progress, ${pgb.clients} clients): ${pgb.tps} tps${ev ? `; events/s ÷ pgbench tps = ${(ev.result.perSecond / pgb.tps).toFixed(3)}` : ''}`);
+    if (pgb) {
+      const ratios = rows.filter((r) => r.scenario.startsWith('events')).map((r) => `${r.scenario}: events/s ÷ pgbench tps = ${(r.result.perSecond / pgb.tps).toFixed(3)}`);
+      console.log(`pgbench (insert event + upsert progress, ${pgb.clients} clients): ${pgb.tps} tps${ratios.length ? `; ${ratios.join('; ')}` : ''}`);
+    }
     if (sse) console.log(`streams: ${JSON.stringify(sse)}`);
     for (const r of rows) if (r.result.errorSamples.length) console.log(`${r.scenario} errors: ${r.result.errorSamples.join(' | ')}`);
   } finally {

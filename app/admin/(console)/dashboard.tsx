@@ -3,11 +3,12 @@
 // The Dashboard: per app, over a chosen range, events per minute, completions
 // and claims per mission and currency granted per currency, from
 // GET /api/admin/apps/:appId/analytics (refreshed while the page is open);
-// below, the catalog at a glance and the caller's role.
+// below, spent against budget per campaign (GET …/campaigns), the catalog at
+// a glance and the caller's role.
 import * as React from 'react';
 import Link from 'next/link';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
-import { ActivityIcon, AppWindowIcon, BookOpenIcon, CoinsIcon, GiftIcon, RefreshCwIcon, TrophyIcon, UsersIcon, type LucideIcon } from 'lucide-react';
+import { ActivityIcon, AppWindowIcon, BookOpenIcon, CoinsIcon, GiftIcon, RefreshCwIcon, TriangleAlertIcon, TrophyIcon, UsersIcon, type LucideIcon } from 'lucide-react';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Badge } from '@/components/ui/badge';
 import { Button, focusRing } from '@/components/ui/button';
@@ -19,7 +20,8 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
+import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { budgetRows, CampaignBudgets } from '@/components/console/campaign-budget';
 import { useNow } from '@/components/console/browser-store';
 import { CurrencyChart, EventRateChart, MissionBarsChart } from '@/components/console/analytics-charts';
 import { useStaff } from '@/components/console/staff-context';
@@ -27,6 +29,7 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/auth/roles';
 import { ANALYTICS_BUCKETS, ANALYTICS_MAX_RANGE_MS, type Analytics, type AnalyticsBucket } from '@/lib/contract/analytics';
 import type { CatalogDocument as CatalogExport } from '@/lib/contract/catalog';
+import type { CampaignRecord } from '@/lib/contract/catalog-admin';
 import { toLocalInput } from '@/lib/console/local-time';
 
 const HOUR = 3_600_000;
@@ -309,6 +312,77 @@ function AnalyticsPanel({ appId, missionTitles }: { appId: string; missionTitles
   );
 }
 
+/** Spent against budget for every campaign that has one (GET …/campaigns: budgetSpent and budgetAlerts). */
+function CampaignBudgetsCard({ appId }: { appId: string }) {
+  const campaigns = useQuery({
+    queryKey: queryKeys.campaigns(appId),
+    queryFn: () => adminFetch<{ campaigns: CampaignRecord[] }>(appPath(appId, 'campaigns')),
+    refetchInterval: 30_000,
+  });
+  const budgeted = (campaigns.data?.campaigns ?? []).filter((c) => !c.archived && (c.budget?.length ?? 0) > 0);
+  const alerting = budgeted.flatMap((c) => budgetRows(c).filter((r) => r.alert !== null || r.spent >= r.amount).map((r) => ({ c, r })));
+  return (
+    <Card className="mt-6">
+      <CardHeader>
+        <CardTitle>Campaign budgets</CardTitle>
+        <CardDescription>
+          What each campaign’s missions granted against its payout budget. A claim that would pass a budget is refused; alerts are recorded at 80&nbsp;% and 100&nbsp;%.
+        </CardDescription>
+      </CardHeader>
+      <CardContent className="space-y-4">
+        {campaigns.isLoading ? (
+          <Skeleton className="h-16 w-full" />
+        ) : campaigns.error ? (
+          <p className="text-sm text-destructive">{errorMessage(campaigns.error)}</p>
+        ) : budgeted.length === 0 ? (
+          <p className="text-sm text-muted-foreground">No campaign has a budget. Set one on the campaign (Campaigns → Edit → Payout budget).</p>
+        ) : (
+          <>
+            {alerting.length > 0 && (
+              <Alert variant="warning">
+                <TriangleAlertIcon aria-hidden />
+                <AlertTitle>Budget alerts</AlertTitle>
+                <AlertDescription>
+                  <ul>
+                    {alerting.map(({ c, r }) => (
+                      <li key={`${c.id}-${r.currency}`}>
+                        {c.title}: {r.spent >= r.amount ? `the ${r.currency} budget is spent` : `${r.alert} % of the ${r.currency} budget reached`} ({number.format(r.spent)} of {number.format(r.amount)})
+                      </li>
+                    ))}
+                  </ul>
+                </AlertDescription>
+              </Alert>
+            )}
+            <Table aria-label="Campaign budgets">
+              <TableHeader>
+                <TableRow>
+                  <TableHead>Campaign</TableHead>
+                  <TableHead>Spent against budget</TableHead>
+                </TableRow>
+              </TableHeader>
+              <TableBody>
+                {budgeted.map((c) => (
+                  <TableRow key={c.id}>
+                    <TableCell className="align-top">
+                      <Link href="/admin/campaigns" className={cn('block truncate font-medium underline-offset-4 hover:underline', focusRing)}>
+                        {c.title}
+                      </Link>
+                      <span className="block truncate font-mono text-xs text-muted-foreground">{c.id}</span>
+                    </TableCell>
+                    <TableCell className="w-1/2">
+                      <CampaignBudgets campaign={c} />
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </>
+        )}
+      </CardContent>
+    </Card>
+  );
+}
+
 export function Dashboard() {
   const { staff, can } = useStaff();
   const { app, apps, isLoading: appsLoading } = useSelectedApp();
@@ -360,6 +434,7 @@ export function Dashboard() {
       ) : (
         appsLoading && <Skeleton className="h-64 w-full" />
       )}
+      {app && can('catalog.read') && <CampaignBudgetsCard key={`budgets-${app.id}`} appId={app.id} />}
       <div className="mt-6 grid gap-4 lg:grid-cols-3">
         <Card className="lg:col-span-2">
           <CardHeader>

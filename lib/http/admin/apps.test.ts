@@ -206,14 +206,18 @@ describe('PUT /api/admin/apps/:appId/catalog', () => {
     expect(summary).toEqual([
       ['app.create', `app:${app.appId}`, 'admin-api-key'],
       ['mission.create', 'mission:m1', 'admin-api-key'],
+      // Every catalog write is a release (docs/api.md, "Drafts and releases"), audited in the same transaction.
+      ['catalog.release', 'release:1', 'admin-api-key'],
       ['campaign.create', 'campaign:c9', 'admin-api-key'],
       ['mission.update', 'mission:m1', 'admin-api-key'],
       ['mission.create', 'mission:m9', 'admin-api-key'],
+      ['catalog.release', 'release:2', 'admin-api-key'],
     ]);
-    const update = rows[3];
+    const update = rows[4];
     expect(update.before).toMatchObject({ id: 'm1', title: 'Mission m1' });
     expect(update.after).toMatchObject({ id: 'm1', title: 'New title' });
-    expect(rows[4].before).toBeNull();
+    expect(rows[5].before).toBeNull();
+    expect(rows[6].after).toMatchObject({ release: 2, changes: [{ kind: 'mission', id: 'm1', change: 'changed' }, { kind: 'mission', id: 'm9', change: 'added' }, { kind: 'campaign', id: 'c9', change: 'added' }] });
     for (const r of rows) expect(r.at).toEqual(expect.any(Number));
   });
 });

@@ -4,13 +4,13 @@
 // PATCH /api/admin/apps/:appId – change an app's name or webhook limit (below)
 // POST /api/admin/apps/:appId/rotate-secret, POST /api/admin/apps/:appId/revocations (below)
 import { z } from 'zod';
-import { getDb } from '@/db/client';
 import { createApp, getApp, listApps, rotateAppSecret } from '@/lib/apps/apps';
 import { revokeByStaff } from '@/lib/auth/revocation';
 import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
 import { AppError } from '@/lib/errors';
 import { createAppSchema, updateAppSchema } from '@/lib/contract/app';
 import { updateApp } from '@/lib/services/apps/update-app';
+import { adminServiceContext } from '../service-context';
 import { readJsonBody } from '../body';
 import { adminRoute } from '../handler';
 import { json } from '../respond';
@@ -41,10 +41,10 @@ export const getAppCatalog = adminRoute('catalog.read', async ({ params }) => {
 });
 
 // PATCH /api/admin/apps/:appId – the app's settings: name, webhookEventsPerMinute (null: the default); audited
-export const patchApp = adminRoute('apps.manage', async ({ req, params, admin }) => {
-  const { value } = await readJsonBody(req);
+export const patchApp = adminRoute('apps.manage', async (request) => {
+  const { value } = await readJsonBody(request.req);
   const input = parseWith(updateAppSchema, value);
-  return json({ app: await updateApp({ ctx: { actor: admin.actor, now: Date.now(), db: await getDb() }, input: { appId: params.appId, ...input } }) });
+  return json({ app: await updateApp({ ctx: await adminServiceContext(request, request.params.appId), input }) });
 });
 
 // POST /api/admin/apps/:appId/rotate-secret – a new app secret; the old one stops working at once

@@ -2,14 +2,16 @@
 // GET|PUT|DELETE /api/admin/apps/:appId/themes/:themeId – one preset; replace it (with the version read); delete it
 // GET|POST /api/admin/apps/:appId/campaigns – list campaigns; create one
 // GET|PUT|DELETE /api/admin/apps/:appId/campaigns/:campaignId – one campaign; replace it (with the version read); delete it
-import { createCampaign, deleteCampaign, getCampaignRecord, listCampaignRecords, updateCampaign } from '@/lib/catalog/campaigns';
+import { createCampaign, deleteCampaign, updateCampaign } from '@/lib/catalog/campaigns';
 import { createTheme, deleteTheme, getTheme, listThemes, updateTheme, type CatalogVerbContext } from '@/lib/catalog/themes';
 import { createCampaignSchema, deleteQuerySchema, updateCampaignSchema, updateThemeSchema } from '@/lib/contract/catalog-admin';
 import { themePresetSchema } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
+import { getCampaign, listCampaigns } from '@/lib/services/campaigns/read-campaigns';
 import { readJsonBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
 import { json } from '../respond';
+import { adminServiceContext } from '../service-context';
 import { parseWith, queryOf } from '../validate';
 
 const verbContext = ({ admin }: AdminContext): CatalogVerbContext => ({ actor: admin.actor });
@@ -43,9 +45,15 @@ export const deleteThemeItem = adminRoute('catalog.write', async (ctx) => {
   return new Response(null, { status: 204 });
 });
 
-export const getCampaigns = adminRoute('catalog.read', async ({ params }) => json({ campaigns: await listCampaignRecords(params.appId) }));
+export const getCampaigns = adminRoute('catalog.read', async (req) => {
+  const ctx = await adminServiceContext(req, req.params.appId);
+  return json({ campaigns: await listCampaigns({ ctx }) });
+});
 
-export const getCampaignItem = adminRoute('catalog.read', async ({ params }) => json({ campaign: await getCampaignRecord(params.appId, params.campaignId) }));
+export const getCampaignItem = adminRoute('catalog.read', async (req) => {
+  const ctx = await adminServiceContext(req, req.params.appId);
+  return json({ campaign: await getCampaign({ ctx, input: { campaignId: req.params.campaignId } }) });
+});
 
 export const postCampaign = adminRoute('catalog.write', async (ctx) => {
   const { value } = await readJsonBody(ctx.req);

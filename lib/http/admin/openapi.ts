@@ -9,7 +9,7 @@ import { analyticsQuerySchema, analyticsSchema } from '@/lib/contract/analytics'
 import { catalogSchema } from '@/lib/contract/catalog';
 import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/contract/staff';
 import { adminExamples as ex } from '@/lib/contract/admin-examples';
-import { completeDocument, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
+import { completeDocument, idempotencyKeyHeader, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
 import { createAppSchema, publicAppSchema, rotatedWebhookSecretSchema, updateAppSchema } from '@/lib/contract/app';
@@ -37,6 +37,17 @@ import {
   userSearchQuerySchema,
 } from '@/lib/contract/desk';
 import { missionSchema } from '@/lib/contract/mission';
+import { catalogChangeSchema, draftSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
+import {
+  createdEndpointSchema,
+  createEndpointSchema,
+  deliveryAnswerSchema,
+  deliveryListSchema,
+  deliverySchema,
+  endpointListSchema,
+  endpointSchema,
+  notificationTypeSchema,
+} from '@/lib/contract/outbound';
 import {
   eventNameListSchema,
   missionArchiveSchema,
@@ -62,6 +73,8 @@ const themeAnswerSchema = z.object({ theme: themeRecordSchema }).meta({ id: 'The
 const campaignListSchema = z.object({ campaigns: z.array(campaignRecordSchema) }).meta({ id: 'CampaignRecordList' });
 const campaignAnswerSchema = z.object({ campaign: campaignRecordSchema }).meta({ id: 'CampaignAnswer' });
 
+const unscheduledSchema = z.object({ scheduledAt: z.null() }).meta({ id: 'Unscheduled', description: 'The draft has no scheduled publish (any there was is cancelled)' });
+
 const named = [
   publicAppSchema, appListSchema, appAnswerSchema, updateAppSchema, createdAppSchema, rotatedSecretSchema, catalogDocumentSchema, adminErrorSchema,
   createAppSchema.meta({ id: 'CreateApp' }), revocationSchema.meta({ id: 'Revocation' }), revokedSchema, meSchema, staffMemberSchema,
@@ -75,6 +88,8 @@ const named = [
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
   grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
   dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
+  catalogChangeSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema,
+  createEndpointSchema, endpointSchema, createdEndpointSchema, endpointListSchema, deliverySchema, deliveryListSchema, deliveryAnswerSchema, notificationTypeSchema,
 ];
 
 function components(): Record<string, unknown> {
@@ -99,19 +114,13 @@ const body = (id: string, example: unknown, required = true) => ({ required, sch
 const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
 /** The query parameters of a GET, from the zod object that validates them. */
 function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { description?: string }> };
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { description?: string; examples?: unknown[] }> };
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
-    const { description, ...rest } = property;
-    return { name, in: 'query', required: false, ...(description ? { description } : {}), schema: rest };
+    // A field's first example becomes the parameter's example (OpenAPI 3.1 parameter `example`).
+    const { description, examples, ...rest } = property;
+    return { name, in: 'query', required: false, ...(description ? { description } : {}), ...(examples?.length ? { example: examples[0] } : {}), schema: rest };
   });
 }
-const idempotencyKeyHeader = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
-  description: 'Applies the write once: a replay answers the first answer (X-Idempotent-Replay), the same key with another body 422 idempotency_key_reused',
-};
 /** Example values of the desk's operations (the schemas carry the same as `examples`). */
 const EX = {
   grant: { currency: 'gold', amount: 50, reason: 'Ticket #4411: ranked win not counted' },
@@ -149,7 +158,27 @@ function op(capability: Capability | 'authenticated', spec: AdminSpec): Operatio
   return { ...spec, description: `${spec.description ? `${spec.description} ` : ''}Needs: ${who}.` };
 }
 
+const ENDPOINT_EX = {
+  create: { url: 'https://game.example.com/questline/notifications', events: ['reward.granted', 'balance.changed'] },
+  endpoint: { id: 'ep_3f9c2a', url: 'https://game.example.com/questline/notifications', events: ['reward.granted', 'balance.changed'], createdAt: 1764000000000 },
+  delivery: { id: 'wh_5d0e7c1b', type: 'reward.granted', userId: 'player-42', status: 'failed', attempts: 14, lastStatusCode: 500, lastError: 'answered 500', nextAttemptAt: null, createdAt: 1764000000000, deliveredAt: null },
+};
+const endpointParams = [pathParam('appId'), pathParam('endpointId')];
+
 const operations: Record<string, Record<string, OperationSpec>> = {
+  '/api/admin/apps/{appId}/endpoints': {
+    get: op('apps.manage', { operationId: 'listEndpoints', tags: ['webhooks'], summary: 'The app’s outbound-webhook endpoints', description: 'Oldest first, without their secrets.', parameters: [pathParam('appId')], success: { '200': answer('Endpoints', 'EndpointList', { endpoints: [ENDPOINT_EX.endpoint] }) }, errors: ['app_not_found'] }),
+    post: op('apps.manage', { operationId: 'createEndpoint', tags: ['webhooks'], summary: 'Register an endpoint; its signing secret is answered this once', description: 'Each notification of the listed types is POSTed to the URL, signed with the secret (docs/webhooks.md). A URL on a loopback, private or link-local address (or a name resolving to one) is refused unless OUTBOUND_WEBHOOK_ALLOW_PRIVATE=1. At most 20 per app. Audited as endpoint.create.', parameters: [pathParam('appId')], requestBody: body('CreateEndpoint', ENDPOINT_EX.create), success: { '201': answer('Created (the secret is shown this once)', 'CreatedEndpoint', { ...ENDPOINT_EX.endpoint, secret: 'whsec_9b1f…' }) }, errors: [['validation_error', 'url: not http(s), or a private address; events: unknown or repeated type'], 'app_not_found', ['conflict', 'the app has 20 endpoints']] }),
+  },
+  '/api/admin/apps/{appId}/endpoints/{endpointId}': {
+    delete: op('apps.manage', { operationId: 'deleteEndpoint', tags: ['webhooks'], summary: 'Delete an endpoint', description: 'It receives nothing more; its pending deliveries are marked failed; its delivery log stays readable. Audited as endpoint.delete.', parameters: endpointParams, success: { '204': { description: 'Deleted' } }, errors: ['app_not_found', 'endpoint_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/endpoints/{endpointId}/deliveries': {
+    get: op('apps.manage', { operationId: 'listDeliveries', tags: ['webhooks'], summary: 'The endpoint’s delivery log, newest first', description: 'At most 100: status (pending, delivered, failed), attempts, the last status code and error, the next attempt. A deleted endpoint’s log too.', parameters: endpointParams, success: { '200': answer('Deliveries', 'DeliveryList', { deliveries: [ENDPOINT_EX.delivery] }) }, errors: ['app_not_found', 'endpoint_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/endpoints/{endpointId}/deliveries/{deliveryId}/redeliver': {
+    post: op('apps.manage', { operationId: 'redeliver', tags: ['webhooks'], summary: 'Send a delivery again', description: 'Pending and due at once, under the same Questline-Webhook-Id and body, with a fresh 24 h of retries (a delivered one is sent again too). Audited as endpoint.redeliver.', parameters: [...endpointParams, pathParam('deliveryId')], success: { '202': answer('Queued', 'DeliveryAnswer', { delivery: { ...ENDPOINT_EX.delivery, status: 'pending', nextAttemptAt: 1764000100000 } }) }, errors: ['app_not_found', 'endpoint_not_found', 'delivery_not_found'] }),
+  },
   '/api/admin/me': {
     get: op('authenticated', { operationId: 'getMe', tags: ['staff'], summary: 'Who is calling: staff member or admin key, role and capabilities', success: { '200': answer('Caller', 'Me', ex.me) } }),
   },
@@ -179,6 +208,21 @@ const operations: Record<string, Record<string, OperationSpec>> = {
     get: op('catalog.read', { operationId: 'exportCatalog', tags: ['catalog'], summary: 'Export the catalog (missions as code)', parameters: [pathParam('appId')], success: { '200': answer('Catalog', 'Catalog', ex.catalog) }, errors: ['app_not_found'] }),
     put: op('catalog.write', { operationId: 'importCatalog', tags: ['catalog'], summary: 'Import the catalog: upsert by id, all or nothing', description: 'One invalid item (named in the message) and nothing is written.', parameters: [pathParam('appId')], requestBody: body('Catalog', ex.catalog), success: { '200': answer('The catalog after the import', 'Catalog', ex.catalog) }, errors: ['app_not_found'] }),
   },
+  '/api/admin/apps/{appId}/draft': {
+    get: op('catalog.read', { operationId: 'getDraft', tags: ['releases'], summary: 'The app’s draft catalog, with what publishing it would change', description: '`changes` lists every mission, campaign and theme that differs from the live catalog (added, changed, removed).', parameters: [pathParam('appId')], success: { '200': answer('The draft', 'Draft', ex.draft) }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
+    put: op('catalog.write', { operationId: 'putDraft', tags: ['releases'], summary: 'Write the draft: a whole catalog document', description: 'Validated as a whole (the item schemas of PUT …/catalog; every reference to an item of the same document): one invalid item and nothing is stored. Players see nothing of it until it is published. Up to 1 MiB. Audited as draft.update.', parameters: [pathParam('appId')], requestBody: body('Catalog', ex.catalog), success: { '200': answer('The draft as stored', 'Draft', ex.draft) }, errors: [['validation_error', 'an invalid item or reference (named in the message)'], 'app_not_found', ['payload_too_large', 'a body over 1 MiB']] }),
+    delete: op('catalog.write', { operationId: 'discardDraft', tags: ['releases'], summary: 'Discard the draft (and its scheduled publish)', description: 'Audited as draft.discard.', parameters: [pathParam('appId')], success: { '204': { description: 'Discarded' } }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
+  },
+  '/api/admin/apps/{appId}/draft/publish': {
+    post: op('catalog.write', { operationId: 'publishDraft', tags: ['releases'], summary: 'Publish the draft now, or schedule it', description: '`{}`: the draft’s catalog goes live in one transaction as the next release and the draft is gone (200). `{ "at": <ms> }` in the future: it goes live within 5 s of that time, on one instance, with what the draft holds then (202). Audited as draft.publish / draft.schedule.', parameters: [pathParam('appId')], requestBody: body('PublishDraft', ex.publishNow), success: { '200': answer('Published', 'Published', ex.published), '202': answer('Scheduled', 'ScheduledPublish', ex.scheduled) }, errors: [['validation_error', '`at` not in the future, or another field'], 'app_not_found', ['draft_not_found', 'the app has no draft']] }),
+    delete: op('catalog.write', { operationId: 'cancelScheduledPublish', tags: ['releases'], summary: 'Cancel the draft’s scheduled publish (the draft stays)', description: 'Audited as draft.unschedule when there was one.', parameters: [pathParam('appId')], success: { '200': answer('No publish scheduled', 'Unscheduled', ex.unscheduled) }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
+  },
+  '/api/admin/apps/{appId}/releases': {
+    get: op('catalog.read', { operationId: 'listReleases', tags: ['releases'], summary: 'The app’s releases, newest first, and the scheduled publish', description: 'Every change of the live catalog, whatever its path, is a release: who, when, what changed (the newest 200).', parameters: [pathParam('appId')], success: { '200': answer('Releases', 'ReleaseList', ex.releaseList) }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/releases/{release}/restore': {
+    post: op('catalog.write', { operationId: 'restoreRelease', tags: ['releases'], summary: 'Revert: the draft becomes that release’s catalog', description: 'Replaces the draft (its schedule, if any, stays); publish it as usual. Audited as release.restore.', parameters: [pathParam('appId'), { name: 'release', in: 'path', required: true, schema: { type: 'string', pattern: '^[1-9][0-9]{0,8}$' }, description: 'The release number (1, 2, …)' }], success: { '200': answer('The draft', 'Draft', ex.draft) }, errors: [['validation_error', 'a release that is not a positive integer'], 'app_not_found', ['release_not_found', 'no such release']] }),
+  },
   '/api/admin/apps/{appId}/themes': {
     get: op('catalog.read', { operationId: 'listThemes', tags: ['themes'], summary: 'List theme presets, each with the campaigns using it', parameters: [pathParam('appId')], success: { '200': answer('Presets', 'ThemeList', ex.themeList) }, errors: ['app_not_found'] }),
     post: op('catalog.write', { operationId: 'createTheme', tags: ['themes'], summary: 'Create a theme preset (version 1)', parameters: [pathParam('appId')], requestBody: body('ThemePreset', ex.themePreset), success: { '201': answer('Created', 'ThemeAnswer', ex.themeAnswer) }, errors: ['app_not_found', exists] }),
@@ -189,12 +233,12 @@ const operations: Record<string, Record<string, OperationSpec>> = {
     delete: op('catalog.write', { operationId: 'deleteTheme', tags: ['themes'], summary: 'Delete a preset no campaign uses', parameters: [pathParam('appId'), pathParam('themeId'), versionQuery], success: deleted, errors: [['validation_error', 'a bad version'], 'app_not_found', 'not_found', ['conflict', 'campaigns use it (named in the message), or a stale version']] }),
   },
   '/api/admin/apps/{appId}/campaigns': {
-    get: op('catalog.read', { operationId: 'listCampaignRecords', tags: ['campaigns'], summary: 'List campaigns as stored (themeId unresolved), with missionIds and version', parameters: [pathParam('appId')], success: { '200': answer('Campaigns', 'CampaignRecordList', ex.campaignList) }, errors: ['app_not_found'] }),
-    post: op('catalog.write', { operationId: 'createCampaign', tags: ['campaigns'], summary: 'Create a campaign (version 1)', description: 'missionIds, when given, assigns exactly those missions to it. Refused: bounds out of order, theme and themeId together, an unknown preset or mission.', parameters: [pathParam('appId')], requestBody: body('CreateCampaign', ex.createCampaign), success: { '201': answer('Created', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', exists] }),
+    get: op('catalog.read', { operationId: 'listCampaignRecords', tags: ['campaigns'], summary: 'List campaigns as stored (themeId unresolved), with missionIds, version and what each spent of its budget', parameters: [pathParam('appId')], success: { '200': answer('Campaigns', 'CampaignRecordList', ex.campaignList) }, errors: ['app_not_found'] }),
+    post: op('catalog.write', { operationId: 'createCampaign', tags: ['campaigns'], summary: 'Create a campaign (version 1)', description: 'missionIds, when given, assigns exactly those missions to it. Refused: bounds out of order, theme and themeId together, an unknown preset or mission.', parameters: [pathParam('appId')], requestBody: body('CreateCampaign', ex.createCampaign), success: { '201': answer('Created', 'CampaignAnswer', ex.campaignWritten) }, errors: ['app_not_found', exists] }),
   },
   '/api/admin/apps/{appId}/campaigns/{campaignId}': {
-    get: op('catalog.read', { operationId: 'getCampaignRecord', tags: ['campaigns'], summary: 'One campaign', parameters: [pathParam('appId'), pathParam('campaignId')], success: { '200': answer('Campaign', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', 'campaign_not_found'] }),
-    put: op('catalog.write', { operationId: 'updateCampaign', tags: ['campaigns'], summary: 'Replace a campaign (the whole campaign and the version read)', description: 'missionIds, when given, reassigns missions (each change audited).', parameters: [pathParam('appId'), pathParam('campaignId')], requestBody: body('UpdateCampaign', ex.updateCampaign), success: { '200': answer('Updated (version + 1)', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', 'campaign_not_found', stale] }),
+    get: op('catalog.read', { operationId: 'getCampaignRecord', tags: ['campaigns'], summary: 'One campaign, with what it spent of its budget', description: 'budgetSpent: what the campaign’s missions granted per currency (exact); budgetAlerts: the 80 % and 100 % alerts recorded.', parameters: [pathParam('appId'), pathParam('campaignId')], success: { '200': answer('Campaign', 'CampaignAnswer', ex.campaignAnswer) }, errors: ['app_not_found', 'campaign_not_found'] }),
+    put: op('catalog.write', { operationId: 'updateCampaign', tags: ['campaigns'], summary: 'Replace a campaign (the whole campaign and the version read)', description: 'missionIds, when given, reassigns missions (each change audited).', parameters: [pathParam('appId'), pathParam('campaignId')], requestBody: body('UpdateCampaign', ex.updateCampaign), success: { '200': answer('Updated (version + 1)', 'CampaignAnswer', ex.campaignWritten) }, errors: ['app_not_found', 'campaign_not_found', stale] }),
     delete: op('catalog.write', { operationId: 'deleteCampaign', tags: ['campaigns'], summary: 'Delete a campaign no mission names (archive it otherwise)', parameters: [pathParam('appId'), pathParam('campaignId'), versionQuery], success: deleted, errors: [['validation_error', 'a bad version'], 'app_not_found', 'campaign_not_found', ['conflict', 'missions name it (listed in the message), or a stale version']] }),
   },
   '/api/admin/apps/{appId}/revocations': {
@@ -234,7 +278,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       operationId: 'streamUserUpdates',
       tags: ['players'],
       summary: 'The user’s stream updates as Server-Sent Events',
-      description: 'From the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends.',
+      description: 'From the same update log and bus as GET /v1/sse/updates (same frames, Last-Event-ID resume). Also, staff only: every event of the user as it is stored, with its verdicts, even one that changed nothing, as `data: {"type":"event.recorded","data":{id, userId, name, payload, timestamp, receivedAt, source, verdicts}}` frames WITHOUT an id (live only: not in the log, not replayed on resume). Authenticated by the session cookie (or the admin key), never a token in the URL; closed when the session ends.',
       parameters: [pathParam('appId'), pathParam('userId'), { name: 'Last-Event-ID', in: 'header', required: false, schema: { type: 'string' }, description: 'Resume after this id' }],
       success: { '200': { description: 'text/event-stream of `id: <id>` and `data: <SDKUpdate JSON>` frames', stream: { schema: { type: 'string' }, example: ex.stream } } },
       errors: ['app_not_found', 'too_many_streams'],
@@ -279,6 +323,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
 const TAGS = [
   { name: 'apps', description: 'Apps and their secrets' },
   { name: 'catalog', description: 'The whole catalog as one document (missions as code)' },
+  { name: 'releases', description: 'The draft catalog, publishing it (now or scheduled), releases and restore' },
   { name: 'missions', description: 'Missions one at a time, with optimistic concurrency' },
   { name: 'themes', description: 'Theme presets one at a time, with optimistic concurrency' },
   { name: 'campaigns', description: 'Campaigns one at a time, with optimistic concurrency' },
@@ -286,6 +331,7 @@ const TAGS = [
   { name: 'support desk', description: 'Support: find a player, grants and corrections, mission resets and completions, notes, data export and erasure' },
   { name: 'analytics', description: 'The dashboard’s counts' },
   { name: 'staff', description: 'Staff accounts and the caller' },
+  { name: 'webhooks', description: 'Outbound webhooks: endpoints that receive signed notifications (mission.completed, reward.granted, balance.changed), their delivery log and redelivery' },
   { name: 'audit', description: 'The audit log' },
   { name: 'meta', description: 'This document' },
 ];

@@ -5,8 +5,9 @@
 // Redis bus and update log).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
-import type { Inspection } from '@/lib/contract/inspector';
+import { eventRecordedUpdateSchema, type Inspection } from '@/lib/contract/inspector';
 import { openSse } from '@/lib/testing/sse-client';
+import { sendDelivery } from '@/lib/testing/webhook';
 import { asStaff, signedInStaff, type TestStaff } from '@/lib/testing/staff';
 import { createTestApp, issueToken, startTestServer, uniqueId, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';
 
@@ -224,11 +225,15 @@ describe('GET /api/admin/apps/:appId/users/:userId/updates (staff stream)', () =
       await staffStream.waitFor((s) => s.raw.startsWith(': connected'), 'the connected comment');
       await playerStream.waitFor((s) => s.raw.startsWith(': connected'), 'the connected comment');
       await sendEvent(token, userId, 'match.won', { mode: 'ranked' });
-      await staffStream.waitForMessages(1);
+      // The staff stream also hears event.recorded (no id: not in the log); the logged frames are the player's.
+      const logged = (s: typeof staffStream) => s.messages.filter((m) => m.id !== '');
+      await staffStream.waitFor((s) => logged(s).length >= 1, 'a logged message');
       await playerStream.waitForMessages(1);
-      expect(staffStream.updates[0]).toMatchObject({ type: 'mission.progress', data: { missionId: 'ranked-wins', currentCount: 1, userId } });
+      expect(staffStream.updates.filter((u) => u.id !== '')[0]).toMatchObject({ type: 'mission.progress', data: { missionId: 'ranked-wins', currentCount: 1, userId } });
       // The same log entry: same id, same bytes.
-      expect(staffStream.messages[0].raw).toBe(playerStream.messages[0].raw);
+      expect(logged(staffStream)[0].raw).toBe(playerStream.messages[0].raw);
+      await staffStream.waitFor((s) => s.updates.some((u) => u.type === 'event.recorded'), 'the event itself');
+      expect(staffStream.updates.find((u) => u.type === 'event.recorded')).toMatchObject({ id: '', data: { userId, name: 'match.won', source: 'api' } });
     } finally {
       await staffStream.close();
       await playerStream.close();
@@ -253,10 +258,129 @@ describe('GET /api/admin/apps/:appId/users/:userId/updates (staff stream)', () =
       const other = await issueToken(server, app, 'another');
       await sendEvent(other, 'another', 'match.won', { mode: 'ranked' });
       await sendEvent(token, 'someone', 'level.up', {});
-      await watched.waitForMessages(1);
-      expect(watched.updates.map((u) => u.data.userId)).toEqual(['someone']);
+      // The watched user's progress and the event itself, nothing of the other user's.
+      await watched.waitFor((s) => s.updates.some((u) => u.type === 'mission.completed') && s.updates.some((u) => u.type === 'event.recorded'), 'the completion and the event');
+      expect(watched.updates.filter((u) => u.id !== '').map((u) => u.data.userId)).toEqual(['someone']);
+      expect(watched.updates.filter((u) => u.type === 'event.recorded').map((u) => [u.data.userId, u.data.name])).toEqual([['someone', 'level.up']]);
     } finally {
       await watched.close();
+    }
+  });
+});
+
+describe('event.recorded on the staff stream: every stored event, with its verdicts', () => {
+  it('an event that counted for nothing reaches the staff stream within a second, with its reasons, and never the player’s stream', async () => {
+    const app = await createTestApp(server, catalog());
+    const userId = uniqueId('player');
+    const token = await issueToken(server, app, userId);
+    const staffStream = await openSse(`${server.url}/api/admin/apps/${app.appId}/users/${userId}/updates`, { Cookie: support.cookie });
+    const playerStream = await openSse(`${server.url}/v1/sse/updates`, { Authorization: `Bearer ${token}` });
+    try {
+      await staffStream.waitFor((s) => s.raw.startsWith(': connected'), 'the connected comment');
+      await playerStream.waitFor((s) => s.raw.startsWith(': connected'), 'the connected comment');
+
+      // A wrong name: no mission reads it, so it changes nothing and takes no sequence number.
+      const sentAt = Date.now();
+      const wrong = await sendEvent(token, userId, 'match_won', { mode: 'ranked' });
+      expect(wrong.missionsUpdated).toEqual([]);
+      await staffStream.waitFor((s) => s.updates.some((u) => u.data.id === wrong.eventId), 'the wrong-name event', 1_000);
+      const heardAfterMs = Date.now() - sentAt;
+      const named = staffStream.updates.find((u) => u.data.id === wrong.eventId)!;
+      expect(named).toMatchObject({ id: '', type: 'event.recorded', data: { userId, name: 'match_won', payload: { mode: 'ranked' }, source: 'api' } });
+      // The frame is the contract's EventRecordedUpdate, whole.
+      expect(eventRecordedUpdateSchema.safeParse({ type: named.type, data: named.data }).success).toBe(true);
+      const namedVerdicts = named.data.verdicts as Array<Record<string, unknown>>;
+      // One per mission, every one the engine's name mismatch with the expected name.
+      expect(namedVerdicts.map((v) => [v.missionId, v.counted, v.code, v.expected, v.seen])).toEqual([
+        ['after-ranked', false, 'event_name_mismatch', 'match.won', 'match_won'],
+        ['levels', false, 'event_name_mismatch', 'level.up', 'match_won'],
+        ['ranked-wins', false, 'event_name_mismatch', 'match.won', 'match_won'],
+        ['upcoming', false, 'event_name_mismatch', 'match.won', 'match_won'],
+      ]);
+
+      // The right name with a payload the filter refuses: judged, counted for nothing.
+      const casual = await sendEvent(token, userId, 'match.won', { mode: 'casual' });
+      expect(casual.missionsUpdated).toEqual([]);
+      await staffStream.waitFor((s) => s.updates.some((u) => u.data.id === casual.eventId), 'the filtered-out event', 1_000);
+      const filtered = staffStream.updates.find((u) => u.data.id === casual.eventId)!;
+      const byMission = new Map((filtered.data.verdicts as Array<Record<string, unknown>>).map((v) => [v.missionId, v]));
+      expect(byMission.get('ranked-wins')).toMatchObject({ counted: false, code: 'filter_mismatch', key: 'mode', condition: 'ranked', seen: 'casual' });
+      expect(byMission.get('after-ranked')).toMatchObject({ counted: false, code: 'locked_by_prerequisite', missing: ['ranked-wins'] });
+      expect(byMission.get('upcoming')).toMatchObject({ counted: false, code: 'campaign_not_live', campaignId: 'later', state: 'not_started' });
+      expect(byMission.get('levels')).toMatchObject({ counted: false, code: 'event_name_mismatch' });
+
+      // What the stream said is what a reload shows.
+      const inspection = await inspect(app, userId);
+      for (const heard of [named, filtered]) {
+        const { userId: _u, ...event } = heard.data;
+        expect(inspection.events.find((e) => e.id === heard.data.id)).toEqual(event);
+      }
+
+      // Neither changed anything, so the player's stream heard nothing (and event.recorded never goes there).
+      await sendEvent(token, userId, 'level.up', {});
+      await playerStream.waitForMessages(1);
+      await staffStream.waitFor((s) => s.updates.filter((u) => u.type === 'event.recorded').length === 3, 'the third event');
+      expect(playerStream.updates.map((u) => u.type)).toEqual(['mission.completed']);
+      expect(playerStream.raw).not.toContain('event.recorded');
+      console.info(`[staff stream] POST /v1/events (counted for nothing) to event.recorded on the staff stream: ${heardAfterMs} ms (incl. the POST's own round trip)`);
+    } finally {
+      await staffStream.close();
+      await playerStream.close();
+    }
+  });
+
+  it('a test event from the inspector is announced too (source "test"), and a replayed idempotent event is not announced twice', async () => {
+    const app = await createTestApp(server, catalog());
+    const userId = uniqueId('player');
+    const token = await issueToken(server, app, userId);
+    const staffStream = await openSse(`${server.url}/api/admin/apps/${app.appId}/users/${userId}/updates`, { Cookie: support.cookie });
+    try {
+      await staffStream.waitFor((s) => s.raw.startsWith(': connected'), 'the connected comment');
+      const res = await asStaff(server, support.cookie, 'POST', `/api/admin/apps/${app.appId}/users/${userId}/events`, { name: 'lvl.up', payload: {} });
+      expect(res.status).toBe(200);
+      const { eventId } = (await res.json()) as { eventId: string };
+      await staffStream.waitFor((s) => s.updates.some((u) => u.data.id === eventId), 'the test event');
+      expect(staffStream.updates.find((u) => u.data.id === eventId)).toMatchObject({ type: 'event.recorded', data: { name: 'lvl.up', source: 'test' } });
+
+      const client = userClient(server, token);
+      const body = { userId, name: 'nothing.here', payload: {}, timestamp: Date.now(), idempotencyKey: uniqueId('key') };
+      const first = (await (await client.post('/v1/events', body)).json()) as { eventId: string };
+      const again = (await (await client.post('/v1/events', body)).json()) as { eventId: string };
+      expect(again.eventId).toBe(first.eventId);
+      // A later event proves the stream has moved past any second announcement of the first.
+      const later = await sendEvent(token, userId, 'level.up', {});
+      await staffStream.waitFor((s) => s.updates.some((u) => u.data.id === later.eventId), 'the later event');
+      expect(staffStream.updates.filter((u) => u.data.id === first.eventId)).toHaveLength(1);
+    } finally {
+      await staffStream.close();
+    }
+  });
+});
+
+describe('event.recorded from a webhook delivery', () => {
+  it('each event of a delivery is announced after the delivery commits, with source "webhook"', async () => {
+    const app = await createTestApp(server, catalog());
+    const userId = uniqueId('player');
+    const staffStream = await openSse(`${server.url}/api/admin/apps/${app.appId}/users/${userId}/updates`, { Cookie: support.cookie });
+    try {
+      await staffStream.waitFor((s) => s.raw.startsWith(': connected'), 'the connected comment');
+      const now = Date.now();
+      const sent = await sendDelivery(server, app, {
+        events: [
+          { userId, name: 'match.won', payload: { mode: 'casual' }, timestamp: now },
+          { userId, name: 'level_up', payload: {}, timestamp: now + 1 },
+        ],
+      });
+      expect(sent.status).toBe(200);
+      await staffStream.waitFor((s) => s.updates.filter((u) => u.type === 'event.recorded').length === 2, 'both events', 5_000);
+      const heard = staffStream.updates.filter((u) => u.type === 'event.recorded');
+      expect(heard.map((u) => [u.data.name, u.data.source])).toEqual([
+        ['match.won', 'webhook'],
+        ['level_up', 'webhook'],
+      ]);
+      expect((heard[1].data.verdicts as Array<Record<string, unknown>>).every((v) => v.code === 'event_name_mismatch')).toBe(true);
+    } finally {
+      await staffStream.close();
     }
   });
 });

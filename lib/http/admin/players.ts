@@ -1,7 +1,8 @@
 // The inspector's admin API (support staff, docs/api.md "Inspector"):
 // GET  /api/admin/apps/:appId/users/:userId          – missions (status, lock), balances, ledger, recent events with verdicts
 // POST /api/admin/apps/:appId/users/:userId/events   – a test event as the user (recordEvent, source "test", audited); ?dryRun=1: its verdicts only
-// GET  /api/admin/apps/:appId/users/:userId/updates  – the user's stream updates (SSE), staff session or admin key
+// GET  /api/admin/apps/:appId/users/:userId/updates  – the user's stream updates (SSE), staff session or admin key,
+//                                                     plus event.recorded: every stored event with its verdicts, live
 // Revoking the user's tokens is POST /api/admin/apps/:appId/revocations {userId} (./apps.ts).
 import { serviceNow } from '@/lib/clock';
 import { and, desc, eq } from 'drizzle-orm';
@@ -14,13 +15,13 @@ import { recordAudit } from '@/lib/audit';
 import { can } from '@/lib/auth/roles';
 import { getSignedInStaff } from '@/lib/auth/staff-session';
 import { listBalances } from '@/lib/balances/balances';
-import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
-import { testEventSchema, type Inspection, type InspectorVerdict } from '@/lib/contract/inspector';
+import { getCatalog } from '@/lib/catalog/catalog';
+import { testEventSchema, type Inspection } from '@/lib/contract/inspector';
 import { AppError } from '@/lib/errors';
 import { eventTimeProblem } from '@/lib/events/event-time';
 import { recordEvent } from '@/lib/events/record-event';
-import { explainEvent } from '@/lib/missions/engine';
-import { viewMission } from '@/lib/missions/read-missions';
+import { viewMission, visibleTo } from '@/lib/missions/read-missions';
+import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import { readRecords } from '@/lib/progress/records';
 import { readJsonBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
@@ -28,6 +29,9 @@ import { json } from '../respond';
 import { parseWith } from '../validate';
 import { adminServiceContext } from '../service-context';
 import { dryRunEvent } from '@/lib/services/events/dry-run-event';
+import { describeRecordedEvent } from '@/lib/services/events/describe-recorded-event';
+import { eventVerdicts } from '@/lib/services/events/event-verdicts';
+import { decodeStoredEvent, staffChannel } from '@/lib/updates/staff';
 import { userTarget } from '@/lib/services/_shared/staff-write';
 import { openUpdateStream } from '../v1/sse';
 
@@ -44,39 +48,12 @@ async function target(params: AdminContext['params']): Promise<{ appId: string; 
   return { appId: params.appId, userId };
 }
 
-type StoredVerdict = { missionId: string; counted: boolean } & Record<string, unknown>;
-
-/**
- * One verdict per (non-archived) mission of the current catalog: the one
- * stored at ingestion for the missions with the event's name; for a mission
- * with another name, the engine's own answer (event_name_mismatch is its first
- * rule, decided by the names alone); a mission that has the event's name now
- * but was not judged then (created or re-authored since) is `not_evaluated`.
- */
-function verdictsOf(catalog: Catalog, event: typeof events.$inferSelect, now: number): InspectorVerdict[] | null {
-  if (event.outcome === null) return null;
-  const stored = new Map((event.outcome as StoredVerdict[]).map((v) => [v.missionId, v]));
-  const engineEvent = { userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp };
-  const out: InspectorVerdict[] = [];
-  for (const mission of catalog.ordered) {
-    if (mission.archived) continue;
-    const kept = stored.get(mission.id);
-    if (kept) {
-      out.push(kept as InspectorVerdict);
-    } else if (mission.criteria.eventName !== event.name) {
-      const { verdict } = explainEvent({ mission, campaign: null, record: null, event: engineEvent, lock: null, now });
-      out.push({ missionId: mission.id, ...verdict } as InspectorVerdict);
-    } else {
-      out.push({ missionId: mission.id, counted: false, code: 'not_evaluated' });
-    }
-  }
-  return out;
-}
-
 async function inspectUser(appId: string, userId: string, now = serviceNow()): Promise<Inspection> {
   const catalog = await getCatalog(appId);
   const db = await getDb();
   const records = await readRecords(db, appId, userId);
+  const attributes = await readAttributes(db, appId, userId);
+  const timeZone = zoneOf(attributes);
   const balanceRows = await listBalances(db, appId, userId);
   const ledgerRows = await db
     .select()
@@ -94,15 +71,18 @@ async function inspectUser(appId: string, userId: string, now = serviceNow()): P
   const missions = catalog.ordered
     .filter((m) => !m.archived)
     .map((mission) => {
-      const view = viewMission(catalog, mission, records, now);
-      return { mission, status: view.status, progress: view.progress, lock: view.lock };
+      const view = viewMission(catalog, mission, records, now, timeZone);
+      return { mission, status: view.status, progress: view.progress, lock: view.lock, inAudience: visibleTo(catalog, mission, attributes) };
     });
   return {
     appId,
     userId,
+    attributes,
+    timeZone,
     missions,
     balances: balanceRows,
     ledger: ledgerRows.map(({ appId: _a, userId: _u, grantKey: _g, ...row }) => row),
+    campaigns: [...catalog.campaigns.values()].map((c) => ({ id: c.id, title: c.title })),
     events: eventRows.map((e) => ({
       id: e.id,
       name: e.name,
@@ -110,7 +90,7 @@ async function inspectUser(appId: string, userId: string, now = serviceNow()): P
       timestamp: e.timestamp,
       receivedAt: e.receivedAt,
       source: e.source,
-      verdicts: verdictsOf(catalog, e, now),
+      verdicts: eventVerdicts(catalog, e, now),
     })),
   };
 }
@@ -141,8 +121,19 @@ export const postTestEvent = adminRoute('players.test_event', async (request) =>
   return json(recorded);
 });
 
-export const streamUserUpdates = adminRoute('players.read', async ({ req, url, params, admin }) => {
+export const streamUserUpdates = adminRoute('players.read', async (request) => {
+  const { req, url, params, admin } = request;
   const owner = await target(params);
+  const ctx = await adminServiceContext(request, owner.appId);
+  // Every event of the user as it is stored (even one that changed nothing), with its verdicts on the current catalog.
+  const unlogged = {
+    channel: staffChannel(owner.appId, owner.userId),
+    render: async (message: string) => {
+      const event = decodeStoredEvent(message);
+      if (!event || event.userId !== owner.userId) return null;
+      return JSON.stringify({ type: 'event.recorded', data: await describeRecordedEvent({ ctx, input: { event } }) });
+    },
+  };
   const headers = req.headers;
   // The admin key cannot be taken back while the process runs; a staff session can end, or its role change.
   const stillAuthorized = admin.staff
@@ -152,5 +143,5 @@ export const streamUserUpdates = adminRoute('players.read', async ({ req, url, p
         return member === undefined || (member !== null && can(member.role, 'players.read'));
       }
     : async () => true;
-  return openUpdateStream({ req, url, owner, stillAuthorized, capScope: 'staff-streams' });
+  return openUpdateStream({ req, url, owner, stillAuthorized, capScope: 'staff-streams', unlogged });
 });

@@ -12,8 +12,10 @@ import { publicRoute, userRoute } from '../handler';
 import { rateLimitedError } from '../rate-limit';
 import { json } from '../respond';
 import { parseWith } from '../validate';
+import { appServiceContext } from '../service-context';
+import { setAttributes } from '@/lib/services/users/set-attributes';
 
-export const issueToken = publicRoute(async ({ req, clientIp }) => {
+export const issueToken = publicRoute(async ({ req, clientIp, requestId }) => {
   const { value } = await readJsonBody(req);
   const input = parseWith(tokenRequestSchema, value);
   // Brute-force guard: only failures count, and past the cap even a right secret is refused.
@@ -29,6 +31,10 @@ export const issueToken = publicRoute(async ({ req, clientIp }) => {
   }
   const state = await limiter.peek(failureKey);
   if (state.remaining <= 0) throw rateLimitedError({ ...state, success: false });
+  // Attributes are set only here and by the signed webhook: both hold the app secret.
+  if (input.attributes !== undefined) {
+    await setAttributes({ ctx: await appServiceContext(input.appId, requestId), input: { userId: input.userId, attributes: input.attributes } });
+  }
   return json(await issueAccessToken(input.appId, input.userId));
 });
 

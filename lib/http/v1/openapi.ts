@@ -5,7 +5,7 @@
 // operation is built by the rules of lib/contract/openapi.ts (operationId,
 // tags, description, examples, the common headers and error answers).
 import { v1Examples as ex } from '@/lib/contract/examples';
-import { completeDocument, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
+import { completeDocument, idempotencyKeyHeader, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
 import { componentJsonSchemas, contractQueries, queryJsonSchemas, type ComponentName } from '@/lib/contract/registry';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
@@ -13,13 +13,6 @@ import { json } from '../respond';
 const ref = (id: ComponentName) => ({ $ref: `#/components/schemas/${id}` });
 const answer = (description: string, id: ComponentName, example: unknown) => ({ description, json: { schema: ref(id), example } });
 const idParam = { name: 'id', in: 'path', required: true, schema: { type: 'string' }, description: 'The mission or campaign id' };
-const idempotencyHeader = {
-  name: 'Idempotency-Key',
-  in: 'header',
-  required: false,
-  schema: { type: 'string', minLength: 1, maxLength: 255 },
-  description: 'Applies the write once: a retry with the same key answers the first result (X-Idempotent-Replay)',
-};
 const header = (name: string, schema: object, description: string) => ({ name, in: 'header', required: true, schema, description });
 
 const rules: DocumentRules = {
@@ -47,11 +40,12 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       summary: 'Exchange an app secret for a one-hour JWT',
       description:
         'Called by the game’s backend (never ship the app secret in a client). The token’s subject is `userId`; it expires after 3,600 s. ' +
-        'Wrong secrets are counted per app and client: too many answer 429 until the window passes.',
+        'Wrong secrets are counted per app and client: too many answer 429 until the window passes. ' +
+        'Optional `attributes` are merged into the user’s stored attributes (null deletes a key; `timezone` is an IANA zone, the user’s calendar for windows); the answer is unchanged. They drive mission and campaign audiences.',
       public: true,
       requestBody: { required: true, schema: ref('TokenRequest'), example: ex.tokenRequest },
       success: { '200': answer('Token', 'TokenResponse', ex.tokenResponse) },
-      errors: ['invalid_credentials', 'rate_limited'],
+      errors: [['validation_error', 'bad attributes (a key, a value, more than 32 keys, or a timezone that is not an IANA zone), naming the field'], 'invalid_credentials', 'rate_limited'],
     },
   },
   '/v1/auth/revoke': {
@@ -74,7 +68,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
         'The event’s timestamp (Unix ms) is the device’s clock, trusted within bounds of the server’s: more than 5 minutes ahead, or more than 24 hours old, is 400 invalid_event and nothing is stored. ' +
         'A late event counts for a daily/weekly/monthly mission only while its window is still the current one by the server clock. ' +
         'A user’s events on one instance are applied one at a time; 503 unavailable only when other instances keep changing the same user.',
-      parameters: [idempotencyHeader],
+      parameters: [idempotencyKeyHeader],
       requestBody: { required: true, schema: ref('Event'), example: ex.event, invalidCode: 'invalid_event' },
       success: { '200': answer('Accepted (or a replay, with X-Idempotent-Replay)', 'EventResponse', ex.eventResponse) },
       errors: ['invalid_event', 'user_mismatch', 'idempotency_key_reused', 'rate_limited'],
@@ -110,9 +104,9 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       tags: ['missions'],
       summary: 'Claim the reward of a completed mission',
       description: 'Grants the reward once: the progress becomes `claimed` and a currency reward is added to the balance. With an Idempotency-Key a retry answers the first result.',
-      parameters: [idParam, idempotencyHeader],
+      parameters: [idParam, idempotencyKeyHeader],
       success: { '200': answer('Claimed (or a replay, with X-Idempotent-Replay)', 'ClaimResponse', ex.claimResponse) },
-      errors: [['validation_error', 'a bad Idempotency-Key'], 'mission_not_found', 'claim_not_ready', 'idempotency_key_reused', 'rate_limited'],
+      errors: [['validation_error', 'a bad Idempotency-Key'], 'mission_not_found', 'claim_not_ready', ['budget_exhausted', 'the mission’s campaign has not enough budget left for the reward'], 'idempotency_key_reused', 'rate_limited'],
       rateLimited: true,
       idempotent: true,
     },
@@ -169,11 +163,11 @@ const operations: Record<string, Record<string, OperationSpec>> = {
     post: {
       operationId: 'postWebhookDelivery',
       tags: ['webhook'],
-      summary: 'A signed delivery of 1 to 100 events from an app’s backend',
+      summary: 'A signed delivery of events and user attribute updates from an app’s backend',
       description:
         'No JWT: X-Webhook-Signature is `v1=` and the hex HMAC-SHA256 of `${X-Webhook-Timestamp}.${raw body}` keyed with the app’s webhook secret; ' +
         'the timestamp must be within 5 minutes of the server clock; each event’s own timestamp at most 5 minutes ahead and 7 days back (400 validation_error). The delivery is applied whole or not at all, in one transaction; ' +
-        'each event is processed as by POST /v1/events (its idempotencyKey included). X-Webhook-Id is the delivery’s idempotency key: ' +
+        'each event is processed as by POST /v1/events (its idempotencyKey included). `users` (1 to 100 attribute updates, merged as by the token request) are applied first, in the same transaction. X-Webhook-Id is the delivery’s idempotency key: ' +
         'a replay answers the original response with X-Idempotent-Replay. Limited per app, in events per minute (docs/webhooks.md).',
       public: true,
       parameters: [
@@ -249,6 +243,42 @@ function buildDocument() {
     paths: Object.fromEntries(
       Object.entries(operations).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, spec]) => [method, operation(spec, rules)]))]),
     ),
+    // Outbound webhooks: what Questline POSTs to an app's endpoints (docs/webhooks.md), as OpenAPI 3.1 describes calls the API makes.
+    webhooks: {
+      notification: {
+        post: {
+          operationId: 'receiveNotification',
+          // Authenticated by its signature (headers below), not by a security scheme.
+          security: [],
+          tags: ['webhook'],
+          summary: 'A signed notification to an endpoint the app registered',
+          description:
+            'Sent by Questline to each endpoint registered with POST /api/admin/apps/:appId/endpoints for the notification’s type. Questline-Webhook-Signature is `v1=` + hex HMAC-SHA256 of `${Questline-Webhook-Timestamp}.${body}` keyed with the endpoint’s secret (verifyWebhook in @questline/sdk/backend). Answer 2xx within 10 s; anything else is retried with backoff for 24 h under the same Questline-Webhook-Id.',
+          parameters: [
+            { name: 'Questline-Webhook-Id', in: 'header', required: true, schema: { type: 'string' }, description: 'The delivery’s id, the same on every retry (deduplicate by it)' },
+            { name: 'Questline-Webhook-Timestamp', in: 'header', required: true, schema: { type: 'string' }, description: 'Unix milliseconds of this attempt' },
+            { name: 'Questline-Webhook-Signature', in: 'header', required: true, schema: { type: 'string' }, description: '`v1=` and 64 hex digits' },
+          ],
+          requestBody: {
+            required: true,
+            content: {
+              'application/json': {
+                schema: ref('Notification'),
+                example: {
+                  id: 'wh_5d0e7c1b',
+                  type: 'reward.granted',
+                  appId: 'my-game',
+                  userId: 'player-42',
+                  createdAt: 1764000000000,
+                  data: { userId: 'player-42', missionId: 'slay-boss', reward: { kind: 'item', itemId: 'legendary-sword', quantity: 1 }, idempotencyKey: 'claim-7f3a' },
+                },
+              },
+            },
+          },
+          responses: { '200': { description: 'Stored (any 2xx)' } },
+        },
+      },
+    },
   });
 }
 

@@ -37,7 +37,7 @@
 // or revocation all end in UpdateStream.close(), which runs once: the
 // stream leaves the shared keep-alive wheel and the bus subscription is
 // released at once.
-// The per-stream state lives in ./sse-stream.ts.
+// The per-stream state lives in lib/stream/update-stream.ts.
 import { isRevoked } from '@/lib/auth/revocation';
 import type { TokenClaims } from '@/lib/auth/jwt';
 import { getBus } from '@/lib/bus';
@@ -46,10 +46,10 @@ import { getUpdateLog, MIN_LOG_ID, resumableId, userLogKey } from '@/lib/updates
 import { userChannel } from '@/lib/updates/publish';
 import { checkStreamGap } from '@/lib/updates/resync';
 import { userRoute } from '../handler';
-import { sseLimits, UpdateStream, withTimeout } from './sse-stream';
+import { sseLimits, UpdateStream, withTimeout } from '@/lib/stream/update-stream';
 import { metrics } from '@/lib/metrics';
 
-export { closeAllStreams, openStreamCount, sseLimits } from './sse-stream';
+export { closeAllStreams, openStreamCount, sseLimits } from '@/lib/stream/update-stream';
 
 const SSE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/event-stream',
@@ -75,6 +75,11 @@ export async function openUpdateStream(args: {
   owner: { appId: string; userId: string };
   stillAuthorized: () => Promise<boolean>;
   capScope: 'streams' | 'staff-streams';
+  /**
+   * Staff streams: a channel outside the user's log (lib/updates/staff.ts)
+   * whose messages are rendered and sent live, without ids, beside the log's.
+   */
+  unlogged?: { channel: string; render(message: string): Promise<string | null> };
 }): Promise<Response> {
   const { req, url, owner } = args;
   const requested = requestedLastEventId(req, url);
@@ -102,6 +107,7 @@ export async function openUpdateStream(args: {
   });
   try {
     stream.adopt(await getBus().subscribe(channel, stream.onMessage));
+    if (args.unlogged) stream.adoptExtra(await getBus().subscribe(args.unlogged.channel, stream.unloggedListener(args.unlogged.render)));
     if (req.signal.aborted) {
       stream.close();
       return new Response(null, { status: 204 });

@@ -50,6 +50,25 @@ function suite(): void {
     expect(resumedOnA.updates.map((u) => u.data.currentCount)).toEqual([2, 3]);
   });
 
+  it('an event that changed nothing, posted to A, reaches a staff stream on B as event.recorded (the staff channel crosses instances)', async () => {
+    const userId = uniqueId('u');
+    const token = await issueToken(a, app, userId);
+    const staffOnB = await openSse(`${b.url}/api/admin/apps/${app.appId}/users/${userId}/updates`, { Authorization: `Bearer ${b.adminKey}` });
+    streams.push(staffOnB);
+    expect(staffOnB.response.status).toBe(200);
+    await staffOnB.waitFor((s) => s.raw.startsWith(': connected'), 'connected');
+    const res = await userClient(a, token).post('/v1/events', { userId, name: 'match_plyed', payload: {}, timestamp: Date.now() });
+    expect(res.status).toBe(200);
+    const { eventId, missionsUpdated } = (await res.json()) as { eventId: string; missionsUpdated: string[] };
+    expect(missionsUpdated).toEqual([]);
+    await staffOnB.waitFor((s) => s.updates.some((u) => u.data.id === eventId), 'the event on B', 5_000);
+    expect(staffOnB.updates.find((u) => u.data.id === eventId)).toMatchObject({
+      id: '',
+      type: 'event.recorded',
+      data: { userId, name: 'match_plyed', verdicts: [{ missionId: 'play', counted: false, code: 'event_name_mismatch', expected: 'match_played', seen: 'match_plyed' }] },
+    });
+  });
+
   it('the event rate limit is shared: 100 events on A, the 101st on B gets 429', async () => {
     const userId = uniqueId('u');
     const token = await issueToken(a, app, userId);

@@ -9,7 +9,7 @@
 //   transaction (200, or 422 naming events[i] for a reused event key).
 import { serviceNow } from '@/lib/clock';
 import { z } from 'zod';
-import { MAX_DELIVERY_EVENTS, webhookEventSchema } from '@/lib/contract/v1';
+import { MAX_DELIVERY_EVENTS, MAX_DELIVERY_USERS, webhookEventSchema, webhookUserSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
 import { eventTimeProblem } from '@/lib/events/event-time';
 import { hashRequest, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
@@ -24,20 +24,33 @@ import { describeIssues } from '@/lib/contract/describe-issues';
 import { noteApp } from '../observe';
 import { metrics } from '@/lib/metrics';
 
-const envelopeSchema = z.object({ events: z.array(z.unknown()).min(1).max(MAX_DELIVERY_EVENTS) });
+const envelopeSchema = z
+  .object({
+    events: z.array(z.unknown()).min(1).max(MAX_DELIVERY_EVENTS).optional(),
+    users: z.array(z.unknown()).min(1).max(MAX_DELIVERY_USERS).optional(),
+  })
+  .refine((d) => d.events !== undefined || d.users !== undefined, { message: 'give events, users or both', path: ['events'] });
 
-/** The body, validated whole (timestamps against the server's clock `now`): the first invalid event is named by its index, and nothing is applied. */
-function parseDelivery(value: unknown, now: number): { events: Array<z.infer<typeof webhookEventSchema>> } {
+type Delivery = { events: Array<z.infer<typeof webhookEventSchema>>; users?: Array<z.infer<typeof webhookUserSchema>> };
+
+/** The body, validated whole (timestamps against the server's clock `now`): the first invalid event (or user update) is named by its index, and nothing is applied. */
+function parseDelivery(value: unknown, now: number): Delivery {
   const envelope = envelopeSchema.safeParse(value);
   if (!envelope.success) throw new AppError('validation_error', describeIssues(envelope.error));
-  const events = envelope.data.events.map((raw, index) => {
+  const users = envelope.data.users?.map((raw, index) => {
+    const parsed = webhookUserSchema.safeParse(raw);
+    if (!parsed.success) throw new AppError('validation_error', describeIssues(parsed.error, `users[${index}]`));
+    return parsed.data;
+  });
+  const events = (envelope.data.events ?? []).map((raw, index) => {
     const parsed = webhookEventSchema.safeParse(raw);
     if (!parsed.success) throw new AppError('validation_error', describeIssues(parsed.error, `events[${index}]`));
     const timeProblem = eventTimeProblem(parsed.data.timestamp, now, 'webhook');
     if (timeProblem) throw new AppError('validation_error', `events[${index}].${timeProblem}`);
     return parsed.data;
   });
-  return { events };
+  // Without users the delivery hashes as before (a replay of an older delivery is still recognised).
+  return users === undefined ? { events } : { events, users };
 }
 
 function decodeUtf8(bytes: Buffer): string {
@@ -81,6 +94,7 @@ export const postWebhook = publicRoute(async ({ req }) => {
       signature: headers.mac.toString('hex'),
       requestHash: hashRequest(delivery),
       events: delivery.events.map(({ idempotencyKey, ...event }) => ({ event, idempotencyKey: idempotencyKey ?? null })),
+      users: delivery.users ?? [],
     },
   });
   if (outcome.replay === null && outcome.status < 300) metrics().eventsIngested.inc({ source: 'webhook' }, delivery.events.length);

@@ -13,7 +13,7 @@ import { withTransaction, type ServiceContext } from '../context';
 import { grant } from './grant';
 
 let db: Db;
-let base: Omit<ServiceContext, 'appId' | 'deps'> & { deps: Omit<ServiceContext['deps'], 'publish' | 'eraseStream'> };
+let base: Omit<ServiceContext, 'appId' | 'deps'> & { deps: Omit<ServiceContext['deps'], 'publish' | 'eraseStream' | 'catalogChanged'> };
 
 beforeAll(async () => {
   prepareTestEnv();
@@ -40,7 +40,7 @@ function contextFor(appId: string) {
   const ctx: ServiceContext = {
     ...base,
     appId,
-    deps: { ...base.deps, publish: async (_app, userId, seq, updates) => void published.push({ userId, seq, updates }), eraseStream: async () => {} },
+    deps: { ...base.deps, publish: async (_app, userId, seq, updates) => void published.push({ userId, seq, updates }), eraseStream: async () => {}, catalogChanged: async () => {} },
   };
   return { ctx, published };
 }

@@ -12,6 +12,7 @@ import { AppError } from '@/lib/errors';
 import type { Outcome } from '@/lib/idempotency/run-idempotent';
 import { actorLabel, type ServiceContext } from '../context';
 import { nextUserSeq, staffWrite } from '../_shared/staff-write';
+import { notify } from '../_shared/notify';
 
 export interface GrantCommand extends GrantInput {
   userId: string;
@@ -58,6 +59,7 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
     const seq = await nextUserSeq(db, appId, userId);
     const balance = { userId, currency, amount: row.amount, updatedAt: row.updatedAt };
     tx.uow.afterCommit(() => ctx.deps.publish(appId, userId, seq, [{ type: 'balance.changed', data: balance }]));
+    await notify(tx, { appId, userId }, [{ type: 'balance.changed', data: balance }], now);
     const { appId: _a, userId: _u, grantKey: _g, ...shown } = entry;
     return {
       body: { balance, entry: shown },

@@ -11,8 +11,8 @@ import type { ServiceContext } from '../context';
 import { missionAction, type MissionActionInput } from './mission-action';
 
 export async function completeMission({ ctx, input }: { ctx: ServiceContext; input: MissionActionInput }): Promise<Outcome<MissionActionResult>> {
-  return missionAction(ctx, input, 'mission_complete', (mission, record, now) => {
-    const status = toMissionProgress({ mission, record, locked: false, now })?.status;
+  return missionAction(ctx, input, 'mission_complete', (mission, record, now, zone) => {
+    const status = toMissionProgress({ mission, record, locked: false, now, zone })?.status;
     if (status === 'completed') throw new AppError('conflict', `Mission "${mission.id}" is already completed (the player can claim it)`);
     if (status === 'claimed') throw new AppError('conflict', `Mission "${mission.id}" is already claimed in this window`);
     return {
@@ -21,7 +21,7 @@ export async function completeMission({ ctx, input }: { ctx: ServiceContext; inp
       status: 'completed',
       currentCount: mission.criteria.count,
       targetCount: mission.criteria.count,
-      windowStart: windowStart(mission.criteria.window, now),
+      windowStart: windowStart(mission.criteria.window, now, zone),
       // A claimed record of an earlier window: this is its next cycle (a new ledger grant key when claimed).
       cycle: record === null ? 1 : record.status === 'claimed' ? record.cycle + 1 : record.cycle,
       updatedAt: now,

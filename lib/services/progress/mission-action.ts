@@ -10,7 +10,9 @@ import type { Outcome } from '@/lib/idempotency/run-idempotent';
 import { toMissionProgress } from '@/lib/missions/engine';
 import type { ProgressRecord } from '@/lib/missions/schema';
 import { readRecords } from '@/lib/progress/records';
+import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import type { ServiceContext } from '../context';
+import { notify } from '../_shared/notify';
 import { nextUserSeq, staffWrite } from '../_shared/staff-write';
 
 export interface MissionActionInput {
@@ -24,7 +26,7 @@ export async function missionAction(
   ctx: ServiceContext,
   input: MissionActionInput,
   op: 'mission_reset' | 'mission_complete',
-  next: (mission: Mission, record: ProgressRecord | null, now: number) => ProgressRecord,
+  next: (mission: Mission, record: ProgressRecord | null, now: number, zone: string) => ProgressRecord,
 ): Promise<Outcome<MissionActionResult>> {
   const { appId } = ctx;
   const { userId, missionId, reason } = input;
@@ -35,7 +37,9 @@ export async function missionAction(
     const db = tx.uow.tx;
     const now = ctx.now();
     const record = (await readRecords(db, appId, userId, [missionId])).get(missionId) ?? null;
-    const updated = next(mission, record, now);
+    // The player's own calendar (their timezone attribute) decides the window, as for their events.
+    const zone = zoneOf(await readAttributes(db, appId, userId));
+    const updated = next(mission, record, now, zone);
     const { userId: _u, missionId: _m, state, ...rest } = updated;
     // A reset or forced completion drops a sum's, distinct's or streak's running state (null), unless the verb keeps one.
     const fields = { ...rest, state: state ?? null };
@@ -44,9 +48,11 @@ export async function missionAction(
       .values({ appId, userId, missionId, ...fields })
       .onConflictDoUpdate({ target: [progress.appId, progress.userId, progress.missionId], set: fields });
     const seq = await nextUserSeq(db, appId, userId);
-    const view = toMissionProgress({ mission, record: updated, locked: false, now })!;
+    const view = toMissionProgress({ mission, record: updated, locked: false, now, zone })!;
     const type = updated.status === 'completed' ? 'mission.completed' : 'mission.progress';
     tx.uow.afterCommit(() => ctx.deps.publish(appId, userId, seq, [{ type, data: view }]));
+    // Outbound webhooks: a staff completion is a completion (same transaction; nothing for an app without such an endpoint).
+    if (type === 'mission.completed') await notify(tx, { appId, userId }, [{ type, data: view }], now);
     const shown = (r: ProgressRecord | null) => r && { status: r.status, currentCount: r.currentCount, cycle: r.cycle, windowStart: r.windowStart };
     return { body: { progress: view }, audit: { before: { missionId, record: shown(record) }, after: { missionId, record: shown(updated), reason } } };
   });

@@ -27,6 +27,8 @@ const ERASED = [
   ['user_notes', 'notes'],
   ['idempotency_keys', 'idempotencyKeys'],
   ['app_users', null],
+  // Outbound-webhook deliveries about the user (their data names the user), sent or not.
+  ['webhook_deliveries', null],
 ] as const;
 
 async function deleteRows(tx: Tx, table: string, appId: string, userId: string): Promise<number> {

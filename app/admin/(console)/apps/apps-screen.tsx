@@ -14,6 +14,7 @@ import { SecretDialog } from '@/components/console/secret-dialog';
 import { useApps } from '@/components/console/use-selected-app';
 import type { PublicApp } from '@/lib/contract/app';
 import { CreateAppDialog } from './create-app-dialog';
+import { EndpointsSection } from './endpoints-section';
 import { WebhookLimitDialog, webhookLimitLabel } from './webhook-limit-dialog';
 import { APP_SECRET_HINT, RotateAppSecretDialog, RotateWebhookSecretDialog, WEBHOOK_SECRET_HINT, type Shown } from './rotate-dialogs';
 
@@ -114,6 +115,7 @@ export function AppsScreen() {
           empty={<EmptyState icon={AppWindowIcon} title="No app yet" description="Create the first app to get its secrets." />}
         />
       )}
+      {apps && apps.length > 0 && <EndpointsSection apps={apps} onSecret={setShown} />}
       <RotateAppSecretDialog app={rotation?.kind === 'app' ? rotation.app : null} onClose={close} onRotated={setShown} />
       <RotateWebhookSecretDialog app={rotation?.kind === 'webhook' ? rotation.app : null} onClose={close} onRotated={setShown} />
       <WebhookLimitDialog app={rotation?.kind === 'limit' ? rotation.app : null} onClose={close} />

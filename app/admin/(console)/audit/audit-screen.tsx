@@ -39,6 +39,7 @@ const RANGES = [
 interface AuditFilters {
   appId: string;
   actor: string;
+  userId: string;
   entity: string;
   range: string;
 }
@@ -85,21 +86,26 @@ function columns(onShow: (entry: AuditEntry) => void): ColumnDef<AuditEntry, unk
   ];
 }
 
-export function AuditScreen() {
+export function AuditScreen({ initialUserId = '', initialAppId = '' }: { initialUserId?: string; initialAppId?: string }) {
   const apps = useApps();
-  const [filters, setFilters] = React.useState<AuditFilters>({ appId: ALL, actor: '', entity: ALL, range: ALL });
+  const [filters, setFilters] = React.useState<AuditFilters>({ appId: initialAppId || ALL, actor: '', userId: initialUserId, entity: ALL, range: ALL });
   const [actorText, setActorText] = React.useState('');
+  const [userText, setUserText] = React.useState(initialUserId);
   const [shown, setShown] = React.useState<AuditEntry | null>(null);
-  // The actor box filters once typing pauses, not on every keystroke.
+  // The actor and player boxes filter once typing pauses, not on every keystroke.
   React.useEffect(() => {
-    const timer = setTimeout(() => setFilters((f) => (f.actor === actorText.trim() ? f : { ...f, actor: actorText.trim() })), 300);
+    const timer = setTimeout(
+      () => setFilters((f) => (f.actor === actorText.trim() && f.userId === userText.trim() ? f : { ...f, actor: actorText.trim(), userId: userText.trim() })),
+      300,
+    );
     return () => clearTimeout(timer);
-  }, [actorText]);
+  }, [actorText, userText]);
 
   const [since] = React.useState(() => Date.now());
   const params = new URLSearchParams({ limit: '50' });
   if (filters.appId !== ALL) params.set('appId', filters.appId);
   if (filters.actor) params.set('actor', filters.actor);
+  if (filters.userId) params.set('userId', filters.userId);
   if (filters.entity !== ALL) params.set('entity', filters.entity);
   if (filters.range !== ALL) params.set('from', String(since - Number(filters.range)));
   const query = params.toString();
@@ -119,13 +125,17 @@ export function AuditScreen() {
     <>
       <PageHeader
         title="Audit log"
-        description="Every change made through the console or the admin API: who made it, when, and the state before and after."
+        description="Every change made through the console or the admin API: who made it, when, and the state before and after. Filter by a player’s exact user id to see what staff did to them."
         breadcrumbs={[{ label: 'Console', href: '/admin' }, { label: 'Audit log' }]}
       />
       <div className="mb-3 flex flex-wrap items-center gap-2" role="search" aria-label="Audit log filters">
         <div className="relative w-full max-w-xs">
           <SearchIcon className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
           <Input type="search" aria-label="Actor" placeholder="Actor (e-mail)" value={actorText} onChange={(e) => setActorText(e.target.value)} className="pl-8" />
+        </div>
+        <div className="relative w-full max-w-xs">
+          <SearchIcon className="pointer-events-none absolute left-2.5 top-1/2 size-4 -translate-y-1/2 text-muted-foreground" aria-hidden />
+          <Input type="search" aria-label="Player" placeholder="Player (exact user id)" value={userText} onChange={(e) => setUserText(e.target.value)} className="pl-8" />
         </div>
         <FilterSelect label="Entity" value={filters.entity} onChange={(v) => set({ entity: v })} options={[{ value: ALL, label: 'Every entity' }, ...ENTITIES]} />
         <FilterSelect label="Time" value={filters.range} onChange={(v) => set({ range: v })} options={RANGES} />

@@ -5,16 +5,20 @@
 // with UTC beside), mission assignment, banner URL with the image previewed,
 // and a theme (a preset, its own colours, or none), beside a live preview.
 import * as React from 'react';
-import { useForm, useWatch, type Control } from 'react-hook-form';
+import { useFieldArray, useForm, useWatch, type Control } from 'react-hook-form';
+import { PlusIcon, Trash2Icon } from 'lucide-react';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Form, FormField, FormItem, FormMessage } from '@/components/ui/form';
 import { ControlledFormField, TextareaFormField, TextFormField } from '@/components/ui/form-fields';
+import { Button } from '@/components/ui/button';
 import { Input, inputClass } from '@/components/ui/input';
+import { budgetRows, BudgetMeter } from '@/components/console/campaign-budget';
 import { Label } from '@/components/ui/label';
 import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { AudienceField } from '@/components/console/audience-field';
 import { CampaignCardPreview, type PreviewTheme } from '@/components/console/campaign-card-preview';
 import { timeZoneLabel } from '@/components/console/campaign-phase';
 import { ColorField } from '@/components/console/color-field';
@@ -43,8 +47,70 @@ function newCampaign(): CampaignInput {
 }
 
 function toInput(c: CampaignRecord): CampaignInput {
-  const { version: _v, createdAt: _c, updatedAt: _u, ...fields } = c;
+  const { version: _v, createdAt: _c, updatedAt: _u, budgetSpent: _s, budgetAlerts: _a, ...fields } = c;
   return fields;
+}
+
+const alertDate = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+/** Payout budgets per currency: what the campaign's missions may grant in total; with what was spent and the alerts when editing. */
+function BudgetFields({ control, editing }: { control: Control<CampaignInput>; editing: CampaignRecord | null }) {
+  const { fields, append, remove } = useFieldArray({ control, name: 'budget' });
+  const alerts = editing?.budgetAlerts ?? [];
+  return (
+    <fieldset className="space-y-3 rounded-md border p-3">
+      <legend className="px-1 text-sm font-medium">Payout budget</legend>
+      <p className="text-sm text-muted-foreground">
+        The most the campaign’s missions may grant of a currency, over all players. A claim that would pass it is refused (nothing is granted); alerts are recorded at 80&nbsp;% and 100&nbsp;%.
+      </p>
+      {fields.map((f, i) => (
+        <div key={f.id} className="grid grid-cols-[1fr_1fr_auto] items-start gap-2">
+          <TextFormField control={control} name={`budget.${i}.currency`} label="Currency" autoComplete="off" spellCheck={false} placeholder="gems" />
+          <ControlledFormField
+            control={control}
+            name={`budget.${i}.amount`}
+            label="Budget"
+            render={(field) => (
+              <Input
+                type="number"
+                inputMode="numeric"
+                min={1}
+                step={1}
+                value={Number.isFinite(field.value) ? field.value : ''}
+                onChange={(e) => field.onChange(e.target.value === '' ? undefined : Number(e.target.value))}
+                onBlur={field.onBlur}
+                name={field.name}
+                ref={field.ref}
+              />
+            )}
+          />
+          <Button type="button" variant="ghost" size="icon" className="mt-6" aria-label={`Remove the budget line ${i + 1}`} onClick={() => remove(i)}>
+            <Trash2Icon aria-hidden />
+          </Button>
+        </div>
+      ))}
+      <Button type="button" variant="outline" size="sm" onClick={() => append({ currency: '', amount: 1000 })}>
+        <PlusIcon aria-hidden /> Add a currency budget
+      </Button>
+      {editing && budgetRows(editing).length > 0 && (
+        <div className="space-y-2 border-t pt-3">
+          <p className="text-sm font-medium">Spent so far</p>
+          {budgetRows(editing).map((row) => (
+            <BudgetMeter key={row.currency} row={row} campaignTitle={editing.title} />
+          ))}
+          {alerts.length > 0 && (
+            <ul className="space-y-1 text-sm text-muted-foreground" aria-label="Budget alerts">
+              {alerts.map((a) => (
+                <li key={`${a.currency}-${a.threshold}`}>
+                  {a.threshold} % of the {a.currency} budget reached on {alertDate.format(a.at)} ({a.spent} of {a.budget}, by a claim of {a.missionId})
+                </li>
+              ))}
+            </ul>
+          )}
+        </div>
+      )}
+    </fieldset>
+  );
 }
 
 function DateTimeField({ control, name, label }: { control: Control<CampaignInput>; name: 'startAt' | 'endAt'; label: string }) {
@@ -238,6 +304,7 @@ export function CampaignDialog({
                 autoComplete="off"
                 placeholder="https://cdn.example.com/banner.png"
               />
+              <FormField control={form.control} name="audience" render={({ field, fieldState }) => <AudienceField subject="campaign" value={field.value} onChange={field.onChange} error={fieldState.error?.message} />} />
               <fieldset className="grid gap-3">
                 <legend className="mb-2 text-sm font-medium">Theme</legend>
                 <div className="flex flex-wrap gap-4" role="radiogroup" aria-label="Theme">
@@ -301,6 +368,7 @@ export function CampaignDialog({
                   </div>
                 )}
               </fieldset>
+              <BudgetFields control={form.control} editing={editing} />
               <div className="flex items-center gap-2">
                 <input
                   id="campaign-archived"

@@ -21,6 +21,7 @@ import { IfCan, useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
+import { CampaignBudgets } from '@/components/console/campaign-budget';
 import { CampaignDialog } from './campaign-dialog';
 import { CampaignTimeline, themeColorOf } from './campaign-timeline';
 
@@ -63,6 +64,7 @@ function columns(now: number, themes: ThemeRecord[] | undefined, canWrite: boole
     },
     { id: 'missions', accessorFn: (c) => c.missionIds.length, header: 'Missions', cell: ({ row }) => <span className="tabular-nums">{row.original.missionIds.length}</span> },
     { id: 'theme', header: 'Theme', enableSorting: false, cell: ({ row }) => <ThemeCell campaign={row.original} themes={themes} /> },
+    { id: 'budget', header: 'Budget', enableSorting: false, cell: ({ row }) => <CampaignBudgets campaign={row.original} /> },
   ];
   if (!canWrite) return cols;
   cols.push(

@@ -2,22 +2,26 @@
 
 // The Inspector's support-desk parts: player suggestions as the User ID is
 // typed, the app's recent players, a plain "never seen" notice, a currency
-// grant or correction with its reason, and notes. Each write goes through the
-// admin API, which audits it under the signed-in member's name.
+// grant or correction with its reason, notes, a mission reset or completion
+// (each in a dialog asking why), and data requests (export, erasure). Each
+// write goes through the admin API, which audits it under the signed-in
+// member's name; ReasonField and ReasonDialog are the one reason form they share.
 import * as React from 'react';
 import Link from 'next/link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CoinsIcon, NotebookPenIcon, UserRoundSearchIcon, UserXIcon } from 'lucide-react';
+import { CheckCircle2Icon, CoinsIcon, DownloadIcon, NotebookPenIcon, RotateCcwIcon, ShieldAlertIcon, Trash2Icon, UserRoundSearchIcon, UserXIcon, WrenchIcon } from 'lucide-react';
 import { toast } from 'sonner';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
-import { Input, Textarea } from '@/components/ui/input';
+import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
+import { Input, inputClass, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { adminFetch, errorMessage } from '@/components/console/api';
 import { formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
-import type { Note, UserPage } from '@/lib/contract/desk';
+import type { ErasureResult, MissionActionResult, Note, UserExport, UserPage } from '@/lib/contract/desk';
+import type { Inspection } from '@/lib/contract/inspector';
 
 type Target = { appId: string; userId: string };
 
@@ -117,6 +121,92 @@ export function NeverSeenNotice({ target }: { target: Target }) {
   );
 }
 
+/** The shortest reason the API takes (lib/contract/desk.ts: 3 to 500 characters). */
+const REASON = { min: 3, max: 500 } as const;
+const reasonValid = (text: string) => text.trim().length >= REASON.min && text.trim().length <= REASON.max;
+
+/** The required "why" of every desk write: the ledger (for a grant) and the audit log keep it. */
+function ReasonField({ id, value, onChange, placeholder = 'Ticket #4411: ranked win not counted' }: { id: string; value: string; onChange(value: string): void; placeholder?: string }) {
+  return (
+    <div className="grid gap-2">
+      <Label htmlFor={id}>Reason</Label>
+      <Input id={id} value={value} onChange={(e) => onChange(e.target.value)} placeholder={placeholder} required minLength={REASON.min} maxLength={REASON.max} autoComplete="off" />
+    </div>
+  );
+}
+
+/**
+ * A dialog that asks why before it acts: a title, what will happen, the
+ * reason field and the confirming button (disabled until the reason is long
+ * enough). It stays open on an error (shown inside) and closes on success.
+ */
+function ReasonDialog({
+  open,
+  onOpenChange,
+  id,
+  title,
+  description,
+  confirmLabel,
+  destructive = false,
+  pending,
+  error,
+  onConfirm,
+  children,
+}: {
+  open: boolean;
+  onOpenChange(open: boolean): void;
+  id: string;
+  title: React.ReactNode;
+  description: React.ReactNode;
+  confirmLabel: string;
+  destructive?: boolean;
+  pending: boolean;
+  error: string | null;
+  onConfirm(reason: string): void;
+  children?: React.ReactNode;
+}) {
+  const [reason, setReason] = React.useState('');
+  const [shownOpen, setShownOpen] = React.useState(open);
+  if (shownOpen !== open) {
+    setShownOpen(open);
+    if (open) setReason('');
+  }
+  return (
+    <Dialog open={open} onOpenChange={onOpenChange}>
+      <DialogContent>
+        <form
+          className="grid gap-5"
+          aria-label={typeof title === 'string' ? title : confirmLabel}
+          onSubmit={(e) => {
+            e.preventDefault();
+            if (reasonValid(reason)) onConfirm(reason.trim());
+          }}
+        >
+          <DialogHeader>
+            <DialogTitle>{title}</DialogTitle>
+            <DialogDescription>{description}</DialogDescription>
+          </DialogHeader>
+          {children}
+          <ReasonField id={id} value={reason} onChange={setReason} />
+          {error && (
+            <p role="alert" className="text-sm text-destructive">
+              {error}
+            </p>
+          )}
+          <DialogFooter>
+            <Button type="button" variant="outline" onClick={() => onOpenChange(false)}>
+              Cancel
+            </Button>
+            <Button type="submit" variant={destructive ? 'destructive' : 'default'} disabled={pending || !reasonValid(reason)}>
+              {pending ? 'Working…' : confirmLabel}
+            </Button>
+          </DialogFooter>
+        </form>
+      </DialogContent>
+    </Dialog>
+  );
+}
+
 /** Grant (positive) or correct (negative) a currency, with the reason the ledger and audit keep. */
 export function GrantCard({ target, currencies, onDone }: { target: Target; currencies: string[]; onDone(): void }) {
   const { can } = useStaff();
@@ -139,7 +229,7 @@ export function GrantCard({ target, currencies, onDone }: { target: Target; curr
   });
   if (!can('players.adjust')) return null;
   const n = Number(amount);
-  const valid = currency.trim() !== '' && Number.isInteger(n) && n !== 0 && reason.trim().length >= 3;
+  const valid = currency.trim() !== '' && Number.isInteger(n) && n !== 0 && reasonValid(reason);
   return (
     <Card>
       <CardHeader>
@@ -173,10 +263,7 @@ export function GrantCard({ target, currencies, onDone }: { target: Target; curr
               <Input id="grant-amount" type="number" step={1} value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="50 or -20" required />
             </div>
           </div>
-          <div className="grid gap-2">
-            <Label htmlFor="grant-reason">Reason</Label>
-            <Input id="grant-reason" value={reason} onChange={(e) => setReason(e.target.value)} placeholder="Ticket #4411: ranked win not counted" required minLength={3} maxLength={500} />
-          </div>
+          <ReasonField id="grant-reason" value={reason} onChange={setReason} />
           <Button type="submit" variant="outline" disabled={grant.isPending || !valid}>
             <CoinsIcon aria-hidden />
             {n < 0 ? 'Correct balance' : 'Grant'}
@@ -209,7 +296,13 @@ export function NotesCard({ target }: { target: Target }) {
           <NotebookPenIcon className="size-4 text-muted-foreground" aria-hidden />
           Notes
         </CardTitle>
-        <CardDescription>For staff only: the player never sees them.</CardDescription>
+        <CardDescription>
+          For staff only: the player never sees them. What staff did to this player:{' '}
+          <Link className="underline underline-offset-4" href={`/admin/audit?app=${encodeURIComponent(target.appId)}&user=${encodeURIComponent(target.userId)}`}>
+            the audit log
+          </Link>
+          .
+        </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">
         {!data?.notes.length ? (
@@ -242,6 +335,160 @@ export function NotesCard({ target }: { target: Target }) {
             </Button>
           </form>
         )}
+      </CardContent>
+    </Card>
+  );
+}
+
+type MissionAction = 'reset' | 'complete';
+const MISSION_ACTION = {
+  reset: {
+    title: 'Reset the mission’s progress?',
+    confirm: 'Reset progress',
+    describe: (title: string, userId: string) =>
+      `${title} goes back to no progress for ${userId} (a windowed mission: no progress in the current window). A reward already claimed is not taken back: correct the balance for that.`,
+    done: (title: string) => `${title}: progress reset`,
+  },
+  complete: {
+    title: 'Complete the mission for the player?',
+    confirm: 'Complete mission',
+    describe: (title: string, userId: string) => `${title} becomes completed for ${userId}; they claim its reward in the game as usual.`,
+    done: (title: string) => `${title}: completed, claimable by the player`,
+  },
+} as const;
+
+/** Reset or complete one of the player's missions, each after a dialog asking why. */
+export function MissionFixCard({ target, data, titleOf, onDone }: { target: Target; data: Inspection; titleOf(id: string): string; onDone(): void }) {
+  const { can } = useStaff();
+  const [missionId, setMissionId] = React.useState(data.missions[0]?.mission.id ?? '');
+  const [action, setAction] = React.useState<MissionAction | null>(null);
+  // One key per opened dialog: a double submit or a retry after a lost answer applies it once.
+  const [key, setKey] = React.useState(() => crypto.randomUUID());
+  const run = useMutation({
+    mutationFn: ({ act, reason }: { act: MissionAction; reason: string }) =>
+      adminFetch<MissionActionResult>(`${userPath(target)}/missions/${encodeURIComponent(missionId)}/${act}`, { method: 'POST', body: { reason }, headers: { 'Idempotency-Key': key } }),
+    onSuccess: (_r, { act }) => {
+      toast.success(MISSION_ACTION[act].done(titleOf(missionId)));
+      setAction(null);
+      onDone();
+    },
+  });
+  if (!can('players.adjust') || data.missions.length === 0) return null;
+  const open = (act: MissionAction) => {
+    run.reset();
+    setKey(crypto.randomUUID());
+    setAction(act);
+  };
+  const chosen = data.missions.find((m) => m.mission.id === missionId);
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <WrenchIcon className="size-4 text-muted-foreground" aria-hidden />
+          Fix a mission
+        </CardTitle>
+        <CardDescription>Reset a mission’s progress or complete it for a player who was wronged. Each asks for a reason; the player’s game hears of it at once.</CardDescription>
+      </CardHeader>
+      <CardContent className="grid gap-3">
+        <div className="grid gap-2">
+          <Label htmlFor="fix-mission">Mission</Label>
+          <select id="fix-mission" className={inputClass} value={missionId} onChange={(e) => setMissionId(e.target.value)}>
+            {data.missions.map((m) => (
+              <option key={m.mission.id} value={m.mission.id}>
+                {m.mission.title} ({m.progress?.status ?? 'no progress'})
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="grid grid-cols-2 gap-2">
+          <Button type="button" variant="outline" onClick={() => open('reset')} disabled={!chosen?.progress}>
+            <RotateCcwIcon aria-hidden />
+            Reset progress…
+          </Button>
+          <Button type="button" variant="outline" onClick={() => open('complete')} disabled={chosen?.progress?.status === 'completed' || chosen?.progress?.status === 'claimed'}>
+            <CheckCircle2Icon aria-hidden />
+            Complete…
+          </Button>
+        </div>
+        <ReasonDialog
+          open={action !== null}
+          onOpenChange={(o) => !o && setAction(null)}
+          id="mission-fix-reason"
+          title={action ? MISSION_ACTION[action].title : ''}
+          description={action ? MISSION_ACTION[action].describe(titleOf(missionId), target.userId) : ''}
+          confirmLabel={action ? MISSION_ACTION[action].confirm : ''}
+          pending={run.isPending}
+          error={run.error ? errorMessage(run.error) : null}
+          onConfirm={(reason) => action && run.mutate({ act: action, reason })}
+        />
+      </CardContent>
+    </Card>
+  );
+}
+
+/** The player's data requests: export everything stored about them, or erase it (admins). */
+export function DataRequestCard({ target, onErased }: { target: Target; onErased(): void }) {
+  const { can } = useStaff();
+  const [erasing, setErasing] = React.useState(false);
+  const exportData = useMutation({
+    mutationFn: () => adminFetch<UserExport>(`${userPath(target)}/export`),
+    onSuccess: (doc) => {
+      const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `questline-${target.appId}-${target.userId}-export.json`;
+      a.click();
+      URL.revokeObjectURL(url);
+    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+  const erase = useMutation({
+    mutationFn: (reason: string) => adminFetch<ErasureResult>(userPath(target), { method: 'DELETE', body: { reason } }),
+    onSuccess: (r) => {
+      toast.success(`${r.userId} erased: ${r.removed.events} events, ${r.removed.ledger} ledger rows, ${r.removed.notes} notes removed`);
+      setErasing(false);
+      onErased();
+    },
+  });
+  if (!can('players.data')) return null;
+  return (
+    <Card>
+      <CardHeader>
+        <CardTitle className="flex items-center gap-2">
+          <ShieldAlertIcon className="size-4 text-muted-foreground" aria-hidden />
+          Data requests
+        </CardTitle>
+        <CardDescription>When the player asks for their data or for it to be deleted (admins only).</CardDescription>
+      </CardHeader>
+      <CardContent className="grid grid-cols-2 gap-2">
+        <Button type="button" variant="outline" onClick={() => exportData.mutate()} disabled={exportData.isPending}>
+          <DownloadIcon aria-hidden />
+          Export data
+        </Button>
+        <Button
+          type="button"
+          variant="outline"
+          className="text-destructive"
+          onClick={() => {
+            erase.reset();
+            setErasing(true);
+          }}
+        >
+          <Trash2Icon aria-hidden />
+          Erase player…
+        </Button>
+        <ReasonDialog
+          open={erasing}
+          onOpenChange={setErasing}
+          id="erase-reason"
+          title={`Erase ${target.userId}?`}
+          description="Removes the player’s events, progress, balances, ledger, notes and stream log in one go and revokes their tokens. It cannot be undone. The dashboard’s totals stay, and the audit log keeps that you erased them, when and why."
+          confirmLabel="Erase player"
+          destructive
+          pending={erase.isPending}
+          error={erase.error ? errorMessage(erase.error) : null}
+          onConfirm={(reason) => erase.mutate(reason)}
+        />
       </CardContent>
     </Card>
   );

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeVerdict } from './explain';
 
-const say = (v: Record<string, unknown>) => describeVerdict({ missionId: 'm', ...v } as Parameters<typeof describeVerdict>[0], (id) => id);
+const say = (v: Record<string, unknown>) => describeVerdict({ missionId: 'm', ...v } as Parameters<typeof describeVerdict>[0], { mission: (id) => id, campaign: (id) => id });
 
 describe('describeVerdict: aggregates and streaks', () => {
   it('says why a sum value added nothing', () => {

@@ -1,7 +1,16 @@
 // Sentences for the engine's verdicts and locks (the fields come from
 // lib/missions/engine.ts via the inspector API; nothing here decides anything).
+// Missions and campaigns are named by their titles (the inspection's
+// missions and campaigns), never by id, unless the catalog no longer has them.
 import { formatDateTime } from '@/components/console/format';
 import type { InspectorVerdict } from '@/lib/contract/inspector';
+import { nearestEventName } from '@/lib/missions/did-you-mean';
+
+/** Titles by id, for missions and campaigns; an unknown id answers itself. */
+export interface Titles {
+  mission(id: string): string;
+  campaign(id: string): string;
+}
 
 type Lock = { reason: 'campaign_not_started'; campaignId: string; startAt: number; endAt: number } | { reason: 'prerequisites'; missing: string[] };
 
@@ -17,9 +26,9 @@ function condition(c: unknown): string {
 
 const titled = (ids: string[], titleOf: (id: string) => string) => ids.map((id) => `“${titleOf(id)}”`).join(', ');
 
-export function describeLock(lock: Lock, titleOf: (id: string) => string): string {
-  if (lock.reason === 'prerequisites') return `Locked: claim ${titled(lock.missing, titleOf)} first`;
-  return `Locked: its campaign ${lock.campaignId} starts ${formatDateTime(lock.startAt)}`;
+export function describeLock(lock: Lock, titles: Titles): string {
+  if (lock.reason === 'prerequisites') return `Locked: claim ${titled(lock.missing, titles.mission)} first`;
+  return `Locked: its campaign “${titles.campaign(lock.campaignId)}” starts ${formatDateTime(lock.startAt)}`;
 }
 
 const isStreak = (s: unknown): s is { current: number; length: number } =>
@@ -42,14 +51,15 @@ function invalidValue(r: Record<string, unknown>): string {
 }
 
 /** One sentence: counted and how far, or the first rule the event failed. */
-export function describeVerdict(v: InspectorVerdict, titleOf: (id: string) => string): string {
+export function describeVerdict(v: InspectorVerdict, titles: Titles): string {
   const r = v as Record<string, unknown>;
   if (v.counted) {
     const counts = `${v.currentCount}/${v.targetCount}`;
     // Sum, distinct and streak missions say what the event added and where the streak stands.
     const what = typeof r.added === 'number' ? ` +${r.added}` : r.value !== undefined ? ` new value ${show(r.value)}` : '';
     const streak = isStreak(r.streak) ? `, streak ${r.streak.current}/${r.streak.length}` : '';
-    return v.change === 'completed' ? `Counted${what}: completed (${counts}${streak})` : `Counted${what}: progress ${counts}${streak}`;
+    const bucket = typeof r.bucket === 'string' && typeof r.timeZone === 'string' ? `, counts for ${r.bucket} in ${r.timeZone}` : '';
+    return v.change === 'completed' ? `Counted${what}: completed (${counts}${streak}${bucket})` : `Counted${what}: progress ${counts}${streak}${bucket}`;
   }
   switch (v.code) {
     case 'event_name_mismatch':
@@ -59,15 +69,15 @@ export function describeVerdict(v: InspectorVerdict, titleOf: (id: string) => st
     case 'outside_window':
       return `Event time ${formatDateTime(Number(r.timestamp))} is outside its campaign’s window (${formatDateTime(Number(r.startAt))} – ${formatDateTime(Number(r.endAt))})`;
     case 'campaign_not_live':
-      if (r.state === 'not_started') return `Campaign ${String(r.campaignId)} was not live: it starts ${formatDateTime(Number(r.startAt))}`;
-      if (r.state === 'ended') return `Campaign ${String(r.campaignId)} was not live: it ended ${formatDateTime(Number(r.endAt))}`;
-      return `Campaign ${String(r.campaignId)} is archived`;
+      if (r.state === 'not_started') return `Campaign “${titles.campaign(String(r.campaignId))}” was not live: it starts ${formatDateTime(Number(r.startAt))}`;
+      if (r.state === 'ended') return `Campaign “${titles.campaign(String(r.campaignId))}” was not live: it ended ${formatDateTime(Number(r.endAt))}`;
+      return `Campaign “${titles.campaign(String(r.campaignId))}” is archived`;
     case 'locked_by_prerequisite':
-      return `Locked: ${titled(r.missing as string[], titleOf)} not claimed yet`;
+      return `Locked: ${titled(r.missing as string[], titles.mission)} not claimed yet`;
     case 'expired':
       return `Mission expired ${formatDateTime(Number(r.expiresAt))}, before the event’s time`;
     case 'outside_current_window':
-      return `Outside the current window: the event’s window (${formatDateTime(Number(r.eventWindowStart))}) is not the current one (${formatDateTime(Number(r.currentWindowStart))}), so it counted for nothing`;
+      return `Outside the current window: the event’s window (${formatDateTime(Number(r.eventWindowStart))}) is not the current one (${formatDateTime(Number(r.currentWindowStart))}), so it counted for nothing${typeof r.timeZone === 'string' ? ` (windows in ${r.timeZone})` : ''}`;
     case 'window_closed':
       return `The event belongs to an earlier window (${formatDateTime(Number(r.eventWindowStart))}) than the progress (${formatDateTime(Number(r.recordWindowStart))})`;
     case 'already_completed':
@@ -82,9 +92,50 @@ export function describeVerdict(v: InspectorVerdict, titleOf: (id: string) => st
       return `Added nothing: ${String(r.field)} ${show(r.value)} was already counted in this window`;
     case 'streak_window_met':
       return `Added nothing: this window already met the target${isStreak(r.streak) ? ` (streak ${r.streak.current}/${r.streak.length})` : ''}`;
+    case 'outside_audience':
+      return 'Outside the audience of the mission or its campaign: the mission does not exist for this user';
     case 'not_evaluated':
       return 'Not evaluated: the mission did not listen to this event name when it arrived';
     default:
       return 'Not counted';
   }
+}
+
+/**
+ * The event-name mismatches of one event, as one line instead of a row per
+ * mission. `alone`: no mission reads the event's name at all (every verdict is
+ * a mismatch), so the name is most likely a slip: the nearest mission event
+ * name is suggested (lib/missions/did-you-mean.ts). Null when there are none.
+ */
+export function describeNameMismatches(verdicts: InspectorVerdict[]): { text: string; suggestion: string | null; alone: boolean } | null {
+  const mismatched = verdicts.filter((v) => !v.counted && v.code === 'event_name_mismatch');
+  if (mismatched.length === 0) return null;
+  const seen = String((mismatched[0] as Record<string, unknown>).seen);
+  const expected = [...new Set(mismatched.map((v) => String((v as Record<string, unknown>).expected)))];
+  const alone = mismatched.length === verdicts.length;
+  const list = expected.map((n) => `“${n}”`).join(', ');
+  const missions = mismatched.length === 1 ? '1 mission counts' : `${mismatched.length} missions count`;
+  if (!alone) return { text: `${mismatched.length === 1 ? '1 other mission counts' : `${mismatched.length} other missions count`} other events (${list})`, suggestion: null, alone };
+  const suggestion = nearestEventName(seen, expected);
+  const text = suggestion
+    ? `No mission counts “${seen}”: did you mean “${suggestion}”? (${missions} ${list})`
+    : `No mission counts “${seen}” (${missions} ${list})`;
+  return { text, suggestion, alone };
+}
+
+/**
+ * One line for an event (the live panel): the missions it counted for, else
+ * why not: the did-you-mean line when no mission reads its name, else the
+ * first mission's reason and how many more did not count.
+ */
+export function summarizeEvent(verdicts: InspectorVerdict[] | null, titles: Titles): string {
+  if (verdicts === null) return 'no verdicts stored';
+  if (verdicts.length === 0) return 'counted for nothing: the app has no missions';
+  const counted = verdicts.filter((v) => v.counted);
+  if (counted.length > 0) return `counted for ${counted.map((v) => `“${titles.mission(v.missionId)}” (${describeVerdict(v, titles).replace(/^Counted: /, '')})`).join(', ')}`;
+  const judged = verdicts.filter((v) => v.code !== 'event_name_mismatch');
+  if (judged.length === 0) return `counted for nothing. ${describeNameMismatches(verdicts)!.text}`;
+  const first = judged[0];
+  const more = judged.length > 1 ? ` (and ${judged.length - 1} more mission${judged.length > 2 ? 's' : ''})` : '';
+  return `counted for nothing. “${titles.mission(first.missionId)}”: ${describeVerdict(first, titles)}${more}`;
 }

@@ -2,13 +2,17 @@
 
 // The Inspector: App + User ID → the player's missions (progress, status, why
 // locked), balances, ledger and recent events, each expandable into the
-// engine's verdict per mission; a live panel on the staff update stream that
-// also refreshes the view; a test event and token revocation. The URL keeps
-// ?app=&user= so a link shows the same player.
+// engine's verdict per mission; a live panel on the staff update stream: every
+// event as it is stored (event.recorded, with its verdicts, also when it
+// counted for nothing) goes straight into the panel and the recent events, and
+// a change of the player (progress, balance) refreshes the view. No poll: the
+// view is read when the stream (re)connects. A test event and token
+// revocation. The URL keeps ?app=&user= so a link shows the same player.
+// Missions and campaigns are named by title everywhere (./explain.ts Titles).
 import * as React from 'react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ActivityIcon, BanIcon, ChevronRightIcon, CoinsIcon, ListChecksIcon, RefreshCwIcon, ScrollTextIcon, SearchCheckIcon, SendIcon } from 'lucide-react';
+import { ActivityIcon, BanIcon, RadioIcon, ChevronRightIcon, CoinsIcon, ListChecksIcon, RefreshCwIcon, ScrollTextIcon, SearchCheckIcon, SendIcon } from 'lucide-react';
 import { toast } from 'sonner';
 import {
   AlertDialog,
@@ -35,10 +39,11 @@ import { formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import { cn } from '@/lib/cn';
-import type { Inspection, InspectorVerdict } from '@/lib/contract/inspector';
+import type { Inspection, InspectorVerdict, RecordedEventData } from '@/lib/contract/inspector';
 import type { ProgressStatus } from '@/lib/contract/progress';
-import { GrantCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
-import { describeLock, describeVerdict } from './explain';
+import { AttributesCard } from './attributes-card';
+import { DataRequestCard, GrantCard, MissionFixCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
+import { describeLock, describeNameMismatches, describeVerdict, summarizeEvent, type Titles } from './explain';
 
 type Target = { appId: string; userId: string };
 
@@ -121,7 +126,7 @@ function ProgressBar({ value, label }: { value: number; label: string }) {
   );
 }
 
-function MissionsCard({ data, titleOf }: { data: Inspection; titleOf(id: string): string }) {
+function MissionsCard({ data, titles }: { data: Inspection; titles: Titles }) {
   return (
     <Card>
       <CardHeader>
@@ -146,6 +151,7 @@ function MissionsCard({ data, titleOf }: { data: Inspection; titleOf(id: string)
                       <p className="font-medium">{mission.title}</p>
                       <p className="text-xs text-muted-foreground">
                         <code>{mission.id}</code> · counts <code>{mission.criteria.eventName}</code> · {mission.criteria.window}
+                        {mission.campaignId && <> · in “{titles.campaign(mission.campaignId)}”</>}
                       </p>
                     </div>
                     <div className="flex items-center gap-2">
@@ -156,7 +162,7 @@ function MissionsCard({ data, titleOf }: { data: Inspection; titleOf(id: string)
                     </div>
                   </div>
                   <ProgressBar value={progress?.progress ?? 0} label={`${mission.title} progress`} />
-                  {lock && <p className="text-sm text-warning">{describeLock(lock, titleOf)}</p>}
+                  {lock && <p className="text-sm text-warning">{describeLock(lock, titles)}</p>}
                 </li>
               );
             })}
@@ -167,22 +173,32 @@ function MissionsCard({ data, titleOf }: { data: Inspection; titleOf(id: string)
   );
 }
 
-function VerdictList({ verdicts, titleOf }: { verdicts: InspectorVerdict[]; titleOf(id: string): string }) {
-  const rank = (v: InspectorVerdict) => (v.counted ? 0 : v.code === 'event_name_mismatch' ? 2 : 1);
-  const sorted = [...verdicts].sort((a, b) => rank(a) - rank(b));
+/**
+ * The verdicts that say something about the event, mission by mission
+ * (counted first), and the missions that count other event names as one
+ * line: with "did you mean …?" when no mission reads the event's name.
+ */
+function VerdictList({ verdicts, titles }: { verdicts: InspectorVerdict[]; titles: Titles }) {
+  const judged = verdicts.filter((v) => v.counted || v.code !== 'event_name_mismatch').sort((a, b) => Number(b.counted) - Number(a.counted));
+  const names = describeNameMismatches(verdicts);
   return (
     <ul className="grid gap-1.5 pt-2" aria-label="Why, mission by mission">
-      {sorted.map((v) => (
-        <li key={v.missionId} className={cn('grid gap-0.5 rounded-md border px-3 py-2 text-sm sm:grid-cols-[12rem_1fr]', v.counted ? 'border-success/40 bg-success/5' : rank(v) === 2 && 'text-muted-foreground')}>
-          <span className="font-medium">{titleOf(v.missionId)}</span>
-          <span>{describeVerdict(v, titleOf)}</span>
+      {judged.map((v) => (
+        <li key={v.missionId} className={cn('grid gap-0.5 rounded-md border px-3 py-2 text-sm sm:grid-cols-[12rem_1fr]', v.counted && 'border-success/40 bg-success/5')}>
+          <span className="font-medium">{titles.mission(v.missionId)}</span>
+          <span>{describeVerdict(v, titles)}</span>
         </li>
       ))}
+      {names && (
+        <li className={cn('rounded-md border px-3 py-2 text-sm', names.alone ? 'border-warning/50 bg-warning/5' : 'text-muted-foreground')} data-testid="name-mismatch">
+          {names.text}
+        </li>
+      )}
     </ul>
   );
 }
 
-function EventsCard({ data, titleOf }: { data: Inspection; titleOf(id: string): string }) {
+function EventsCard({ data, titles }: { data: Inspection; titles: Titles }) {
   return (
     <Card>
       <CardHeader>
@@ -190,7 +206,7 @@ function EventsCard({ data, titleOf }: { data: Inspection; titleOf(id: string): 
           <ActivityIcon className="size-4 text-muted-foreground" aria-hidden />
           Recent events
         </CardTitle>
-        <CardDescription>Newest first. Open an event to see why it counted or not, mission by mission.</CardDescription>
+        <CardDescription>Newest first, live as they are stored. Open an event to see why it counted or not, mission by mission.</CardDescription>
       </CardHeader>
       <CardContent>
         {data.events.length === 0 ? (
@@ -198,7 +214,8 @@ function EventsCard({ data, titleOf }: { data: Inspection; titleOf(id: string): 
         ) : (
           <ul className="grid gap-2" aria-label="Recent events">
             {data.events.map((e) => {
-              const counted = e.verdicts?.filter((v) => v.counted).map((v) => titleOf(v.missionId)) ?? [];
+              const counted = e.verdicts?.filter((v) => v.counted).map((v) => titles.mission(v.missionId)) ?? [];
+              const suggestion = e.verdicts && !counted.length ? describeNameMismatches(e.verdicts)?.suggestion : null;
               return (
                 <li key={e.id} data-event={e.id}>
                   <details className="group rounded-lg border px-3 py-2 open:bg-muted/30">
@@ -208,7 +225,7 @@ function EventsCard({ data, titleOf }: { data: Inspection; titleOf(id: string): 
                       <span className="text-muted-foreground">{formatDateTime(e.timestamp)}</span>
                       {e.source !== 'api' && <Badge variant="outline">{e.source}</Badge>}
                       <span className="ml-auto text-xs text-muted-foreground">
-                        {e.verdicts === null ? 'no verdicts stored' : counted.length ? `counted for ${counted.join(', ')}` : 'counted for no mission'}
+                        {e.verdicts === null ? 'no verdicts stored' : counted.length ? `counted for ${counted.join(', ')}` : suggestion ? `counted for no mission · did you mean “${suggestion}”?` : 'counted for no mission'}
                       </span>
                     </summary>
                     <div className="pl-7">
@@ -218,7 +235,7 @@ function EventsCard({ data, titleOf }: { data: Inspection; titleOf(id: string): 
                       ) : e.verdicts.length === 0 ? (
                         <p className="pt-2 text-sm text-muted-foreground">The app has no missions.</p>
                       ) : (
-                        <VerdictList verdicts={e.verdicts} titleOf={titleOf} />
+                        <VerdictList verdicts={e.verdicts} titles={titles} />
                       )}
                     </div>
                   </details>
@@ -232,7 +249,7 @@ function EventsCard({ data, titleOf }: { data: Inspection; titleOf(id: string): 
   );
 }
 
-function BalancesCard({ data, titleOf }: { data: Inspection; titleOf(id: string): string }) {
+function BalancesCard({ data, titles }: { data: Inspection; titles: Titles }) {
   return (
     <Card>
       <CardHeader>
@@ -280,7 +297,7 @@ function BalancesCard({ data, titleOf }: { data: Inspection; titleOf(id: string)
                       {l.kind === 'currency' ? `${(l.amount ?? 0) > 0 ? '+' : ''}${l.amount} ${l.currency} (→ ${l.balanceAfter})` : l.kind === 'item' ? `${l.quantity} × ${l.itemId}` : `badge ${l.badgeId}`}
                     </TableCell>
                     <TableCell>
-                      {l.missionId ? titleOf(l.missionId) : l.reason ? (
+                      {l.missionId ? titles.mission(l.missionId) : l.reason ? (
                         <span>
                           {l.reason} <span className="text-xs text-muted-foreground">({l.actor?.replace(/^staff:/, '')})</span>
                         </span>
@@ -300,21 +317,34 @@ function BalancesCard({ data, titleOf }: { data: Inspection; titleOf(id: string)
 }
 
 type LiveState = 'connecting' | 'live' | 'reconnecting' | 'closed';
+/** One message of the staff stream as heard; rendered with the titles of the moment (so the same after a reload). */
 interface LiveMessage {
-  id: string;
+  key: string;
   type: string;
-  summary: string;
+  data: Record<string, unknown>;
   at: number;
 }
 
-function summarize(type: string, data: Record<string, unknown>): string {
-  if (type.startsWith('mission.')) return `${String(data.missionId)} ${String(data.currentCount)}/${String(data.targetCount)} (${String(data.status)})`;
+function summarize(m: LiveMessage, titles: Titles): string {
+  const { type, data } = m;
+  if (type === 'event.recorded') return summarizeEvent((data as unknown as RecordedEventData).verdicts, titles);
+  if (type.startsWith('mission.')) return `“${titles.mission(String(data.missionId))}” ${String(data.currentCount)}/${String(data.targetCount)} (${String(data.status)})`;
   if (type === 'balance.changed') return `${String(data.currency)} = ${String(data.amount)}`;
+  if (type === 'reward.granted') return `reward for “${titles.mission(String(data.missionId))}”`;
   return JSON.stringify(data).slice(0, 120);
 }
 
-/** The staff stream of the player's updates; each message also refreshes the inspection. */
-function useLiveUpdates(target: Target | null, onMessage: () => void): { state: LiveState; messages: LiveMessage[] } {
+interface LiveHandlers {
+  /** A stored event (event.recorded), with its verdicts. */
+  onEvent(event: RecordedEventData): void;
+  /** Any other update: the player's state changed. */
+  onChange(): void;
+  /** The stream (re)connected: what happened while it was away is read from the API. */
+  onOpen(): void;
+}
+
+/** The staff stream of the player: their updates and every stored event. */
+function useLiveUpdates(target: Target | null, handlers: LiveHandlers): { state: LiveState; messages: LiveMessage[] } {
   const [state, setState] = React.useState<LiveState>('connecting');
   const [messages, setMessages] = React.useState<LiveMessage[]>([]);
   // Another player (or none): a fresh list and connection state, adjusted while rendering as React advises.
@@ -324,21 +354,29 @@ function useLiveUpdates(target: Target | null, onMessage: () => void): { state: 
     setMessages([]);
     if (target) setState('connecting');
   }
-  // The latest callback, without reconnecting when it changes.
-  const onUpdate = React.useEffectEvent(onMessage);
+  // The latest callbacks, without reconnecting when they change.
+  const onEvent = React.useEffectEvent(handlers.onEvent);
+  const onChange = React.useEffectEvent(handlers.onChange);
+  const onOpen = React.useEffectEvent(handlers.onOpen);
   React.useEffect(() => {
     if (!target) return;
     const source = new EventSource(`${userPath(target)}/updates`);
-    source.onopen = () => setState('live');
+    source.onopen = () => {
+      setState('live');
+      onOpen();
+    };
     source.onerror = () => setState(source.readyState === EventSource.CLOSED ? 'closed' : 'reconnecting');
     source.onmessage = (e: MessageEvent<string>) => {
+      let update: { type: string; data: Record<string, unknown> };
       try {
-        const { type, data } = JSON.parse(e.data) as { type: string; data: Record<string, unknown> };
-        setMessages((list) => [{ id: e.lastEventId, type, summary: summarize(type, data), at: Date.now() }, ...list].slice(0, 50));
+        update = JSON.parse(e.data) as typeof update;
       } catch {
-        // Not an update: ignore.
+        return; // Not an update: ignore.
       }
-      onUpdate();
+      const key = update.type === 'event.recorded' ? `event:${String(update.data.id)}` : `${e.lastEventId}:${update.type}:${Date.now()}`;
+      setMessages((list) => (list.some((m) => m.key === key) ? list : [{ key, type: update.type, data: update.data, at: Date.now() }, ...list].slice(0, 50)));
+      if (update.type === 'event.recorded') onEvent(update.data as unknown as RecordedEventData);
+      else onChange();
     };
     return () => source.close();
   }, [target]);
@@ -352,37 +390,53 @@ const LIVE_LABEL: Record<LiveState, { text: string; variant: 'success' | 'warnin
   closed: { text: 'Closed', variant: 'destructive' },
 };
 
-function LivePanel({ state, messages }: { state: LiveState; messages: LiveMessage[] }) {
+function LivePanel({ state, messages, titles }: { state: LiveState; messages: LiveMessage[]; titles: Titles }) {
   return (
     <Card>
       <CardHeader>
         <CardTitle className="flex items-center justify-between gap-2">
           <span className="flex items-center gap-2">
-            <ActivityIcon className="size-4 text-muted-foreground" aria-hidden />
-            Live updates
+            <RadioIcon className="size-4 text-muted-foreground" aria-hidden />
+            Live
           </span>
           <Badge variant={LIVE_LABEL[state].variant} data-testid="live-state">
             {LIVE_LABEL[state].text}
           </Badge>
         </CardTitle>
-        <CardDescription>The player’s stream, as their game receives it.</CardDescription>
+        <CardDescription>Every event as it is stored, with why it counted or not, and the updates the player’s game receives.</CardDescription>
       </CardHeader>
       <CardContent>
-        <div role="log" aria-label="Live updates" className="max-h-72 overflow-y-auto">
+        <div role="log" aria-label="Live updates" className="max-h-80 overflow-y-auto">
           <ol className="grid gap-1.5 text-sm">
-          {messages.length === 0 ? (
-            <li className="text-muted-foreground">Waiting for the player’s next update…</li>
-          ) : (
-            messages.map((m) => (
-              <li key={m.id || m.at} className="flex items-baseline gap-2 rounded-md border px-2 py-1.5">
-                <code className="text-xs font-medium">{m.type}</code>
-                <span className="min-w-0 flex-1 truncate">{m.summary}</span>
-                <time className="text-xs text-muted-foreground" dateTime={new Date(m.at).toISOString()}>
-                  {new Date(m.at).toLocaleTimeString()}
-                </time>
-              </li>
-            ))
-          )}
+            {messages.length === 0 ? (
+              <li className="text-muted-foreground">Waiting for the player’s next event…</li>
+            ) : (
+              messages.map((m) => {
+                const event = m.type === 'event.recorded' ? (m.data as unknown as RecordedEventData) : null;
+                const counted = event?.verdicts?.some((v) => v.counted) ?? false;
+                return (
+                  <li
+                    key={m.key}
+                    className={cn('grid grid-cols-[auto_1fr_auto] items-baseline gap-x-2 gap-y-0.5 rounded-md border px-2 py-1.5', event && !counted && 'border-warning/50')}
+                    data-live={m.type}
+                    data-live-event={event?.id}
+                  >
+                    {event ? (
+                      <Badge variant={counted ? 'success' : 'warning'}>event</Badge>
+                    ) : (
+                      <Badge variant="outline">{m.type}</Badge>
+                    )}
+                    <span className="min-w-0">
+                      {event && <code className="mr-1.5 font-medium">{event.name}</code>}
+                      <span className={cn(!event && 'text-muted-foreground')}>{summarize(m, titles)}</span>
+                    </span>
+                    <time className="text-xs text-muted-foreground" dateTime={new Date(m.at).toISOString()}>
+                      {new Date(m.at).toLocaleTimeString()}
+                    </time>
+                  </li>
+                );
+              })
+            )}
           </ol>
         </div>
       </CardContent>
@@ -390,7 +444,7 @@ function LivePanel({ state, messages }: { state: LiveState; messages: LiveMessag
   );
 }
 
-function ActionsCard({ target, onDone, titleOf }: { target: Target; onDone(): void; titleOf(id: string): string }) {
+function ActionsCard({ target, onDone, titles }: { target: Target; onDone(): void; titles: Titles }) {
   const { can } = useStaff();
   const [name, setName] = React.useState('');
   const [payload, setPayload] = React.useState('{}');
@@ -490,12 +544,17 @@ function ActionsCard({ target, onDone, titleOf }: { target: Target; onDone(): vo
             {dryRun.data && (
               <div role="status" aria-label="Dry run result" className="rounded-md border px-3 py-2 text-sm">
                 <p className="font-medium">
-                  Dry run: {dryRun.data.missionsUpdated.length ? `would advance ${dryRun.data.missionsUpdated.map(titleOf).join(', ')}` : 'would count for nothing'}
+                  Dry run: {dryRun.data.missionsUpdated.length ? `would advance ${dryRun.data.missionsUpdated.map((id) => `“${titles.mission(id)}”`).join(', ')}` : 'would count for nothing'}
                 </p>
                 <ul className="mt-1 grid gap-0.5 text-muted-foreground">
-                  {dryRun.data.verdicts.map((v) => (
-                    <li key={v.missionId}>{describeVerdict(v as InspectorVerdict, titleOf)}</li>
-                  ))}
+                  {(dryRun.data.verdicts as InspectorVerdict[])
+                    .filter((v) => v.counted || v.code !== 'event_name_mismatch')
+                    .map((v) => (
+                      <li key={v.missionId}>
+                        “{titles.mission(v.missionId)}”: {describeVerdict(v, titles)}
+                      </li>
+                    ))}
+                  {describeNameMismatches(dryRun.data.verdicts as InspectorVerdict[]) && <li>{describeNameMismatches(dryRun.data.verdicts as InspectorVerdict[])!.text}</li>}
                 </ul>
               </div>
             )}
@@ -530,18 +589,39 @@ function ActionsCard({ target, onDone, titleOf }: { target: Target; onDone(): vo
   );
 }
 
+/** A stored event heard on the stream, placed among the recent events as the API orders them (time, then arrival; at most 50). */
+function withEvent(data: Inspection, event: RecordedEventData): Inspection {
+  const { userId: _userId, ...row } = event;
+  const events = [row, ...data.events.filter((e) => e.id !== row.id)]
+    .sort((a, b) => b.timestamp - a.timestamp || b.receivedAt - a.receivedAt)
+    .slice(0, 50);
+  return { ...data, events };
+}
+
 function Inspected({ target }: { target: Target }) {
   const queryClient = useQueryClient();
-  // The stream refreshes on every update; an event that changed nothing sends none, so the view also polls (visible tab only).
+  // No poll: the staff stream brings every stored event (placed straight into
+  // the view) and every change of the player (which refreshes it); the view is
+  // read again whenever the stream (re)connects, for what happened meanwhile.
   const { data, isLoading, error, isFetching, refetch, dataUpdatedAt } = useQuery({
     queryKey: inspectionKey(target),
     queryFn: () => adminFetch<Inspection>(userPath(target)),
-    refetchInterval: 10_000,
   });
   const refresh = React.useCallback(() => void queryClient.invalidateQueries({ queryKey: inspectionKey(target) }), [queryClient, target]);
-  const live = useLiveUpdates(target, refresh);
-  const titles = React.useMemo(() => new Map(data?.missions.map((m) => [m.mission.id, m.mission.title])), [data]);
-  const titleOf = React.useCallback((id: string) => titles.get(id) ?? id, [titles]);
+  const live = useLiveUpdates(target, {
+    onEvent: (event) => {
+      queryClient.setQueryData<Inspection>(inspectionKey(target), (old) => (old ? withEvent(old, event) : old));
+      // A first event makes a never-seen player a seen one.
+      void queryClient.invalidateQueries({ queryKey: ['admin', 'users', target.appId, target.userId, 'exact'] });
+    },
+    onChange: refresh,
+    onOpen: refresh,
+  });
+  const titles = React.useMemo<Titles>(() => {
+    const missions = new Map(data?.missions.map((m) => [m.mission.id, m.mission.title]));
+    const campaigns = new Map(data?.campaigns.map((c) => [c.id, c.title]));
+    return { mission: (id) => missions.get(id) ?? id, campaign: (id) => campaigns.get(id) ?? id };
+  }, [data]);
 
   if (error) {
     return (
@@ -550,12 +630,17 @@ function Inspected({ target }: { target: Target }) {
       </p>
     );
   }
+  // Two columns from 1280px: missions, balances and grants on the left; the
+  // live panel and the recent events beside the missions, then notes and
+  // actions, on the right. Narrower, one column in the order of a ticket:
+  // missions, live, events, balances, grant, notes, actions (the column
+  // wrappers are `contents` there, so each card's order applies).
   return (
-    <div className="grid gap-6 xl:grid-cols-[minmax(0,3fr)_minmax(20rem,2fr)]">
+    <div className="grid gap-6 xl:grid-cols-[minmax(0,1fr)_minmax(0,1fr)]">
       <div className="flex flex-wrap items-center justify-between gap-2 xl:col-span-2">
         <p className="text-sm text-muted-foreground">
           Player <code className="font-medium text-foreground">{target.userId}</code> in <code className="font-medium text-foreground">{target.appId}</code>
-          {dataUpdatedAt > 0 && <> · as of {new Date(dataUpdatedAt).toLocaleTimeString()}</>}
+          {dataUpdatedAt > 0 && <> · read at {new Date(dataUpdatedAt).toLocaleTimeString()}</>}
         </p>
         <Button variant="outline" size="sm" onClick={() => void refetch()} disabled={isFetching}>
           <RefreshCwIcon aria-hidden className={cn(isFetching && 'animate-spin')} />
@@ -563,22 +648,39 @@ function Inspected({ target }: { target: Target }) {
         </Button>
       </div>
       <NeverSeenNotice target={target} />
-      <div className="grid content-start gap-6">
-        {isLoading || !data ? <Skeleton className="h-64" /> : <MissionsCard data={data} titleOf={titleOf} />}
-        {isLoading || !data ? <Skeleton className="h-64" /> : <EventsCard data={data} titleOf={titleOf} />}
-      </div>
-      <div className="grid content-start gap-6">
-        <LivePanel state={live.state} messages={live.messages} />
-        {isLoading || !data ? <Skeleton className="h-40" /> : <BalancesCard data={data} titleOf={titleOf} />}
+      <div className="contents xl:grid xl:content-start xl:gap-6" data-testid="inspector-left">
+        <div className="order-1">{isLoading || !data ? <Skeleton className="h-64" /> : <MissionsCard data={data} titles={titles} />}</div>
+        <div className="order-4">{isLoading || !data ? <Skeleton className="h-40" /> : <BalancesCard data={data} titles={titles} />}</div>
+        {data && <div className="order-4"><AttributesCard data={data} /></div>}
         {data && (
-          <GrantCard
-            target={target}
-            currencies={[...new Set([...data.balances.map((b) => b.currency), ...data.missions.flatMap((m) => (m.mission.reward.kind === 'currency' ? [m.mission.reward.currency] : []))])]}
-            onDone={refresh}
-          />
+          <div className="order-5 empty:hidden">
+            <GrantCard
+              target={target}
+              currencies={[...new Set([...data.balances.map((b) => b.currency), ...data.missions.flatMap((m) => (m.mission.reward.kind === 'currency' ? [m.mission.reward.currency] : []))])]}
+              onDone={refresh}
+            />
+          </div>
         )}
-        <NotesCard target={target} />
-        <ActionsCard target={target} onDone={refresh} titleOf={titleOf} />
+        {data && (
+          <div className="order-5 empty:hidden">
+            <MissionFixCard target={target} data={data} titleOf={titles.mission} onDone={refresh} />
+          </div>
+        )}
+      </div>
+      <div className="contents xl:grid xl:content-start xl:gap-6" data-testid="inspector-right">
+        <div className="order-2">
+          <LivePanel state={live.state} messages={live.messages} titles={titles} />
+        </div>
+        <div className="order-3">{isLoading || !data ? <Skeleton className="h-64" /> : <EventsCard data={data} titles={titles} />}</div>
+        <div className="order-6 empty:hidden">
+          <NotesCard target={target} />
+        </div>
+        <div className="order-7 empty:hidden">
+          <ActionsCard target={target} onDone={refresh} titles={titles} />
+        </div>
+        <div className="order-8 empty:hidden">
+          <DataRequestCard target={target} onErased={() => void queryClient.invalidateQueries({ queryKey: ['admin'] })} />
+        </div>
       </div>
     </div>
   );

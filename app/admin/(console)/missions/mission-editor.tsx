@@ -34,6 +34,7 @@ import {
   toMissionInput,
   type MissionFormValues,
 } from '@/lib/console/mission-form';
+import { AudienceField } from '@/components/console/audience-field';
 import { AggregateStreakFields } from './aggregate-streak-fields';
 import { MissionPreview } from './mission-preview';
 import { WINDOW_HINTS, WINDOW_LABELS } from './labels';
@@ -337,6 +338,10 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                     </Button>
                   </div>
                 </fieldset>
+              </Section>
+
+              <Section title="Audience" description="Who this mission is for.">
+                <FormField control={form.control} name="audience" render={({ field, fieldState }) => <AudienceField subject="mission" value={field.value} onChange={field.onChange} error={fieldState.error?.message} />} />
               </Section>
 
               <Section title="Reward" description="Granted once per completion, when the player claims it.">

@@ -171,6 +171,12 @@ export class UpdateStream {
   private busGap = false;
 
   private readonly userKey: string;
+  /** Subscriptions to channels outside the log (the staff channel), released by close(). */
+  private readonly extraUnsubscribes: Unsubscribe[] = [];
+  /** Unlogged frames heard before the stream started, written right after its head. */
+  private readonly pendingUnlogged: string[] = [];
+  /** Unlogged messages are rendered one after the other, so they are written in the order heard. */
+  private unloggedChain: Promise<void> = Promise.resolve();
 
   /** Throws 429 too_many_streams when the user already holds `maxPerUser` streams here; nothing is held then. */
   constructor(private readonly opts: UpdateStreamOptions) {
@@ -197,6 +203,34 @@ export class UpdateStream {
   adopt(unsubscribe: Unsubscribe): void {
     if (this.closed) void this.release(unsubscribe);
     else this.unsubscribe = unsubscribe;
+  }
+
+  /** Another bus subscription's release (a channel outside the log), owned from now on. */
+  adoptExtra(unsubscribe: Unsubscribe): void {
+    if (this.closed) void this.release(unsubscribe);
+    else this.extraUnsubscribes.push(unsubscribe);
+  }
+
+  /**
+   * A bus listener for messages outside the log (the staff channel,
+   * lib/updates/staff.ts): each is rendered by `render` (null: skip) and sent
+   * live as a `data:` frame WITHOUT an id, so it never moves the stream's
+   * resume point; nothing of it is replayed. Rendered in the order heard.
+   */
+  unloggedListener(render: (message: string) => Promise<string | null>): (message: string) => void {
+    return (message) => {
+      if (this.closed) return;
+      this.unloggedChain = this.unloggedChain.then(async () => {
+        const text = await render(message).catch((err: unknown) => {
+          logError('stream: unlogged message not rendered', err, { channel: this.opts.channel });
+          return null;
+        });
+        if (text === null || this.closed) return;
+        const frameText = `data: ${text}\n\n`;
+        if (this.controller) this.write(frameText);
+        else if (this.pendingUnlogged.length < sseLimits.maxQueuedChunks) this.pendingUnlogged.push(frameText);
+      });
+    };
   }
 
   /** The bus listener: live messages, held back while the log is being read. */
@@ -265,7 +299,7 @@ export class UpdateStream {
           if (this.closed) return c.close();
           let head = ': connected\n\n';
           for (const entry of replay) head += this.take(entry) ?? '';
-          this.write(head);
+          this.write(head + this.pendingUnlogged.splice(0).join(''));
           // The replay's read failed, or a bus gap came during the open (the replay may have been read before it).
           if (this.busGap) void this.catchUp();
           else this.flushBuffer();
@@ -301,6 +335,8 @@ export class UpdateStream {
     const release = this.unsubscribe;
     this.unsubscribe = null;
     if (release) void this.release(release);
+    for (const extra of this.extraUnsubscribes.splice(0)) void this.release(extra);
+    this.pendingUnlogged.length = 0;
     try {
       if (error) this.controller?.error(error);
       else this.controller?.close();

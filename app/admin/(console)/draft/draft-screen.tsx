@@ -1,0 +1,232 @@
+'use client';
+
+import * as React from 'react';
+import Link from 'next/link';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { ConfirmDialog } from '@/components/ui/alert-dialog';
+import { Button } from '@/components/ui/button';
+import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
+import { Input, Textarea } from '@/components/ui/input';
+import { Label } from '@/components/ui/label';
+import { PageHeader } from '@/components/ui/page-header';
+import { ApiError, adminFetch, appPath, errorMessage } from '@/components/console/api';
+import { CatalogChanges } from '@/components/console/catalog-changes';
+import { timeZoneLabel } from '@/components/console/campaign-phase';
+import { formatDateTime } from '@/components/console/format';
+import { IfCan, useStaff } from '@/components/console/staff-context';
+import { useSelectedApp } from '@/components/console/use-selected-app';
+import type { CatalogDocument } from '@/lib/contract/catalog';
+import type { Draft } from '@/lib/contract/release';
+import { fromLocalInput } from '@/lib/console/local-time';
+
+export const draftKey = (appId: string) => ['admin', 'apps', appId, 'draft'] as const;
+export const releasesKey = (appId: string) => ['admin', 'apps', appId, 'releases'] as const;
+
+const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
+
+export function DraftScreen() {
+  const { can } = useStaff();
+  const canWrite = can('catalog.write');
+  const { app } = useSelectedApp();
+  const appId = app?.id ?? '';
+  const queryClient = useQueryClient();
+  const { data: draft, isLoading, error } = useQuery({
+    queryKey: draftKey(appId),
+    queryFn: () => adminFetch<Draft>(appPath(appId, 'draft')).catch((err: unknown) => (err instanceof ApiError && err.code === 'draft_not_found' ? null : Promise.reject(err))),
+    enabled: !!app,
+  });
+  const refresh = () => {
+    void queryClient.invalidateQueries({ queryKey: draftKey(appId) });
+    void queryClient.invalidateQueries({ queryKey: releasesKey(appId) });
+    void queryClient.invalidateQueries({ queryKey: ['admin', 'apps', appId] });
+  };
+  // The text being edited, or null: the stored draft's.
+  const [edited, setEdited] = React.useState<string | null>(null);
+  const json = edited ?? (draft ? JSON.stringify(draft.catalog, null, 2) : '');
+  const [at, setAt] = React.useState('');
+  const atMs = fromLocalInput(at);
+  const [confirm, setConfirm] = React.useState<'publish' | 'discard' | null>(null);
+
+  const act = useMutation({
+    mutationFn: async (action: { kind: 'start' | 'save' | 'publish' | 'schedule' | 'unschedule' | 'discard'; at?: number; catalog?: unknown }) => {
+      switch (action.kind) {
+        case 'start': {
+          const live = await adminFetch<CatalogDocument>(appPath(appId, 'catalog'));
+          return adminFetch(appPath(appId, 'draft'), { method: 'PUT', body: live });
+        }
+        case 'save':
+          return adminFetch(appPath(appId, 'draft'), { method: 'PUT', body: action.catalog });
+        case 'publish':
+          return adminFetch(appPath(appId, 'draft', 'publish'), { method: 'POST', body: {} });
+        case 'schedule':
+          return adminFetch(appPath(appId, 'draft', 'publish'), { method: 'POST', body: { at: action.at } });
+        case 'unschedule':
+          return adminFetch(appPath(appId, 'draft', 'publish'), { method: 'DELETE' });
+        case 'discard':
+          return adminFetch(appPath(appId, 'draft'), { method: 'DELETE' });
+      }
+    },
+    onSuccess: (answer, action) => {
+      refresh();
+      setEdited(null);
+      const messages = {
+        start: 'Draft started from the live catalog',
+        save: 'Draft saved: players see nothing of it until it is published',
+        publish: `Published as release ${(answer as { release?: number } | undefined)?.release ?? ''}`,
+        schedule: `Scheduled for ${action.at ? formatDateTime(action.at) : ''}`,
+        unschedule: 'Schedule cancelled; the draft stays',
+        discard: 'Draft discarded',
+      };
+      toast.success(messages[action.kind]);
+    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+
+  const saveJson = () => {
+    let catalog: unknown;
+    try {
+      catalog = JSON.parse(json);
+    } catch {
+      toast.error('The draft is not valid JSON');
+      return;
+    }
+    act.mutate({ kind: 'save', catalog });
+  };
+
+  return (
+    <>
+      <PageHeader
+        title="Draft"
+        description={`Prepare catalog changes${app ? ` of ${app.name}` : ''} without players seeing them, then publish them all at once, now or at a set time. Every publish is a release you can restore.`}
+        breadcrumbs={[{ label: 'Console', href: '/admin' }, { label: app?.name ?? 'App' }, { label: 'Draft' }]}
+        actions={
+          <Button variant="outline" asChild>
+            <Link href={`/admin/releases${app ? `?app=${encodeURIComponent(app.id)}` : ''}`}>Releases</Link>
+          </Button>
+        }
+      />
+      {!canWrite && <p className="mb-4 text-sm text-muted-foreground">Your role can read the draft but not change or publish it.</p>}
+      <p className="mb-4 text-sm text-muted-foreground">
+        The Missions, Campaigns and Themes screens still save to the live catalog directly (each save is a release); this page publishes a whole draft at once.
+      </p>
+      {error ? (
+        <p role="alert" className="text-sm text-destructive">
+          Could not load the draft: {errorMessage(error)}
+        </p>
+      ) : isLoading || !app ? (
+        <p className="text-sm text-muted-foreground">Loading…</p>
+      ) : !draft ? (
+        <Card>
+          <CardHeader>
+            <CardTitle>No draft</CardTitle>
+            <CardDescription>Start one from the live catalog, or restore a release into it from the Releases page.</CardDescription>
+          </CardHeader>
+          <IfCan capability="catalog.write">
+            <CardContent>
+              <Button onClick={() => act.mutate({ kind: 'start' })} disabled={act.isPending}>
+                Start a draft from the live catalog
+              </Button>
+            </CardContent>
+          </IfCan>
+        </Card>
+      ) : (
+        <div className="grid gap-4 lg:grid-cols-2">
+          <Card>
+            <CardHeader>
+              <CardTitle>Changes against live</CardTitle>
+              <CardDescription>
+                Based on release {draft.baseRelease}; last saved by {draft.updatedBy}, {formatDateTime(draft.updatedAt)}.
+              </CardDescription>
+            </CardHeader>
+            <CardContent>
+              <CatalogChanges changes={draft.changes} label="Changes against live" />
+            </CardContent>
+          </Card>
+          <Card>
+            <CardHeader>
+              <CardTitle>Publish</CardTitle>
+              <CardDescription>
+                {draft.scheduledAt !== null ? (
+                  <>
+                    Scheduled for <strong>{formatDateTime(draft.scheduledAt)}</strong> ({utc(draft.scheduledAt)}). It publishes what the draft holds then.
+                  </>
+                ) : (
+                  'Nothing scheduled.'
+                )}
+              </CardDescription>
+            </CardHeader>
+            <IfCan capability="catalog.write">
+              <CardContent className="grid gap-4">
+                <div className="flex flex-wrap gap-2">
+                  <Button onClick={() => setConfirm('publish')} disabled={act.isPending}>
+                    Publish now
+                  </Button>
+                  {draft.scheduledAt !== null && (
+                    <Button variant="outline" onClick={() => act.mutate({ kind: 'unschedule' })} disabled={act.isPending}>
+                      Cancel schedule
+                    </Button>
+                  )}
+                  <Button variant="outline" onClick={() => setConfirm('discard')} disabled={act.isPending}>
+                    Discard draft
+                  </Button>
+                </div>
+                <div className="grid gap-1.5">
+                  <Label htmlFor="publish-at">Publish at</Label>
+                  <div className="flex flex-wrap gap-2">
+                    <Input id="publish-at" type="datetime-local" className="w-auto" value={at} onChange={(e) => setAt(e.target.value)} aria-describedby="publish-at-zone" />
+                    <Button
+                      variant="secondary"
+                      disabled={act.isPending || atMs === null || !Number.isFinite(atMs)}
+                      onClick={() => atMs !== null && act.mutate({ kind: 'schedule', at: atMs })}
+                    >
+                      Schedule
+                    </Button>
+                  </div>
+                  <p id="publish-at-zone" className="text-xs text-muted-foreground">
+                    Your time zone: {timeZoneLabel(atMs !== null && Number.isFinite(atMs) ? atMs : undefined)}
+                    {atMs !== null && Number.isFinite(atMs) ? ` · ${utc(atMs)}` : ''}
+                  </p>
+                </div>
+              </CardContent>
+            </IfCan>
+          </Card>
+          <Card className="lg:col-span-2">
+            <CardHeader>
+              <CardTitle>The draft as a catalog document</CardTitle>
+              <CardDescription>The same JSON as the catalog export; saved as a whole, checked before it is stored.</CardDescription>
+            </CardHeader>
+            <CardContent className="grid gap-2">
+              <Label htmlFor="draft-json">Draft catalog (JSON)</Label>
+              <Textarea id="draft-json" className="min-h-64 font-mono text-xs" value={json} onChange={(e) => setEdited(e.target.value)} readOnly={!canWrite} spellCheck={false} />
+              <IfCan capability="catalog.write">
+                <div>
+                  <Button onClick={saveJson} disabled={act.isPending}>
+                    Save draft
+                  </Button>
+                </div>
+              </IfCan>
+            </CardContent>
+          </Card>
+        </div>
+      )}
+      <ConfirmDialog
+        open={confirm === 'publish'}
+        onClose={() => setConfirm(null)}
+        destructive={false}
+        title="Publish the draft now?"
+        description={`Players see ${draft?.changes.length ?? 0} change${draft?.changes.length === 1 ? '' : 's'} at once. It becomes a new release you can restore later.`}
+        confirmLabel="Publish now"
+        onConfirm={() => act.mutate({ kind: 'publish' })}
+      />
+      <ConfirmDialog
+        open={confirm === 'discard'}
+        onClose={() => setConfirm(null)}
+        title="Discard the draft?"
+        description="Its changes (and its schedule) are dropped; the live catalog stays as it is. The audit log keeps that it was discarded."
+        confirmLabel="Discard draft"
+        onConfirm={() => act.mutate({ kind: 'discard' })}
+      />
+    </>
+  );
+}

@@ -1,0 +1,64 @@
+// Drafts and releases of an app's catalog (docs/api.md "Drafts and releases"):
+// at most one draft per app, a catalog document staff edit before it goes
+// live; every publish, whatever its path, makes a numbered release that keeps
+// the whole catalog it published, who, when and what changed.
+import { z } from 'zod';
+import { catalogSchema } from './catalog';
+import { idSchema } from './common';
+
+export const catalogChangeSchema = z
+  .object({
+    kind: z.enum(['mission', 'campaign', 'theme']),
+    id: idSchema,
+    change: z.enum(['added', 'changed', 'removed']),
+  })
+  .meta({ id: 'CatalogChange', description: 'One item of the catalog that differs from the other catalog (the draft against live, or a release against the one before it)' });
+export type CatalogChange = z.output<typeof catalogChangeSchema>;
+
+/** GET, PUT …/draft and POST …/releases/:release/restore answer the draft. */
+export const draftSchema = z
+  .object({
+    catalog: catalogSchema.describe('The draft catalog, in the shape of GET …/catalog'),
+    baseRelease: z.number().int().min(0).describe('The release the draft was started from (0: before any release)'),
+    changes: z.array(catalogChangeSchema).describe('What publishing it would change against the live catalog'),
+    updatedAt: z.number().int(),
+    updatedBy: z.string().describe('Who wrote it last (staff:<email> or admin-api-key)'),
+    scheduledAt: z.number().int().nullable().describe('When its publish is scheduled (Unix ms), or null'),
+  })
+  .meta({ id: 'Draft' });
+export type Draft = z.output<typeof draftSchema>;
+
+export const publishInputSchema = z
+  .object({
+    at: z.number().int().positive().optional().describe('Publish at this time (Unix ms, in the future) instead of now'),
+  })
+  .strict()
+  .meta({ id: 'PublishDraft' });
+
+export const publishedSchema = z
+  .object({ release: z.number().int().positive(), publishedAt: z.number().int() })
+  .meta({ id: 'Published', description: 'The release the publish made' });
+
+export const scheduledSchema = z.object({ scheduledAt: z.number().int() }).meta({ id: 'ScheduledPublish' });
+
+export const releaseSummarySchema = z
+  .object({
+    release: z.number().int().positive(),
+    publishedAt: z.number().int(),
+    publishedBy: z.string(),
+    changes: z.array(catalogChangeSchema),
+  })
+  .meta({ id: 'ReleaseSummary' });
+
+export const releaseListSchema = z
+  .object({
+    releases: z.array(releaseSummarySchema).describe('Newest first'),
+    scheduled: z
+      .object({ scheduledAt: z.number().int(), scheduledBy: z.string(), changes: z.array(catalogChangeSchema) })
+      .nullable()
+      .describe('The draft’s scheduled publish, if any, with what it would change now'),
+  })
+  .meta({ id: 'ReleaseList' });
+export type ReleaseList = z.output<typeof releaseListSchema>;
+
+export const releaseParamSchema = z.coerce.number().int().positive();

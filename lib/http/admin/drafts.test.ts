@@ -1,0 +1,285 @@
+// Drafts and releases over real HTTP: the draft's storage (GET/PUT/DELETE,
+// validation as a whole, 404 draft_not_found, roles, audit), publishing it
+// (now and scheduled), the releases list, restore, and what publishing does
+// to players (nothing earned changes; /v1 follows the live catalog only).
+import { and, asc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { getDb } from '@/db/client';
+import { auditLog } from '@/db/schema';
+import type { Draft, ReleaseList } from '@/lib/contract/release';
+import { createTestApp, startTestServer, type TestServer } from '@/lib/testing/test-server';
+import { asStaff, signedInStaff, type TestStaff } from '@/lib/testing/staff';
+import { mission, newUser } from '@/lib/testing/fixtures';
+import type { TestApp } from '@/lib/testing/test-server';
+
+let server: TestServer;
+let editor: TestStaff;
+let support: TestStaff;
+beforeAll(async () => {
+  server = await startTestServer();
+  editor = await signedInStaff(server, 'editor');
+  support = await signedInStaff(server, 'support');
+});
+afterAll(async () => {
+  await server?.close();
+});
+
+interface Answer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+}
+
+async function call<T = Record<string, unknown>>(method: string, route: string, body?: unknown, who: TestStaff | 'key' = 'key'): Promise<Answer<T>> {
+  const res =
+    who === 'key'
+      ? await fetch(server.url + route, {
+          method,
+          headers: { Authorization: `Bearer ${server.adminKey}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+      : await asStaff(server, who.cookie, method, route, body);
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+const draftOf = (appId: string) => `/api/admin/apps/${appId}/draft`;
+
+describe('the draft', () => {
+  it('is 404 draft_not_found until written; PUT stores a whole catalog and answers its changes against live; DELETE discards it', async () => {
+    const app = await createTestApp(server, { missions: [mission('a'), mission('b')], campaigns: [] });
+    const none = await call('GET', draftOf(app.appId), undefined, support);
+    expect(none.status).toBe(404);
+    expect(none.body.error).toBe('draft_not_found');
+
+    const live = await call<{ missions: unknown[] }>('GET', `/api/admin/apps/${app.appId}/catalog`);
+    const put = await call<Draft>(
+      'PUT',
+      draftOf(app.appId),
+      { missions: [mission('a', { criteria: { eventName: 'play', count: 3 } }), mission('c')], campaigns: [] },
+      editor,
+    );
+    expect(put.status).toBe(200);
+    expect(put.body.changes).toEqual([
+      { kind: 'mission', id: 'a', change: 'changed' },
+      { kind: 'mission', id: 'b', change: 'removed' },
+      { kind: 'mission', id: 'c', change: 'added' },
+    ]);
+    expect(put.body.updatedBy).toBe(`staff:${editor.email}`);
+    expect(put.body.scheduledAt).toBeNull();
+    expect(put.body.catalog.missions.map((m) => m.id)).toEqual(['a', 'c']);
+
+    const got = await call<Draft>('GET', draftOf(app.appId), undefined, support);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(put.body);
+    // The live catalog is untouched by a draft.
+    expect((await call('GET', `/api/admin/apps/${app.appId}/catalog`)).body).toEqual(live.body);
+
+    // Support reads, never writes.
+    expect((await call('PUT', draftOf(app.appId), { missions: [], campaigns: [] }, support)).status).toBe(403);
+    expect((await call('DELETE', draftOf(app.appId), undefined, support)).status).toBe(403);
+
+    const db = await getDb();
+    const audit = await db.select().from(auditLog).where(and(eq(auditLog.appId, app.appId), eq(auditLog.target, 'draft'))).orderBy(asc(auditLog.id));
+    expect(audit.map((a) => a.action)).toEqual(['draft.update']);
+
+    expect((await call('DELETE', draftOf(app.appId), undefined, editor)).status).toBe(204);
+    expect((await call('GET', draftOf(app.appId))).status).toBe(404);
+    expect((await call('DELETE', draftOf(app.appId))).body.error).toBe('draft_not_found');
+  });
+
+  it('is validated as a whole: one bad item or a reference outside the document and nothing is stored', async () => {
+    const app = await createTestApp(server, { missions: [mission('a')], campaigns: [] });
+    const bad = await call('PUT', draftOf(app.appId), { missions: [mission('a'), { ...mission('b'), criteria: { eventName: 'play', count: 0 } }], campaigns: [] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('validation_error');
+    expect(String(bad.body.message)).toContain('missions[1] (id "b")');
+    const dangling = await call('PUT', draftOf(app.appId), { missions: [mission('a', { prerequisites: ['gone'] })], campaigns: [] });
+    expect(dangling.status).toBe(400);
+    expect(String(dangling.body.message)).toContain('prerequisite "gone"');
+    const noCampaign = await call('PUT', draftOf(app.appId), { missions: [mission('a', { campaignId: 'nope' })], campaigns: [] });
+    expect(noCampaign.status).toBe(400);
+    expect((await call('GET', draftOf(app.appId))).status).toBe(404);
+    expect((await call('PUT', '/api/admin/apps/no-such-app/draft', { missions: [] })).body.error).toBe('app_not_found');
+  });
+});
+
+const publishOf = (appId: string) => `/api/admin/apps/${appId}/draft/publish`;
+const releasesOf = (appId: string) => `/api/admin/apps/${appId}/releases`;
+
+async function liveIds(app: TestApp): Promise<string[]> {
+  const user = await newUser(server, app);
+  return ((await user.getJson<{ missions: { id: string }[] }>('/v1/missions')).body.missions ?? []).map((m) => m.id);
+}
+
+async function waitFor(check: () => Promise<boolean>, ms: number): Promise<number> {
+  const start = Date.now();
+  while (Date.now() - start < ms) {
+    if (await check()) return Date.now() - start;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`not within ${ms} ms`);
+}
+
+describe('publishing', () => {
+  it('publish now makes the whole draft live as the next release; /v1 follows only then; restore brings the previous release back', async () => {
+    const app = await createTestApp(server, { missions: [mission('a'), mission('b')], campaigns: [] });
+    // The catalog PUT that created the app made release 1.
+    const first = await call<ReleaseList>('GET', releasesOf(app.appId), undefined, support);
+    expect(first.body.releases.map((r) => r.release)).toEqual([1]);
+    expect(first.body.scheduled).toBeNull();
+
+    await call('PUT', draftOf(app.appId), { missions: [mission('a', { title: 'A, renamed' }), mission('c')], campaigns: [] }, editor);
+    expect(await liveIds(app)).toEqual(['a', 'b']);
+    expect((await call('POST', publishOf(app.appId), {}, support)).status).toBe(403);
+
+    const published = await call<{ release: number; publishedAt: number }>('POST', publishOf(app.appId), {}, editor);
+    expect(published.status).toBe(200);
+    expect(published.body.release).toBe(2);
+    expect(await liveIds(app)).toEqual(['a', 'c']);
+    expect((await call('GET', draftOf(app.appId))).status).toBe(404);
+    // The removed mission stays in the live tables, archived (its completed records stay claimable).
+    const live = await call<{ missions: Array<{ id: string; archived: boolean; title: string }> }>('GET', `/api/admin/apps/${app.appId}/catalog`);
+    expect(live.body.missions.map((m) => [m.id, m.archived])).toEqual([['a', false], ['b', true], ['c', false]]);
+
+    const releases = await call<ReleaseList>('GET', releasesOf(app.appId), undefined, support);
+    expect(releases.body.releases.map((r) => r.release)).toEqual([2, 1]);
+    expect(releases.body.releases[0]).toMatchObject({
+      publishedBy: `staff:${editor.email}`,
+      publishedAt: published.body.publishedAt,
+      changes: [
+        { kind: 'mission', id: 'a', change: 'changed' },
+        { kind: 'mission', id: 'b', change: 'removed' },
+        { kind: 'mission', id: 'c', change: 'added' },
+      ],
+    });
+
+    // Revert: release 1 into the draft, publish, /v1 is back.
+    expect((await call('POST', `${releasesOf(app.appId)}/1/restore`, undefined, support)).status).toBe(403);
+    const restored = await call<Draft>('POST', `${releasesOf(app.appId)}/1/restore`, undefined, editor);
+    expect(restored.status).toBe(200);
+    expect(restored.body.baseRelease).toBe(2);
+    expect(restored.body.changes).toEqual([
+      { kind: 'mission', id: 'a', change: 'changed' },
+      { kind: 'mission', id: 'b', change: 'changed' },
+      { kind: 'mission', id: 'c', change: 'removed' },
+    ]);
+    expect(await liveIds(app)).toEqual(['a', 'c']);
+    expect((await call('POST', publishOf(app.appId), {})).body.release).toBe(3);
+    expect(await liveIds(app)).toEqual(['a', 'b']);
+    const titles = await call<{ missions: Array<{ id: string; title: string }> }>('GET', `/api/admin/apps/${app.appId}/catalog`);
+    expect(titles.body.missions.find((m) => m.id === 'a')?.title).toBe('Mission a');
+
+    expect((await call('POST', `${releasesOf(app.appId)}/99/restore`)).body.error).toBe('release_not_found');
+    expect((await call('POST', `${releasesOf(app.appId)}/x/restore`)).status).toBe(400);
+    expect((await call('POST', publishOf(app.appId), {})).body.error).toBe('draft_not_found');
+  });
+
+  it('every other path of a catalog change makes a release too: PUT …/catalog, a mission saved, archived, a campaign, a theme; a save that changes nothing makes none', async () => {
+    const app = await createTestApp(server, { missions: [mission('a')], campaigns: [] });
+    const record = await call<{ version: number }>('GET', `/api/admin/apps/${app.appId}/missions/a`);
+    const statuses = [
+      (await call('PUT', `/api/admin/apps/${app.appId}/missions/a`, { ...mission('a'), title: 'Renamed', version: record.body.version }, editor)).status,
+      (await call('PUT', `/api/admin/apps/${app.appId}/missions/a`, { ...mission('a'), title: 'Renamed', version: record.body.version + 1 }, editor)).status,
+      (await call('POST', `/api/admin/apps/${app.appId}/missions/a/archive`, {}, editor)).status,
+      (await call('POST', `/api/admin/apps/${app.appId}/themes`, { id: 'night', name: 'Night', primaryColor: '#112233' }, editor)).status,
+      (await call('POST', `/api/admin/apps/${app.appId}/campaigns`, { id: 'c1', title: 'C1', startAt: Date.now(), endAt: Date.now() + 86_400_000, themeId: 'night' }, editor)).status,
+      (await call('PUT', `/api/admin/apps/${app.appId}/catalog`, { missions: [mission('z')], campaigns: [] })).status,
+    ];
+    expect(statuses).toEqual([200, 200, 200, 201, 201, 200]);
+    const releases = await call<ReleaseList>('GET', releasesOf(app.appId));
+    expect(releases.body.releases.map((r) => [r.release, r.changes])).toEqual([
+      [6, [{ kind: 'mission', id: 'z', change: 'added' }]],
+      [5, [{ kind: 'campaign', id: 'c1', change: 'added' }]],
+      [4, [{ kind: 'theme', id: 'night', change: 'added' }]],
+      [3, [{ kind: 'mission', id: 'a', change: 'changed' }]],
+      [2, [{ kind: 'mission', id: 'a', change: 'changed' }]],
+      [1, [{ kind: 'mission', id: 'a', change: 'added' }]],
+    ]);
+    expect(releases.body.releases[1].publishedBy).toBe(`staff:${editor.email}`);
+    expect(releases.body.releases[0].publishedBy).toBe('admin-api-key');
+  });
+
+  it('publishing changes nothing earned: a claimed reward stays claimed, balances stay; a removed mission leaves /v1 but its completed record stays claimable', async () => {
+    const app = await createTestApp(server, { missions: [mission('claimed'), mission('pending'), mission('kept')], campaigns: [] });
+    const user = await newUser(server, app);
+    expect((await user.event('play')).status).toBe(200);
+    expect((await user.claim('claimed')).status).toBe(200);
+    const balanceBefore = await user.getJson<{ balances: Array<{ currency: string; amount: number }> }>('/v1/balance');
+    expect(balanceBefore.body.balances).toMatchObject([{ currency: 'gems', amount: 10 }]);
+
+    await call('PUT', draftOf(app.appId), { missions: [mission('kept')], campaigns: [] }, editor);
+    expect((await call('POST', publishOf(app.appId), {}, editor)).status).toBe(200);
+
+    const listed = await user.getJson<{ missions: { id: string }[] }>('/v1/missions');
+    expect(listed.body.missions.map((m) => m.id)).toEqual(['kept']);
+    expect((await user.getJson('/v1/balance')).body).toEqual(balanceBefore.body);
+    // Completed before the release removed it: claimable still, like an archived mission.
+    expect((await user.claim('pending')).status).toBe(200);
+    // The claimed one is not claimed again.
+    expect((await user.claim('claimed')).status).toBe(409);
+    const after = await user.getJson<{ balances: Array<{ currency: string; amount: number }> }>('/v1/balance');
+    expect(after.body.balances).toMatchObject([{ currency: 'gems', amount: 20 }]);
+  });
+
+  it('a changed count and existing progress: a lowered count completes a player at their next qualifying event; a raised one leaves a completed record completed', async () => {
+    const app = await createTestApp(server, { missions: [mission('lowered', { criteria: { eventName: 'play', count: 3 } }), mission('raised', { criteria: { eventName: 'win', count: 1 } })], campaigns: [] });
+    const user = await newUser(server, app);
+    await user.event('play');
+    await user.event('play');
+    await user.event('win');
+    const progressOf = async (id: string) => (await user.getJson<{ progress: Record<string, { status: string; currentCount: number; targetCount: number }> }>('/v1/missions')).body.progress[id];
+    expect(await progressOf('lowered')).toMatchObject({ status: 'active', currentCount: 2 });
+    expect(await progressOf('raised')).toMatchObject({ status: 'completed', currentCount: 1 });
+
+    await call('PUT', draftOf(app.appId), {
+      missions: [mission('lowered', { criteria: { eventName: 'play', count: 2 } }), mission('raised', { criteria: { eventName: 'win', count: 5 } })],
+      campaigns: [],
+    });
+    await call('POST', publishOf(app.appId), {});
+    // Nothing is rewritten by the publish itself.
+    expect(await progressOf('lowered')).toMatchObject({ status: 'active', currentCount: 2 });
+    expect(await progressOf('raised')).toMatchObject({ status: 'completed' });
+    // The next qualifying event is judged against the new count.
+    await user.event('play');
+    expect(await progressOf('lowered')).toMatchObject({ status: 'completed' });
+    expect((await user.claim('raised')).status).toBe(200);
+  });
+});
+
+describe('a scheduled publish', () => {
+  it('goes live within 5 s of its time, with what the draft holds then; /v1 is unchanged before; cancel stops it', async () => {
+    const app = await createTestApp(server, { missions: [mission('a')], campaigns: [] });
+    await call('PUT', draftOf(app.appId), { missions: [mission('a'), mission('b')], campaigns: [] }, editor);
+    expect((await call('POST', publishOf(app.appId), { at: Date.now() - 1 })).status).toBe(400);
+    expect((await call('POST', publishOf(app.appId), { when: 5 })).status).toBe(400);
+    const at = Date.now() + 2_000;
+    const scheduled = await call('POST', publishOf(app.appId), { at }, editor);
+    expect(scheduled.status).toBe(202);
+    expect(scheduled.body).toEqual({ scheduledAt: at });
+    const list = await call<ReleaseList>('GET', releasesOf(app.appId), undefined, support);
+    expect(list.body.scheduled).toMatchObject({ scheduledAt: at, scheduledBy: `staff:${editor.email}`, changes: [{ kind: 'mission', id: 'b', change: 'added' }] });
+    expect((await call<Draft>('GET', draftOf(app.appId))).body.scheduledAt).toBe(at);
+    // Edited after scheduling: the publish takes what the draft holds at its time.
+    await call('PUT', draftOf(app.appId), { missions: [mission('a'), mission('c')], campaigns: [] }, editor);
+    expect(await liveIds(app)).toEqual(['a']);
+    await waitFor(async () => (await liveIds(app)).includes('c'), at - Date.now() + 5_000);
+    expect(Date.now()).toBeGreaterThanOrEqual(at);
+    expect(await liveIds(app)).toEqual(['a', 'c']);
+    const releases = await call<ReleaseList>('GET', releasesOf(app.appId));
+    expect(releases.body.scheduled).toBeNull();
+    expect(releases.body.releases.map((r) => r.release)).toEqual([2, 1]);
+    expect(releases.body.releases[0]).toMatchObject({ publishedBy: `staff:${editor.email}`, changes: [{ kind: 'mission', id: 'c', change: 'added' }] });
+    expect(releases.body.releases[0].publishedAt).toBeGreaterThanOrEqual(at);
+    expect(releases.body.releases[0].publishedAt).toBeLessThan(at + 5_000);
+
+    // Cancelled: the time passes, nothing goes live, the draft stays.
+    await call('PUT', draftOf(app.appId), { missions: [mission('a')], campaigns: [] }, editor);
+    const again = Date.now() + 1_000;
+    await call('POST', publishOf(app.appId), { at: again }, editor);
+    expect((await call('DELETE', publishOf(app.appId), undefined, editor)).body).toEqual({ scheduledAt: null });
+    await new Promise((r) => setTimeout(r, again - Date.now() + 2_500));
+    expect(await liveIds(app)).toEqual(['a', 'c']);
+    expect((await call<Draft>('GET', draftOf(app.appId))).body.scheduledAt).toBeNull();
+    expect((await call<ReleaseList>('GET', releasesOf(app.appId))).body.releases).toHaveLength(2);
+  });
+});

@@ -1,0 +1,106 @@
+// Scheduled publishes across server processes (PostgreSQL + Redis: two
+// instances share the database; the embedded default's one-instance case is
+// in lib/http/admin/drafts.test.ts): a schedule survives a restart of every
+// instance, and with two instances polling each due draft is published once.
+import { afterAll, describe, expect, it } from 'vitest';
+import { SERVE_ADMIN_KEY, startServeProcess, type ServeProcess } from '@/lib/testing/serve-process';
+import { uniqueId } from '@/lib/testing/test-server';
+import { mission } from '@/lib/testing/fixtures';
+
+const shared = !!process.env.DATABASE_URL && !!process.env.REDIS_URL;
+const running: ServeProcess[] = [];
+afterAll(async () => {
+  await Promise.all(running.map((p) => p.stop('SIGKILL')));
+});
+
+async function start(): Promise<ServeProcess> {
+  const p = await startServeProcess({ RELEASE_POLL_MS: '1000' });
+  running.push(p);
+  return p;
+}
+
+async function admin<T = Record<string, unknown>>(p: ServeProcess, method: string, route: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(p.url + route, {
+    method,
+    headers: { Authorization: `Bearer ${SERVE_ADMIN_KEY}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}
+
+async function newApp(p: ServeProcess): Promise<{ appId: string; appSecret: string }> {
+  const appId = uniqueId('sched');
+  const created = await admin<{ appSecret: string }>(p, 'POST', '/api/admin/apps', { id: appId, name: appId });
+  expect(created.status).toBe(201);
+  expect((await admin(p, 'PUT', `/api/admin/apps/${appId}/catalog`, { missions: [mission('a')], campaigns: [] })).status).toBe(200);
+  return { appId, appSecret: created.body.appSecret };
+}
+
+/** The mission ids /v1 answers a player of the app on instance `p` (its in-memory catalog). */
+async function liveIds(p: ServeProcess, app: { appId: string; appSecret: string }): Promise<string[]> {
+  const tokenRes = await fetch(`${p.url}/v1/auth/token`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ ...app, userId: 'player-1' }) });
+  const { accessToken } = (await tokenRes.json()) as { accessToken: string };
+  const res = await fetch(`${p.url}/v1/missions`, { headers: { Authorization: `Bearer ${accessToken}` } });
+  return ((await res.json()) as { missions: { id: string }[] }).missions.map((m) => m.id);
+}
+
+interface Releases {
+  releases: Array<{ release: number; publishedAt: number; publishedBy: string }>;
+  scheduled: { scheduledAt: number } | null;
+}
+
+async function until(check: () => Promise<boolean>, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`not within ${ms} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+describe.skipIf(!shared)('scheduled publish on PostgreSQL + Redis, two instances', () => {
+  it('survives a restart of both instances: the first poll after it publishes, once', async () => {
+    let [a, b] = await Promise.all([start(), start()]);
+    const app = await newApp(a);
+    expect((await admin(b, 'PUT', `/api/admin/apps/${app.appId}/draft`, { missions: [mission('a'), mission('b')], campaigns: [] })).status).toBe(200);
+    // Warm both instances' catalogs, so a missed invalidation would show.
+    expect(await liveIds(a, app)).toEqual(['a']);
+    expect(await liveIds(b, app)).toEqual(['a']);
+    const at = Date.now() + 1_500;
+    expect((await admin(a, 'POST', `/api/admin/apps/${app.appId}/draft/publish`, { at })).status).toBe(202);
+    await Promise.all([a.stop('SIGKILL'), b.stop('SIGKILL')]);
+    // Every instance is down when the time comes.
+    await new Promise((r) => setTimeout(r, Math.max(0, at - Date.now()) + 500));
+    [a, b] = await Promise.all([start(), start()]);
+    await until(async () => (await admin<Releases>(a, 'GET', `/api/admin/apps/${app.appId}/releases`)).body.releases.length === 2, 10_000);
+    const releases = (await admin<Releases>(b, 'GET', `/api/admin/apps/${app.appId}/releases`)).body;
+    expect(releases.releases.map((r) => r.release)).toEqual([2, 1]);
+    expect(releases.releases[0].publishedBy).toBe('admin-api-key');
+    expect(releases.scheduled).toBeNull();
+    await until(async () => (await liveIds(a, app)).includes('b') && (await liveIds(b, app)).includes('b'), 5_000);
+    expect((await admin(a, 'GET', `/api/admin/apps/${app.appId}/draft`)).status).toBe(404);
+  }, 240_000);
+
+  it('with both instances polling, each of 12 due drafts goes live once, within 5 s of its time, and both instances answer it', async () => {
+    const [a, b] = running.slice(-2);
+    const apps = await Promise.all(Array.from({ length: 12 }, () => newApp(a)));
+    for (const app of apps) await admin(a, 'PUT', `/api/admin/apps/${app.appId}/draft`, { missions: [mission('a'), mission('n')], campaigns: [] });
+    await Promise.all(apps.map((app) => liveIds(b, app)));
+    const at = Date.now() + 2_000;
+    for (const [i, app] of apps.entries()) expect((await admin(i % 2 ? a : b, 'POST', `/api/admin/apps/${app.appId}/draft/publish`, { at })).status).toBe(202);
+    await until(async () => {
+      const lists = await Promise.all(apps.map((app) => admin<Releases>(a, 'GET', `/api/admin/apps/${app.appId}/releases`)));
+      return lists.every((l) => l.body.releases.length >= 2);
+    }, at - Date.now() + 8_000);
+    // Let a double publish, if any, land before counting.
+    await new Promise((r) => setTimeout(r, 2_500));
+    for (const app of apps) {
+      const { releases } = (await admin<Releases>(b, 'GET', `/api/admin/apps/${app.appId}/releases`)).body;
+      expect(releases.map((r) => r.release)).toEqual([2, 1]);
+      expect(releases[0].publishedAt).toBeGreaterThanOrEqual(at);
+      expect(releases[0].publishedAt - at).toBeLessThan(5_000);
+      expect(await liveIds(a, app)).toEqual(['a', 'n']);
+      expect(await liveIds(b, app)).toEqual(['a', 'n']);
+    }
+  }, 120_000);
+});

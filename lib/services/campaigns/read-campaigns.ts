@@ -1,0 +1,43 @@
+// Campaigns as the admin API reads them: the stored definition with what each
+// campaign's missions have granted per currency and the budget alerts
+// recorded (both written by the claim statement, lib/claims/claim-mission.ts).
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import { campaignBudgetAlerts, campaignBudgetSpent } from '@/db/schema';
+import { getCampaignRecord, listCampaignRecords } from '@/lib/catalog/campaigns';
+import { BUDGET_ALERT_TYPE } from '@/lib/contract/campaign';
+import type { CampaignBudgetState, CampaignRecord } from '@/lib/contract/catalog-admin';
+import type { ServiceContext } from '../context';
+
+/** Spent amounts and alerts of the app's campaigns (all of them, or those named), by campaign id. */
+export async function readCampaignBudgets({ ctx, input }: { ctx: ServiceContext; input: { campaignIds?: string[] } }): Promise<Map<string, CampaignBudgetState>> {
+  const only = input.campaignIds;
+  const spentWhere = only ? and(eq(campaignBudgetSpent.appId, ctx.appId), inArray(campaignBudgetSpent.campaignId, only)) : eq(campaignBudgetSpent.appId, ctx.appId);
+  const alertWhere = only ? and(eq(campaignBudgetAlerts.appId, ctx.appId), inArray(campaignBudgetAlerts.campaignId, only)) : eq(campaignBudgetAlerts.appId, ctx.appId);
+  // Sequential: the embedded database has one connection. Alerts in the order they were reached (spent only grows;
+  // `at` is each claim's clock, read before it queued on the spent row).
+  const spent = await ctx.deps.db.select().from(campaignBudgetSpent).where(spentWhere).orderBy(asc(campaignBudgetSpent.currency));
+  const alerts = await ctx.deps.db.select().from(campaignBudgetAlerts).where(alertWhere).orderBy(asc(campaignBudgetAlerts.campaignId), asc(campaignBudgetAlerts.currency), asc(campaignBudgetAlerts.spent), asc(campaignBudgetAlerts.threshold));
+  const out = new Map<string, CampaignBudgetState>();
+  const of = (id: string) => out.get(id) ?? out.set(id, { budgetSpent: {}, budgetAlerts: [] }).get(id)!;
+  for (const row of spent) of(row.campaignId).budgetSpent[row.currency] = row.spent;
+  for (const a of alerts) {
+    of(a.campaignId).budgetAlerts.push({ type: BUDGET_ALERT_TYPE, campaignId: a.campaignId, currency: a.currency, threshold: a.threshold, spent: a.spent, budget: a.budget, missionId: a.missionId, at: a.at });
+  }
+  return out;
+}
+
+const EMPTY: CampaignBudgetState = { budgetSpent: {}, budgetAlerts: [] };
+
+/** GET …/campaigns/:id: the campaign (404 campaign_not_found) with budgetSpent and budgetAlerts. */
+export async function getCampaign({ ctx, input }: { ctx: ServiceContext; input: { campaignId: string } }): Promise<CampaignRecord> {
+  const record = await getCampaignRecord(ctx.appId, input.campaignId);
+  const budgets = await readCampaignBudgets({ ctx, input: { campaignIds: [input.campaignId] } });
+  return { ...record, ...(budgets.get(input.campaignId) ?? EMPTY) };
+}
+
+/** GET …/campaigns: every campaign with budgetSpent and budgetAlerts (two more queries for the whole app). */
+export async function listCampaigns({ ctx }: { ctx: ServiceContext }): Promise<CampaignRecord[]> {
+  const records = await listCampaignRecords(ctx.appId);
+  const budgets = await readCampaignBudgets({ ctx, input: {} });
+  return records.map((r) => ({ ...r, ...(budgets.get(r.id) ?? EMPTY) }));
+}

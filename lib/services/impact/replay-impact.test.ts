@@ -1,0 +1,247 @@
+// replayImpact called directly with a ServiceContext (the embedded database,
+// or DATABASE_URL's): events the test writes into the events table, replayed
+// with a live and a draft catalog; every figure below is counted by hand
+// from those events.
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Db } from '@/db/client';
+import { events as eventsTable } from '@/db/schema';
+import { buildCatalog, type Catalog } from '@/lib/catalog/catalog';
+import { campaignSchema, type CampaignInput } from '@/lib/contract/campaign';
+import { missionSchema, type MissionInput } from '@/lib/contract/mission';
+import { AppError } from '@/lib/errors';
+import { prepareTestEnv, uniqueId } from '@/lib/testing/test-server';
+import type { ServiceContext } from '../context';
+import { replayImpact } from './replay-impact';
+
+const DAY = 86_400_000;
+/** The service clock of these tests: noon UTC, so "days ago" stays inside one UTC day. */
+const NOW = Date.UTC(2026, 10, 20, 12);
+
+let db: Db;
+let base: Omit<ServiceContext, 'appId'>;
+
+beforeAll(async () => {
+  prepareTestEnv();
+  const [{ boot }, { getDb }, { getKv }, { getBus }, { logger }, { getCatalog }] = await Promise.all([
+    import('@/lib/boot'),
+    import('@/db/client'),
+    import('@/lib/kv'),
+    import('@/lib/bus'),
+    import('@/lib/log'),
+    import('@/lib/catalog/catalog'),
+  ]);
+  await boot();
+  db = await getDb();
+  base = {
+    actor: { kind: 'staff', id: 'ana@example.com', role: 'editor' },
+    now: () => NOW,
+    requestId: 'test-request',
+    deps: { db, kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: async () => {}, eraseStream: async () => {}, catalogChanged: async () => {} },
+  };
+});
+
+/** A mission or campaign as these tests write it: the title defaults to the id. */
+type MissionDef = Omit<MissionInput, 'title'> & { title?: string };
+type CampaignDef = Omit<CampaignInput, 'title'> & { title?: string };
+const catalogOf = (appId: string, missions: MissionDef[], campaigns: CampaignDef[] = []): Catalog =>
+  buildCatalog(
+    appId,
+    missions.map((m) => missionSchema.parse({ title: m.id, ...m })),
+    campaigns.map((c) => campaignSchema.parse({ title: c.id, ...c })),
+  );
+
+let seq = 0;
+/** Stores events as ingestion would have (only the columns the replay reads matter). */
+async function store(appId: string, rows: Array<[userId: string, name: string, at: number, payload?: Record<string, unknown>]>) {
+  await db.insert(eventsTable).values(
+    rows.map(([userId, name, at, payload]) => ({
+      id: `evt_test_${process.pid}_${++seq}`,
+      appId,
+      userId,
+      name,
+      payload: payload ?? {},
+      timestamp: at,
+      receivedAt: at,
+    })),
+  );
+}
+
+const gems = (amount: number) => ({ kind: 'currency' as const, currency: 'gems', amount });
+const coins = (amount: number) => ({ kind: 'currency' as const, currency: 'coins', amount });
+
+describe('replayImpact({ ctx, input })', () => {
+  const liveMissions: MissionDef[] = [
+    { id: 'ace', title: 'Ranked ace', criteria: { eventName: 'match_won', count: 2, filter: { mode: 'ranked' } }, reward: gems(50) },
+    { id: 'play', criteria: { eventName: 'match_played', count: 3 }, reward: coins(10) },
+    { id: 'old', criteria: { eventName: 'login', count: 1 }, reward: gems(5) },
+    { id: 'daily', criteria: { eventName: 'login', count: 1, window: 'daily' }, reward: coins(3) },
+    { id: 'steady', criteria: { eventName: 'match_won', count: 1 }, reward: gems(1) },
+  ];
+  const draftMissions: MissionDef[] = [
+    { ...liveMissions[0], criteria: { eventName: 'match_won', count: 3, filter: { mode: 'ranked' } } }, // raised count
+    { ...liveMissions[1], criteria: { eventName: 'match_played', count: 2 } }, // lowered count
+    // 'old' removed
+    { ...liveMissions[3], reward: coins(4) }, // the daily mission pays more
+    liveMissions[4], // unchanged: not reported
+    { id: 'new', criteria: { eventName: 'shop_visit', count: 1 }, reward: coins(7) }, // added
+  ];
+
+  it('answers every added, changed and removed mission: lowered and raised counts, a removed and an added mission, daily cycles in the payout', async () => {
+    const appId = uniqueId('app');
+    const ranked = { mode: 'ranked' };
+    const at = (daysAgo: number, minute = 0) => NOW - daysAgo * DAY + minute * 60_000;
+    await store(appId, [
+      // u1: three ranked wins (completes ace on both sides) and three matches (play on both).
+      ['u1', 'match_won', at(3, 1), ranked],
+      ['u1', 'match_won', at(3, 2), ranked],
+      ['u1', 'match_won', at(3, 3), ranked],
+      ['u1', 'match_played', at(3, 4)],
+      ['u1', 'match_played', at(3, 5)],
+      ['u1', 'match_played', at(3, 6)],
+      // u2: two ranked wins (live completes, the draft's 3 does not), one casual (no count), two matches (only the draft's 2 completes).
+      ['u2', 'match_won', at(2, 1), ranked],
+      ['u2', 'match_won', at(2, 2), { mode: 'casual' }],
+      ['u2', 'match_won', at(2, 3), ranked],
+      ['u2', 'match_played', at(2, 4)],
+      ['u2', 'match_played', at(2, 5)],
+      // u3: one ranked win in the period; five more 40 days ago, outside it.
+      ['u3', 'match_won', at(1), ranked],
+      ...Array.from({ length: 5 }, (_, i) => ['u3', 'match_won', at(40, i), ranked] as [string, string, number, Record<string, unknown>]),
+      // u4: a login on each of three days: 'old' once, 'daily' three cycles.
+      ['u4', 'login', at(5)],
+      ['u4', 'login', at(4)],
+      ['u4', 'login', at(3)],
+      // u5: two shop visits (the added mission, once: lifetime) and a name no changed mission counts.
+      ['u5', 'shop_visit', at(2)],
+      ['u5', 'shop_visit', at(1)],
+      ['u5', 'chat', at(1)],
+      // An event after the service clock (the period ends now).
+      ['u5', 'shop_visit', NOW + 1],
+    ]);
+    const otherApp = uniqueId('app');
+    await store(otherApp, [['u1', 'match_won', at(1), ranked]]);
+    const live = catalogOf(appId, liveMissions);
+    const draft = catalogOf(appId, draftMissions);
+    const ctx: ServiceContext = { ...base, appId };
+
+    const report = await replayImpact({ ctx, input: { live, draft } });
+    expect(report.from).toBe(NOW - 30 * DAY);
+    expect(report.to).toBe(NOW);
+    // match_won, match_played, login, shop_visit of the period: 6 + 5 + 1 + 3 + 2.
+    expect(report.events).toBe(17);
+    expect(report.missions).toEqual([
+      {
+        missionId: 'ace',
+        change: 'changed',
+        live: { inProgress: 1, completed: 2 },
+        draft: { inProgress: 2, completed: 1 },
+        payout: { live: { gems: 100 }, draft: { gems: 50 } },
+      },
+      {
+        missionId: 'daily',
+        change: 'changed',
+        live: { inProgress: 0, completed: 1 },
+        draft: { inProgress: 0, completed: 1 },
+        payout: { live: { coins: 9 }, draft: { coins: 12 } },
+      },
+      {
+        missionId: 'new',
+        change: 'added',
+        live: { inProgress: 0, completed: 0 },
+        draft: { inProgress: 0, completed: 1 },
+        payout: { live: {}, draft: { coins: 7 } },
+      },
+      {
+        missionId: 'old',
+        change: 'removed',
+        live: { inProgress: 0, completed: 1 },
+        draft: { inProgress: 0, completed: 0 },
+        payout: { live: { gems: 5 }, draft: {} },
+      },
+      {
+        missionId: 'play',
+        change: 'changed',
+        live: { inProgress: 1, completed: 1 },
+        draft: { inProgress: 0, completed: 2 },
+        payout: { live: { coins: 10 }, draft: { coins: 20 } },
+      },
+    ]);
+
+    // Pages of 2 rows (keyset continuation inside users and across them) answer the same.
+    expect(await replayImpact({ ctx, input: { live, draft, pageSize: 2 } })).toEqual(report);
+    // A shorter period: the logins 4 and 5 days ago and u1's events 3 days ago fall out.
+    const twoDays = await replayImpact({ ctx, input: { live, draft, days: 2 } });
+    expect(twoDays.events).toBe(5 + 1 + 2);
+    expect(twoDays.missions.find((m) => m.missionId === 'ace')).toMatchObject({ live: { inProgress: 1, completed: 1 }, draft: { inProgress: 2, completed: 0 } });
+    expect(twoDays.missions.find((m) => m.missionId === 'daily')).toMatchObject({ live: { inProgress: 0, completed: 0 }, payout: { live: {}, draft: {} } });
+  });
+
+  it('applies prerequisites and campaign starts at each event’s time', async () => {
+    const appId = uniqueId('app');
+    const at = (daysAgo: number, minute = 0) => NOW - daysAgo * DAY + minute * 60_000;
+    const first = { id: 'first', criteria: { eventName: 'tutorial', count: 1 }, reward: gems(1) };
+    const second = { id: 'second', criteria: { eventName: 'quest', count: 2 }, reward: gems(10), prerequisites: ['first'] };
+    const seasonal = { id: 'seasonal', criteria: { eventName: 'quest2', count: 1 }, reward: coins(30), campaignId: 'season' };
+    const live = catalogOf(appId, [first, second, seasonal], [{ id: 'season', startAt: at(2), endAt: NOW + 30 * DAY }]);
+    const draft = catalogOf(
+      appId,
+      [first, { ...second, criteria: { eventName: 'quest', count: 1 } }, seasonal],
+      [{ id: 'season', startAt: at(10), endAt: NOW + 30 * DAY }],
+    );
+    await store(appId, [
+      // u1: a quest while locked, the tutorial (claimed at once: unlocks), two quests.
+      ['u1', 'quest', at(6, 1)],
+      ['u1', 'tutorial', at(6, 2)],
+      ['u1', 'quest', at(6, 3)],
+      ['u1', 'quest', at(6, 4)],
+      // u2: two quests while locked, the tutorial, one quest: live 1 of 2, the draft's 1 completes.
+      ['u2', 'quest', at(6, 1)],
+      ['u2', 'quest', at(6, 2)],
+      ['u2', 'tutorial', at(6, 3)],
+      ['u2', 'quest', at(6, 4)],
+      // u3: quests without the tutorial: locked on both sides, so not even in progress.
+      ['u3', 'quest', at(6, 1)],
+      ['u3', 'quest', at(6, 2)],
+      // u4: quest2 five days ago: before the live campaign's start, after the draft's.
+      ['u4', 'quest2', at(5)],
+      // u5: quest2 yesterday: inside both.
+      ['u5', 'quest2', at(1)],
+    ]);
+    const report = await replayImpact({ ctx: { ...base, appId }, input: { live, draft } });
+    expect(report.events).toBe(12);
+    expect(report.missions).toEqual([
+      {
+        missionId: 'seasonal',
+        change: 'changed',
+        live: { inProgress: 0, completed: 1 },
+        draft: { inProgress: 0, completed: 2 },
+        payout: { live: { coins: 30 }, draft: { coins: 60 } },
+      },
+      {
+        missionId: 'second',
+        change: 'changed',
+        live: { inProgress: 1, completed: 1 },
+        draft: { inProgress: 0, completed: 2 },
+        payout: { live: { gems: 10 }, draft: { gems: 20 } },
+      },
+    ]);
+  });
+
+  it('nothing changed: no mission, no event read; days outside 1..90 are refused', async () => {
+    const appId = uniqueId('app');
+    await store(appId, [['u1', 'login', NOW - DAY]]);
+    const live = catalogOf(appId, [{ id: 'm', criteria: { eventName: 'login', count: 1 }, reward: gems(1) }]);
+    const same = catalogOf(appId, [{ id: 'm', criteria: { eventName: 'login', count: 1 }, reward: gems(1) }]);
+    expect(await replayImpact({ ctx: { ...base, appId }, input: { live, draft: same, days: 7 } })).toEqual({
+      from: NOW - 7 * DAY,
+      to: NOW,
+      events: 0,
+      missions: [],
+    });
+    for (const days of [0, 91, 1.5]) {
+      const refused = replayImpact({ ctx: { ...base, appId }, input: { live, draft: same, days } });
+      await expect(refused).rejects.toBeInstanceOf(AppError);
+      await expect(refused).rejects.toMatchObject({ code: 'validation_error' });
+    }
+  });
+});

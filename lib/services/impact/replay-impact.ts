@@ -1,0 +1,305 @@
+// What-if impact over real events (issue 18 §2): the app's stored events of
+// the last `days` replayed through THE criteria engine (explainEvent, with
+// missionLock and claimedMissionIds exactly as ingestion calls them in
+// lib/events/record-event.ts), once with the live catalog and once with the
+// draft, from empty progress, for the missions the draft adds, changes or
+// removes. Read-only and streamed: the events are read in keyset pages
+// of whole users ordered by (user, time), each page its own short statement
+// with no transaction, so ingestion never waits for more than one page (on the
+// embedded database's single connection, events interleave between pages),
+// and only one user's records are held at a time.
+//
+// The replay's rules (docs/api.md, "Draft impact"):
+// - an event is judged at its own timestamp (`now` = the event's timestamp),
+//   so windows, campaign start/end, expiry and locks apply as they would
+//   have when the event happened;
+// - every completion is taken as claimed at once (the payout "if claimed"):
+//   a recurring mission then starts its next cycle in the next window, and a
+//   prerequisite completed unlocks its dependents from the next event on;
+// - the missions replayed are the changed ones and (transitively) their
+//   prerequisites, so locks come out as the engine would decide them; events
+//   whose name none of those missions counts are not read at all.
+import { claimedMissionIds, explainEvent, missionLock } from '@/lib/missions/engine';
+import type { Catalog } from '@/lib/catalog/catalog';
+import type { Campaign, EngineEvent, Mission, ProgressRecord } from '@/lib/missions/schema';
+import { runPrepared, textArray, type Prepared } from '@/db/prepared';
+import { AppError } from '@/lib/errors';
+import type { ServiceContext } from '../context';
+
+const DAY_MS = 86_400_000;
+/** Rows per page: small enough that one page never holds the embedded database's single connection for long. */
+export const DEFAULT_PAGE_SIZE = 5_000;
+
+export type MissionChange = 'added' | 'changed' | 'removed';
+
+export interface ImpactCounts {
+  /** Users with at least one counted event who never reached the target in the period. */
+  inProgress: number;
+  /** Distinct users who reached the target at least once in the period. */
+  completed: number;
+}
+
+export interface MissionImpact {
+  missionId: string;
+  change: MissionChange;
+  live: ImpactCounts;
+  draft: ImpactCounts;
+  /** Currency the completions would grant if claimed (every cycle of a recurring mission), per currency. */
+  payout: { live: Record<string, number>; draft: Record<string, number> };
+}
+
+export interface ImpactReport {
+  /** Start of the period (Unix ms, inclusive): `to` minus `days` days. */
+  from: number;
+  /** End of the period (Unix ms, exclusive): the service clock when the replay started. */
+  to: number;
+  /** Stored events of the period the replay read (those whose name a replayed mission counts). */
+  events: number;
+  missions: MissionImpact[];
+}
+
+export interface ReplayImpactInput {
+  /** 1 to 90; default 30. */
+  days?: number;
+  live: Catalog;
+  draft: Catalog;
+  /** Rows per page (tests and the benchmark); default DEFAULT_PAGE_SIZE. */
+  pageSize?: number;
+}
+
+/** A JSON text with object keys sorted: two definitions are the same when their canonical texts are. */
+function canonical(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+}
+
+/** What of a campaign decides whether its missions count: its bounds and archived flag (not its title, theme or mission list). */
+function campaignRules(campaign: Campaign | undefined): string {
+  return campaign ? canonical({ startAt: campaign.startAt, endAt: campaign.endAt, archived: campaign.archived }) : 'none';
+}
+
+/**
+ * The missions the draft adds, changes or removes, by id. A mission is
+ * changed when its definition differs or the rules of its campaign (start,
+ * end, archived) do; archived on one side only counts as changed, archived
+ * on both is no mission at all.
+ */
+export function missionChanges(live: Catalog, draft: Catalog): Array<{ missionId: string; change: MissionChange }> {
+  const ids = new Set([...live.missions.keys(), ...draft.missions.keys()]);
+  const changes: Array<{ missionId: string; change: MissionChange }> = [];
+  for (const id of [...ids].sort()) {
+    const before = live.missions.get(id);
+    const after = draft.missions.get(id);
+    const liveActive = before !== undefined && !before.archived;
+    const draftActive = after !== undefined && !after.archived;
+    if (!liveActive && !draftActive) continue;
+    if (before === undefined) changes.push({ missionId: id, change: 'added' });
+    else if (after === undefined) changes.push({ missionId: id, change: 'removed' });
+    else {
+      const sameMission = canonical(before) === canonical(after);
+      const sameCampaign =
+        campaignRules(before.campaignId ? live.campaigns.get(before.campaignId) : undefined) ===
+        campaignRules(after.campaignId ? draft.campaigns.get(after.campaignId) : undefined);
+      if (!sameMission || !sameCampaign) changes.push({ missionId: id, change: 'changed' });
+    }
+  }
+  return changes;
+}
+
+/** One catalog's side of the replay: the missions replayed by event name, and the tallies. */
+interface Side {
+  catalog: Catalog;
+  /** The replayed missions (changed ones and their prerequisites) with each event name, in the catalog's order. */
+  byEvent: Map<string, Mission[]>;
+  reported: Set<string>;
+  counts: Map<string, ImpactCounts>;
+  payout: Map<string, Record<string, number>>;
+  /** The current user's records and, per reported mission, whether they counted / completed. */
+  records: Map<string, ProgressRecord>;
+  touched: Set<string>;
+  completed: Set<string>;
+}
+
+function sideOf(catalog: Catalog, reportedIds: string[]): Side {
+  const replayed = new Set<string>();
+  const visit = (id: string) => {
+    if (replayed.has(id)) return;
+    const mission = catalog.missions.get(id);
+    if (!mission) return;
+    replayed.add(id);
+    mission.prerequisites.forEach(visit);
+  };
+  reportedIds.forEach(visit);
+  const byEvent = new Map<string, Mission[]>();
+  // catalog.byEvent: the non-archived missions in the order ingestion judges them.
+  for (const [name, missions] of catalog.byEvent) {
+    const mine = missions.filter((m) => replayed.has(m.id));
+    if (mine.length > 0) byEvent.set(name, mine);
+  }
+  const reported = new Set(reportedIds.filter((id) => catalog.missions.has(id)));
+  return {
+    catalog,
+    byEvent,
+    reported,
+    counts: new Map(reportedIds.map((id) => [id, { inProgress: 0, completed: 0 }])),
+    payout: new Map(reportedIds.map((id) => [id, {}])),
+    records: new Map(),
+    touched: new Set(),
+    completed: new Set(),
+  };
+}
+
+/** One event on one side, as ingestion's evaluate() judges it, then every completion claimed at once. */
+function judge(side: Side, event: EngineEvent): void {
+  const candidates = side.byEvent.get(event.name);
+  if (!candidates) return;
+  const now = event.timestamp;
+  const { catalog, records } = side;
+  const claimed = claimedMissionIds(records.values());
+  for (const mission of candidates) {
+    const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
+    const lock = missionLock({ mission, campaign, claimedMissionIds: claimed, now });
+    const { evaluation } = explainEvent({ mission, campaign, record: records.get(mission.id) ?? null, event, lock, now });
+    if (!evaluation) continue;
+    const record = evaluation.record;
+    if (side.reported.has(mission.id)) side.touched.add(mission.id);
+    if (evaluation.change === 'completed') {
+      // Claimed at once: the payout counts every cycle, and a recurring mission restarts in its next window.
+      records.set(mission.id, { ...record, status: 'claimed' });
+      if (side.reported.has(mission.id)) {
+        side.completed.add(mission.id);
+        const reward = mission.reward;
+        if (reward.kind === 'currency') {
+          const payout = side.payout.get(mission.id)!;
+          payout[reward.currency] = (payout[reward.currency] ?? 0) + reward.amount;
+        }
+      }
+    } else records.set(mission.id, record);
+  }
+}
+
+/** The current user is done: add their outcome to the tallies and start the next user from empty progress. */
+function closeUser(side: Side): void {
+  for (const id of side.touched) {
+    const counts = side.counts.get(id)!;
+    if (side.completed.has(id)) counts.completed += 1;
+    else counts.inProgress += 1;
+  }
+  side.records.clear();
+  side.touched.clear();
+  side.completed.clear();
+}
+
+// Whole users in (user, time) order, straight off events_user_idx (app_id,
+// user_id, timestamp) with no sort: the page after `$2` (the last user read
+// whole). A page that ends inside a user leaves that user to the next page.
+const USERS_PAGE: Prepared = {
+  name: 'ql_impact_users_page_v1',
+  text: `select user_id, timestamp, id, name, payload from "events"
+    where app_id = $1 and user_id > $2::text and timestamp >= $3::bigint and timestamp < $4::bigint and name = any($5::text[])
+    order by user_id, timestamp limit $6::int`,
+};
+
+// One user with more events than a page holds, in keyset pages of (time, id) after ($3, $4).
+const ONE_USER_PAGE: Prepared = {
+  name: 'ql_impact_user_page_v1',
+  text: `select user_id, timestamp, id, name, payload from "events"
+    where app_id = $1 and user_id = $2::text and timestamp < $6::bigint and name = any($5::text[])
+      and timestamp >= $3::bigint and (timestamp, id) > ($3::bigint, $4::text)
+    order by timestamp, id limit $7::int`,
+};
+
+type Row = Record<string, unknown>;
+
+/** Ties in time are replayed in id order, whatever order the index gave them. */
+function byTimeThenId(a: Row, b: Row): number {
+  const ta = Number(a.timestamp);
+  const tb = Number(b.timestamp);
+  if (ta !== tb) return ta - tb;
+  const ia = a.id as string;
+  const ib = b.id as string;
+  return ia < ib ? -1 : ia > ib ? 1 : 0;
+}
+
+function payloadOf(value: unknown): Record<string, unknown> {
+  const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+}
+
+export async function replayImpact({ ctx, input }: { ctx: ServiceContext; input: ReplayImpactInput }): Promise<ImpactReport> {
+  const days = input.days ?? 30;
+  if (!Number.isInteger(days) || days < 1 || days > 90) throw new AppError('validation_error', 'days must be a whole number from 1 to 90');
+  const pageSize = input.pageSize ?? DEFAULT_PAGE_SIZE;
+  const to = ctx.now();
+  const from = to - days * DAY_MS;
+  const changes = missionChanges(input.live, input.draft);
+  const ids = changes.map((c) => c.missionId);
+  const sides = [sideOf(input.live, ids), sideOf(input.draft, ids)] as const;
+  const names = [...new Set(sides.flatMap((s) => [...s.byEvent.keys()]))];
+
+  let events = 0;
+  if (names.length > 0) {
+    const nameList = textArray(names);
+    const replay = (rows: Row[]) => {
+      for (const row of rows) {
+        const event: EngineEvent = { userId: row.user_id as string, name: row.name as string, payload: payloadOf(row.payload), timestamp: Number(row.timestamp) };
+        judge(sides[0], event);
+        judge(sides[1], event);
+      }
+      events += rows.length;
+    };
+    const closeUsers = () => sides.forEach(closeUser);
+    let after = '';
+    for (;;) {
+      const rows = await runPrepared(ctx.deps.db, USERS_PAGE, [ctx.appId, after, from, to, nameList, pageSize]);
+      if (rows.length === 0) break;
+      const full = rows.length === pageSize;
+      const lastUser = rows[rows.length - 1].user_id as string;
+      if (full && rows[0].user_id === lastUser) {
+        // One user fills the page: read them alone, page after page, in (time, id) order.
+        let cursor = { timestamp: from - 1, id: '' };
+        for (;;) {
+          const mine = await runPrepared(ctx.deps.db, ONE_USER_PAGE, [ctx.appId, lastUser, cursor.timestamp, cursor.id, nameList, to, pageSize]);
+          replay(mine);
+          if (mine.length < pageSize) break;
+          const end = mine[mine.length - 1];
+          cursor = { timestamp: Number(end.timestamp), id: end.id as string };
+        }
+        closeUsers();
+        after = lastUser;
+        continue;
+      }
+      // Whole users only: a full page's last user may go on in the next page, so it is read again there.
+      let i = 0;
+      while (i < rows.length) {
+        const userId = rows[i].user_id as string;
+        let j = i + 1;
+        while (j < rows.length && rows[j].user_id === userId) j++;
+        if (full && j === rows.length) break;
+        replay(rows.slice(i, j).sort(byTimeThenId));
+        closeUsers();
+        after = userId;
+        i = j;
+      }
+      if (!full) break;
+    }
+  }
+
+  const [live, draft] = sides;
+  return {
+    from,
+    to,
+    events,
+    missions: changes.map(({ missionId, change }) => ({
+      missionId,
+      change,
+      live: live.counts.get(missionId)!,
+      draft: draft.counts.get(missionId)!,
+      payout: { live: live.payout.get(missionId)!, draft: draft.payout.get(missionId)! },
+    })),
+  };
+}
