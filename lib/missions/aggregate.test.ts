@@ -201,6 +201,27 @@ describe('criteria.streak', () => {
     expect(toMissionProgress({ mission: m, record: r.record, locked: false, now: day(9) })).toMatchObject({ status: 'completed', streak: { current: 3, length: 3 } });
   });
 
+  it('a user with a zone: the windows and the previous one are their own days (Pacific/Auckland, UTC+13)', () => {
+    const zone = 'Pacific/Auckland';
+    const m = login();
+    // 10:00 and 12:00 UTC on 6 March are 23:00 on the 6th and 01:00 on the 7th in Auckland: two local days in a row.
+    const at = (utcHour: number, d = 0) => Date.UTC(2024, 2, 6 + d, utcHour);
+    let record: ProgressRecord | null = null;
+    const verdicts: Verdict[] = [];
+    for (const t of [at(10), at(12)]) {
+      const { evaluation, verdict } = explainEvent({ mission: m, campaign: null, record, event: event({}, t), lock: null, now: t, zone });
+      verdicts.push(verdict);
+      if (evaluation) record = evaluation.record;
+    }
+    expect(verdicts[1]).toMatchObject({ counted: true, change: 'progress', streak: { current: 2, length: 3 }, timeZone: zone });
+    // 20:00 UTC on the 7th is 09:00 on the 8th in Auckland: the last day met (the 7th) is the previous one, the streak is alive.
+    expect(toMissionProgress({ mission: m, record, locked: false, now: at(20, 1), zone })).toMatchObject({ streak: { current: 2, length: 3 } });
+    // 11:00 UTC on the 8th is 00:00 on the 9th there: the 8th passed without meeting it.
+    expect(toMissionProgress({ mission: m, record, locked: false, now: at(11, 2), zone })).toMatchObject({ streak: { current: 0, length: 3 } });
+    // In UTC both events fall on the 6th: the second adds nothing.
+    expect(run(m, [event({}, at(10)), event({}, at(12))]).verdicts[1]).toMatchObject({ counted: false, code: 'streak_window_met' });
+  });
+
   it('a second event in a window already met adds nothing (streak_window_met)', () => {
     const { verdicts } = run(login(), [event({}, day(1)), event({}, day(1, 13))]);
     expect(verdicts[1]).toEqual({ counted: false, code: 'streak_window_met', streak: { current: 1, length: 3 } });
