@@ -144,6 +144,15 @@ export const adminExamples = {
     scheduledAt: null,
   },
   publishNow: {},
+  impactInput: { days: 30 },
+  impact: {
+    from: AT - 30 * DAY,
+    to: AT,
+    events: 1_240,
+    missions: [
+      { missionId: 'win-3-matches', change: 'changed', live: { inProgress: 4, completed: 8 }, draft: { inProgress: 9, completed: 3 }, payout: { live: { gems: 400 }, draft: { gems: 150 } } },
+    ],
+  },
   publishAt: { at: AT + DAY },
   published: { release: 8, publishedAt: AT },
   scheduled: { scheduledAt: AT + DAY },

@@ -62,3 +62,33 @@ export const releaseListSchema = z
 export type ReleaseList = z.output<typeof releaseListSchema>;
 
 export const releaseParamSchema = z.coerce.number().int().positive();
+
+/** POST …/draft/impact: how many days of stored events to replay. */
+export const impactInputSchema = z
+  .object({ days: z.number().int().min(1).max(90).default(30).describe('Replay the stored events of the last `days` days (1 to 90)') })
+  .strict()
+  .meta({ id: 'ImpactInput' });
+
+const impactCountsSchema = z.object({
+  inProgress: z.number().int().min(0).describe('Users with at least one counted event who never reached the target in the period'),
+  completed: z.number().int().min(0).describe('Distinct users who reached the target at least once in the period'),
+});
+const payoutSchema = z.record(z.string(), z.number()).describe('Currency → amount those completions would grant if claimed (every cycle of a recurring mission)');
+
+/** What the draft would have done over the period, against the live catalog, per mission it adds, changes or removes. */
+export const impactReportSchema = z
+  .object({
+    from: z.number().int().describe('Start of the period (Unix ms, inclusive)'),
+    to: z.number().int().describe('End of the period (Unix ms, exclusive): the service clock when the replay started'),
+    events: z.number().int().min(0).describe('Stored events of the period the replay read (those whose name a replayed mission counts)'),
+    missions: z.array(
+      z.object({
+        missionId: idSchema,
+        change: z.enum(['added', 'changed', 'removed']),
+        live: impactCountsSchema,
+        draft: impactCountsSchema,
+        payout: z.object({ live: payoutSchema, draft: payoutSchema }),
+      }),
+    ),
+  })
+  .meta({ id: 'ImpactReport' });

@@ -35,7 +35,7 @@ import {
   putCampaign,
   putTheme,
 } from './admin/catalog-items';
-import { deleteDraftHandler, deletePublishHandler, getDraftHandler, getReleasesHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
+import { deleteDraftHandler, deletePublishHandler, getDraftHandler, getReleasesHandler, postImpactHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
 import { getHealth, getReady } from './ops/health';
 import { getMetrics } from './ops/metrics';
 import { observe } from './observe';
@@ -71,6 +71,7 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/catalog', handlers: { PUT: putAppCatalog, GET: getAppCatalog } },
   { path: '/api/admin/apps/:appId/draft', handlers: { GET: getDraftHandler, PUT: putDraftHandler, DELETE: deleteDraftHandler } },
   { path: '/api/admin/apps/:appId/draft/publish', handlers: { POST: postPublishHandler, DELETE: deletePublishHandler } },
+  { path: '/api/admin/apps/:appId/draft/impact', handlers: { POST: postImpactHandler } },
   { path: '/api/admin/apps/:appId/releases', handlers: { GET: getReleasesHandler } },
   { path: '/api/admin/apps/:appId/releases/:release/restore', handlers: { POST: postRestoreHandler } },
   { path: '/api/admin/apps/:appId/rotate-secret', handlers: { POST: postRotateSecret } },

@@ -1,6 +1,7 @@
 // Drafts and releases of an app's catalog (docs/api.md "Drafts and releases"):
 // GET|PUT|DELETE /api/admin/apps/:appId/draft – the draft with its changes against live; write it whole; discard it
 // POST|DELETE /api/admin/apps/:appId/draft/publish – publish it now ({} → 200) or at a time ({at} → 202); cancel the schedule
+// POST /api/admin/apps/:appId/draft/impact – what the draft would have done over the last days of stored events
 // GET /api/admin/apps/:appId/releases – the releases, newest first, and the scheduled publish
 // POST /api/admin/apps/:appId/releases/:release/restore – the draft becomes that release's catalog
 // Each handler: parse with the contract schema, build the context once, call one verb, answer.
@@ -10,7 +11,8 @@ import { putDraft } from '@/lib/services/drafts/put-draft';
 import { cancelScheduledPublish, publishDraft } from '@/lib/services/drafts/publish-draft';
 import { listReleases } from '@/lib/services/releases/list-releases';
 import { restoreRelease } from '@/lib/services/releases/restore-release';
-import { publishInputSchema, releaseParamSchema } from '@/lib/contract/release';
+import { impactInputSchema, publishInputSchema, releaseParamSchema } from '@/lib/contract/release';
+import { draftImpact } from '@/lib/services/impact/draft-impact';
 import { readJsonBody } from '../body';
 import { adminRoute } from '../handler';
 import { json } from '../respond';
@@ -59,4 +61,12 @@ export const postRestoreHandler = adminRoute('catalog.write', async (req) => {
   const release = parseWith(releaseParamSchema, req.params.release, { prefix: 'release' });
   const ctx = await adminServiceContext(req, req.params.appId);
   return json(await restoreRelease({ ctx, input: { release } }));
+});
+
+// Read-only (support may run it, like reading the draft); the replay pages through the events and never blocks ingestion.
+export const postImpactHandler = adminRoute('catalog.read', async (req) => {
+  const { value } = await readJsonBody(req.req);
+  const input = parseWith(impactInputSchema, value);
+  const ctx = await adminServiceContext(req, req.params.appId);
+  return json(await draftImpact({ ctx, input }));
 });

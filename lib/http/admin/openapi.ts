@@ -37,7 +37,7 @@ import {
   userSearchQuerySchema,
 } from '@/lib/contract/desk';
 import { missionSchema } from '@/lib/contract/mission';
-import { catalogChangeSchema, draftSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
+import { catalogChangeSchema, draftSchema, impactInputSchema, impactReportSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
 import {
   createdEndpointSchema,
   createEndpointSchema,
@@ -88,7 +88,7 @@ const named = [
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
   grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
   dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
-  catalogChangeSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema,
+  catalogChangeSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema, impactInputSchema, impactReportSchema,
   createEndpointSchema, endpointSchema, createdEndpointSchema, endpointListSchema, deliverySchema, deliveryListSchema, deliveryAnswerSchema, notificationTypeSchema,
 ];
 
@@ -212,6 +212,9 @@ const operations: Record<string, Record<string, OperationSpec>> = {
     get: op('catalog.read', { operationId: 'getDraft', tags: ['releases'], summary: 'The app’s draft catalog, with what publishing it would change', description: '`changes` lists every mission, campaign and theme that differs from the live catalog (added, changed, removed).', parameters: [pathParam('appId')], success: { '200': answer('The draft', 'Draft', ex.draft) }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
     put: op('catalog.write', { operationId: 'putDraft', tags: ['releases'], summary: 'Write the draft: a whole catalog document', description: 'Validated as a whole (the item schemas of PUT …/catalog; every reference to an item of the same document): one invalid item and nothing is stored. Players see nothing of it until it is published. Up to 1 MiB. Audited as draft.update.', parameters: [pathParam('appId')], requestBody: body('Catalog', ex.catalog), success: { '200': answer('The draft as stored', 'Draft', ex.draft) }, errors: [['validation_error', 'an invalid item or reference (named in the message)'], 'app_not_found', ['payload_too_large', 'a body over 1 MiB']] }),
     delete: op('catalog.write', { operationId: 'discardDraft', tags: ['releases'], summary: 'Discard the draft (and its scheduled publish)', description: 'Audited as draft.discard.', parameters: [pathParam('appId')], success: { '204': { description: 'Discarded' } }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
+  },
+  '/api/admin/apps/{appId}/draft/impact': {
+    post: op('catalog.read', { operationId: 'draftImpact', tags: ['releases'], summary: 'What the draft would have done over the last days of real events', description: 'Replays the app’s stored events of the last `days` days (default 30) through the criteria engine ingestion uses, once with the live catalog and once with the draft, from empty progress, and answers per mission the draft adds, changes or removes: users in progress, users who completed it, and the currency those completions would pay. Read-only; pages through the events and never blocks ingestion.', parameters: [pathParam('appId')], requestBody: body('ImpactInput', ex.impactInput), success: { '200': answer('The impact', 'ImpactReport', ex.impact) }, errors: [['validation_error', '`days` outside 1 to 90'], 'app_not_found', ['draft_not_found', 'the app has no draft']] }),
   },
   '/api/admin/apps/{appId}/draft/publish': {
     post: op('catalog.write', { operationId: 'publishDraft', tags: ['releases'], summary: 'Publish the draft now, or schedule it', description: '`{}`: the draft’s catalog goes live in one transaction as the next release and the draft is gone (200). `{ "at": <ms> }` in the future: it goes live within 5 s of that time, on one instance, with what the draft holds then (202). Audited as draft.publish / draft.schedule.', parameters: [pathParam('appId')], requestBody: body('PublishDraft', ex.publishNow), success: { '200': answer('Published', 'Published', ex.published), '202': answer('Scheduled', 'ScheduledPublish', ex.scheduled) }, errors: [['validation_error', '`at` not in the future, or another field'], 'app_not_found', ['draft_not_found', 'the app has no draft']] }),

@@ -28,18 +28,18 @@ import type { ServiceContext } from '../context';
 
 const DAY_MS = 86_400_000;
 /** Rows per page: small enough that one page never holds the embedded database's single connection for long. */
-export const DEFAULT_PAGE_SIZE = 5_000;
+const DEFAULT_PAGE_SIZE = 5_000;
 
-export type MissionChange = 'added' | 'changed' | 'removed';
+type MissionChange = 'added' | 'changed' | 'removed';
 
-export interface ImpactCounts {
+interface ImpactCounts {
   /** Users with at least one counted event who never reached the target in the period. */
   inProgress: number;
   /** Distinct users who reached the target at least once in the period. */
   completed: number;
 }
 
-export interface MissionImpact {
+interface MissionImpact {
   missionId: string;
   change: MissionChange;
   live: ImpactCounts;
@@ -88,7 +88,7 @@ function campaignRules(campaign: Campaign | undefined): string {
  * end, archived) do; archived on one side only counts as changed, archived
  * on both is no mission at all.
  */
-export function missionChanges(live: Catalog, draft: Catalog): Array<{ missionId: string; change: MissionChange }> {
+function missionChanges(live: Catalog, draft: Catalog): Array<{ missionId: string; change: MissionChange }> {
   const ids = new Set([...live.missions.keys(), ...draft.missions.keys()]);
   const changes: Array<{ missionId: string; change: MissionChange }> = [];
   for (const id of [...ids].sort()) {
