@@ -51,12 +51,14 @@ export type ClaimResult = z.output<typeof claimResponseSchema>;
  * $8 item, $9 quantity, $10 badge, $11 stored key (null: none), $12 request
  * hash, $13 rollups (JSON), $14 the reward as the answer shows it (JSON),
  * $15 the mission's campaign (null: none), $16 that campaign's budget of the
- * reward's currency (null: none).
+ * reward's currency (null: none), $17 the outbox rows (JSON; null in
+ * the statement without an outbox part, see CLAIM_OUTBOX), $18 the progress's
+ * streak (JSON; null: not a streak mission, no key).
  * The answer is built by the statement (its values come from the rows it
  * wrote) and stored as text in the key row, so a replay is byte for byte.
  */
 const CLAIM: Prepared = {
-  name: 'ql_claim_v2',
+  name: 'ql_claim_v3',
   text: `with
   s as (insert into user_sequences (app_id, user_id, seq)
         select $1::text, $2::text, 1
@@ -94,8 +96,11 @@ const CLAIM: Prepared = {
         on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
         returning 1 as one),
   body as (select json_build_object(
-          'progress', json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
-                                        'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4),
+          'progress', case when $18::json is null
+            then json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
+                                   'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4)
+            else json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
+                                   'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4, 'streak', $18::json) end,
           'balance', (select json_build_object('userId', $2, 'currency', $6, 'amount', b.amount, 'updatedAt', b.updated_at) from b),
           'reward', $14::json)::text as text
         from c),
@@ -105,7 +110,8 @@ const CLAIM: Prepared = {
   select (select seq::text from s) as seq, (select text from body) as body,
     (select count(*) from l)::int as ledger, (select count(*) from r)::int as rollups, (select count(*) from k)::int as keyed,
     (select json_agg(json_build_object('threshold', threshold, 'spent', spent, 'budget', budget))::text from a) as alerts,
-    (select count(*) from au)::int as audited`,
+    (select count(*) from au)::int as audited
+  where $17::json is null`,
 };
 
 /**
@@ -115,8 +121,9 @@ const CLAIM: Prepared = {
  * statement credited, and such a row is written only when it credited one).
  */
 const CLAIM_OUTBOX: Prepared = {
-  name: 'ql_claim_outbox_v1',
+  name: 'ql_claim_outbox_v2',
   text: CLAIM.text
+    .replace('\n  where $17::json is null', '')
     .replace(
       '  k as (',
       `  o as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
@@ -220,7 +227,9 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
       JSON.stringify(reward),
       budget?.campaignId ?? null,
       budget?.cap ?? null,
-      ...(outbox.length > 0 ? [JSON.stringify(outbox)] : []),
+      outbox.length > 0 ? JSON.stringify(outbox) : null,
+      // A claimed streak is complete: its streak reads current = length (MissionProgress.streak).
+      mission.criteria.streak ? JSON.stringify({ current: mission.criteria.streak.length, length: mission.criteria.streak.length }) : null,
     ]);
   } catch (err) {
     if (input.key !== null && isKeyTaken(err)) return { kind: 'key-taken' };

@@ -6,6 +6,7 @@
 import { FILTER_OPERATORS, isFilterLiteral, isPlainObject, type FilterOperator } from '@/lib/contract/filter';
 import type { Mission, MissionInput, MissionWindow, RewardKind } from '@/lib/contract/mission';
 import { fromLocalInput, toLocalInput } from '@/lib/console/local-time';
+import { aggregateToForm, emptyAggregateForm, formToAggregate, type AggregateFormValues } from '@/lib/console/mission-aggregate-form';
 
 export interface FilterRow {
   path: string;
@@ -18,7 +19,7 @@ export interface MissionFormValues {
   id: string;
   title: string;
   description: string;
-  criteria: { eventName: string; count: string; window: MissionWindow; filterRows: FilterRow[] };
+  criteria: { eventName: string; count: string; window: MissionWindow; filterRows: FilterRow[]; aggregate: AggregateFormValues };
   reward: { kind: RewardKind; currency: string; amount: string; itemId: string; quantity: string; badgeId: string };
   campaignId: string;
   /** A datetime-local value in the reader's time zone; empty: never expires. */
@@ -130,7 +131,7 @@ export function emptyMissionForm(): MissionFormValues {
     id: '',
     title: '',
     description: '',
-    criteria: { eventName: '', count: '1', window: 'lifetime', filterRows: [] },
+    criteria: { eventName: '', count: '1', window: 'lifetime', filterRows: [], aggregate: emptyAggregateForm() },
     reward: { kind: 'currency', currency: 'gems', amount: '10', itemId: '', quantity: '1', badgeId: '' },
     campaignId: NO_CAMPAIGN,
     expiresAt: '',
@@ -147,7 +148,13 @@ export function toFormValues(m: Mission): MissionFormValues {
     id: m.id,
     title: m.title,
     description: m.description,
-    criteria: { eventName: m.criteria.eventName, count: String(m.criteria.count), window: m.criteria.window, filterRows: filterToRows(m.criteria.filter) },
+    criteria: {
+      eventName: m.criteria.eventName,
+      count: String(m.criteria.count),
+      window: m.criteria.window,
+      filterRows: filterToRows(m.criteria.filter),
+      aggregate: aggregateToForm(m.criteria),
+    },
     reward: {
       ...empty.reward,
       kind: r.kind,
@@ -178,7 +185,13 @@ export function toMissionInput(v: MissionFormValues): MissionInput {
     id: v.id.trim(),
     title: v.title.trim(),
     description: v.description.trim(),
-    criteria: { eventName: v.criteria.eventName.trim(), count: numberOf(v.criteria.count), window: v.criteria.window, ...(filter ? { filter } : {}) },
+    criteria: {
+      eventName: v.criteria.eventName.trim(),
+      count: numberOf(v.criteria.count),
+      window: v.criteria.window,
+      ...(filter ? { filter } : {}),
+      ...formToAggregate(v.criteria.aggregate ?? emptyAggregateForm()),
+    },
     reward,
     campaignId: v.campaignId === NO_CAMPAIGN ? null : v.campaignId,
     expiresAt: fromLocalInput(v.expiresAt),

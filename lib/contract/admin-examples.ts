@@ -8,6 +8,15 @@ const DAY = 86_400_000;
 
 const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null };
 const missionDefinition = { ...exampleMissionBase, archived: false, audience: { platform: 'ios', level: { gte: 10 } } };
+/** Issue 19: a distinct-values mission (criteria.aggregate) with a weekly streak that repeats. */
+const modesStreakDefinition = {
+  ...missionDefinition,
+  id: 'three-modes-weekly',
+  title: 'Play 3 different modes every week, 4 weeks in a row',
+  description: '',
+  criteria: { eventName: 'match_played', count: 3, window: 'weekly', aggregate: { op: 'distinct', field: 'mode' }, streak: { length: 4, repeat: true } },
+  campaignId: null,
+};
 const missionRecord = { ...missionDefinition, version: 3, createdAt: AT - 7 * DAY, updatedAt: AT };
 const themePreset = { id: 'winter', name: 'Winter', primaryColor: '#1e66f5', accentColor: '#89dceb', backgroundColor: '#eff1f5', textColor: '#4c4f69' };
 const themeRecord = { ...themePreset, version: 2, createdAt: AT - 7 * DAY, updatedAt: AT, usedBy: ['winter-festival'] };
@@ -48,7 +57,7 @@ export const adminExamples = {
   rotatedAppSecret: { appId: 'demo', appSecret: 'qs_Wm4Tz8Kp1Rv6Nq3Yx9Bc2Lf7Hd5Js0Ga4Ue8Io1Pk3' },
   rotateWebhookSecret: { gracePeriodSeconds: 3600 },
   rotatedWebhookSecret: { appId: 'demo', webhookSecret: 'whsec_Nc5Vb8Mx2Lk7Jh4Gf1Ds9Aq3Wz6Et0Ry', previousSecretExpiresAt: AT + 3_600_000 },
-  catalog: { missions: [missionDefinition], campaigns: [campaignInput], themes: [themePreset] },
+  catalog: { missions: [missionDefinition, modesStreakDefinition], campaigns: [campaignInput], themes: [themePreset] },
   themePreset,
   themeList: { themes: [themeRecord] },
   themeAnswer: { theme: themeRecord },

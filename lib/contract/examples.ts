@@ -20,6 +20,16 @@ export const exampleMissionBase = {
   prerequisites: [],
 };
 const mission = { ...exampleMissionBase, locked: false };
+/** Issue 19: a sum over 5 days in a row (criteria.aggregate, criteria.streak) and its progress with the streak. */
+const goldStreakMission = {
+  ...mission,
+  id: 'gold-5-days',
+  title: 'Collect 1,000 gold a day, 5 days in a row',
+  description: 'Gold from any source counts.',
+  criteria: { eventName: 'gold_earned', count: 1000, window: 'daily', aggregate: { op: 'sum', field: 'amount' }, streak: { length: 5 } },
+  campaignId: null,
+};
+const goldStreakProgress = { userId: USER, missionId: 'gold-5-days', status: 'active', progress: 0.4125, currentCount: 412, targetCount: 1000, updatedAt: AT, streak: { current: 2, length: 5 } };
 const campaign = {
   id: 'winter-festival',
   title: 'Winter festival',
@@ -48,7 +58,7 @@ export const v1Examples = {
   revokeResponse: { revoked: true },
   event: { userId: USER, name: 'match_won', payload: { mode: 'ranked', kills: 7 }, timestamp: AT, idempotencyKey: 'match-8812-won' },
   eventResponse: { accepted: true, eventId: 'evt_6f1c2d8e-3b4a-4c5d-9e8f-0a1b2c3d4e5f', missionsUpdated: ['win-3-matches'] },
-  missionList: { missions: [mission], progress: { 'win-3-matches': progress }, nextCursor: null },
+  missionList: { missions: [mission, goldStreakMission], progress: { 'win-3-matches': progress, 'gold-5-days': goldStreakProgress }, nextCursor: null },
   missionDetail: { mission, progress },
   claimResponse: {
     progress: { ...progress, status: 'claimed' },

@@ -29,6 +29,10 @@ const NOT_COUNTED_CODES = [
   'already_completed',
   'already_claimed',
   'not_evaluated',
+  // Issue 19 (lib/contract/mission-aggregate.ts): sums, distinct values, streaks.
+  'aggregate_value_invalid',
+  'distinct_repeat',
+  'streak_window_met',
 ] as const;
 
 export const verdictSchema = z
@@ -36,7 +40,7 @@ export const verdictSchema = z
     missionId: z.string(),
     counted: z.boolean(),
     change: z.enum(['progress', 'completed']).optional().describe('When counted'),
-    currentCount: z.number().int().optional().describe('When counted: the count after the event'),
+    currentCount: z.number().int().optional().describe('When counted: the count after the event (a sum: the running sum rounded down)'),
     targetCount: z.number().int().optional(),
     code: z.enum(NOT_COUNTED_CODES).optional().describe('When not counted: the first rule the event failed'),
   })
@@ -44,7 +48,7 @@ export const verdictSchema = z
   .meta({
     id: 'Verdict',
     description:
-      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/currentWindowStart (outside_current_window: a late event, its window is not the current one by the server clock; timeZone when the user has one). outside_audience: the user is outside the audience of the mission or its campaign. A counted event of a user with a timezone attribute names its bucket and zone (bucket "27 Nov 2026", timeZone "Europe/Berlin"). window_closed (eventWindowStart/recordWindowStart) is only found on events stored before that rule.',
+      'The criteria engine’s verdict of one event on one mission, stored at ingestion (missions with the event’s name) or, for a mission with another event name, event_name_mismatch from the same engine; not_evaluated: the mission has the event’s name now but did not when the event arrived. Reason fields: expected/seen (name), key/condition/seen/missing (filter), campaignId/state/startAt/endAt (campaign), missing (prerequisites), expiresAt/timestamp, eventWindowStart/currentWindowStart (outside_current_window: a late event, its window is not the current one by the server clock; timeZone when the user has one). outside_audience: the user is outside the audience of the mission or its campaign. A counted event of a user with a timezone attribute names its bucket and zone (bucket "27 Nov 2026", timeZone "Europe/Berlin"). window_closed (eventWindowStart/recordWindowStart) is only found on events stored before that rule. Sum, distinct and streak missions (criteria.aggregate, criteria.streak): a counted verdict adds `added` (sum: the value added, to the millionth), `value` (distinct: the new value), `streak` ({ current, length } after the event); aggregate_value_invalid (field, reason missing/not_a_number/not_finite/negative/not_a_value, seen), distinct_repeat (field, value: already counted in this window), streak_window_met (streak: this window already met the target).',
   });
 export type InspectorVerdict = z.infer<typeof verdictSchema>;
 

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common';
 import { validateFilter } from './filter';
+import { aggregateCriteriaIssues, aggregateSchema, streakSchema } from './mission-aggregate';
 
 export const windowSchema = z
   .enum(['lifetime', 'daily', 'weekly', 'monthly'])
@@ -36,12 +37,19 @@ export const audienceSchema = z
     'Attribute key (the user attributes set with the token request or the webhook) → literal (equality) or operator object (eq ne gt gte lt lte in nin exists); every key must match. Outside it the mission does not exist for the user',
   );
 
-const criteriaSchema = z.object({
-  eventName: z.string().min(1).max(128),
-  count: z.number().int().positive().max(1_000_000_000),
-  window: windowSchema.default('lifetime'),
-  filter: filterSchema.optional(),
-});
+const criteriaSchema = z
+  .object({
+    eventName: z.string().min(1).max(128),
+    count: z.number().int().positive().max(1_000_000_000),
+    window: windowSchema.default('lifetime'),
+    filter: filterSchema.optional(),
+    // Issue 19 (lib/contract/mission-aggregate.ts): absent means count, and no streak.
+    aggregate: aggregateSchema.optional(),
+    streak: streakSchema.optional(),
+  })
+  .superRefine((criteria, ctx) => {
+    for (const issue of aggregateCriteriaIssues(criteria)) ctx.addIssue({ code: 'custom', path: issue.path, message: issue.message });
+  });
 
 const currencyRewardSchema = z.object({
   kind: z.literal('currency'),

@@ -1,5 +1,6 @@
 // A user's progress on one mission, as /v1 and the stream carry it.
 import { z } from 'zod';
+import { streakProgressSchema } from './mission-aggregate';
 
 export const progressStatusSchema = z.enum(['active', 'completed', 'claimed', 'locked']);
 export type ProgressStatus = z.infer<typeof progressStatusSchema>;
@@ -12,5 +13,6 @@ export const missionProgressSchema = z.object({
   currentCount: z.number().int().nonnegative(),
   targetCount: z.number().int().positive(),
   updatedAt: z.number(),
+  streak: streakProgressSchema.optional().describe('Streak missions only'),
 });
 export type MissionProgress = z.infer<typeof missionProgressSchema>;

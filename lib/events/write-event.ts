@@ -56,7 +56,7 @@ const READ_FOR_EVENT: Prepared = {
     ${STORED_ANSWER} as stored,
     (select coalesce(json_agg(json_build_object(
         'missionId', mission_id, 'status', status, 'currentCount', current_count, 'targetCount', target_count,
-        'windowStart', window_start, 'cycle', cycle, 'updatedAt', updated_at)), '[]'::json)
+        'windowStart', window_start, 'cycle', cycle, 'updatedAt', updated_at, 'state', state)), '[]'::json)
      from progress where app_id = $1 and user_id = $2 and mission_id = any($4::text[])) as records`,
 };
 
@@ -66,8 +66,8 @@ const READ_STORED_ANSWER: Prepared = { name: 'ql_event_stored_v1', text: `select
 export async function readForEvent(db: DbOrTx, s: Scope, key: string | null, missionIds: string[]): Promise<EventRead> {
   const row = (await runPrepared(db, READ_FOR_EVENT, [s.appId, s.userId, key, textArray(missionIds)]))[0] ?? {};
   const records = new Map<string, ProgressRecord>();
-  for (const r of parsed<Array<Omit<ProgressRecord, 'userId'>>>(row.records ?? '[]')) {
-    records.set(r.missionId, { userId: s.userId, ...r });
+  for (const { state, ...r } of parsed<Array<Omit<ProgressRecord, 'userId' | 'state'> & { state: ProgressRecord['state'] | null }>>(row.records ?? '[]')) {
+    records.set(r.missionId, { userId: s.userId, ...r, ...(state === null || state === undefined ? {} : { state }) });
   }
   return {
     seq: row.seq === null || row.seq === undefined ? null : Number(row.seq),
@@ -163,11 +163,11 @@ function writeStatement(shape: WriteShape): Prepared {
     on conflict (app_id, user_id) do update set last_seen_at = greatest(app_users.last_seen_at, excluded.last_seen_at), events = app_users.events + 1
     returning 1 as one)`);
   if (shape.records) {
-    parts.push(`p as (insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
-      select $1, $2, r.mission_id, r.status, r.current_count, r.target_count, r.window_start, r.cycle, r.updated_at
-      from ${gate}, json_to_recordset($16::json) as r(mission_id text, status text, current_count integer, target_count integer, window_start bigint, cycle integer, updated_at bigint)
+    parts.push(`p as (insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at, state)
+      select $1, $2, r.mission_id, r.status, r.current_count, r.target_count, r.window_start, r.cycle, r.updated_at, r.state
+      from ${gate}, json_to_recordset($16::json) as r(mission_id text, status text, current_count integer, target_count integer, window_start bigint, cycle integer, updated_at bigint, state jsonb)
       on conflict (app_id, user_id, mission_id) do update set status = excluded.status, current_count = excluded.current_count,
-        target_count = excluded.target_count, window_start = excluded.window_start, cycle = excluded.cycle, updated_at = excluded.updated_at
+        target_count = excluded.target_count, window_start = excluded.window_start, cycle = excluded.cycle, updated_at = excluded.updated_at, state = excluded.state
       returning 1 as one)`);
   }
   if (shape.rollups) {
@@ -190,7 +190,7 @@ function writeStatement(shape: WriteShape): Prepared {
   const notified = shape.outbox ? ', (select count(*) from o)::int as notified' : '';
   const seqSelect = shape.records ? '(select seq::text from s)' : 'null::text';
   const statement = {
-    name: `ql_event_write_v2_${id || 'plain'}`,
+    name: `ql_event_write_v4_${id || 'plain'}`,
     text: `with ${parts.join(', ')} select ${seqSelect} as seq, (select count(*) from e)::int as written${notified} where true${mention}`,
   };
   writeStatements.set(id, statement);
@@ -211,6 +211,7 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
           window_start: r.windowStart,
           cycle: r.cycle,
           updated_at: r.updatedAt,
+          state: r.state ?? null,
         })),
       )
     : null;

@@ -2,9 +2,11 @@
 // on one mission, and how a stored record reads. No I/O and no clock: `now` is
 // always a parameter, so the rules of docs/api.md ("Mission rules", "Status
 // model", "GET /v1/missions") are testable to the ms.
+import { SUM_DECIMALS } from '@/lib/contract/mission-aggregate';
 import { inAudience, type AudienceAttributes } from './audience';
-import { firstFilterMismatch } from './filter';
+import { firstFilterMismatch, readPath } from './filter';
 import type {
+  AggregateState,
   Campaign,
   EngineEvent,
   Mission,
@@ -111,23 +113,68 @@ function recordBucket(mission: Mission, record: ProgressRecord, zone: string): n
   return windowStart(mission.criteria.window, record.windowStart, zone);
 }
 
-/** Completed once the count reaches the mission's current target; the stored count never exceeds it. */
-function withCount(
+/** Millionths per unit of a sum (SUM_DECIMALS decimal places, exact integer arithmetic). */
+const MICROS = 10 ** SUM_DECIMALS;
+
+/** The start of the window before the one starting at `bucket` (streaks; daily and weekly only). */
+function previousWindowStart(mission: Mission, bucket: number, zone: string): number {
+  return windowStart(mission.criteria.window, bucket - 1, zone);
+}
+
+/**
+ * The record after a counted event. `measure` is the window's progress in the
+ * aggregate's units (events, millionths of the sum, distinct values) and
+ * `full` its value at the target. Without a streak the mission completes
+ * when the target is met; with one, meeting the target extends the streak
+ * (or starts it at 1 when the previous window was not met) and the mission
+ * completes when the streak reaches its length.
+ */
+function withMeasure(
   base: Pick<ProgressRecord, 'userId' | 'missionId' | 'windowStart' | 'cycle'>,
   mission: Mission,
-  count: number,
+  measure: { value: number; full: number; currentCount: number; state: AggregateState },
   now: number,
+  zone: string,
 ): Evaluation {
   const target = mission.criteria.count;
-  const completed = count >= target;
+  const met = measure.value >= measure.full;
+  const state: AggregateState = { ...measure.state };
+  let completed = met;
+  const streakRule = mission.criteria.streak;
+  if (streakRule !== undefined && met) {
+    const before = state.streak;
+    const current = before !== undefined && before.lastMet === previousWindowStart(mission, base.windowStart, zone) ? before.current + 1 : 1;
+    state.streak = { current, lastMet: base.windowStart };
+    completed = current >= streakRule.length;
+  }
   const record: ProgressRecord = {
     ...base,
     status: completed ? 'completed' : 'active',
-    currentCount: Math.min(count, target),
+    currentCount: Math.min(measure.currentCount, target),
     targetCount: target,
     updatedAt: now,
   };
+  if (Object.keys(state).length > 0) record.state = state;
   return { record, change: completed ? 'completed' : 'progress' };
+}
+
+/** Why a sum's or distinct's payload value adds nothing; null when it can be used. */
+function invalidValue(op: 'sum' | 'distinct', field: string, value: unknown): NotCounted | null {
+  const invalid = (reason: AggregateInvalidReason): NotCounted => ({
+    code: 'aggregate_value_invalid',
+    field,
+    reason,
+    ...(value === undefined ? {} : { seen: seenValue(value) }),
+  });
+  if (value === undefined) return invalid('missing');
+  if (op === 'sum') {
+    if (typeof value !== 'number') return invalid('not_a_number');
+    if (!Number.isFinite(value)) return invalid('not_finite');
+    if (value < 0) return invalid('negative');
+    return null;
+  }
+  if (typeof value === 'number') return Number.isFinite(value) ? null : invalid('not_finite');
+  return typeof value === 'string' || typeof value === 'boolean' ? null : invalid('not_a_value');
 }
 
 /**
@@ -147,15 +194,30 @@ type NotCounted =
   | { code: 'filter_mismatch'; key: string; condition: unknown; missing: boolean; seen?: unknown }
   | { code: 'outside_current_window'; eventWindowStart: number; currentWindowStart: number; timeZone?: string }
   | { code: 'already_completed' }
-  | { code: 'already_claimed' };
+  | { code: 'already_claimed' }
+  | { code: 'aggregate_value_invalid'; field: string; reason: AggregateInvalidReason; seen?: unknown }
+  | { code: 'distinct_repeat'; field: string; value: string | number | boolean }
+  | { code: 'streak_window_met'; streak: StreakProgress };
 
-/** The verdict of one event on one mission: counted (and what it did), or not and why. */
+/** Why a sum's or distinct's field value adds nothing (aggregate_value_invalid). */
+export type AggregateInvalidReason = 'missing' | 'not_a_number' | 'not_finite' | 'negative' | 'not_a_value';
+type StreakProgress = { current: number; length: number };
+
+/**
+ * The verdict of one event on one mission: counted (and what it did), or not
+ * and why. A counted event of a sum mission says what it `added` (rounded to
+ * the millionth), of a distinct mission which new `value`, of a streak
+ * mission the `streak` after it.
+ */
 export type Verdict =
   | {
       counted: true;
       change: EvaluationChange;
       currentCount: number;
       targetCount: number;
+      added?: number;
+      value?: string | number | boolean;
+      streak?: StreakProgress;
       /** The bucket the event counted for, in the user's zone ("27 Nov 2026"); only for a user with a timezone attribute, on daily, weekly and monthly missions. */
       bucket?: string;
       /** The zone of the bucket ("Europe/Berlin"); with `bucket`. */
@@ -227,32 +289,81 @@ export function explainEvent(args: {
     return notCounted({ code: 'filter_mismatch', key, condition, missing: seen === undefined, ...(seen === undefined ? {} : { seen: seenValue(seen) }) });
   }
 
-  const counted = (userId: string, cycle: number, count: number): Explanation => {
-    const evaluation = withCount({ userId, missionId: mission.id, windowStart: bucket, cycle }, mission, count, now);
-    const { currentCount, targetCount } = evaluation.record;
-    // Only for a user with a zone: a UTC user's verdicts stay exactly as before.
-    const named = mission.criteria.window === 'lifetime' || zone === UTC_ZONE ? {} : { bucket: bucketLabel(mission.criteria.window, bucket, zone), timeZone: zone };
-    return { evaluation, verdict: { counted: true, change: evaluation.change, currentCount, targetCount, ...named } };
-  };
-  if (record === null) return counted(event.userId, 1, 1);
-
-  if (bucket === recordBucket(mission, record, zone)) {
+  // What the event adds to: the record's window (same bucket), or a fresh one
+  // (first event, a new bucket of an active record, a new cycle after a claim).
+  const streakRule = mission.criteria.streak;
+  let base: { userId: string; cycle: number; from: ProgressRecord | null; streak: AggregateState['streak'] };
+  if (record === null) base = { userId: event.userId, cycle: 1, from: null, streak: undefined };
+  else if (bucket === recordBucket(mission, record, zone)) {
     // completed waits for its claim; claimed is done for this bucket.
     if (record.status === 'completed') return notCounted({ code: 'already_completed' });
     if (record.status === 'claimed') return notCounted({ code: 'already_claimed' });
-    return counted(record.userId, record.cycle, record.currentCount + 1);
+    const streak = record.state?.streak;
+    if (streakRule !== undefined && streak?.lastMet === bucket) {
+      return notCounted({ code: 'streak_window_met', streak: { current: streak.current, length: streakRule.length } });
+    }
+    base = { userId: record.userId, cycle: record.cycle, from: record, streak };
+  } else {
+    // The record's bucket is over (or, for a record stored before event times
+    // were bounded, in the future): the mission recurs in the current bucket.
+    switch (record.status) {
+      case 'active':
+        base = { userId: record.userId, cycle: record.cycle, from: null, streak: record.state?.streak }; // restart the window, same cycle (a streak carries on)
+        break;
+      case 'claimed':
+        // A claimed streak mission without repeat is done for good.
+        if (streakRule !== undefined && streakRule.repeat !== true) return notCounted({ code: 'already_claimed' });
+        base = { userId: record.userId, cycle: record.cycle + 1, from: null, streak: undefined }; // a new cycle after the claim (a streak starts again)
+        break;
+      case 'completed':
+        return notCounted({ code: 'already_completed' }); // never reset: the earned reward stays claimable
+    }
   }
 
-  // The record's bucket is over (or, for a record stored before event times
-  // were bounded, in the future): the mission recurs in the current bucket.
-  switch (record.status) {
-    case 'active':
-      return counted(record.userId, record.cycle, 1); // restart the count, same cycle
-    case 'claimed':
-      return counted(record.userId, record.cycle + 1, 1); // a new cycle after the claim
-    case 'completed':
-      return notCounted({ code: 'already_completed' }); // never reset: the earned reward stays claimable
+  const target = mission.criteria.count;
+  const aggregate = mission.criteria.aggregate ?? { op: 'count' as const };
+  const carried: AggregateState = base.streak === undefined ? {} : { streak: base.streak };
+  let measure: Parameters<typeof withMeasure>[2];
+  let extra: { added?: number; value?: string | number | boolean } = {};
+  switch (aggregate.op) {
+    case 'count': {
+      const count = (base.from?.currentCount ?? 0) + 1;
+      measure = { value: count, full: target, currentCount: count, state: carried };
+      break;
+    }
+    case 'sum': {
+      const raw = readPath(event.payload, aggregate.field);
+      const invalid = invalidValue('sum', aggregate.field, raw);
+      if (invalid) return notCounted(invalid);
+      const full = target * MICROS;
+      // Values past the target add no more than the target (no overflow of the exact millionths).
+      const micros = Math.round(Math.min(raw as number, target) * MICROS);
+      const before = base.from === null ? 0 : (base.from.state?.sumMicros ?? base.from.currentCount * MICROS);
+      const sumMicros = Math.min(before + micros, full);
+      measure = { value: sumMicros, full, currentCount: Math.floor(sumMicros / MICROS), state: { ...carried, sumMicros } };
+      extra = { added: micros / MICROS };
+      break;
+    }
+    case 'distinct': {
+      const raw = readPath(event.payload, aggregate.field);
+      const invalid = invalidValue('distinct', aggregate.field, raw);
+      if (invalid) return notCounted(invalid);
+      const value = raw as string | number | boolean;
+      const seen = base.from?.state?.values ?? [];
+      if (seen.includes(value)) return notCounted({ code: 'distinct_repeat', field: aggregate.field, value });
+      const values = [...seen, value].slice(0, target);
+      measure = { value: values.length, full: target, currentCount: values.length, state: { ...carried, values } };
+      extra = { value };
+      break;
+    }
   }
+
+  const evaluation = withMeasure({ userId: base.userId, missionId: mission.id, windowStart: bucket, cycle: base.cycle }, mission, measure, now, zone);
+  const { currentCount, targetCount } = evaluation.record;
+  const streak = streakRule === undefined ? {} : { streak: streakView(mission, evaluation.record, now, zone) };
+  // Only for a user with a zone: a UTC user's verdicts stay exactly as before.
+  const named = mission.criteria.window === 'lifetime' || zone === UTC_ZONE ? {} : { bucket: bucketLabel(mission.criteria.window, bucket, zone), timeZone: zone };
+  return { evaluation, verdict: { counted: true, change: evaluation.change, currentCount, targetCount, ...extra, ...streak, ...named } };
 }
 
 /** What `event` does to the user's record of `mission` (explainEvent without the why); null when it does not count. */
@@ -279,6 +390,37 @@ export function toMissionProgress(args: {
   /** The user's IANA zone (the `timezone` attribute); UTC when absent. */
   zone?: string;
 }): MissionProgress | null {
+  const view = baseProgress(args);
+  if (view === null || args.mission.criteria.streak === undefined) return view;
+  return { ...view, streak: streakView(args.mission, args.record, args.now, args.zone) };
+}
+
+/**
+ * MissionProgress.streak of a record at `now` (streak missions): the windows
+ * met in a row, counted while the last one met is the current or the previous
+ * window, else 0 (a window ended without meeting the target: noticed here, at
+ * read, with no background job). Completed and claimed records keep theirs,
+ * except a repeating streak's claimed record once its window is over (it
+ * starts again).
+ */
+export function streakView(mission: Mission, record: ProgressRecord | null, now: number, zone: string = UTC_ZONE): { current: number; length: number } {
+  const length = mission.criteria.streak?.length ?? 0;
+  if (record === null) return { current: 0, length };
+  // A completed (or claimed) streak reached its length, also when staff completed it (docs/api.md).
+  if (record.status === 'completed' || staysClaimed(mission, record)) return { current: length, length };
+  const current = windowStart(mission.criteria.window, now, zone);
+  if (record.status === 'claimed') return { current: recordBucket(mission, record, zone) === current ? length : 0, length };
+  const stored = record.state?.streak;
+  const alive = stored !== undefined && (stored.lastMet === current || stored.lastMet === previousWindowStart(mission, current, zone));
+  return { current: alive ? stored.current : 0, length };
+}
+
+/** A claimed streak mission without repeat stays claimed after its window (it is never reset). */
+function staysClaimed(mission: Mission, record: ProgressRecord | null): boolean {
+  return record?.status === 'claimed' && mission.criteria.streak !== undefined && mission.criteria.streak.repeat !== true;
+}
+
+function baseProgress(args: { mission: Mission; record: ProgressRecord | null; now: number; zone?: string }): MissionProgress | null {
   const { mission, record, now } = args;
   const zone = args.zone ?? UTC_ZONE;
   if (record === null) return null;
@@ -286,7 +428,7 @@ export function toMissionProgress(args: {
   // Over, or (a record stored before event times were bounded) in the future: either way not the current bucket.
   const bucketNotCurrent = windowStart(mission.criteria.window, now, zone) !== recordBucket(mission, record, zone);
 
-  if (record.status !== 'completed' && bucketNotCurrent) {
+  if (record.status !== 'completed' && !staysClaimed(mission, record) && bucketNotCurrent) {
     return { ...base, status: 'active', progress: 0, currentCount: 0, targetCount: mission.criteria.count };
   }
   switch (record.status) {

@@ -24,7 +24,7 @@ import type { MissionFilter } from '@/lib/contract/mission';
 export { validateFilter } from '@/lib/contract/filter';
 
 /** Value at a dot path, walking own properties of plain objects; undefined when missing. */
-function readPath(payload: Record<string, unknown>, path: string): unknown {
+export function readPath(payload: Record<string, unknown>, path: string): unknown {
   let current: unknown = payload;
   for (const segment of path.split('.')) {
     if (!isPlainObject(current) || !Object.hasOwn(current, segment)) return undefined;

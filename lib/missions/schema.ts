@@ -16,6 +16,20 @@ export interface ProgressRecord {
   /** Number of the cycle (starts at 1; a recurring mission claimed and restarted moves to the next). */
   cycle: number;
   updatedAt: number;
+  /** What a sum, distinct or streak mission keeps beside the count (the progress row's `state`); absent for plain count missions. */
+  state?: AggregateState;
+}
+
+/**
+ * Issue 19's running state of one record (progress.state, jsonb):
+ * - sumMicros: the window's running sum in millionths (exact integers), capped at the target;
+ * - values: the distinct values seen in the window, at most the target (≤ 1000);
+ * - streak: windows met in a row (`current`) and the start of the last one met (`lastMet`).
+ */
+export interface AggregateState {
+  sumMicros?: number;
+  values?: Array<string | number | boolean>;
+  streak?: { current: number; lastMet: number };
 }
 
 /** An event as the engine sees it. */

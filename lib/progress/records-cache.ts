@@ -43,22 +43,22 @@ const keyOf = (appId: string, userId: string) => `${appId}\u0000${userId}`;
 
 /** $1 app, $2 user: the user's sequence number (null: never changed) and records, one snapshot. */
 const USER_RECORDS_WITH_SEQ: Prepared = {
-  name: 'ql_user_records_seq_v2',
+  name: 'ql_user_records_seq_v3',
   text: `select (select seq::text from user_sequences where app_id = $1 and user_id = $2) as seq,
   (select attributes from app_users where app_id = $1 and user_id = $2) as attributes,
-  (select json_agg(json_build_array(mission_id, status, current_count, target_count, window_start, cycle, updated_at))::text
+  (select json_agg(json_build_array(mission_id, status, current_count, target_count, window_start, cycle, updated_at, state))::text
    from progress where app_id = $1 and user_id = $2) as records`,
 };
 
-type Row = [string, ProgressRecord['status'], number, number, number, number, number];
+type Row = [string, ProgressRecord['status'], number, number, number, number, number, ProgressRecord['state'] | null];
 
 async function readWithSeq(db: DbOrTx, appId: string, userId: string): Promise<Entry> {
   const [row] = await runPrepared(db, USER_RECORDS_WITH_SEQ, [appId, userId]);
   const records = new Map<string, ProgressRecord>();
   const text = row?.records;
   const rows = (typeof text === 'string' ? JSON.parse(text) : (text ?? [])) as Row[];
-  for (const [missionId, status, currentCount, targetCount, windowStart, cycle, updatedAt] of rows) {
-    records.set(missionId, { userId, missionId, status, currentCount, targetCount, windowStart, cycle, updatedAt });
+  for (const [missionId, status, currentCount, targetCount, windowStart, cycle, updatedAt, state] of rows) {
+    records.set(missionId, { userId, missionId, status, currentCount, targetCount, windowStart, cycle, updatedAt, ...(state === null || state === undefined ? {} : { state }) });
   }
   const seq = row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
   return { seq, records, attributes: parseAttributes(row?.attributes), expires: Date.now() + RECORDS_CACHE_TTL_MS };

@@ -51,6 +51,7 @@ function toRecord(row: typeof progress.$inferSelect): ProgressRecord {
     windowStart: row.windowStart,
     cycle: row.cycle,
     updatedAt: row.updatedAt,
+    ...(row.state === null ? {} : { state: row.state }),
   };
 }
 
@@ -67,10 +68,11 @@ function prepareUserRecords(db: DbOrTx) {
       windowStart: progress.windowStart,
       cycle: progress.cycle,
       updatedAt: progress.updatedAt,
+      state: progress.state,
     })
     .from(progress)
     .where(and(eq(progress.appId, sql.placeholder('appId')), eq(progress.userId, sql.placeholder('userId'))))
-    .prepare('questline_user_records');
+    .prepare('questline_user_records_v2');
 }
 
 /**
@@ -84,7 +86,7 @@ export async function readUserRecords(db: DbOrTx, appId: string, userId: string)
   if (!prepared) preparedReads.set(db, (prepared = prepareUserRecords(db)));
   const rows = await prepared.execute({ appId, userId });
   const out = new Map<string, ProgressRecord>();
-  for (const r of rows) out.set(r.missionId, { userId, ...r });
+  for (const { state, ...r } of rows) out.set(r.missionId, { userId, ...r, ...(state === null ? {} : { state }) });
   return out;
 }
 

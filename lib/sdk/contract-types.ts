@@ -59,6 +59,25 @@ export type Mission = {
     filter?: {
       [key: string]: unknown;
     };
+    /** What counts toward criteria.count: count (default when absent) adds 1 per qualifying event; sum adds the payload field’s value (missing, non-numeric, non-finite or negative values add nothing; fractions count to the millionth; currentCount is the sum rounded down); distinct counts different values (string, number or boolean; 1 and "1" differ) of the field in the window (target at most 1000) */
+    aggregate?: {
+      op: "count";
+    } | {
+      op: "sum";
+      /** Payload path (dot notation, as in filters) */
+      field: string;
+    } | {
+      op: "distinct";
+      /** Payload path (dot notation, as in filters) */
+      field: string;
+    };
+    /** Daily or weekly missions only: completes when the target was met in `length` consecutive windows; a window that ends without meeting it starts the streak again */
+    streak?: {
+      /** Consecutive windows in which the target must be met */
+      length: number;
+      /** After the claim the streak starts again (true) or the mission stays claimed (false, the default) */
+      repeat?: boolean;
+    };
   };
   reward: Reward;
   campaignId: string | null;
@@ -106,6 +125,12 @@ export type MissionProgress = {
   currentCount: number;
   targetCount: number;
   updatedAt: number;
+  /** Streak missions only */
+  streak?: {
+    /** Consecutive windows met so far, ending with the current or the previous window (0 once a window was missed) */
+    current: number;
+    length: number;
+  };
 };
 
 export type Balance = {

@@ -166,7 +166,7 @@ async function resyncUser(appId: string, userId: string, scope: ResyncScope, los
   for (const row of [...read.records].sort((a, b) => a.updatedAt - b.updatedAt)) {
     const mission = catalog.missions.get(row.missionId);
     if (!mission) continue;
-    const data = toMissionProgress({ mission, record: { ...row, userId }, locked: false, now });
+    const data = toMissionProgress({ mission, record: { ...row, userId, state: row.state ?? undefined }, locked: false, now });
     if (data) updates.push({ type: data.status === 'completed' ? 'mission.completed' : 'mission.progress', data });
   }
   for (const row of [...read.money].sort((a, b) => a.updatedAt - b.updatedAt)) updates.push({ type: 'balance.changed', data: toBalance(row) });

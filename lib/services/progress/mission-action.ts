@@ -40,7 +40,9 @@ export async function missionAction(
     // The player's own calendar (their timezone attribute) decides the window, as for their events.
     const zone = zoneOf(await readAttributes(db, appId, userId));
     const updated = next(mission, record, now, zone);
-    const { userId: _u, missionId: _m, ...fields } = updated;
+    const { userId: _u, missionId: _m, state, ...rest } = updated;
+    // A reset or forced completion drops a sum's, distinct's or streak's running state (null), unless the verb keeps one.
+    const fields = { ...rest, state: state ?? null };
     await db
       .insert(progress)
       .values({ appId, userId, missionId, ...fields })

@@ -31,15 +31,36 @@ export function describeLock(lock: Lock, titles: Titles): string {
   return `Locked: its campaign “${titles.campaign(lock.campaignId)}” starts ${formatDateTime(lock.startAt)}`;
 }
 
+const isStreak = (s: unknown): s is { current: number; length: number } =>
+  typeof s === 'object' && s !== null && typeof (s as { current?: unknown }).current === 'number' && typeof (s as { length?: unknown }).length === 'number';
+
+/** Why a sum's or distinct's value added nothing ("was missing", "was -5"). */
+function invalidValue(r: Record<string, unknown>): string {
+  switch (r.reason) {
+    case 'missing':
+      return 'was missing';
+    case 'negative':
+      return `was ${show(r.seen)} (negative)`;
+    case 'not_finite':
+      return `was not a finite number${r.seen === undefined ? '' : ` (${String(r.seen)})`}`;
+    case 'not_a_number':
+      return `was ${show(r.seen)}, not a number`;
+    default:
+      return `was ${show(r.seen)}, not a string, number or boolean`;
+  }
+}
+
 /** One sentence: counted and how far, or the first rule the event failed. */
 export function describeVerdict(v: InspectorVerdict, titles: Titles): string {
+  const r = v as Record<string, unknown>;
   if (v.counted) {
     const counts = `${v.currentCount}/${v.targetCount}`;
-    const named = v as Record<string, unknown>;
-    const bucket = typeof named.bucket === 'string' && typeof named.timeZone === 'string' ? `, counts for ${named.bucket} in ${named.timeZone}` : '';
-    return v.change === 'completed' ? `Counted: completed (${counts}${bucket})` : `Counted: progress ${counts}${bucket}`;
+    // Sum, distinct and streak missions say what the event added and where the streak stands.
+    const what = typeof r.added === 'number' ? ` +${r.added}` : r.value !== undefined ? ` new value ${show(r.value)}` : '';
+    const streak = isStreak(r.streak) ? `, streak ${r.streak.current}/${r.streak.length}` : '';
+    const bucket = typeof r.bucket === 'string' && typeof r.timeZone === 'string' ? `, counts for ${r.bucket} in ${r.timeZone}` : '';
+    return v.change === 'completed' ? `Counted${what}: completed (${counts}${streak}${bucket})` : `Counted${what}: progress ${counts}${streak}${bucket}`;
   }
-  const r = v as Record<string, unknown>;
   switch (v.code) {
     case 'event_name_mismatch':
       return `Event name ${show(r.seen)} is not the mission’s ${show(r.expected)}`;
@@ -65,6 +86,12 @@ export function describeVerdict(v: InspectorVerdict, titles: Titles): string {
       return 'Already claimed in this window';
     case 'mission_archived':
       return 'Mission archived';
+    case 'aggregate_value_invalid':
+      return `Added nothing: field ${String(r.field)} ${invalidValue(r)}`;
+    case 'distinct_repeat':
+      return `Added nothing: ${String(r.field)} ${show(r.value)} was already counted in this window`;
+    case 'streak_window_met':
+      return `Added nothing: this window already met the target${isStreak(r.streak) ? ` (streak ${r.streak.current}/${r.streak.length})` : ''}`;
     case 'outside_audience':
       return 'Outside the audience of the mission or its campaign: the mission does not exist for this user';
     case 'not_evaluated':

@@ -35,6 +35,7 @@ import {
   type MissionFormValues,
 } from '@/lib/console/mission-form';
 import { AudienceField } from '@/components/console/audience-field';
+import { AggregateStreakFields } from './aggregate-streak-fields';
 import { MissionPreview } from './mission-preview';
 import { WINDOW_HINTS, WINDOW_LABELS } from './labels';
 import { missionsPath, useCampaigns, useEventNames, useMission, useMissions } from './use-missions';
@@ -88,7 +89,7 @@ const REWARD_KINDS = [
 ];
 
 /** Server validation messages read "path: message"; the path is a form field when it names one. */
-const FIELD_PATHS = new Set(['id', 'title', 'description', 'criteria.eventName', 'criteria.count', 'criteria.window', 'reward.currency', 'reward.amount', 'reward.itemId', 'reward.quantity', 'reward.badgeId', 'campaignId', 'expiresAt', 'iconUrl', 'prerequisites']);
+const FIELD_PATHS = new Set(['id', 'title', 'description', 'criteria.eventName', 'criteria.count', 'criteria.window', 'criteria.aggregate.field', 'reward.currency', 'reward.amount', 'reward.itemId', 'reward.quantity', 'reward.badgeId', 'campaignId', 'expiresAt', 'iconUrl', 'prerequisites']);
 
 function Section({ title, description, children }: { title: string; description?: string; children: React.ReactNode }) {
   return (
@@ -279,6 +280,8 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                     ))}
                   </div>
                 )}
+
+                <AggregateStreakFields form={form} />
 
                 <fieldset className="grid gap-3">
                   <legend className="mb-1 text-sm font-medium">Filters</legend>
