@@ -20,7 +20,7 @@ import {
 } from 'drizzle-orm/pg-core';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
-import type { AggregateState } from '@/lib/missions/schema';
+import type { AggregateState } from '@/lib/contract/mission-aggregate';
 import type { ThemePreset } from '@/lib/contract/theme';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { CatalogChange } from '@/lib/contract/release';
@@ -233,7 +233,7 @@ export const progress = pgTable(
     windowStart: ms('window_start').notNull(),
     cycle: integer('cycle').notNull(),
     updatedAt: ms('updated_at').notNull(),
-    /** Issue 19: a sum's exact running sum, a distinct mission's values, a streak (lib/missions/schema.ts AggregateState); null for plain count missions. */
+    /** Issue 19: a sum's exact running sum, a distinct mission's values, a streak (AggregateState, lib/contract/mission-aggregate.ts); null for plain count missions. */
     state: jsonb('state').$type<AggregateState>(),
   },
   (t) => [primaryKey({ columns: [t.appId, t.userId, t.missionId] })],

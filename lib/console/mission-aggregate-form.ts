@@ -5,7 +5,7 @@
 // weekly only, distinct target ≤ 1000).
 import type { Mission } from '@/lib/contract/mission';
 
-export type AggregateOp = 'count' | 'sum' | 'distinct';
+type AggregateOp = 'count' | 'sum' | 'distinct';
 
 export interface AggregateFormValues {
   op: AggregateOp;

@@ -7,10 +7,10 @@
 import { z } from 'zod';
 
 /** Most distinct values a record keeps: the target of a distinct mission is at most this. */
-export const DISTINCT_TARGET_MAX = 1000;
+const DISTINCT_TARGET_MAX = 1000;
 /** Sums count payload values to this many decimal places (exact integer arithmetic in millionths). */
 export const SUM_DECIMALS = 6;
-export const STREAK_LENGTH = { min: 2, max: 365 } as const;
+const STREAK_LENGTH = { min: 2, max: 365 } as const;
 
 const fieldSchema = z
   .string()
@@ -29,7 +29,7 @@ export const aggregateSchema = z
     'What counts toward criteria.count: count (default when absent) adds 1 per qualifying event; sum adds the payload field’s value (missing, non-numeric, non-finite or negative values add nothing; fractions count to the millionth; currentCount is the sum rounded down); distinct counts different values (string, number or boolean; 1 and "1" differ) of the field in the window (target at most 1000)',
   )
   .meta({ examples: [{ op: 'sum', field: 'gold' }] });
-export type MissionAggregate = z.output<typeof aggregateSchema>;
+type MissionAggregate = z.output<typeof aggregateSchema>;
 
 export const streakSchema = z
   .object({
@@ -39,7 +39,7 @@ export const streakSchema = z
   .strict()
   .describe('Daily or weekly missions only: completes when the target was met in `length` consecutive windows; a window that ends without meeting it starts the streak again')
   .meta({ examples: [{ length: 7 }] });
-export type MissionStreak = z.output<typeof streakSchema>;
+type MissionStreak = z.output<typeof streakSchema>;
 
 /** MissionProgress.streak (streak missions only): windows met in a row so far, and the length to reach. */
 export const streakProgressSchema = z
@@ -66,4 +66,11 @@ export function aggregateCriteriaIssues(criteria: CriteriaForCheck): Array<{ pat
     issues.push({ path: ['streak'], message: 'a streak needs a daily or weekly window' });
   }
   return issues;
+}
+
+/** What a progress record keeps for an aggregate or a streak (the progress.state column): a sum's exact running sum in millionths, a distinct mission's values in the window, a streak's length and the last window that met the target. */
+export interface AggregateState {
+  sumMicros?: number;
+  values?: Array<string | number | boolean>;
+  streak?: { current: number; lastMet: number };
 }

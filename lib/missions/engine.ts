@@ -200,7 +200,7 @@ type NotCounted =
   | { code: 'streak_window_met'; streak: StreakProgress };
 
 /** Why a sum's or distinct's field value adds nothing (aggregate_value_invalid). */
-export type AggregateInvalidReason = 'missing' | 'not_a_number' | 'not_finite' | 'negative' | 'not_a_value';
+type AggregateInvalidReason = 'missing' | 'not_a_number' | 'not_finite' | 'negative' | 'not_a_value';
 type StreakProgress = { current: number; length: number };
 
 /**
@@ -403,7 +403,7 @@ export function toMissionProgress(args: {
  * except a repeating streak's claimed record once its window is over (it
  * starts again).
  */
-export function streakView(mission: Mission, record: ProgressRecord | null, now: number, zone: string = UTC_ZONE): { current: number; length: number } {
+function streakView(mission: Mission, record: ProgressRecord | null, now: number, zone: string = UTC_ZONE): { current: number; length: number } {
   const length = mission.criteria.streak?.length ?? 0;
   if (record === null) return { current: 0, length };
   // A completed (or claimed) streak reached its length, also when staff completed it (docs/api.md).

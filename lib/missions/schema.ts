@@ -1,5 +1,7 @@
 // Server-side types of the missions domain: the stored progress record and an
 // event as the engine sees it. The entities' zod schemas live in lib/contract.
+import type { AggregateState } from '@/lib/contract/mission-aggregate';
+export type { AggregateState };
 export type { Campaign } from '@/lib/contract/campaign';
 export type { Mission, MissionFilter, MissionWindow } from '@/lib/contract/mission';
 export type { MissionProgress, ProgressStatus } from '@/lib/contract/progress';
@@ -26,11 +28,6 @@ export interface ProgressRecord {
  * - values: the distinct values seen in the window, at most the target (≤ 1000);
  * - streak: windows met in a row (`current`) and the start of the last one met (`lastMet`).
  */
-export interface AggregateState {
-  sumMicros?: number;
-  values?: Array<string | number | boolean>;
-  streak?: { current: number; lastMet: number };
-}
 
 /** An event as the engine sees it. */
 export interface EngineEvent {
