@@ -139,6 +139,8 @@ test('titles instead of ids before and after a reload; recent events beside the 
 
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
+    // The switch animates colours (transition-colors): axe must see the end state, not a frame of the transition.
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await expectAccessible(page, `inspector with the live panel (${colorScheme})`);
   }
   await page.emulateMedia({ colorScheme: 'light' });
