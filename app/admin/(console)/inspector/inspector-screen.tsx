@@ -603,13 +603,19 @@ function Inspected({ target }: { target: Target }) {
   // No poll: the staff stream brings every stored event (placed straight into
   // the view) and every change of the player (which refreshes it); the view is
   // read again whenever the stream (re)connects, for what happened meanwhile.
+  // The events heard on the stream, per player: a read of the view that was
+  // answered before such an event was stored (and arrives after it) must not
+  // drop it from the recent events, so every read is merged with them.
+  const heard = React.useRef(new Map<string, RecordedEventData[]>());
+  const heardKey = `${target.appId}\u0000${target.userId}`;
   const { data, isLoading, error, isFetching, refetch, dataUpdatedAt } = useQuery({
     queryKey: inspectionKey(target),
-    queryFn: () => adminFetch<Inspection>(userPath(target)),
+    queryFn: async () => (heard.current.get(heardKey) ?? []).reduce(withEvent, await adminFetch<Inspection>(userPath(target))),
   });
   const refresh = React.useCallback(() => void queryClient.invalidateQueries({ queryKey: inspectionKey(target) }), [queryClient, target]);
   const live = useLiveUpdates(target, {
     onEvent: (event) => {
+      heard.current.set(heardKey, [...(heard.current.get(heardKey) ?? []), event].slice(-50));
       queryClient.setQueryData<Inspection>(inspectionKey(target), (old) => (old ? withEvent(old, event) : old));
       // A first event makes a never-seen player a seen one.
       void queryClient.invalidateQueries({ queryKey: ['admin', 'users', target.appId, target.userId, 'exact'] });
