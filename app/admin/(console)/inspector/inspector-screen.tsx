@@ -610,7 +610,11 @@ function Inspected({ target }: { target: Target }) {
   const heardKey = `${target.appId}\u0000${target.userId}`;
   const { data, isLoading, error, isFetching, refetch, dataUpdatedAt } = useQuery({
     queryKey: inspectionKey(target),
-    queryFn: async () => (heard.current.get(heardKey) ?? []).reduce(withEvent, await adminFetch<Inspection>(userPath(target))),
+    queryFn: async () => {
+      const read = await adminFetch<Inspection>(userPath(target));
+      // Read the heard events after the answer arrived: those heard while it was on its way count too.
+      return (heard.current.get(heardKey) ?? []).reduce(withEvent, read);
+    },
   });
   const refresh = React.useCallback(() => void queryClient.invalidateQueries({ queryKey: inspectionKey(target) }), [queryClient, target]);
   const live = useLiveUpdates(target, {
