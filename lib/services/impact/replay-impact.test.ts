@@ -9,7 +9,8 @@ import { buildCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { campaignSchema, type CampaignInput } from '@/lib/contract/campaign';
 import { missionSchema, type MissionInput } from '@/lib/contract/mission';
 import { AppError } from '@/lib/errors';
-import { prepareTestEnv, uniqueId } from '@/lib/testing/test-server';
+import { testServiceContext } from '@/lib/testing/service-context';
+import { uniqueId } from '@/lib/testing/test-server';
 import type { ServiceContext } from '../context';
 import { replayImpact } from './replay-impact';
 
@@ -21,23 +22,9 @@ let db: Db;
 let base: Omit<ServiceContext, 'appId'>;
 
 beforeAll(async () => {
-  prepareTestEnv();
-  const [{ boot }, { getDb }, { getKv }, { getBus }, { logger }, { getCatalog }] = await Promise.all([
-    import('@/lib/boot'),
-    import('@/db/client'),
-    import('@/lib/kv'),
-    import('@/lib/bus'),
-    import('@/lib/log'),
-    import('@/lib/catalog/catalog'),
-  ]);
-  await boot();
-  db = await getDb();
-  base = {
-    actor: { kind: 'staff', id: 'ana@example.com', role: 'editor' },
-    now: () => NOW,
-    requestId: 'test-request',
-    deps: { db, kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: async () => {}, eraseStream: async () => {}, catalogChanged: async () => {} },
-  };
+  const t = await testServiceContext('replay-impact', { actor: { kind: 'staff', id: 'ana@example.com', role: 'editor' }, now: NOW });
+  db = t.db;
+  base = t.ctx;
 });
 
 /** A mission or campaign as these tests write it: the title defaults to the id. */
