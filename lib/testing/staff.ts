@@ -68,3 +68,23 @@ export function asStaff(server: TestServer, cookie: string, method: string, rout
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 }
+
+/** An admin API answer, its body parsed (null when empty). */
+export interface AdminAnswer<T = Record<string, unknown>> {
+  status: number;
+  body: T;
+}
+
+/** Calls the admin API as the admin key (`'key'`, the default) or as a signed-in staff member, and parses the answer. */
+export async function adminCall<T = Record<string, unknown>>(server: TestServer, method: string, route: string, body?: unknown, who: TestStaff | 'key' = 'key'): Promise<AdminAnswer<T>> {
+  const res =
+    who === 'key'
+      ? await fetch(server.url + route, {
+          method,
+          headers: { Authorization: `Bearer ${server.adminKey}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        })
+      : await asStaff(server, who.cookie, method, route, body);
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+}

@@ -8,7 +8,7 @@ import { getDb } from '@/db/client';
 import { auditLog } from '@/db/schema';
 import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
 import { createTestApp, putCatalog, startTestServer, uniqueId, type TestServer } from '@/lib/testing/test-server';
-import { asStaff, signedInStaff, type TestStaff } from '@/lib/testing/staff';
+import { adminCall, signedInStaff, type AdminAnswer, type TestStaff } from '@/lib/testing/staff';
 import { campaign, DAY, mission, newUser, themePreset } from '@/lib/testing/fixtures';
 
 let server: TestServer;
@@ -23,22 +23,10 @@ afterAll(async () => {
   await server?.close();
 });
 
-interface Answer<T = Record<string, unknown>> {
-  status: number;
-  body: T;
-}
+type Answer<T = Record<string, unknown>> = AdminAnswer<T>;
 
-async function call<T = Record<string, unknown>>(method: string, route: string, body?: unknown, who: TestStaff | 'key' = 'key'): Promise<Answer<T>> {
-  const res =
-    who === 'key'
-      ? await fetch(server.url + route, {
-          method,
-          headers: { Authorization: `Bearer ${server.adminKey}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-          body: body === undefined ? undefined : JSON.stringify(body),
-        })
-      : await asStaff(server, who.cookie, method, route, body);
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
+function call<T = Record<string, unknown>>(method: string, route: string, body?: unknown, who: TestStaff | 'key' = 'key'): Promise<Answer<T>> {
+  return adminCall<T>(server, method, route, body, who);
 }
 
 async function auditOf(appId: string, target: string) {
