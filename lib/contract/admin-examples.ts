@@ -118,6 +118,7 @@ export const adminExamples = {
   missionUpdate: { ...missionDefinition, title: 'Win 3 ranked or casual matches', criteria: { eventName: 'match_won', count: 3, window: 'daily' }, version: 3 },
   missionDuplicate: { id: 'win-3-matches-weekly', title: 'Win 3 ranked matches this week' },
   missionArchive: { version: 3 },
+  payloadFields: { name: 'match_won', sampled: 120, fields: [{ path: 'mode', events: 120, examples: ['ranked', 'casual'] }, { path: 'match.kills', events: 96, examples: [7, 12, 3] }] },
   eventNames: { eventNames: [{ name: 'match_won', lastSeenAt: AT }, { name: 'level_up', lastSeenAt: null }] },
   auditPage: {
     entries: [

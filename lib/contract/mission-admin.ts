@@ -62,3 +62,33 @@ export const eventNameListSchema = z
   })
   .meta({ id: 'EventNameList', description: `At most ${EVENT_NAME_SUGGESTIONS.max} names, from the app's last ${EVENT_NAME_SUGGESTIONS.scanned} events, most recent first, then the names missions use` });
 export type EventNameList = z.output<typeof eventNameListSchema>;
+
+export const PAYLOAD_FIELD_SUGGESTIONS = { scanned: 5000, sampled: 200, maxFields: 100, examples: 5, depth: 6 } as const;
+
+/** GET /api/admin/apps/:appId/event-payload-fields?name=…: the query. */
+export const payloadFieldsQuerySchema = z
+  .object({ name: z.string().min(1).max(128).describe('The event name whose payloads are read') })
+  .strict()
+  .meta({ id: 'PayloadFieldsQuery' });
+
+const payloadScalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+
+/** GET /api/admin/apps/:appId/event-payload-fields: the payload fields recent events of a name carried. */
+export const payloadFieldListSchema = z
+  .object({
+    name: z.string(),
+    sampled: z.number().int().nonnegative().describe(`How many events of this name were read (at most ${PAYLOAD_FIELD_SUGGESTIONS.sampled}, among the app's last ${PAYLOAD_FIELD_SUGGESTIONS.scanned} events)`),
+    fields: z.array(
+      z.object({
+        path: z.string().describe('Dot path of a scalar value in the payload, as a filter row names it (match.mode)'),
+        events: z.number().int().positive().describe('How many of the sampled events carried it'),
+        examples: z.array(payloadScalarSchema).describe(`Up to ${PAYLOAD_FIELD_SUGGESTIONS.examples} distinct values, most recent first`),
+      }),
+    ),
+  })
+  .meta({
+    id: 'PayloadFieldList',
+    description: `The dot paths of scalar values (strings, numbers, booleans, null; arrays are skipped) in the payloads of the app's most recent events of one name, most common first, at most ${PAYLOAD_FIELD_SUGGESTIONS.maxFields}`,
+  });
+export type PayloadFieldList = z.output<typeof payloadFieldListSchema>;
+export type PayloadFieldsQuery = z.output<typeof payloadFieldsQuerySchema>;

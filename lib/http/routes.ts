@@ -20,7 +20,7 @@ import { postRotateWebhookSecret } from './admin/webhook-secret';
 import { deleteEndpointItem, getDeliveries, getEndpoints, postEndpoint, postRedeliver } from './admin/endpoints';
 import { getAnalytics } from './admin/analytics';
 import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
-import { getEventNames, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
+import { getEventNames, getPayloadFields, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
 import { getAudit } from './admin/audit';
 import { deleteUser, getNotes, getUserExport, getUsers, postGrant, postMissionComplete, postMissionReset, postNote } from './admin/desk';
 import {
@@ -97,6 +97,7 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/missions/:missionId/archive', handlers: { POST: postArchiveMission } },
   { path: '/api/admin/apps/:appId/missions/:missionId/unarchive', handlers: { POST: postUnarchiveMission } },
   { path: '/api/admin/apps/:appId/event-names', handlers: { GET: getEventNames } },
+  { path: '/api/admin/apps/:appId/event-payload-fields', handlers: { GET: getPayloadFields } },
   { path: '/api/admin/audit', handlers: { GET: getAudit } },
   { path: '/api/admin/apps/:appId/themes', handlers: { GET: getThemes, POST: postTheme } },
   { path: '/api/admin/apps/:appId/themes/:themeId', handlers: { GET: getThemeItem, PUT: putTheme, DELETE: deleteThemeItem } },

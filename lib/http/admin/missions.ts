@@ -2,6 +2,7 @@
 // GET|PUT /api/admin/apps/:appId/missions/:missionId – one mission; replace it (with the version it was read at)
 // POST /api/admin/apps/:appId/missions/:missionId/{duplicate,archive,unarchive}
 // GET /api/admin/apps/:appId/event-names – suggestions for a mission's event name
+// GET /api/admin/apps/:appId/event-payload-fields?name= – the payload fields (with examples) recent events of a name carried
 import { getApp } from '@/lib/apps/apps';
 import {
   createMission,
@@ -12,13 +13,15 @@ import {
   updateMission,
   type CatalogVerbContext,
 } from '@/lib/catalog/mission-verbs';
-import { missionArchiveSchema, missionDuplicateSchema, missionListQuerySchema } from '@/lib/contract/mission-admin';
+import { missionArchiveSchema, missionDuplicateSchema, missionListQuerySchema, payloadFieldsQuerySchema } from '@/lib/contract/mission-admin';
 import { AppError } from '@/lib/errors';
 import { recentEventNames } from '@/lib/events/event-names';
+import { recentPayloadFields } from '@/lib/services/events/recent-payload-fields';
 import { z } from 'zod';
 import { parseJsonText, readJsonBody, readRawBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
 import { json } from '../respond';
+import { adminServiceContext } from '../service-context';
 import { parseWith, queryOf } from '../validate';
 
 const verbContext = ({ admin }: AdminContext): CatalogVerbContext => ({ actor: admin.actor });
@@ -67,4 +70,10 @@ export const postUnarchiveMission = archiveRoute(false);
 export const getEventNames = adminRoute('catalog.read', async ({ params }) => {
   if (!(await getApp(params.appId))) throw new AppError('app_not_found', `No app "${params.appId}"`);
   return json(await recentEventNames(params.appId));
+});
+
+export const getPayloadFields = adminRoute('catalog.read', async (req) => {
+  const input = parseWith(payloadFieldsQuerySchema, queryOf(req.req), { prefix: 'query' });
+  const ctx = await adminServiceContext(req, req.params.appId);
+  return json(await recentPayloadFields({ ctx, input }));
 });

@@ -50,6 +50,8 @@ import {
 } from '@/lib/contract/outbound';
 import {
   eventNameListSchema,
+  payloadFieldListSchema,
+  payloadFieldsQuerySchema,
   missionArchiveSchema,
   missionDuplicateSchema,
   missionListQuerySchema,
@@ -83,7 +85,7 @@ const named = [
   inspectionSchema, inspectedMissionSchema, inspectedEventSchema, missionLockSchema, verdictSchema, ledgerEntrySchema, testEventSchema,
   eventResponseSchema.meta({ id: 'RecordedEvent' }),
   missionSchema.meta({ id: 'MissionDefinition' }), missionRecordSchema, missionRecordListSchema, missionUpdateSchema,
-  missionDuplicateSchema, missionArchiveSchema, eventNameListSchema, auditPageSchema,
+  missionDuplicateSchema, missionArchiveSchema, eventNameListSchema, payloadFieldListSchema, auditPageSchema,
   themePresetComponent, themeRecordSchema, themeListSchema, themeAnswerSchema, updateThemeSchema,
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
   grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
@@ -314,6 +316,9 @@ const operations: Record<string, Record<string, OperationSpec>> = {
   },
   '/api/admin/apps/{appId}/event-names': {
     get: op('catalog.read', { operationId: 'listEventNames', tags: ['missions'], summary: 'Event-name suggestions', description: 'Distinct names of the app’s most recent events, then names its missions use.', parameters: [pathParam('appId')], success: { '200': answer('Names', 'EventNameList', ex.eventNames) }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/event-payload-fields': {
+    get: op('catalog.read', { operationId: 'listEventPayloadFields', tags: ['missions'], summary: 'Payload-field suggestions for an event name', description: 'The dot paths of scalar values the app’s recent events of `name` carried, most common first, with up to 5 example values each (the console’s filter rows suggest them). Reads at most the app’s last 5000 events.', parameters: [pathParam('appId'), ...queryParams(payloadFieldsQuerySchema)], success: { '200': answer('Fields', 'PayloadFieldList', ex.payloadFields) }, errors: [['validation_error', 'no `name`, or an unknown query parameter'], 'app_not_found'] }),
   },
   '/api/admin/audit': {
     get: op('audit.read', { operationId: 'listAuditEntries', tags: ['audit'], summary: 'The audit log, newest first, a page at a time', description: 'Pass nextCursor as `before` for the next page.', parameters: queryParams(auditQuerySchema), success: { '200': answer('A page', 'AuditPage', ex.auditPage) }, errors: [['validation_error', 'a bad query parameter (named)']] }),
