@@ -55,6 +55,7 @@ export const queryKeys = {
   missionList: (appId: string, query: string) => ['admin', 'apps', appId, 'missions', 'list', query] as const,
   mission: (appId: string, id: string) => ['admin', 'apps', appId, 'missions', 'one', id] as const,
   eventNames: (appId: string) => ['admin', 'apps', appId, 'event-names'] as const,
+  payloadFields: (appId: string, name: string) => ['admin', 'apps', appId, 'event-payload-fields', name] as const,
   audit: ['admin', 'audit'] as const,
   themes: (appId: string) => ['admin', 'apps', appId, 'themes'] as const,
   campaigns: (appId: string) => ['admin', 'apps', appId, 'campaigns'] as const,

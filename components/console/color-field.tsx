@@ -29,16 +29,31 @@ export interface ColorFieldProps extends Omit<React.ComponentProps<'input'>, 'va
 /** Spread FormControl's props onto this: the hex field gets the id, aria-invalid and aria-describedby. */
 export function ColorField({ value, onChange, fallback = '#7c3aed', label, optional, className, disabled, ...props }: ColorFieldProps) {
   const swatch = longHex(value) ?? fallback;
+  const unset = optional === true && (value === undefined || value === '');
   return (
     <div className={cn('flex items-center gap-2', className)}>
-      <input
-        type="color"
-        aria-label={`${label}: picker`}
-        value={swatch}
-        disabled={disabled}
-        onChange={(e) => onChange(e.target.value)}
-        className="h-9 w-11 shrink-0 cursor-pointer rounded-md border border-input bg-background p-1 disabled:cursor-not-allowed disabled:opacity-50"
-      />
+      {/* Not set: the picker shows an empty, struck-through swatch (not the fallback colour it opens at). */}
+      <span className="relative h-9 w-11 shrink-0">
+        <input
+          type="color"
+          aria-label={`${label}: picker${unset ? ' (not set)' : ''}`}
+          value={swatch}
+          disabled={disabled}
+          onChange={(e) => onChange(e.target.value)}
+          data-unset={unset || undefined}
+          className={cn(
+            'h-9 w-11 cursor-pointer rounded-md border border-input bg-background p-1 disabled:cursor-not-allowed disabled:opacity-50',
+            unset && 'opacity-0',
+          )}
+        />
+        {unset && (
+          <span
+            aria-hidden
+            data-testid="color-unset"
+            className="pointer-events-none absolute inset-0 rounded-md border border-dashed border-input bg-background bg-[linear-gradient(to_top_right,transparent_calc(50%-1px),var(--color-muted-foreground)_50%,transparent_calc(50%+1px))]"
+          />
+        )}
+      </span>
       <Input
         {...props}
         disabled={disabled}

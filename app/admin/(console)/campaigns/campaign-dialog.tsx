@@ -29,8 +29,21 @@ import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
 import type { Mission } from '@/lib/contract/mission';
 import { fromLocalInput, toLocalInput } from '@/lib/console/local-time';
 import { useIdFollowsName } from '@/lib/console/use-id-follows-name';
+import { plainResolver, revealFirstError } from '@/lib/console/plain-errors';
+import { confirmDiscard, useLeaveGuard } from '@/lib/console/use-leave-guard';
 
 const DAY = 86_400_000;
+
+const campaignResolver = plainResolver(zodResolver(campaignFormSchema), {
+  title: 'Title',
+  id: 'Campaign ID',
+  startAt: 'Start',
+  endAt: 'End',
+  bannerUrl: 'Banner URL',
+  themeId: 'Theme preset',
+  'budget.*.currency': 'Currency',
+  'budget.*.amount': 'Budget',
+});
 type ThemeMode = 'none' | 'preset' | 'own';
 
 function utcLabel(ms: number | undefined): string | null {
@@ -206,7 +219,13 @@ export function CampaignDialog({
   onClose(): void;
 }) {
   const queryClient = useQueryClient();
-  const form = useForm<CampaignInput>({ resolver: zodResolver(campaignFormSchema), defaultValues: newCampaign() });
+  const form = useForm<CampaignInput>({ resolver: campaignResolver, defaultValues: newCampaign(), mode: 'onTouched' });
+  const dirty = open && form.formState.isDirty;
+  useLeaveGuard(dirty);
+  /** Cancel, Escape, the close button and a click outside: asks first when something was changed. */
+  const close = () => {
+    if (confirmDiscard(dirty)) onClose();
+  };
   const { nameProps, idProps } = useIdFollowsName(form, editing !== null, open);
   const [mode, setMode] = React.useState<ThemeMode>('none');
 
@@ -261,14 +280,17 @@ export function CampaignDialog({
   });
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
+    <Dialog open={open} onOpenChange={(next) => !next && close()}>
       <DialogContent className="max-h-[calc(100vh-2rem)] overflow-y-auto sm:max-w-4xl">
         <DialogHeader>
           <DialogTitle>{editing ? `Edit campaign “${editing.title}”` : 'New campaign'}</DialogTitle>
           <DialogDescription>Players see it in /v1 from its start to its end; its missions count only in between.</DialogDescription>
         </DialogHeader>
         <Form {...form}>
-          <form onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate className="grid gap-6 md:grid-cols-[1fr_20rem]">
+          <form onSubmit={(e) => {
+            const el = e.currentTarget;
+            void form.handleSubmit((v) => save.mutate(v), () => revealFirstError(el))(e);
+          }} noValidate className="grid gap-6 md:grid-cols-[1fr_20rem]">
             <div className="grid content-start gap-4">
               <TextFormField
                 control={form.control}
@@ -392,7 +414,7 @@ export function CampaignDialog({
                 endAt={values.endAt}
               />
             </div>
-            <DialogFormFooter submitLabel={editing ? 'Save campaign' : 'Create campaign'} pending={save.isPending} onCancel={onClose} error={form.formState.errors.root?.message} className="md:col-span-2" />
+            <DialogFormFooter submitLabel={editing ? 'Save campaign' : 'Create campaign'} pending={save.isPending} onCancel={close} error={form.formState.errors.root?.message} className="md:col-span-2" />
           </form>
         </Form>
       </DialogContent>

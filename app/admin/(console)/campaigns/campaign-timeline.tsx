@@ -5,6 +5,7 @@
 import * as React from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
+import { cn } from '@/lib/cn';
 import { campaignPhase, PHASE_BADGE, PHASE_LABELS, type CampaignPhase } from '@/components/console/campaign-phase';
 import { formatDate, formatDateTime } from '@/components/console/format';
 import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
@@ -25,6 +26,7 @@ export function CampaignTimeline({ campaigns, themes, now }: { campaigns: Campai
   const to = Math.max(now, ...shown.map((c) => c.endAt));
   const span = Math.max(1, to - from);
   const pct = (t: number) => `${(((t - from) / span) * 100).toFixed(3)}%`;
+  const nowShare = (now - from) / span;
   const sorted = [...shown].sort((a, b) => ORDER.indexOf(campaignPhase(a, now)) - ORDER.indexOf(campaignPhase(b, now)) || a.startAt - b.startAt);
 
   return (
@@ -68,12 +70,17 @@ export function CampaignTimeline({ campaigns, themes, now }: { campaigns: Campai
         </ol>
         <div className="grid grid-cols-[minmax(8rem,14rem)_1fr] gap-3 text-xs text-muted-foreground" aria-hidden>
           <span />
-          <div className="relative h-4">
-            <span className="absolute left-0">{formatDate(from)}</span>
-            <span className="absolute -translate-x-1/2 font-medium text-foreground" style={{ left: pct(now) }}>
-              now
-            </span>
-            <span className="absolute right-0">{formatDate(to)}</span>
+          {/* Two lines: the "now" marker above the range's dates, so they never overlap however close now is to either end. */}
+          <div className="grid gap-0.5">
+            <div className="relative h-4">
+              <span className={cn('absolute font-medium text-foreground', nowShare < 0.05 ? '' : nowShare > 0.95 ? '-translate-x-full' : '-translate-x-1/2')} style={{ left: pct(now) }}>
+                now
+              </span>
+            </div>
+            <div className="flex justify-between gap-3">
+              <span>{formatDate(from)}</span>
+              <span>{formatDate(to)}</span>
+            </div>
           </div>
         </div>
       </CardContent>

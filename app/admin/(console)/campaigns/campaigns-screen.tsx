@@ -176,18 +176,27 @@ export function CampaignsScreen() {
           onClose={() => setDialog(null)}
         />
       )}
-      <ConfirmDialog
-        open={deleting !== null}
-        onClose={() => setDeleting(null)}
-        title={<>Delete the campaign “{deleting?.title}”?</>}
-        description={
-          deleting && deleting.missionIds.length > 0
-            ? `It still has ${deleting.missionIds.length} mission${deleting.missionIds.length > 1 ? 's' : ''}: move them out first (edit the campaign), or archive it instead. The delete is refused while missions name it.`
-            : 'Players stop seeing it at once. The audit log keeps what it was.'
-        }
-        confirmLabel="Delete campaign"
-        onConfirm={() => deleting && remove.mutate(deleting)}
-      />
+      {/* A campaign that missions still name cannot be deleted (the API refuses): the dialog says so and offers the edit, never a red Delete. */}
+      {deleting && deleting.missionIds.length > 0 ? (
+        <ConfirmDialog
+          open
+          onClose={() => setDeleting(null)}
+          title={<>The campaign “{deleting.title}” cannot be deleted yet</>}
+          description={`It still has ${deleting.missionIds.length} mission${deleting.missionIds.length > 1 ? 's' : ''}: move them out first (edit the campaign), or archive it instead.`}
+          confirmLabel="Edit the campaign"
+          destructive={false}
+          onConfirm={() => setDialog({ editing: deleting })}
+        />
+      ) : (
+        <ConfirmDialog
+          open={deleting !== null}
+          onClose={() => setDeleting(null)}
+          title={<>Delete the campaign “{deleting?.title}”?</>}
+          description="Players stop seeing it at once. The audit log keeps what it was."
+          confirmLabel="Delete campaign"
+          onConfirm={() => deleting && remove.mutate(deleting)}
+        />
+      )}
     </>
   );
 }

@@ -38,8 +38,14 @@ import { AudienceField } from '@/components/console/audience-field';
 import { AggregateStreakFields } from './aggregate-streak-fields';
 import { MissionPreview } from './mission-preview';
 import { WINDOW_HINTS, WINDOW_LABELS } from './labels';
-import { missionsPath, useCampaigns, useEventNames, useMission, useMissions } from './use-missions';
+import { missionsPath, useCampaigns, useEventNames, useMission, useMissions, usePayloadFields } from './use-missions';
 import { useIdFollowsName } from '@/lib/console/use-id-follows-name';
+import { plainResolver, revealFirstError } from '@/lib/console/plain-errors';
+import { useLeaveGuard } from '@/lib/console/use-leave-guard';
+import { useBrowserValue } from '@/components/console/browser-store';
+
+const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
+import { SuggestionLists } from '@/components/console/filter-rows';
 
 const schemaResolver = zodResolver(missionSchema);
 
@@ -67,6 +73,24 @@ const missionResolver: Resolver<MissionFormValues, unknown, Mission> = async (va
   errors.criteria = criteria as FieldErrors<MissionFormValues>['criteria'];
   return { values: {}, errors };
 };
+
+/** The mission's fields by their labels, for the plain-words messages (lib/console/plain-errors.ts). */
+const plainMissionResolver = plainResolver(missionResolver, {
+  title: 'Title',
+  id: 'Mission ID',
+  iconUrl: 'Icon URL',
+  'criteria.eventName': 'Event name',
+  'criteria.count': 'Count',
+  'criteria.window': 'Window',
+  'criteria.filterRows.*.path': 'Payload path',
+  'criteria.filterRows.*.value': 'Value',
+  'reward.currency': 'Currency',
+  'reward.amount': 'Amount',
+  'reward.itemId': 'Item ID',
+  'reward.quantity': 'Quantity',
+  'reward.badgeId': 'Badge ID',
+  expiresAt: 'Expiry',
+});
 
 /** The filter row's labels: read by screen readers always, shown from the sm breakpoint. */
 const ROW_LABEL = 'sr-only sm:not-sr-only sm:text-xs';
@@ -115,7 +139,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   const eventNames = useEventNames(appId);
   const [conflict, setConflict] = React.useState<string | null>(null);
 
-  const form = useForm<MissionFormValues, unknown, Mission>({ resolver: missionResolver, defaultValues: emptyMissionForm(), mode: 'onTouched' });
+  const form = useForm<MissionFormValues, unknown, Mission>({ resolver: plainMissionResolver, defaultValues: emptyMissionForm(), mode: 'onTouched' });
   const rows = useFieldArray({ control: form.control, name: 'criteria.filterRows' });
   // Every value, on every change: the preview and the reward's fields follow the form.
   const values = form.watch();
@@ -158,6 +182,9 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
     },
   });
 
+  // Unsaved changes ask before the page is left; not once the save went through (the page moves to the list).
+  useLeaveGuard(form.formState.isDirty && !save.isSuccess);
+
   const reload = async () => {
     setConflict(null);
     await existing.refetch();
@@ -168,6 +195,10 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   const filterError = (form.formState.errors.criteria as { filter?: { message?: string } } | undefined)?.filter?.message;
   const suggestions = eventNames.data ?? [];
   const listId = React.useId();
+  // The browser's zone, read after hydration: the server (UTC) renders the page first, and the two must agree.
+  const zone = useBrowserValue(browserTimeZone, null);
+  const payloadFields = usePayloadFields(appId, values.criteria?.eventName ?? '');
+  const rowListId = React.useId();
   const title = editing ? `Edit ${existing.data?.title ?? 'mission'}` : 'New mission';
 
   if (editing && existing.error) {
@@ -198,7 +229,10 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
           <form
             aria-label={title}
             noValidate
-            onSubmit={form.handleSubmit((mission) => save.mutate(mission))}
+            onSubmit={(e) => {
+              const el = e.currentTarget;
+              void form.handleSubmit((mission) => save.mutate(mission), () => revealFirstError(el))(e);
+            }}
             className="grid items-start gap-6 lg:grid-cols-[minmax(0,1fr)_22rem]"
           >
             <div className="grid gap-6">
@@ -300,6 +334,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                         spellCheck={false}
                         className="font-mono"
                         placeholder="mode"
+                        list={`${rowListId}-paths`}
                         aria-label={`Filter ${i + 1} payload path`}
                       />
                       <SelectFormField
@@ -319,6 +354,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                         spellCheck={false}
                         className="font-mono"
                         placeholder={VALUE_PLACEHOLDERS[values.criteria?.filterRows?.[i]?.op ?? 'eq'] ?? 'ranked'}
+                        list={`${rowListId}-values-${i}`}
                         aria-label={`Filter ${i + 1} value`}
                       />
                       <Button type="button" variant="ghost" size="icon" className="sm:mt-6" aria-label={`Remove filter ${i + 1}`} onClick={() => rows.remove(i)}>
@@ -326,6 +362,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                       </Button>
                     </div>
                   ))}
+                  <SuggestionLists id={rowListId} suggestions={payloadFields.data ?? []} rows={values.criteria?.filterRows ?? []} />
                   {filterError && (
                     <p role="alert" className="text-[13px] font-medium text-destructive">
                       {filterError.replace(/^Invalid input: /, '')}
@@ -378,7 +415,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                     control={form.control}
                     name="expiresAt"
                     label="Expires"
-                    description={`Your time zone (${Intl.DateTimeFormat().resolvedOptions().timeZone}). Events at or after it do not count; empty: never.`}
+                    description={`Your time zone${zone ? ` (${zone})` : ''}. Events at or after it do not count; empty: never.`}
                     type="datetime-local"
                   />
                 </div>
@@ -397,15 +434,16 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                             {otherMissions.map((m) => {
                               const checked = field.value.includes(m.id);
                               return (
-                                <label key={m.id} className="flex cursor-pointer items-center gap-2 rounded px-2 py-1 text-sm hover:bg-muted">
+                                <label key={m.id} className="flex cursor-pointer items-start gap-2 rounded px-2 py-1 text-sm hover:bg-muted">
                                   <input
                                     type="checkbox"
-                                    className="size-4 accent-(--color-primary)"
+                                    className="mt-0.5 size-4 shrink-0 accent-(--color-primary)"
                                     checked={checked}
                                     onChange={() => field.onChange(checked ? field.value.filter((id) => id !== m.id) : [...field.value, m.id])}
                                   />
-                                  <span className="min-w-0 truncate">
-                                    {m.title} <span className="font-mono text-xs text-muted-foreground">{m.id}</span>
+                                  <span className="grid min-w-0">
+                                    <span className="break-words">{m.title}</span>
+                                    <span className="font-mono text-xs break-all text-muted-foreground">{m.id}</span>
                                     {m.archived && <span className="text-xs text-muted-foreground"> (archived)</span>}
                                   </span>
                                 </label>

@@ -34,7 +34,7 @@ function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; ed
       cell: ({ row }) => {
         const m = row.original;
         return (
-          <div className="min-w-0 max-w-72">
+          <div className="min-w-40 max-w-72">
             {opts.canWrite ? (
               <Link href={opts.editHref(m.id)} className="font-medium hover:underline focus-visible:outline-2 focus-visible:outline-ring">
                 {m.title}
@@ -56,10 +56,10 @@ function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; ed
         const filters = Object.keys(c.filter ?? {}).length;
         return (
           <div className="flex flex-col gap-1">
-            <span>
+            <span className="whitespace-nowrap">
               <span className="tabular-nums">{c.count.toLocaleString()}</span> × <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs">{c.eventName}</code>
             </span>
-            <span className="flex flex-wrap gap-1">
+            <span className="flex gap-1 whitespace-nowrap">
               <Badge variant="secondary">{WINDOW_LABELS[c.window]}</Badge>
               {filters > 0 && (
                 <Badge variant="outline">
@@ -72,12 +72,19 @@ function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; ed
         );
       },
     },
-    { id: 'reward', accessorFn: (m) => rewardLabel(m.reward), header: 'Reward' },
+    { id: 'reward', accessorFn: (m) => rewardLabel(m.reward), header: 'Reward', cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue() as string}</span> },
     {
       id: 'campaign',
       accessorFn: (m) => (m.campaignId ? (opts.campaigns.get(m.campaignId)?.title ?? m.campaignId) : ''),
       header: 'Campaign',
-      cell: ({ getValue }) => (getValue() ? <span>{getValue() as string}</span> : <span className="text-muted-foreground">None</span>),
+      cell: ({ getValue }) =>
+        getValue() ? (
+          <span className="block max-w-40 truncate" title={getValue() as string}>
+            {getValue() as string}
+          </span>
+        ) : (
+          <span className="text-muted-foreground">None</span>
+        ),
     },
     {
       id: 'status',

@@ -5,7 +5,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { adminFetch, queryKeys } from '@/components/console/api';
 import type { CatalogDocument } from '@/lib/contract/catalog';
-import type { EventNameList, MissionRecord } from '@/lib/contract/mission-admin';
+import type { EventNameList, MissionRecord, PayloadFieldList } from '@/lib/contract/mission-admin';
 
 export interface MissionFilters {
   campaignId: string;
@@ -61,6 +61,18 @@ export function useEventNames(appId: string | undefined) {
     queryKey: queryKeys.eventNames(appId ?? ''),
     queryFn: () => adminFetch<EventNameList>(`${appPath(appId!)}/event-names`).then((r) => r.eventNames),
     enabled: !!appId,
+  });
+}
+
+/** The payload fields (with example values) the app's recent events of this name carried: the filter rows' suggestions. */
+export function usePayloadFields(appId: string | undefined, eventName: string) {
+  const name = eventName.trim();
+  return useQuery({
+    queryKey: queryKeys.payloadFields(appId ?? '', name),
+    queryFn: () => adminFetch<PayloadFieldList>(`${appPath(appId!)}/event-payload-fields?name=${encodeURIComponent(name)}`).then((r) => r.fields),
+    enabled: !!appId && name !== '',
+    staleTime: 60_000,
+    placeholderData: (previous) => previous,
   });
 }
 

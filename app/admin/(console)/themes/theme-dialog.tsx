@@ -17,6 +17,8 @@ import { DialogFormFooter } from '@/components/console/dialog-form-footer';
 import type { ThemeRecord } from '@/lib/contract/catalog-admin';
 import { themePresetSchema, type ThemeColorField, type ThemePresetInput } from '@/lib/contract/theme';
 import { useIdFollowsName } from '@/lib/console/use-id-follows-name';
+import { plainResolver, revealFirstError } from '@/lib/console/plain-errors';
+import { confirmDiscard, useLeaveGuard } from '@/lib/console/use-leave-guard';
 
 const COLOR_FIELDS: { name: ThemeColorField; label: string; hint: string }[] = [
   { name: 'primaryColor', label: 'Primary colour', hint: 'Buttons, progress bars, highlights.' },
@@ -24,6 +26,8 @@ const COLOR_FIELDS: { name: ThemeColorField; label: string; hint: string }[] = [
   { name: 'backgroundColor', label: 'Background colour', hint: 'The card or screen behind the campaign.' },
   { name: 'textColor', label: 'Text colour', hint: 'Text on the background (black or white when not set).' },
 ];
+
+const themeResolver = plainResolver(zodResolver(themePresetSchema), { name: 'Name', id: 'Theme ID', ...Object.fromEntries(COLOR_FIELDS.map((f) => [f.name, f.label])) });
 
 const EMPTY: ThemePresetInput = { id: '', name: '', primaryColor: '#7c3aed' };
 
@@ -35,7 +39,13 @@ function toInput(theme: ThemeRecord): ThemePresetInput {
 /** `editing`: null for a new preset; `open` says whether the dialog shows. */
 export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; open: boolean; editing: ThemeRecord | null; onClose(): void }) {
   const queryClient = useQueryClient();
-  const form = useForm<ThemePresetInput>({ resolver: zodResolver(themePresetSchema), defaultValues: EMPTY });
+  const form = useForm<ThemePresetInput>({ resolver: themeResolver, defaultValues: EMPTY, mode: 'onTouched' });
+  const dirty = open && form.formState.isDirty;
+  useLeaveGuard(dirty);
+  /** Cancel, Escape, the close button and a click outside: asks first when something was changed. */
+  const close = () => {
+    if (confirmDiscard(dirty)) onClose();
+  };
   const { nameProps, idProps } = useIdFollowsName(form, editing !== null, open);
 
   React.useEffect(() => {
@@ -67,7 +77,7 @@ export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; 
   });
 
   return (
-    <Dialog open={open} onOpenChange={(next) => !next && onClose()}>
+    <Dialog open={open} onOpenChange={(next) => !next && close()}>
       <DialogContent className="max-h-[calc(100vh-2rem)] overflow-y-auto sm:max-w-3xl">
         <DialogHeader>
           <DialogTitle>{editing ? `Edit theme “${editing.name}”` : 'New theme'}</DialogTitle>
@@ -78,7 +88,10 @@ export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; 
           </DialogDescription>
         </DialogHeader>
         <Form {...form}>
-          <form onSubmit={form.handleSubmit((v) => save.mutate(v))} noValidate className="grid gap-6 md:grid-cols-[1fr_18rem]">
+          <form onSubmit={(e) => {
+            const el = e.currentTarget;
+            void form.handleSubmit((v) => save.mutate(v), () => revealFirstError(el))(e);
+          }} noValidate className="grid gap-6 md:grid-cols-[1fr_18rem]">
             <div className="grid content-start gap-4">
               <TextFormField
                 control={form.control}
@@ -118,7 +131,7 @@ export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; 
                 theme={values}
               />
             </div>
-            <DialogFormFooter submitLabel={editing ? 'Save theme' : 'Create theme'} pending={save.isPending} onCancel={onClose} error={form.formState.errors.root?.message} className="md:col-span-2" />
+            <DialogFormFooter submitLabel={editing ? 'Save theme' : 'Create theme'} pending={save.isPending} onCancel={close} error={form.formState.errors.root?.message} className="md:col-span-2" />
           </form>
         </Form>
       </DialogContent>
