@@ -70,11 +70,16 @@ export function plainResolver<T extends FieldValues, C, O>(resolver: Resolver<T,
 }
 
 /** After a refused save: the first field marked invalid is scrolled into view and focused. */
-export function revealFirstError(form: HTMLElement | null): void {
-  // After React has rendered the errors (aria-invalid is set by the render).
+export function revealFirstError(form: HTMLElement | null, frames = 10): void {
+  // After React has rendered the errors (aria-invalid is set by the render): a few frames at most.
   requestAnimationFrame(() => {
-    const first = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
-    if (!first) return;
+    // The first invalid element that takes focus (a group marked invalid hands it to its first control).
+    const marked = form?.querySelector<HTMLElement>('[aria-invalid="true"]');
+    const first = marked?.matches('input, select, textarea, button, [tabindex]') ? marked : (marked?.querySelector<HTMLElement>('input, select, textarea, button, [tabindex]') ?? marked);
+    if (!first) {
+      if (frames > 0) revealFirstError(form, frames - 1);
+      return;
+    }
     first.scrollIntoView({ block: 'center' });
     first.focus({ preventScroll: true });
   });

@@ -7,7 +7,7 @@
 // Cancel, Escape or close button).
 import * as React from 'react';
 
-export const LEAVE_QUESTION = 'You have unsaved changes. Leave without saving them?';
+const LEAVE_QUESTION = 'You have unsaved changes. Leave without saving them?';
 
 /** Asks when `dirty`; true when there is nothing to lose or the person chose to leave. */
 export function confirmDiscard(dirty: boolean): boolean {

@@ -59,8 +59,12 @@ const missionResolver: Resolver<MissionFormValues, unknown, Mission> = async (va
   // What the schema cannot say row by row: a blank path, a path and operator given twice.
   const rows: NonNullable<NonNullable<FieldErrors<MissionFormValues>['criteria']>['filterRows']> = [];
   let blank = false;
+  // A row left wholly empty is not flagged while the form checks other fields (an added row, another edit):
+  // only on save (every field is checked) or once its own path was left.
+  const checked = new Set(options.names ?? []);
   values.criteria.filterRows.forEach((row, i) => {
     if (row.path.trim() !== '') return;
+    if (row.value.trim() === '' && options.names !== undefined && !checked.has(`criteria.filterRows.${i}.path`)) return;
     blank = true;
     rows[i] = { path: { type: 'required', message: 'Enter the payload path to compare' } };
   });

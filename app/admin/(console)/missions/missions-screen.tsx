@@ -34,13 +34,13 @@ function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; ed
       cell: ({ row }) => {
         const m = row.original;
         return (
-          <div className="min-w-40 max-w-72">
+          <div className="w-56 min-w-0" title={m.title}>
             {opts.canWrite ? (
-              <Link href={opts.editHref(m.id)} className="font-medium hover:underline focus-visible:outline-2 focus-visible:outline-ring">
+              <Link href={opts.editHref(m.id)} className="block truncate font-medium hover:underline focus-visible:outline-2 focus-visible:outline-ring">
                 {m.title}
               </Link>
             ) : (
-              <p className="font-medium">{m.title}</p>
+              <p className="truncate font-medium">{m.title}</p>
             )}
             <p className="truncate font-mono text-xs text-muted-foreground">{m.id}</p>
           </div>
