@@ -69,7 +69,7 @@ async function main() {
     const user = SEED === 'spread' ? sql`((g::bigint * 2246822519) % ${USERS})` : sql`(g % ${USERS})`;
     const name = SEED === 'spread' ? sql`((g::bigint * 3266489917) / 7 % ${names.length})` : sql`((g * 7) % ${names.length})`;
     await db.execute(sql`insert into events (id, app_id, user_id, name, payload, timestamp, received_at, source)
-      select 'evt_bi_' || g, ${appId}, 'user-' || lpad(${user}::text, 7, '0'),
+      select ${`evt_bi_${SEED}_${USERS}_`} || g, ${appId}, 'user-' || lpad(${user}::text, 7, '0'),
         (${`{${names.join(',')}}`}::text[])[1 + ${name}],
         case when g % 3 = 0 then '{"mode":"ranked","score":12}'::jsonb else '{"mode":"casual","score":3}'::jsonb end,
         ${now} - ((g::bigint * 2654435761) % ${Math.floor(29.9 * DAY)}), ${now}, 'api'
