@@ -2,7 +2,7 @@
 // in the same transaction as the change it records. Read newest first, by
 // filters, a page at a time (keyset on the id).
 import { and, desc, eq, gte, ilike, like, lt, type SQL } from 'drizzle-orm';
-import { getDb, type DbOrTx } from '@/db/client';
+import type { DbOrTx } from '@/db/client';
 import { auditLog } from '@/db/schema';
 import type { AuditPage, AuditQuery } from '@/lib/contract/audit';
 
@@ -29,7 +29,7 @@ export async function recordAudit(db: DbOrTx, entry: AuditEntry, now = Date.now(
 
 const escapeLike = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-export async function listAudit(query: AuditQuery): Promise<AuditPage> {
+export async function listAudit(db: DbOrTx, query: AuditQuery): Promise<AuditPage> {
   const where: SQL[] = [];
   if (query.appId) where.push(eq(auditLog.appId, query.appId));
   if (query.actor) where.push(ilike(auditLog.actor, `%${escapeLike(query.actor)}%`));
@@ -39,7 +39,6 @@ export async function listAudit(query: AuditQuery): Promise<AuditPage> {
   if (query.from !== undefined) where.push(gte(auditLog.at, query.from));
   if (query.to !== undefined) where.push(lt(auditLog.at, query.to));
   if (query.before !== undefined) where.push(lt(auditLog.id, query.before));
-  const db = await getDb();
   const rows = await db
     .select()
     .from(auditLog)

@@ -4,8 +4,9 @@ import { auditQuerySchema } from '@/lib/contract/audit';
 import { adminRoute } from '../handler';
 import { json } from '../respond';
 import { parseWith, queryOf } from '../validate';
+import { staffServiceContext } from '../service-context';
 
-export const getAudit = adminRoute('audit.read', async ({ req }) => {
-  const query = parseWith(auditQuerySchema, queryOf(req), { prefix: 'query' });
-  return json(await listAudit(query));
+export const getAudit = adminRoute('audit.read', async (request) => {
+  const query = parseWith(auditQuerySchema, queryOf(request.req), { prefix: 'query' });
+  return json(await listAudit((await staffServiceContext(request)).deps.db, query));
 });

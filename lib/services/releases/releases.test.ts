@@ -34,7 +34,7 @@ beforeAll(async () => {
   ]);
   await boot();
   db = await getDb();
-  makeApp = async (id) => void (await createApp({ id, name: id, appSecret: 'qs_test_secret_0123456789abcdef' }, 'test'));
+  makeApp = async (id) => void (await createApp(db, { id, name: id, appSecret: 'qs_test_secret_0123456789abcdef' }, 'test'));
   base = {
     actor: { kind: 'staff', id: 'ana@example.com', role: 'editor' },
     requestId: 'test-request',
