@@ -9,8 +9,8 @@ import type { balances, progress } from '@/db/schema';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { processWide } from '@/lib/process-wide';
 
-export type ProgressRow = typeof progress.$inferSelect;
-export type BalanceRow = typeof balances.$inferSelect;
+type ProgressRow = typeof progress.$inferSelect;
+type BalanceRow = typeof balances.$inferSelect;
 
 export interface StreamSources {
   /** The process's database. */
