@@ -1,11 +1,10 @@
-// Apps (games): creation with secrets shown once, credential checks, rotation.
+// Apps (games): creation with secrets shown once (start-up seeds one too), look-up and credential checks; rotation, listing and settings are verbs in lib/services/apps/.
 import { eq } from 'drizzle-orm';
 import { getDb, type DbOrTx } from '@/db/client';
 import { apps, type AppRow } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
 import type { PublicApp } from '@/lib/contract/app';
-import { cacheSecretRotation } from '@/lib/auth/revocation';
 import { generateSecret, hashSecret, secretMatches, secretMatchesNothing } from './secrets';
 
 export type { PublicApp } from '@/lib/contract/app';
@@ -69,24 +68,4 @@ export async function checkAppSecret(db: DbOrTx, appId: string, appSecret: strin
   const app = await findApp(db, appId);
   if (!app) return secretMatchesNothing(appSecret);
   return secretMatches(appSecret, app.secretHash);
-}
-
-/** Issues a new app secret; the old one stops working at once, and so do the app's tokens issued before now. */
-export async function rotateAppSecret(db: DbOrTx, appId: string, actor: string, now = Date.now()): Promise<string> {
-  const appSecret = generateSecret('qs');
-  await db.transaction(async (tx) => {
-    const updated = await tx
-      .update(apps)
-      .set({ secretHash: hashSecret(appSecret), secretRotatedAt: now })
-      .where(eq(apps.id, appId))
-      .returning();
-    if (updated.length === 0) throw new AppError('app_not_found', `No app "${appId}"`);
-    await recordAudit(tx, { actor, action: 'app.rotate_secret', appId, target: `app:${appId}`, after: { secretRotatedAt: now } }, now);
-  });
-  await cacheSecretRotation(appId, now);
-  return appSecret;
-}
-
-export async function listApps(db: DbOrTx): Promise<PublicApp[]> {
-  return (await db.select().from(apps).orderBy(apps.id)).map((row) => toPublicApp(row));
 }

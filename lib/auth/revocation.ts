@@ -5,7 +5,6 @@
 // flushed Redis) is re-warmed at start-up.
 import { and, eq, gt } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
-import { recordAudit } from '@/lib/audit';
 import { apps, revokedTokens, userRevocations } from '@/db/schema';
 import { isUnavailableError } from '@/lib/errors';
 import { getKv } from '@/lib/kv';
@@ -65,7 +64,7 @@ async function cacheUserRevocation(appId: string, userId: string, now: number): 
 /**
  * The app secret was rotated at `rotatedAt`: its tokens issued before end now.
  * Tokens live one TTL at most, so the key does too. Called after the rotation
- * committed (lib/apps/apps.ts); the database row is the truth for re-warming.
+ * committed (lib/services/apps/rotate-app-secret.ts); the database row is the truth for re-warming.
  */
 export async function cacheSecretRotation(appId: string, rotatedAt: number, now = Date.now()): Promise<void> {
   const ttlMs = rotatedAt + TOKEN_TTL_MS - now;
@@ -79,30 +78,15 @@ export async function revokeToken(db: DbOrTx, claims: TokenClaims, now = Date.no
 }
 
 /**
- * Staff revoke one token by jti, or every token of a user issued before now,
- * with an audit row. A jti alone does not tell its expiry: it is kept for a
- * full token lifetime, which covers any token still valid.
+ * One token revoked by jti, written in the caller's transaction (staff,
+ * lib/services/auth/revoke-tokens.ts); the answer is the cache write to run
+ * once it has committed. A jti alone does not tell its expiry: it is kept for
+ * a full token lifetime, which covers any token still valid.
  */
-export async function revokeByStaff(
-  db: DbOrTx,
-  input: { appId: string; jti: string } | { appId: string; userId: string },
-  actor: string,
-  now = Date.now(),
-): Promise<void> {
-  if ('jti' in input) {
-    const claims: Revocable = { jti: input.jti, appId: input.appId, userId: '', exp: Math.ceil(now / 1000) + TOKEN_TTL_SECONDS };
-    await db.transaction(async (tx) => {
-      await storeTokenRevocation(tx, claims, now);
-      await recordAudit(tx, { actor, action: 'token.revoke', appId: input.appId, target: `jti:${input.jti}`, after: { revokedAt: now } }, now);
-    });
-    await cacheTokenRevocation(claims, now);
-  } else {
-    await db.transaction(async (tx) => {
-      await storeUserRevocation(tx, input.appId, input.userId, now);
-      await recordAudit(tx, { actor, action: 'user.revoke_tokens', appId: input.appId, target: `user:${input.userId}`, after: { before: now } }, now);
-    });
-    await cacheUserRevocation(input.appId, input.userId, now);
-  }
+export async function revokeJtiInTransaction(tx: DbOrTx, appId: string, jti: string, now: number): Promise<() => Promise<void>> {
+  const claims: Revocable = { jti, appId, userId: '', exp: Math.ceil(now / 1000) + TOKEN_TTL_SECONDS };
+  await storeTokenRevocation(tx, claims, now);
+  return () => cacheTokenRevocation(claims, now);
 }
 
 /**

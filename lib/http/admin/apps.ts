@@ -4,11 +4,13 @@
 // PATCH /api/admin/apps/:appId – change an app's name or webhook limit (below)
 // POST /api/admin/apps/:appId/rotate-secret, POST /api/admin/apps/:appId/revocations (below)
 import { z } from 'zod';
-import { createApp, listApps, rotateAppSecret } from '@/lib/apps/apps';
-import { revokeByStaff } from '@/lib/auth/revocation';
+import { createApp } from '@/lib/apps/apps';
+import { listApps } from '@/lib/services/apps/list-apps';
+import { rotateAppSecret } from '@/lib/services/apps/rotate-app-secret';
 import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
 import { createAppSchema, updateAppSchema } from '@/lib/contract/app';
 import { updateApp } from '@/lib/services/apps/update-app';
+import { revokeTokens } from '@/lib/services/auth/revoke-tokens';
 import { adminServiceContext, staffServiceContext } from '../service-context';
 import { readJsonBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
@@ -22,7 +24,7 @@ export const postApp = adminRoute('apps.manage', async (request) => {
   return json(await createApp(ctx.deps.db, input, request.admin.actor), { status: 201 });
 });
 
-export const getApps = adminRoute('apps.read', async (request) => json({ apps: await listApps((await staffServiceContext(request)).deps.db) }));
+export const getApps = adminRoute('apps.read', async (request) => json({ apps: await listApps({ ctx: await staffServiceContext(request) }) }));
 
 /** 404 app_not_found unless the app exists (adminServiceContext checks it). */
 const requireApp = (request: AdminContext) => adminServiceContext(request, request.params.appId);
@@ -50,8 +52,8 @@ export const patchApp = adminRoute('apps.manage', async (request) => {
 
 // POST /api/admin/apps/:appId/rotate-secret – a new app secret; the old one stops working at once
 export const postRotateSecret = adminRoute('apps.manage', async (request) => {
-  const { params, admin } = request;
-  const appSecret = await rotateAppSecret((await staffServiceContext(request)).deps.db, params.appId, admin.actor);
+  const { params } = request;
+  const appSecret = await rotateAppSecret({ ctx: await staffServiceContext(request), input: { appId: params.appId } });
   return json({ appId: params.appId, appSecret });
 });
 
@@ -62,10 +64,9 @@ export const revocationSchema = z.union([
 
 // POST /api/admin/apps/:appId/revocations – revoke one token ({jti}) or all of a user's tokens so far ({userId})
 export const postRevocation = adminRoute('players.revoke', async (request) => {
-  const { req, params, admin } = request;
   const ctx = await requireApp(request);
-  const { value } = await readJsonBody(req);
+  const { value } = await readJsonBody(request.req);
   const input = parseWith(revocationSchema, value);
-  await revokeByStaff(ctx.deps.db, { appId: params.appId, ...input }, admin.actor);
+  await revokeTokens({ ctx, input });
   return json({ revoked: true, ...input });
 });
