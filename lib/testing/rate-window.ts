@@ -9,6 +9,11 @@
 // burst takes depends on the machine: on the shared 2-core machine with
 // several suites and builds beside it (load average 15-25), a request that
 // takes 20 ms alone took up to 1-2 s, so `neededMs` is generous.
+// Waiting for the next window costs up to `neededMs` of real time per burst
+// (webhook-limits.test.ts took 103 s, most of it such waits): a server in the
+// test's own process skips ahead instead (freshWindowInProcess); a server in
+// another process (two-instances, scripts/start.test.ts) still waits
+// (awayFromWindowEdge).
 
 /** When the current fixed window has less than `neededMs` left, waits for the next one to start. */
 export async function awayFromWindowEdge(neededMs: number, windowMs = 60_000): Promise<void> {
