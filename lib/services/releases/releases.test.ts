@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { catalogReleases, missions } from '@/db/schema';
-import { prepareTestEnv, uniqueId } from '@/lib/testing/test-server';
+import { prepareTestEnv, uniqueId } from '@/lib/testing/test-env';
 import { withTransaction, type ServiceContext } from '../context';
 import { putDraft } from '../drafts/put-draft';
 import { getDraft } from '../drafts/get-draft';
