@@ -171,7 +171,7 @@ describe('outbound webhooks', () => {
     const budgetAlerts = ofApp().filter((x) => x.body.includes('"type":"budget.alert"'));
     expect(budgetAlerts).toHaveLength(2);
     const verified = await Promise.all(budgetAlerts.map((x) => verifyWebhook(alerts.secret, x.headers as Record<string, string>, x.body)));
-    expect(verified.map((n) => n.data).sort((a, b) => Number(a.threshold) - Number(b.threshold))).toEqual([
+    expect(verified.map((n) => n.data as Record<string, unknown>).sort((a, b) => Number(a.threshold) - Number(b.threshold))).toEqual([
       { campaignId: 'cup', currency: 'gems', threshold: 80, spent: 80, budget: 100, missionId: 'cup-win', at: expect.any(Number) },
       { campaignId: 'cup', currency: 'gems', threshold: 100, spent: 100, budget: 100, missionId: 'cup-win', at: expect.any(Number) },
     ]);
