@@ -13,10 +13,11 @@ import { GitPullRequestDraftIcon } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ApiError, adminFetch, appPath } from '@/components/console/api';
+import type { ThemeRecord } from '@/lib/contract/catalog-admin';
 import type { CatalogChange, Draft, DraftCollection } from '@/lib/contract/release';
 
 /** The same key as the Draft page's: a write here refreshes it, and the other way round. */
-export const draftQueryKey = (appId: string) => ['admin', 'apps', appId, 'draft'] as const;
+const draftQueryKey = (appId: string) => ['admin', 'apps', appId, 'draft'] as const;
 
 /** The app's draft, or null when it has none. */
 export function useDraft(appId: string | undefined) {
@@ -54,11 +55,6 @@ const CHANGE_LABELS: Record<CatalogChange['change'], { label: string; variant: '
   removed: { label: 'Removed in draft', variant: 'destructive' },
 };
 
-/** The draft's change of one item, as a lookup. */
-export function draftChangeOf(draft: Draft | null | undefined, kind: CatalogChange['kind'], id: string): CatalogChange['change'] | null {
-  return draft?.changes.find((c) => c.kind === kind && c.id === id)?.change ?? null;
-}
-
 export function DraftChangeBadge({ change }: { change: CatalogChange['change'] | null }) {
   if (!change) return null;
   const { label, variant } = CHANGE_LABELS[change];
@@ -82,4 +78,42 @@ export function DraftBanner({ draft, href }: { draft: Draft | null | undefined; 
       </Button>
     </div>
   );
+}
+
+export type DraftChange = CatalogChange['change'] | null;
+
+/**
+ * A list's rows in the draft's view: the draft's items (each made a row by
+ * `toRow`, given the live record of the same id, if any) with their change,
+ * then the live records the draft removes; without a draft, the live records.
+ * Undefined while either is loading.
+ */
+export function draftRows<R extends { id: string }, I extends { id: string }>(
+  live: R[] | undefined,
+  draft: Draft | null | undefined,
+  kind: CatalogChange['kind'],
+  draftItems: (draft: Draft) => I[],
+  toRow: (item: I, record: R | undefined, draft: Draft) => R,
+): Array<R & { draftChange: DraftChange }> | undefined {
+  if (!live || draft === undefined) return undefined;
+  if (!draft) return live.map((r) => ({ ...r, draftChange: null }));
+  const liveById = new Map(live.map((r) => [r.id, r]));
+  const changes = new Map(draft.changes.filter((c) => c.kind === kind).map((c) => [c.id, c.change]));
+  const rows = draftItems(draft).map((item) => ({ ...toRow(item, liveById.get(item.id), draft), draftChange: changes.get(item.id) ?? null }));
+  for (const [id, change] of changes) {
+    const record = liveById.get(id);
+    if (change === 'removed' && record) rows.push({ ...record, draftChange: 'removed' });
+  }
+  return rows;
+}
+
+/** The theme presets in the draft's view (the themes screen's rows, the campaign dialog's choices): usedBy from the draft's campaigns. */
+export function draftThemeRows(live: ThemeRecord[] | undefined, draft: Draft | null | undefined) {
+  return draftRows(live, draft, 'theme', (d) => d.catalog.themes ?? [], (item, record, d) => ({
+    ...item,
+    version: record?.version ?? 0,
+    createdAt: record?.createdAt ?? d.updatedAt,
+    updatedAt: record?.updatedAt ?? d.updatedAt,
+    usedBy: d.catalog.campaigns.filter((c) => c.themeId === item.id).map((c) => c.id),
+  }));
 }

@@ -331,20 +331,28 @@ describe('one item of the draft at a time (the console’s editors)', () => {
     expect((await call('PUT', itemOf(app.appId, 'themes', 'night'), { name: 'Night', primaryColor: '#112233' }, editor)).status).toBe(200);
     const campaign = await call<Draft>('PUT', itemOf(app.appId, 'campaigns', 'season'), { title: 'Season', startAt, endAt: startAt + 86_400_000, themeId: 'night', missionIds: ['a'] }, editor);
     expect(campaign.status).toBe(200);
-    expect(campaign.body.catalog.campaigns[0].missionIds).toEqual([]);
+    // missionIds assign those missions to it, as the live campaign routes do.
+    expect(campaign.body.catalog.campaigns[0].missionIds).toEqual(['a']);
+    expect(campaign.body.catalog.missions[0].campaignId).toBe('season');
+    const unknownMission = await call('PUT', itemOf(app.appId, 'campaigns', 'season'), { title: 'Season', startAt, endAt: startAt + 86_400_000, missionIds: ['x'] }, editor);
+    expect(unknownMission.body.message).toBe('missionIds: "x" is not a mission of the draft');
     const inCampaign = await call<Draft>('PUT', itemOf(app.appId, 'missions', 'b'), mission('b', { campaignId: 'season', prerequisites: ['a'] }), editor);
-    expect(inCampaign.body.catalog.campaigns[0].missionIds).toEqual(['b']);
+    expect(inCampaign.body.catalog.campaigns[0].missionIds).toEqual(['a', 'b']);
+    // Without missionIds the campaign's missions stay; with [] it has none.
+    const kept = await call<Draft>('PUT', itemOf(app.appId, 'campaigns', 'season'), { title: 'Season 1', startAt, endAt: startAt + 86_400_000, themeId: 'night' }, editor);
+    expect(kept.body.catalog.campaigns[0].missionIds).toEqual(['a', 'b']);
     // What the rest of the draft uses cannot leave it.
     const usedTheme = await call('DELETE', itemOf(app.appId, 'themes', 'night'), undefined, editor);
     expect(usedTheme.status).toBe(400);
     expect(usedTheme.body.message).toBe('campaigns[0] (id "season"): themeId "night" is not a theme of this catalog');
     expect((await call('DELETE', itemOf(app.appId, 'missions', 'a'), undefined, editor)).body.message).toBe('missions[0] (id "b"): prerequisite "a" is not a mission of this catalog');
-    expect((await call('DELETE', itemOf(app.appId, 'campaigns', 'season'), undefined, editor)).status).toBe(400);
+    expect((await call('DELETE', itemOf(app.appId, 'campaigns', 'season'), undefined, editor)).body.message).toBe('missions[0] (id "a"): campaignId "season" is not a campaign of this catalog');
     const missing = await call('DELETE', itemOf(app.appId, 'missions', 'zz'), undefined, editor);
     expect([missing.status, missing.body.error]).toEqual([404, 'mission_not_found']);
     expect((await call('DELETE', itemOf(app.appId, 'themes', 'zz'), undefined, editor)).body.error).toBe('not_found');
     const draft = await call<Draft>('GET', draftOf(app.appId));
     expect(draft.body.changes).toEqual([
+      { kind: 'mission', id: 'a', change: 'changed' },
       { kind: 'mission', id: 'b', change: 'added' },
       { kind: 'campaign', id: 'season', change: 'added' },
       { kind: 'theme', id: 'night', change: 'added' },
