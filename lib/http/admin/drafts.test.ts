@@ -341,12 +341,16 @@ describe('one item of the draft at a time (the console’s editors)', () => {
     // Without missionIds the campaign's missions stay; with [] it has none.
     const kept = await call<Draft>('PUT', itemOf(app.appId, 'campaigns', 'season'), { title: 'Season 1', startAt, endAt: startAt + 86_400_000, themeId: 'night' }, editor);
     expect(kept.body.catalog.campaigns[0].missionIds).toEqual(['a', 'b']);
-    // What the rest of the draft uses cannot leave it.
+    // What the rest of the draft uses cannot leave it (409, the live routes' code).
     const usedTheme = await call('DELETE', itemOf(app.appId, 'themes', 'night'), undefined, editor);
-    expect(usedTheme.status).toBe(400);
-    expect(usedTheme.body.message).toBe('campaigns[0] (id "season"): themeId "night" is not a theme of this catalog');
-    expect((await call('DELETE', itemOf(app.appId, 'missions', 'a'), undefined, editor)).body.message).toBe('missions[0] (id "b"): prerequisite "a" is not a mission of this catalog');
-    expect((await call('DELETE', itemOf(app.appId, 'campaigns', 'season'), undefined, editor)).body.message).toBe('missions[0] (id "a"): campaignId "season" is not a campaign of this catalog');
+    expect(usedTheme.status).toBe(409);
+    expect(usedTheme.body.message).toBe('Theme "night" is used by campaign "season" in the draft: give them another theme first');
+    expect((await call('DELETE', itemOf(app.appId, 'missions', 'a'), undefined, editor)).body.message).toBe('Mission "a" is a prerequisite of mission "b" in the draft: remove it from their prerequisites first, or archive it');
+    expect((await call('DELETE', itemOf(app.appId, 'campaigns', 'season'), undefined, editor)).body.message).toBe('Campaign "season" has missions "a", "b" in the draft: move them out first, or archive the campaign');
+    // A revert is validated as a whole: the added campaign its draft missions use cannot go.
+    const revertUsed = await call('POST', `${itemOf(app.appId, 'campaigns', 'season')}/revert`, undefined, editor);
+    expect(revertUsed.status).toBe(400);
+    expect(revertUsed.body.message).toBe('missions[0] (id "a"): campaignId "season" is not a campaign of this catalog');
     const missing = await call('DELETE', itemOf(app.appId, 'missions', 'zz'), undefined, editor);
     expect([missing.status, missing.body.error]).toEqual([404, 'mission_not_found']);
     expect((await call('DELETE', itemOf(app.appId, 'themes', 'zz'), undefined, editor)).body.error).toBe('not_found');

@@ -174,6 +174,7 @@ function draftItemOperations(): Record<string, Record<string, OperationSpec>> {
     { collection: 'themes', name: 'Theme', schema: 'ThemePreset', example: ex.draftTheme, notFound: 'not_found' },
   ] as const;
   const params = [pathParam('appId'), pathParam('id')];
+  const inUse = 'the rest of the draft still uses it (a campaign of the theme, a mission of the campaign, a mission requiring the mission): named in the message';
   const invalid = ['validation_error', 'an invalid item, or the draft as a whole would be invalid (a reference to an item it lacks, a prerequisite cycle): named in the message, nothing stored'] as const;
   return Object.fromEntries(
     kinds.flatMap(({ collection, name, schema, example, notFound }) => [
@@ -181,7 +182,7 @@ function draftItemOperations(): Record<string, Record<string, OperationSpec>> {
         `/api/admin/apps/{appId}/draft/${collection}/{id}`,
         {
           put: op('catalog.write', { operationId: `putDraft${name}`, tags: ['releases'], summary: `Write one ${name.toLowerCase()} into the draft (added, or replacing the draft’s version)`, description: `The body is the ${name.toLowerCase()} as in the catalog document (its id may be left out; another id than the path’s is refused). The draft is started from the live catalog when the app has none, then validated as a whole like PUT …/draft. Players see nothing of it until the draft is published. Audited as draft.${name.toLowerCase()}.put.`, parameters: params, requestBody: body(schema, example), success: { '200': answer('The draft as stored', 'Draft', ex.draft) }, errors: [invalid, 'app_not_found'] }),
-          delete: op('catalog.write', { operationId: `removeDraft${name}`, tags: ['releases'], summary: `Remove one ${name.toLowerCase()} from the draft`, description: `Publishing then removes it from the live catalog${collection === 'missions' ? ' (the mission is archived: it leaves /v1, completed records stay claimable)' : ''}. The draft is started from the live catalog when the app has none; the rest of it must stay valid. Audited as draft.${name.toLowerCase()}.remove.`, parameters: params, success: { '200': answer('The draft as stored', 'Draft', ex.draft) }, errors: [invalid, 'app_not_found', [notFound, `neither the draft nor (without a draft) the live catalog has this ${name.toLowerCase()}`]] }),
+          delete: op('catalog.write', { operationId: `removeDraft${name}`, tags: ['releases'], summary: `Remove one ${name.toLowerCase()} from the draft`, description: `Publishing then removes it from the live catalog${collection === 'missions' ? ' (the mission is archived: it leaves /v1, completed records stay claimable)' : ''}. The draft is started from the live catalog when the app has none. Audited as draft.${name.toLowerCase()}.remove.`, parameters: params, success: { '200': answer('The draft as stored', 'Draft', ex.draft) }, errors: ['app_not_found', [notFound, `neither the draft nor (without a draft) the live catalog has this ${name.toLowerCase()}`], ['conflict', inUse]] }),
         },
       ],
       [

@@ -170,8 +170,11 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
     },
   });
 
-  const otherMissions = (allMissions.data ?? []).filter((m) => m.id !== missionId);
-  const missionTitles = new Map((allMissions.data ?? []).map((m) => [m.id, m.title]));
+  // The draft's missions and campaigns when there is a draft (what the mission is saved beside), else live.
+  const catalogMissions = draft.data ? draft.data.catalog.missions : (allMissions.data ?? []);
+  const campaignList = draft.data ? draft.data.catalog.campaigns.map((c) => ({ ...c, missionIds: c.missionIds ?? [] })) : (campaigns.data ?? []);
+  const otherMissions = catalogMissions.filter((m) => m.id !== missionId);
+  const missionTitles = new Map(catalogMissions.map((m) => [m.id, m.title]));
   const filterError = (form.formState.errors.criteria as { filter?: { message?: string } } | undefined)?.filter?.message;
   const suggestions = eventNames.data ?? [];
   const listId = React.useId();
@@ -379,7 +382,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                     name="campaignId"
                     label="Campaign"
                     description="A campaign’s missions count only while it is live."
-                    options={[{ value: NO_CAMPAIGN, label: 'No campaign (always available)' }, ...(campaigns.data ?? []).map((c) => ({ value: c.id, label: c.title }))]}
+                    options={[{ value: NO_CAMPAIGN, label: 'No campaign (always available)' }, ...campaignList.map((c) => ({ value: c.id, label: c.title }))]}
                   />
                   <TextFormField
                     control={form.control}
@@ -443,7 +446,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
               </div>
             </div>
             <div className="lg:sticky lg:top-6">
-              <MissionPreview values={values} campaigns={campaigns.data ?? []} missionTitles={missionTitles} />
+              <MissionPreview values={values} campaigns={campaignList} missionTitles={missionTitles} />
             </div>
           </form>
         </Form>
