@@ -198,7 +198,12 @@ export function MissionsScreen() {
   const all = React.useMemo(() => (missions.data && draft.data !== undefined ? draftView(missions.data, draft.data) : undefined), [missions.data, draft.data]);
   const rows = React.useMemo(() => all?.filter((m) => matches(m, filters)), [all, filters]);
 
-  const campaignMap = React.useMemo(() => new Map((campaigns.data ?? []).map((c) => [c.id, c])), [campaigns.data]);
+  // The draft's campaigns when there is a draft (a campaign only the draft has names its missions too), else live.
+  const campaignList = React.useMemo(
+    () => (draft.data ? draft.data.catalog.campaigns.map((c) => ({ ...c, missionIds: c.missionIds ?? [] })) : (campaigns.data ?? [])),
+    [draft.data, campaigns.data],
+  );
+  const campaignMap = React.useMemo(() => new Map(campaignList.map((c) => [c.id, c])), [campaignList]);
   const editHref = React.useCallback((id: string) => `${withApp('/admin/missions/edit')}&id=${encodeURIComponent(id)}`, [withApp]);
 
   // Every action writes the draft, never live; archive, unarchive and duplicate offer Undo (the draft's item as it was).
@@ -292,7 +297,7 @@ export function MissionsScreen() {
                 label="Campaign"
                 value={filters.campaignId}
                 onChange={(v) => set({ campaignId: v })}
-                options={[{ value: ANY, label: 'Any campaign' }, { value: 'none', label: 'No campaign' }, ...(campaigns.data ?? []).map((c) => ({ value: c.id, label: c.title }))]}
+                options={[{ value: ANY, label: 'Any campaign' }, { value: 'none', label: 'No campaign' }, ...campaignList.map((c) => ({ value: c.id, label: c.title }))]}
               />
               <FilterSelect
                 label="Event name"
