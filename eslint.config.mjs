@@ -13,6 +13,13 @@ const noHttp = { group: ['@/lib/http', '@/lib/http/**'], message: 'Domain code n
 const noNext = { group: ['next', 'next/**'], message: 'Only app/, components/ and lib/console may import next/*.' };
 const DOMAIN = ['analytics', 'apps', 'balances', 'catalog', 'claims', 'demo', 'events', 'idempotency', 'missions', 'progress', 'recommendations', 'reliability', 'retention', 'services', 'staff', 'updates', 'webhook'];
 const noDomain = { group: DOMAIN.map((d) => `@/lib/${d}/**`), message: 'Infrastructure (db, kv, bus, ratelimit) imports no domain module.' };
+// lib/updates (the update log, ordered publication, resync) is infrastructure too: what it needs of the domain
+// reaches it through the port of lib/updates/sources.ts, provided at start-up (lib/boot.ts).
+const noDomainInUpdates = {
+  group: DOMAIN.filter((d) => d !== 'updates').map((d) => `@/lib/${d}/**`),
+  message: 'lib/updates is infrastructure: it imports no domain module (what it needs comes through lib/updates/sources.ts).',
+};
+const noDb = { group: ['@/db', '@/db/**'], message: 'lib/http never reaches the database: it builds a ServiceContext (lib/http/service-context.ts) and calls a verb.' };
 const noGlobalDb = { name: '@/db/client', importNames: ['getDb'], message: 'A service takes its database from ctx (lib/services/context.ts), never from the global getter.' };
 const sdkOnly = { group: ['@/**', 'node:*', 'zod', 'zod/**', 'next', 'next/**'], message: 'The SDK imports only its own modules (it ships as a browser package).' };
 const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] });
@@ -46,6 +53,8 @@ export default defineConfig([
   { files: ['lib/**/*.ts', 'lib/**/*.tsx'], ignores: ['lib/http/**', 'lib/testing/**', 'lib/console/**', 'lib/sdk/**', ...TESTS], rules: restrict([noHttp, noNext]) },
   { files: ['lib/services/**/*.ts'], ignores: TESTS, rules: restrict([noHttp, noNext], [noGlobalDb]) },
   { files: ['lib/kv/**/*.ts', 'lib/bus/**/*.ts', 'lib/ratelimit/**/*.ts', 'db/**/*.ts'], ignores: TESTS, rules: restrict([noHttp, noNext, noDomain]) },
+  { files: ['lib/updates/**/*.ts'], ignores: TESTS, rules: restrict([noHttp, noNext, noDomainInUpdates]) },
+  { files: ['lib/http/**/*.ts'], ignores: TESTS, rules: restrict([noDb]) },
   { files: ['lib/sdk/**/*.ts'], ignores: TESTS, rules: restrict([sdkOnly]) },
   {
     // Playwright's fixtures hand over their value through a callback named `use`, which is not React's `use`.

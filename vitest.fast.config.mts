@@ -1,4 +1,5 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
@@ -24,5 +25,14 @@ function testFiles(dir: string): string[] {
 
 const fast = testFiles(root).filter((file) => !SLOW.test(readFileSync(path.join(root, file), 'utf8')));
 
+// Two files at a time on PostgreSQL too: the base config runs one at a time
+// there because of files that lock or alter the shared events/catalog tables
+// (webhook-atomicity, webhook-instances, catalog-race, postgres-faults), and
+// all of them start a server, so none is in this tier. Its PostgreSQL files use
+// their own apps and users, or tables of their own name (db/prepared.test.ts);
+// concurrent migrations wait on the advisory lock. One worker made the tier
+// 63 s on PostgreSQL + Redis (docs/reliability.md, "The fast tier").
+const maxWorkers = Math.max(2, availableParallelism() - 1);
+
 // Spread, not mergeConfig: mergeConfig would append to the base's include instead of replacing it.
-export default defineConfig({ ...base, test: { ...base.test, include: fast } });
+export default defineConfig({ ...base, test: { ...base.test, include: fast, maxWorkers } });

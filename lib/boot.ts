@@ -4,8 +4,8 @@
 // process, from Next.js's instrumentation hook or the plain Node server.
 import { testClockEnabled } from '@/lib/clock';
 import path from 'node:path';
-import { getDb, getDbDriver } from '@/db/client';
-import { createApp, getApp } from '@/lib/apps/apps';
+import { getDb, getDbDriver, type Db } from '@/db/client';
+import { createApp, findApp } from '@/lib/apps/apps';
 import { generateSecret } from '@/lib/apps/secrets';
 import { warmRevocations } from '@/lib/auth/revocation';
 import { putCatalog } from '@/lib/catalog/put-catalog';
@@ -22,18 +22,20 @@ import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
 import { withOutageAnnounced } from '@/lib/log-outage';
 import { DatabaseStartError, hostAndPort, rootMessage } from '@/lib/startup-errors';
 import { isForkedWorker } from './forked-worker';
+import { processStreamSources } from './service-deps';
+import { provideStreamSources } from '@/lib/updates/sources';
 
 const DEMO_APP_ID = 'demo';
 
 const DEMO_SECRET_FILE = 'demo-app-secret';
 
 /** Creates the demo app and catalog when missing; answers its secret, and whether this start made it. */
-async function seedDemo(): Promise<{ secret: string; created: boolean }> {
+async function seedDemo(db: Db): Promise<{ secret: string; created: boolean }> {
   const config = getConfig();
   const kept = keptSecret(config.dataDir, DEMO_SECRET_FILE, () => generateSecret('qs'));
   const secret = kept.secret;
-  if (!(await getApp(DEMO_APP_ID))) {
-    await createApp({ id: DEMO_APP_ID, name: 'Demo game', appSecret: secret }, 'system:seed');
+  if (!(await findApp(db, DEMO_APP_ID))) {
+    await createApp(db, { id: DEMO_APP_ID, name: 'Demo game', appSecret: secret }, 'system:seed');
     await putCatalog(DEMO_APP_ID, demoCatalog(Date.now()), 'system:seed');
   }
   return kept;
@@ -69,10 +71,12 @@ async function runBoot(): Promise<void> {
   // and the outage logs of the steps below stay quiet meanwhile.
   await withOutageAnnounced(async () => {
     const config = getConfig();
-    await getDb().catch((err: unknown) => {
+    const db = await getDb().catch((err: unknown) => {
       // PGlite's own start-up errors (data directory in use) already say it in one line.
       throw config.databaseUrl && !startupErrorLine(err) ? new DatabaseStartError(config.databaseUrl, err) : err;
     });
+    // The update log's repair and publication read the domain through this port (workers too).
+    provideStreamSources(processStreamSources());
     const kv = await getKv();
     // A QUESTLINE_WORKERS worker: the primary (scripts/server.ts) migrated, warmed the shared store,
     // seeded, created the first admin and printed the start-up lines before forking it.
@@ -83,7 +87,7 @@ async function runBoot(): Promise<void> {
     // (without its warm marker) re-warms it.
     if (storeDown) console.warn(`Questline: warning: ${storeDown}`);
     if (testClockEnabled()) console.warn('Questline: warning: QUESTLINE_TEST_CLOCK=1: the admin key can move this process\'s clock (PUT /api/admin/test-clock); for tests only');
-    await bootSteps(config, kv, !storeDown);
+    await bootSteps(config, db, kv, !storeDown);
   });
 }
 
@@ -104,10 +108,10 @@ async function storeUnreachable(kv: KV): Promise<string | null> {
   }
 }
 
-async function bootSteps(config: Config, kv: KV, warm: boolean): Promise<void> {
+async function bootSteps(config: Config, db: Db, kv: KV, warm: boolean): Promise<void> {
   if (warm) {
     try {
-      await warmRevocations();
+      await warmRevocations(db);
     } catch (err) {
       // Lost between the probe and the warm-up: the first check that finds the store back re-warms.
       if (!isUnavailableError(err)) throw err;
@@ -116,7 +120,7 @@ async function bootSteps(config: Config, kv: KV, warm: boolean): Promise<void> {
   }
   // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations.md).
   // Under QUESTLINE_WORKERS the primary (scripts/server.ts) runs it and prints the start-up lines, not each worker.
-  startRetention();
+  startRetention(db);
   // Scheduled publishes of drafts: polled every second by every instance (docs/api.md, "Drafts and releases").
   startReleaseScheduler();
   // Outbound webhooks: the periodic sweep of due deliveries (anything a process that died left unsent, retries).
@@ -126,7 +130,7 @@ async function bootSteps(config: Config, kv: KV, warm: boolean): Promise<void> {
   ];
   // Secrets are printed by the start that makes them, once; later starts say where they are kept.
   if (config.embedded || process.env.QUESTLINE_DEMO === '1') {
-    const demo = await seedDemo();
+    const demo = await seedDemo(db);
     const file = path.join(config.dataDir, DEMO_SECRET_FILE);
     lines.push(demo.created ? `Demo app: appId=${DEMO_APP_ID} appSecret=${demo.secret} (shown once, kept in ${file})` : `Demo app: appId=${DEMO_APP_ID} (appSecret in ${file})`);
   }
@@ -134,7 +138,7 @@ async function bootSteps(config: Config, kv: KV, warm: boolean): Promise<void> {
     const file = path.join(config.dataDir, ADMIN_API_KEY_FILE);
     lines.push(config.adminApiKeyNew ? `Admin API key (generated, shown once, kept in ${file}): ${config.adminApiKey}` : `Admin API key: in ${file}`);
   }
-  const firstAdmin = await ensureFirstAdmin(config);
+  const firstAdmin = await ensureFirstAdmin(config, db);
   if (firstAdmin) lines.push(firstAdmin);
   if (process.env.QUESTLINE_QUIET !== '1') console.log(lines.join('\n'));
 }

@@ -19,6 +19,9 @@ describe('layers the linter enforces', () => {
     ['a domain module importing next/*', 'lib/catalog/scratch.ts', "import { headers as x } from 'next/headers';", /next\/\*/],
     ['a domain module importing lib/http', 'lib/events/scratch.ts', "import { parseWith as x } from '@/lib/http/validate';", /never imports lib\/http/],
     ['infrastructure importing the domain', 'lib/kv/scratch.ts', "import { getCatalog as x } from '@/lib/catalog/catalog';", /imports no domain/],
+    ['the update log importing the domain', 'lib/updates/scratch.ts', "import { getCatalog as x } from '@/lib/catalog/catalog';", /lib\/updates is infrastructure/],
+    ['an HTTP handler calling the global database getter', 'lib/http/admin/scratch.ts', "import { getDb as x } from '@/db/client';", /never reaches the database/],
+    ['an HTTP handler importing the schema', 'lib/http/v1/scratch.ts', "import { events as x } from '@/db/schema';", /never reaches the database/],
     ['the SDK importing zod', 'lib/sdk/scratch.ts', "import { z as x } from 'zod';", /only its own modules/],
     ['an SDK subfolder importing server code', 'lib/sdk/sub/scratch.ts', "import { AppError as x } from '@/lib/errors';", /only its own modules/],
   ])('refuses %s', async (_name, file, code, message) => {

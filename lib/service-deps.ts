@@ -1,11 +1,18 @@
-// The process's dependencies of a ServiceContext (lib/services/context.ts):
-// the database, key-value store, bus, logger, catalogs, stream publication.
-// Built here once for the HTTP layer (lib/http/service-context.ts) and for the
-// service's own background work (the scheduled publish poller).
+// The composition root of the process's dependencies: those of a
+// ServiceContext (lib/services/context.ts: the database, key-value store, bus,
+// logger, catalogs, stream publication), built here for the HTTP layer
+// (lib/http/service-context.ts) and the service's own background work (the
+// scheduled publish poller), and what the update log needs of the domain
+// (lib/updates/sources.ts), provided by lib/boot.ts. The one place besides
+// boot.ts that reaches the global getters.
 import { getDb } from '@/db/client';
 import { getBus } from '@/lib/bus';
 import { getCatalog, invalidateCatalog } from '@/lib/catalog/catalog';
 import { getKv } from '@/lib/kv';
+import { toBalance } from '@/lib/balances/balances';
+import { toMissionProgress } from '@/lib/missions/engine';
+import { forgetUserRecords } from '@/lib/progress/records-cache';
+import type { StreamSources } from '@/lib/updates/sources';
 import { logger } from '@/lib/log';
 import type { ServiceContext } from '@/lib/services/context';
 import { afterCatalogEdit } from '@/lib/updates/resync';
@@ -22,4 +29,22 @@ async function catalogChanged(appId: string, missionIds: string[], editStartedAt
 
 export async function processServiceDeps(): Promise<ServiceContext['deps']> {
   return { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream, catalogChanged };
+}
+
+/** The update log's view of the domain: the database, the catalog's reading of a progress row, a balance row's message, the records cache. */
+export function processStreamSources(): StreamSources {
+  return {
+    db: getDb,
+    progressReader: async (appId) => {
+      const catalog = await getCatalog(appId);
+      return (row, now) => {
+        const mission = catalog.missions.get(row.missionId);
+        if (!mission) return null;
+        const data = toMissionProgress({ mission, record: { ...row, state: row.state ?? undefined }, locked: false, now });
+        return data ? { type: data.status === 'completed' ? 'mission.completed' : 'mission.progress', data } : null;
+      };
+    },
+    balanceUpdate: (row) => ({ type: 'balance.changed', data: toBalance(row) }),
+    userChanged: forgetUserRecords,
+  };
 }

@@ -1,11 +1,10 @@
-// Apps (games): creation with secrets shown once, credential checks, rotation.
+// Apps (games): creation with secrets shown once (start-up seeds one too), look-up and credential checks; rotation, listing and settings are verbs in lib/services/apps/.
 import { eq } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import { getDb, type DbOrTx } from '@/db/client';
 import { apps, type AppRow } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
 import type { PublicApp } from '@/lib/contract/app';
-import { cacheSecretRotation } from '@/lib/auth/revocation';
 import { generateSecret, hashSecret, secretMatches, secretMatchesNothing } from './secrets';
 
 export type { PublicApp } from '@/lib/contract/app';
@@ -30,13 +29,13 @@ export interface CreatedApp {
 }
 
 export async function createApp(
+  db: DbOrTx,
   input: { id: string; name: string; appSecret?: string; webhookSecret?: string },
   actor: string,
   now = Date.now(),
 ): Promise<CreatedApp> {
   const appSecret = input.appSecret ?? generateSecret('qs');
   const webhookSecret = input.webhookSecret ?? generateSecret('whs');
-  const db = await getDb();
   return db.transaction(async (tx) => {
     const inserted = await tx
       .insert(apps)
@@ -50,37 +49,23 @@ export async function createApp(
   });
 }
 
-export async function getApp(appId: string): Promise<AppRow | null> {
-  const db = await getDb();
+export async function findApp(db: DbOrTx, appId: string): Promise<AppRow | null> {
   const rows = await db.select().from(apps).where(eq(apps.id, appId)).limit(1);
   return rows[0] ?? null;
 }
 
+/**
+ * findApp on the process's database, for the callers that have no context yet
+ * (lib/catalog's verbs, the webhook's signature check): the one global look-up
+ * left in this module until they take a ServiceContext.
+ */
+export async function getApp(appId: string): Promise<AppRow | null> {
+  return findApp(await getDb(), appId);
+}
+
 /** True when the secret belongs to the app; the same work either way. */
-export async function checkAppSecret(appId: string, appSecret: string): Promise<boolean> {
-  const app = await getApp(appId);
+export async function checkAppSecret(db: DbOrTx, appId: string, appSecret: string): Promise<boolean> {
+  const app = await findApp(db, appId);
   if (!app) return secretMatchesNothing(appSecret);
   return secretMatches(appSecret, app.secretHash);
-}
-
-/** Issues a new app secret; the old one stops working at once, and so do the app's tokens issued before now. */
-export async function rotateAppSecret(appId: string, actor: string, now = Date.now()): Promise<string> {
-  const appSecret = generateSecret('qs');
-  const db = await getDb();
-  await db.transaction(async (tx) => {
-    const updated = await tx
-      .update(apps)
-      .set({ secretHash: hashSecret(appSecret), secretRotatedAt: now })
-      .where(eq(apps.id, appId))
-      .returning();
-    if (updated.length === 0) throw new AppError('app_not_found', `No app "${appId}"`);
-    await recordAudit(tx, { actor, action: 'app.rotate_secret', appId, target: `app:${appId}`, after: { secretRotatedAt: now } }, now);
-  });
-  await cacheSecretRotation(appId, now);
-  return appSecret;
-}
-
-export async function listApps(): Promise<PublicApp[]> {
-  const db = await getDb();
-  return (await db.select().from(apps).orderBy(apps.id)).map((row) => toPublicApp(row));
 }

@@ -4,8 +4,7 @@
 // revocation and rotation time, so a restart of an in-process store (or a
 // flushed Redis) is re-warmed at start-up.
 import { and, eq, gt } from 'drizzle-orm';
-import { getDb, type DbOrTx } from '@/db/client';
-import { recordAudit } from '@/lib/audit';
+import type { DbOrTx } from '@/db/client';
 import { apps, revokedTokens, userRevocations } from '@/db/schema';
 import { isUnavailableError } from '@/lib/errors';
 import { getKv } from '@/lib/kv';
@@ -65,7 +64,7 @@ async function cacheUserRevocation(appId: string, userId: string, now: number): 
 /**
  * The app secret was rotated at `rotatedAt`: its tokens issued before end now.
  * Tokens live one TTL at most, so the key does too. Called after the rotation
- * committed (lib/apps/apps.ts); the database row is the truth for re-warming.
+ * committed (lib/services/apps/rotate-app-secret.ts); the database row is the truth for re-warming.
  */
 export async function cacheSecretRotation(appId: string, rotatedAt: number, now = Date.now()): Promise<void> {
   const ttlMs = rotatedAt + TOKEN_TTL_MS - now;
@@ -73,36 +72,21 @@ export async function cacheSecretRotation(appId: string, rotatedAt: number, now 
 }
 
 /** The holder of a token revokes it (POST /v1/auth/revoke). */
-export async function revokeToken(claims: TokenClaims, now = Date.now()): Promise<void> {
-  await storeTokenRevocation(await getDb(), claims, now);
+export async function revokeToken(db: DbOrTx, claims: TokenClaims, now = Date.now()): Promise<void> {
+  await storeTokenRevocation(db, claims, now);
   await cacheTokenRevocation(claims, now);
 }
 
 /**
- * Staff revoke one token by jti, or every token of a user issued before now,
- * with an audit row. A jti alone does not tell its expiry: it is kept for a
- * full token lifetime, which covers any token still valid.
+ * One token revoked by jti, written in the caller's transaction (staff,
+ * lib/services/auth/revoke-tokens.ts); the answer is the cache write to run
+ * once it has committed. A jti alone does not tell its expiry: it is kept for
+ * a full token lifetime, which covers any token still valid.
  */
-export async function revokeByStaff(
-  input: { appId: string; jti: string } | { appId: string; userId: string },
-  actor: string,
-  now = Date.now(),
-): Promise<void> {
-  const db = await getDb();
-  if ('jti' in input) {
-    const claims: Revocable = { jti: input.jti, appId: input.appId, userId: '', exp: Math.ceil(now / 1000) + TOKEN_TTL_SECONDS };
-    await db.transaction(async (tx) => {
-      await storeTokenRevocation(tx, claims, now);
-      await recordAudit(tx, { actor, action: 'token.revoke', appId: input.appId, target: `jti:${input.jti}`, after: { revokedAt: now } }, now);
-    });
-    await cacheTokenRevocation(claims, now);
-  } else {
-    await db.transaction(async (tx) => {
-      await storeUserRevocation(tx, input.appId, input.userId, now);
-      await recordAudit(tx, { actor, action: 'user.revoke_tokens', appId: input.appId, target: `user:${input.userId}`, after: { before: now } }, now);
-    });
-    await cacheUserRevocation(input.appId, input.userId, now);
-  }
+export async function revokeJtiInTransaction(tx: DbOrTx, appId: string, jti: string, now: number): Promise<() => Promise<void>> {
+  const claims: Revocable = { jti, appId, userId: '', exp: Math.ceil(now / 1000) + TOKEN_TTL_SECONDS };
+  await storeTokenRevocation(tx, claims, now);
+  return () => cacheTokenRevocation(claims, now);
 }
 
 /**
@@ -126,13 +110,17 @@ export const WARM_MARKER = 'revocations:warm';
 // `stale`: a revocation could not be cached, re-warm once the store answers.
 const warming = processWide('revocation.warming', () => ({ pending: null as Promise<unknown> | null, stale: false }));
 
-function rewarm(): Promise<unknown> {
+/** The database, asked for only when needed: a re-warm or a check while the store is unreachable. */
+type DatabaseOf = () => Promise<DbOrTx>;
+
+function rewarm(database: DatabaseOf): Promise<unknown> {
   // Joining a warm-up already under way leaves `stale` set: that one may have
   // read the database before the revocation that set it, so the next check
   // warms again.
   if (!warming.pending) {
     warming.stale = false;
-    warming.pending = warmRevocations()
+    warming.pending = database()
+      .then((db) => warmRevocations(db))
       .catch((err: unknown) => {
         warming.stale = true;
         throw err;
@@ -142,28 +130,31 @@ function rewarm(): Promise<unknown> {
   return warming.pending;
 }
 
-/** Why the token no longer counts (the 401's message), or null while it does. */
-export async function revocationOf(claims: TokenClaims): Promise<string | null> {
+/**
+ * Why the token no longer counts (the 401's message), or null while it does.
+ * `database` is resolved only when the store lost its contents or is unreachable.
+ */
+export async function revocationOf(claims: TokenClaims, database: DatabaseOf): Promise<string | null> {
   try {
-    return await revocationFromStore(claims);
+    return await revocationFromStore(claims, database);
   } catch (err) {
     // Fail-safe, neither open nor closed: with the store unreachable the
     // answer comes from the database, which holds every revocation (three
     // indexed reads per request while the outage lasts). If the database is
     // down too, the request answers 503.
     if (!isUnavailableError(err)) throw err;
-    return revocationFromDatabase(claims);
+    return revocationFromDatabase(await database(), claims);
   }
 }
 
-async function revocationFromStore(claims: TokenClaims): Promise<string | null> {
+async function revocationFromStore(claims: TokenClaims, database: DatabaseOf): Promise<string | null> {
   const kv = getKv();
   // One round trip: the jti, the user-wide cut-off, the app's last secret rotation and the marker.
   const read = () => kv.mget([denyKey(claims.jti), userKey(claims.appId, claims.userId), rotationKey(claims.appId), WARM_MARKER]);
   let [denied, before, rotated, warm] = await read();
   // The store answers: re-warm it if it lost its contents (no marker) or missed a revocation while unreachable.
   if (warm === null || warming.stale) {
-    await rewarm();
+    await rewarm(database);
     [denied, before, rotated, warm] = await read();
   }
   return verdict(claims, denied !== null, before === null ? null : Number(before), rotated === null ? null : Number(rotated));
@@ -177,8 +168,7 @@ function verdict(claims: TokenClaims, denied: boolean, before: number | null, ro
 }
 
 /** The same answer from the database alone (the key-value store is unreachable). */
-async function revocationFromDatabase(claims: TokenClaims): Promise<string | null> {
-  const db = await getDb();
+async function revocationFromDatabase(db: DbOrTx, claims: TokenClaims): Promise<string | null> {
   const [[token], [user], [app]] = await Promise.all([
     db.select({ jti: revokedTokens.jti }).from(revokedTokens).where(eq(revokedTokens.jti, claims.jti)).limit(1),
     db
@@ -191,13 +181,12 @@ async function revocationFromDatabase(claims: TokenClaims): Promise<string | nul
   return verdict(claims, token !== undefined, user?.before ?? null, app?.rotatedAt ?? null);
 }
 
-export async function isRevoked(claims: TokenClaims): Promise<boolean> {
-  return (await revocationOf(claims)) !== null;
+export async function isRevoked(claims: TokenClaims, database: DatabaseOf): Promise<boolean> {
+  return (await revocationOf(claims, database)) !== null;
 }
 
 /** Copies revocations and secret rotations that still matter from the database into the key-value store. */
-export async function warmRevocations(now = Date.now()): Promise<number> {
-  const db = await getDb();
+export async function warmRevocations(db: DbOrTx, now = Date.now()): Promise<number> {
   const kv = await getKv();
   const tokens = await db.select().from(revokedTokens).where(gt(revokedTokens.expiresAt, now));
   const users = await db.select().from(userRevocations).where(gt(userRevocations.before, now - TOKEN_TTL_MS));

@@ -13,7 +13,7 @@ import { missionSchema } from '@/lib/contract/mission';
 import { AppError } from '@/lib/errors';
 import type { ServiceContext } from '@/lib/services/context';
 import { readCampaignBudgets } from '@/lib/services/campaigns/read-campaigns';
-import { prepareTestEnv, uniqueId } from '@/lib/testing/test-server';
+import { prepareTestEnv, uniqueId } from '@/lib/testing/test-env';
 import { claimMission } from './claim-mission';
 
 let db: Db;

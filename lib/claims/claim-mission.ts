@@ -52,50 +52,52 @@ export type ClaimResult = z.output<typeof claimResponseSchema>;
  * hash, $13 rollups (JSON), $14 the reward as the answer shows it (JSON),
  * $15 the mission's campaign (null: none), $16 that campaign's budget of the
  * reward's currency (null: none), $17 the outbox rows (JSON; null in
- * the statement without an outbox part, see CLAIM_OUTBOX), $18 the progress's
- * streak (JSON; null: not a streak mission, no key).
+ * the statement without an outbox part), $18 the progress's streak (JSON;
+ * null: not a streak mission, no key), $19 the endpoint ids receiving
+ * budget.alert (JSON array; null in the statement without an outbox part).
  * The answer is built by the statement (its values come from the rows it
  * wrote) and stored as text in the key row, so a replay is byte for byte.
+ *
+ * The statement is assembled from its parts (claimStatement): the same CTEs
+ * in both variants, the outbox variant adding its two delivery inserts.
  */
-const CLAIM: Prepared = {
-  name: 'ql_claim_v3',
-  text: `with
-  s as (insert into user_sequences (app_id, user_id, seq)
+const CLAIM_PARTS = {
+  s: `s as (insert into user_sequences (app_id, user_id, seq)
         select $1::text, $2::text, 1
         where exists (select 1 from progress where app_id = $1 and user_id = $2 and mission_id = $3::text and status = 'completed')
         on conflict (app_id, user_id) do update set seq = user_sequences.seq + 1
-        returning seq),
-  c as (update progress set status = 'claimed', updated_at = $4::bigint from s
+        returning seq)`,
+  c: `c as (update progress set status = 'claimed', updated_at = $4::bigint from s
         where progress.app_id = $1 and progress.user_id = $2 and progress.mission_id = $3 and progress.status = 'completed'
-        returning progress.cycle, progress.target_count, s.seq),
-  b as (insert into balances (app_id, user_id, currency, amount, updated_at)
+        returning progress.cycle, progress.target_count, s.seq)`,
+  b: `b as (insert into balances (app_id, user_id, currency, amount, updated_at)
         select $1, $2, $6::text, $7::bigint, $4 from c where $6::text is not null
         on conflict (app_id, user_id, currency) do update set amount = balances.amount + excluded.amount, updated_at = excluded.updated_at
-        returning amount, updated_at),
-  l as (insert into ledger (app_id, user_id, grant_key, kind, currency, amount, item_id, quantity, badge_id, mission_id, balance_after, created_at)
+        returning amount, updated_at)`,
+  l: `l as (insert into ledger (app_id, user_id, grant_key, kind, currency, amount, item_id, quantity, badge_id, mission_id, balance_after, created_at)
         select $1, $2, 'mission:' || $3 || ':cycle:' || c.cycle, $5::text, $6, $7, $8::text, $9::integer, $10::text, $3, (select amount from b), $4
-        from c returning 1 as one),
-  g as (insert into campaign_budget_spent (app_id, campaign_id, currency, spent, cap, updated_at)
+        from c returning 1 as one)`,
+  g: `g as (insert into campaign_budget_spent (app_id, campaign_id, currency, spent, cap, updated_at)
         select $1, $15::text, $6::text, $7::bigint, $16::bigint, $4 from c where $15::text is not null and $6::text is not null
         on conflict (app_id, campaign_id, currency) do update
           set spent = campaign_budget_spent.spent + excluded.spent, cap = excluded.cap, updated_at = excluded.updated_at
-        returning spent, cap),
-  a as (insert into campaign_budget_alerts (app_id, campaign_id, currency, threshold, spent, budget, mission_id, at)
+        returning spent, cap)`,
+  a: `a as (insert into campaign_budget_alerts (app_id, campaign_id, currency, threshold, spent, budget, mission_id, at)
         select $1, $15::text, $6::text, t.threshold, g.spent, g.cap, $3, $4
         from g, (values ${BUDGET_ALERT_THRESHOLDS.map((t) => `(${t}::smallint)`).join(', ')}) as t(threshold)
         where g.cap is not null and g.spent * 100 >= g.cap * t.threshold
         on conflict do nothing
-        returning threshold, spent, budget),
-  au as (insert into audit_log (at, actor, action, app_id, target, before, after)
+        returning threshold, spent, budget)`,
+  au: `au as (insert into audit_log (at, actor, action, app_id, target, before, after)
         select $4, 'system', '${BUDGET_ALERT_TYPE}', $1, 'campaign:' || $15::text, null,
           jsonb_build_object('campaignId', $15::text, 'currency', $6::text, 'threshold', a.threshold, 'spent', a.spent, 'budget', a.budget, 'missionId', $3::text)
-        from a returning 1 as one),
-  r as (insert into analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
+        from a returning 1 as one)`,
+  r: `r as (insert into analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
         select $1, x.bucket_start, x.kind, x.key, x.shard, x.count, x.amount
         from c, json_to_recordset($13::json) as x(bucket_start bigint, kind text, key text, shard smallint, count bigint, amount bigint)
         on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
-        returning 1 as one),
-  body as (select json_build_object(
+        returning 1 as one)`,
+  body: `body as (select json_build_object(
           'progress', case when $18::json is null
             then json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
                                    'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4)
@@ -103,40 +105,50 @@ const CLAIM: Prepared = {
                                    'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4, 'streak', $18::json) end,
           'balance', (select json_build_object('userId', $2, 'currency', $6, 'amount', b.amount, 'updatedAt', b.updated_at) from b),
           'reward', $14::json)::text as text
-        from c),
-  k as (insert into idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
-        select $1, $2, $11::text, $12::text, 200, to_jsonb(body.text), $4 from body where $11::text is not null
-        returning 1 as one)
-  select (select seq::text from s) as seq, (select text from body) as body,
-    (select count(*) from l)::int as ledger, (select count(*) from r)::int as rollups, (select count(*) from k)::int as keyed,
-    (select json_agg(json_build_object('threshold', threshold, 'spent', spent, 'budget', budget))::text from a) as alerts,
-    (select count(*) from au)::int as audited
-  where $17::json is null`,
-};
-
-/**
- * The claim with its outbox rows (lib/outbound/outbox.ts), used only when the
- * app has an endpoint for reward.granted or balance.changed: $17 the rows
- * (JSON: id, endpoint_id, type, data; a null data is the balance the
- * statement credited, and such a row is written only when it credited one).
- */
-const CLAIM_OUTBOX: Prepared = {
-  name: 'ql_claim_outbox_v2',
-  text: CLAIM.text
-    .replace('\n  where $17::json is null', '')
-    .replace(
-      '  k as (',
-      `  o as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
+        from c)`,
+  // Outbox: the claim's notices ($17: a null data is the balance the statement credited, written only when it credited one)…
+  o: `o as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
         select x.id, $1, x.endpoint_id, $2, x.type,
           coalesce(x.data::jsonb, (select jsonb_build_object('userId', $2::text, 'currency', $6::text, 'amount', b.amount, 'updatedAt', b.updated_at) from b)),
           'pending', 0, $4, $4, $4
         from c, json_to_recordset($17::json) as x(id text, endpoint_id text, type text, data json)
         where x.data is not null or exists (select 1 from b)
-        returning 1 as one),
-  k as (`,
-    )
-    .replace('(select count(*) from k)::int as keyed', '(select count(*) from k)::int as keyed, (select count(*) from o)::int as notified'),
+        returning 1 as one)`,
+  // …and one budget.alert per threshold this claim reached and endpoint receiving it ($19), the same rows as the alerts.
+  oa: `oa as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
+        select 'wh_' || replace(gen_random_uuid()::text, '-', ''), $1, e.endpoint_id, $2, 'budget.alert',
+          jsonb_build_object('campaignId', $15::text, 'currency', $6::text, 'threshold', a.threshold, 'spent', a.spent, 'budget', a.budget, 'missionId', $3::text, 'at', $4::bigint),
+          'pending', 0, $4, $4, $4
+        from a, json_array_elements_text($19::json) as e(endpoint_id)
+        returning 1 as one)`,
+  k: `k as (insert into idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
+        select $1, $2, $11::text, $12::text, 200, to_jsonb(body.text), $4 from body where $11::text is not null
+        returning 1 as one)`,
 };
+
+/** The claim statement, with or without its outbox part (the base one refuses outbox parameters: it answers no row). */
+function claimStatement(outbox: boolean): Prepared {
+  const p = CLAIM_PARTS;
+  const ctes = [p.s, p.c, p.b, p.l, p.g, p.a, p.au, p.r, p.body, ...(outbox ? [p.o, p.oa] : []), p.k];
+  const answers = [
+    '(select seq::text from s) as seq',
+    '(select text from body) as body',
+    '(select count(*) from l)::int as ledger',
+    '(select count(*) from r)::int as rollups',
+    '(select count(*) from k)::int as keyed',
+    ...(outbox ? ['((select count(*) from o) + (select count(*) from oa))::int as notified'] : []),
+    `(select json_agg(json_build_object('threshold', threshold, 'spent', spent, 'budget', budget))::text from a) as alerts`,
+    '(select count(*) from au)::int as audited',
+  ];
+  return {
+    name: outbox ? 'ql_claim_outbox_v3' : 'ql_claim_v4',
+    text: `with\n  ${ctes.join(',\n  ')}\n  select ${answers.join(',\n    ')}${outbox ? '' : '\n  where $17::json is null and $19::json is null'}`,
+  };
+}
+
+const CLAIM = claimStatement(false);
+/** Used only when the app has an endpoint for reward.granted, balance.changed or (for a campaign currency reward with a budget) budget.alert. */
+const CLAIM_OUTBOX = claimStatement(true);
 
 export interface ClaimWrite {
   appId: string;
@@ -208,9 +220,12 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
     mission.campaignId !== null && reward.kind === 'currency'
       ? { campaignId: mission.campaignId, currency: reward.currency, amount: reward.amount, cap: campaign?.budget?.find((b) => b.currency === reward.currency)?.amount ?? null }
       : null;
+  // budget.alert goes out only for a grant that counts against a budget (the alert rows are the statement's).
+  const alertEndpoints = budget?.cap != null ? (input.catalog.endpoints.get('budget.alert') ?? []) : [];
+  const withOutbox = outbox.length > 0 || alertEndpoints.length > 0;
   let row: Record<string, unknown>;
   try {
-    [row] = await runPrepared(db, outbox.length > 0 ? CLAIM_OUTBOX : CLAIM, [
+    [row] = await runPrepared(db, withOutbox ? CLAIM_OUTBOX : CLAIM, [
       appId,
       userId,
       missionId,
@@ -227,9 +242,10 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
       JSON.stringify(reward),
       budget?.campaignId ?? null,
       budget?.cap ?? null,
-      outbox.length > 0 ? JSON.stringify(outbox) : null,
+      withOutbox ? JSON.stringify(outbox) : null,
       // A claimed streak is complete: its streak reads current = length (MissionProgress.streak).
       mission.criteria.streak ? JSON.stringify({ current: mission.criteria.streak.length, length: mission.criteria.streak.length }) : null,
+      withOutbox ? JSON.stringify(alertEndpoints) : null,
     ]);
   } catch (err) {
     if (input.key !== null && isKeyTaken(err)) return { kind: 'key-taken' };

@@ -8,8 +8,9 @@ import { rewardSchema } from './mission';
 import { missionProgressSchema } from './progress';
 
 /**
- * The notification types and the shape of each one's `data`. A new type (say
- * `budget.alert`) is one line here plus the place that writes it.
+ * The notification types and the shape of each one's `data`. A new type is
+ * one line here, one member of notificationSchema below, plus the place that
+ * writes it.
  */
 const NOTIFICATION_DATA = {
   'mission.completed': missionProgressSchema.describe('The progress as GET /v1/missions/:id shows it right after the completion'),
@@ -22,6 +23,17 @@ const NOTIFICATION_DATA = {
     })
     .describe('A claimed reward: currency, item or badge, for the game backend to fulfil'),
   'balance.changed': balanceSchema.describe('The balance after the change (a claim of a currency reward, a staff grant or correction)'),
+  'budget.alert': z
+    .object({
+      campaignId: z.string(),
+      currency: z.string(),
+      threshold: z.number().int().describe('The percentage of the budget reached: 80 or 100'),
+      spent: z.number().int().describe('What the campaign has granted in this currency, this claim included'),
+      budget: z.number().int().describe('The campaign’s budget of this currency'),
+      missionId: z.string().describe('The mission whose claim reached the threshold'),
+      at: timestampSchema.describe('When that claim committed'),
+    })
+    .describe('A campaign’s payout reached 80 % or 100 % of its budget in a currency (once per threshold); the envelope’s userId is the player whose claim reached it'),
 } as const;
 
 export type NotificationType = keyof typeof NOTIFICATION_DATA;
@@ -105,5 +117,5 @@ const notificationOf = <T extends NotificationType>(type: T) =>
 
 /** The body of each POST to an endpoint (one member per type of NOTIFICATION_DATA). */
 export const notificationSchema = z
-  .discriminatedUnion('type', [notificationOf('mission.completed'), notificationOf('reward.granted'), notificationOf('balance.changed')])
+  .discriminatedUnion('type', [notificationOf('mission.completed'), notificationOf('reward.granted'), notificationOf('balance.changed'), notificationOf('budget.alert')])
   .meta({ id: 'Notification' });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { tokenFrom } from '@/lib/testing/http-from';
 import { clientIp, UNKNOWN_CLIENT } from './client-ip';
-import { awayFromWindowEdge } from '@/lib/testing/rate-window';
+import { freshWindowInProcess } from '@/lib/testing/rate-window';
 
 const withForwarded = (value?: string) => new Request('http://x/', { headers: value === undefined ? {} : { 'X-Forwarded-For': value } });
 
@@ -50,7 +50,7 @@ describe('the token guard keys on the socket address (plain Node server, TRUST_P
     app = await createTestApp(server);
     const wrong = { appId: app.appId, appSecret: 'wrong' };
     const statuses: number[] = [];
-    await awayFromWindowEdge(30_000);
+    freshWindowInProcess(30_000);
     for (let i = 0; i < 30; i++) statuses.push(await tokenFrom(server.url, '127.0.0.2', wrong, `203.0.113.${i + 1}`));
     expect(statuses.slice(0, 10)).toEqual(Array(10).fill(401));
     expect(statuses.slice(10)).toEqual(Array(20).fill(429));
@@ -60,7 +60,7 @@ describe('the token guard keys on the socket address (plain Node server, TRUST_P
 
   it("a spoofed X-Forwarded-For cannot lock out another address: 10 wrong secrets from 127.0.0.2 claiming to be 127.0.0.1 leave 127.0.0.1's right secret working", async () => {
     const victim = await createTestApp(server);
-    await awayFromWindowEdge(20_000);
+    freshWindowInProcess(20_000);
     for (let i = 0; i < 10; i++) expect(await tokenFrom(server.url, '127.0.0.2', { appId: victim.appId, appSecret: 'wrong' }, '127.0.0.1')).toBe(401);
     expect(await tokenFrom(server.url, '127.0.0.1', victim)).toBe(200);
     expect(await tokenFrom(server.url, '127.0.0.1', victim, '127.0.0.2')).toBe(200);

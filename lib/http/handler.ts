@@ -17,6 +17,7 @@ import { boot } from '@/lib/boot';
 import { getConfig } from '@/lib/config';
 import { clientIp } from './client-ip';
 import { loggableUrl, noteApp } from './observe';
+import { processDatabase } from './service-context';
 
 type Params = Record<string, string>;
 /** The second argument Next.js passes to route handlers; the Node servers pass the same, plus the peer's address. */
@@ -163,7 +164,7 @@ export function userRoute<P = undefined>(options: UserRouteOptions<P>, fn: (ctx:
       const auth = await verifyAccessTokenCached(tokenOf(req, options.tokenInQuery ?? false));
       noteApp(req, auth.appId);
       const [revoked, limited, prefetched] = await Promise.all([
-        revocationOf(auth),
+        revocationOf(auth, processDatabase),
         options.limiter ? options.limiter().consume(auth.jti).then((r) => ({ ok: r }), (err: unknown) => ({ err })) : null,
         // A failed read is no answer: the route reads again (and fails open) itself.
         options.prefetch ? Promise.resolve(options.prefetch(req, auth)).catch(() => undefined) : undefined,

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tokenFrom } from '@/lib/testing/http-from';
 import { createTestApp, startTestServer, type TestServer } from '@/lib/testing/test-server';
-import { awayFromWindowEdge } from '@/lib/testing/rate-window';
+import { freshWindowInProcess } from '@/lib/testing/rate-window';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -18,7 +18,7 @@ describe('the token guard behind one trusted proxy (TRUST_PROXY=1)', () => {
     const app = await createTestApp(server);
     const wrong = { ...app, appSecret: 'wrong' };
     // Every request arrives from the proxy (127.0.0.1); the proxy appended the client's address.
-    await awayFromWindowEdge(20_000);
+    freshWindowInProcess(20_000);
     for (let i = 0; i < 10; i++) expect(await tokenFrom(server.url, '127.0.0.1', wrong, `6.6.6.${i}, 198.51.100.1`)).toBe(401);
     expect(await tokenFrom(server.url, '127.0.0.1', app, '198.51.100.1')).toBe(429);
     expect(await tokenFrom(server.url, '127.0.0.1', app, '198.51.100.2, 198.51.100.1')).toBe(429);

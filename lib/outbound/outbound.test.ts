@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { webhookDeliveries } from '@/db/schema';
 import { verifyWebhook, WebhookVerificationError } from '@/lib/sdk/backend';
-import { mission } from '@/lib/testing/fixtures';
+import { campaign, mission } from '@/lib/testing/fixtures';
 import { startReceiver, type Receiver } from '@/lib/testing/receiver';
 import { asStaff, signedInStaff, type TestStaff } from '@/lib/testing/staff';
 import { createTestApp, issueToken, startTestServer, uniqueId, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';
@@ -145,6 +145,52 @@ describe('outbound webhooks', () => {
     await endpointFor(app, receiver.url, ['balance.changed']);
     await completeAndClaim(app, uniqueId('player'), 'boss_killed', 'sword', 'k2'); // an item: no balance change
     expect(await rowsOfApp(app.appId)).toBe(0);
+  });
+
+  it('a campaign budget crossing 80 % and 100 % under 20 concurrent claims sends exactly one budget.alert per threshold, signed; other endpoints and apps get none', async () => {
+    // Budget 100 gems, 10 gems per claim: 20 players race, exactly 10 are granted, the 8th grant reaches 80 and the 10th 100.
+    const app = await createTestApp(server, {
+      campaigns: [campaign('cup', { budget: [{ currency: 'gems', amount: 100 }] })],
+      missions: [mission('cup-win', { campaignId: 'cup', criteria: { eventName: 'cup_won', count: 1 }, reward: { kind: 'currency', currency: 'gems', amount: 10 } })],
+    });
+    const alerts = await endpointFor(app, receiver.url, ['budget.alert']);
+    const rewards = await endpointFor(app, receiver.url, ['reward.granted']);
+    const users = await Promise.all(
+      Array.from({ length: 20 }, async () => {
+        const userId = uniqueId('racer');
+        const user = userClient(server, await issueToken(server, app, userId));
+        expect((await user.post('/v1/events', { userId, name: 'cup_won', payload: {}, timestamp: Date.now() })).status).toBe(200);
+        return user;
+      }),
+    );
+    const statuses = await Promise.all(users.map(async (user, i) => (await user.post('/v1/missions/cup-win/claim', undefined, { 'Idempotency-Key': `race-${i}` })).status));
+    expect(statuses.filter((s) => s === 200)).toHaveLength(10);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(10);
+    const ofApp = () => receiver.received.filter((x) => x.body.includes(`"appId":"${app.appId}"`));
+    await receiver.until(() => ofApp().length >= 12, 15_000, '10 reward.granted and 2 budget.alert');
+    const budgetAlerts = ofApp().filter((x) => x.body.includes('"type":"budget.alert"'));
+    expect(budgetAlerts).toHaveLength(2);
+    const verified = await Promise.all(budgetAlerts.map((x) => verifyWebhook(alerts.secret, x.headers as Record<string, string>, x.body)));
+    expect(verified.map((n) => n.data as Record<string, unknown>).sort((a, b) => Number(a.threshold) - Number(b.threshold))).toEqual([
+      { campaignId: 'cup', currency: 'gems', threshold: 80, spent: 80, budget: 100, missionId: 'cup-win', at: expect.any(Number) },
+      { campaignId: 'cup', currency: 'gems', threshold: 100, spent: 100, budget: 100, missionId: 'cup-win', at: expect.any(Number) },
+    ]);
+    // The envelope's userId is the player whose claim reached the threshold: one of the granted racers.
+    for (const n of verified) expect(n.userId).toMatch(/^racer/);
+    expect((await deliveriesOf(app, alerts.id)).map((d) => d.type)).toEqual(['budget.alert', 'budget.alert']);
+    const rewardLog = await deliveriesOf(app, rewards.id);
+    expect(rewardLog).toHaveLength(10);
+    expect(rewardLog.every((d) => d.type === 'reward.granted')).toBe(true);
+    // Exactly these 12 rows were written (an alert per threshold, not per racer).
+    expect(await rowsOfApp(app.appId)).toBe(12);
+
+    // An app whose budgeted campaign crosses its thresholds without a budget.alert endpoint writes no delivery row.
+    const quiet = await createTestApp(server, {
+      campaigns: [campaign('cup', { budget: [{ currency: 'gems', amount: 10 }] })],
+      missions: [mission('cup-win', { campaignId: 'cup', criteria: { eventName: 'cup_won', count: 1 }, reward: { kind: 'currency', currency: 'gems', amount: 10 } })],
+    });
+    await completeAndClaim(quiet, uniqueId('player'), 'cup_won', 'cup-win', 'k-quiet');
+    expect(await rowsOfApp(quiet.appId)).toBe(0);
   });
 
   it('a receiver answering 500 three times then 200 gets the same id 4 times, each signed; the delivery ends delivered with 4 attempts', async () => {

@@ -5,7 +5,7 @@
 // this instance; every fresh computation is pushed as a `recommendation`
 // stream message. A first claim refreshes them in the background.
 import { serviceNow } from '@/lib/clock';
-import { getDb } from '@/db/client';
+import { getDb, type DbOrTx } from '@/db/client';
 import { RECOMMENDATIONS_LIMIT } from '@/lib/contract/v1';
 import { getCatalog } from '@/lib/catalog/catalog';
 import { getKv } from '@/lib/kv';
@@ -41,6 +41,8 @@ export const NOTHING_REASON = 'No mission can be progressed or claimed right now
 interface Ctx {
   appId: string;
   userId: string;
+  /** The database (the caller's context's). */
+  db: DbOrTx;
 }
 
 interface CacheEntry {
@@ -53,7 +55,7 @@ const cacheKey = (ctx: Ctx) => kvKey('recs', ctx.appId, ctx.userId);
 async function loadCandidates(ctx: Ctx, now: number): Promise<Candidate[]> {
   const catalog = await getCatalog(ctx.appId);
   // The prepared statement of the mission list (no query building per call).
-  const db = await getDb();
+  const { db } = ctx;
   const [records, attributes] = await Promise.all([readUserRecords(db, ctx.appId, ctx.userId), readAttributes(db, ctx.appId, ctx.userId)]);
   // Audiences: a mission outside the user's audience is never a candidate (and a cached answer naming one is stale).
   return rankFallback(listCandidates(catalog, records, now, attributes));
@@ -156,7 +158,12 @@ async function refreshRecommendations({ ctx }: { ctx: Ctx }): Promise<Recommenda
   return shared(ctx, cached?.limit ?? DEFAULT_LIMIT, true);
 }
 
-/** Starts refreshRecommendations without waiting for it (after a claim commits); failures are logged. */
-export function refreshRecommendationsInBackground({ ctx }: { ctx: Ctx }): void {
-  void refreshRecommendations({ ctx }).catch((err: unknown) => logError('recommendation refresh failed', err, { appId: ctx.appId }));
+/**
+ * Starts refreshRecommendations without waiting for it (after a claim commits); failures are logged.
+ * Without `db` it uses the process's database: lib/claims/claim-reward.ts has no context to pass yet.
+ */
+export function refreshRecommendationsInBackground({ ctx }: { ctx: Omit<Ctx, 'db'> & { db?: DbOrTx } }): void {
+  void (async () => refreshRecommendations({ ctx: { ...ctx, db: ctx.db ?? (await getDb()) } }))().catch((err: unknown) =>
+    logError('recommendation refresh failed', err, { appId: ctx.appId }),
+  );
 }

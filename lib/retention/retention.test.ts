@@ -7,7 +7,7 @@ import { and, count, eq } from 'drizzle-orm';
 import { closeDb, getDb } from '@/db/client';
 import { analyticsRollups, events, idempotencyKeys } from '@/db/schema';
 import { bucketOf } from '@/lib/analytics/rollups';
-import { prepareTestEnv, uniqueId } from '@/lib/testing/test-server';
+import { prepareTestEnv, uniqueId } from '@/lib/testing/test-env';
 import { retentionSettings, runRetention } from './retention';
 
 const DAY = 86_400_000;

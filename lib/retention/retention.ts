@@ -10,7 +10,7 @@
 // startRetention, on every instance (the deletes are idempotent; concurrent
 // runs only share the work).
 import { sql } from 'drizzle-orm';
-import { getDb, type DbOrTx } from '@/db/client';
+import type { DbOrTx } from '@/db/client';
 import { deleteRollupsOlderThan } from '@/lib/analytics/rollups';
 import { IDEMPOTENCY_TTL_MS } from '@/lib/idempotency/run-idempotent';
 import { logError } from '@/lib/log';
@@ -97,15 +97,14 @@ export async function runRetention(db: DbOrTx, settings: RetentionSettings, now 
 
 const scheduler = processWide('retention.scheduler', () => ({ timer: null as ReturnType<typeof setInterval> | null, running: false }));
 
-/** Runs the job every RETENTION_INTERVAL_MS in this process (first run one interval after start); idempotent. */
-export function startRetention(): void {
+/** Runs the job on `db` every RETENTION_INTERVAL_MS in this process (first run one interval after start); idempotent. */
+export function startRetention(db: DbOrTx): void {
   const settings = retentionSettings();
   if (settings.intervalMs === 0 || scheduler.timer !== null) return;
   scheduler.timer = setInterval(() => {
     if (scheduler.running) return;
     scheduler.running = true;
-    void getDb()
-      .then((db) => runRetention(db, settings))
+    void runRetention(db, settings)
       .catch((err: unknown) => logError('retention run failed', err))
       .finally(() => (scheduler.running = false));
   }, settings.intervalMs);

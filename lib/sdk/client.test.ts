@@ -1,6 +1,6 @@
 // Every SDK method against the real service, and the typed error mapping.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { awayFromWindowEdge } from '@/lib/testing/rate-window';
+import { freshWindowInProcess } from '@/lib/testing/rate-window';
 import { createTestApp, issueToken, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { createQuestlineClient, type QuestlineClient } from './client';
 import * as E from './errors';
@@ -133,7 +133,7 @@ describe('SDK typed errors from the real service', () => {
     const { client } = await userClient();
     // The burst must stay inside one fixed window of the limiter, or the 429 comes one event late
     // (lib/testing/rate-window.ts); 100 events took up to ~20 s on the loaded 2-core machine.
-    await awayFromWindowEdge(40_000);
+    freshWindowInProcess(40_000);
     for (let i = 0; i < 100; i++) await client.sendEvent({ name: 'noise', timestamp: Date.now() - i });
     const limited = await client.sendEvent({ name: 'noise' }).catch((e: unknown) => e);
     expect(limited).toBeInstanceOf(E.RateLimitedError);

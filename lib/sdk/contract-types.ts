@@ -336,6 +336,27 @@ export type Notification = {
   createdAt: number;
   /** The balance after the change (a claim of a currency reward, a staff grant or correction) */
   data: Balance;
+} | {
+  id: string;
+  type: "budget.alert";
+  appId: string;
+  userId: string;
+  createdAt: number;
+  /** A campaign’s payout reached 80 % or 100 % of its budget in a currency (once per threshold); the envelope’s userId is the player whose claim reached it */
+  data: {
+    campaignId: string;
+    currency: string;
+    /** The percentage of the budget reached: 80 or 100 */
+    threshold: number;
+    /** What the campaign has granted in this currency, this claim included */
+    spent: number;
+    /** The campaign’s budget of this currency */
+    budget: number;
+    /** The mission whose claim reached the threshold */
+    missionId: string;
+    /** When that claim committed */
+    at: number;
+  };
 };
 
 // Query strings (every parameter optional).

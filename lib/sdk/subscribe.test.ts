@@ -163,15 +163,20 @@ describe('subscribe (fetch streaming)', () => {
     const spy = spyFetch();
     const client = createQuestlineClient({ baseUrl: server.url, token, fetch: spy.fetch });
     await client.sendEvent({ name: 'login' }); // in the user's update log before any subscription
-    for (const lastEventId of ['', '  ']) {
+    // A marker event per round (a live message): a replay of the log would have come before it.
+    for (const [lastEventId, marker, markerType] of [
+      ['', 'win', 'mission.completed:badge-win'],
+      ['  ', 'match', 'mission.progress:three-matches'],
+    ]) {
       const rec = recorder();
       const sub = client.subscribe(rec.onUpdate, { ...fast, lastEventId });
       try {
         await waitFor(() => sub.state === 'open', 30_000, 'open');
-        await sleep(300);
         expect(spy.streamRequests.at(-1)!.has('last-event-id')).toBe(false);
         expect(sub.lastEventId).toBeNull();
-        expect(rec.types()).toEqual([]);
+        await client.sendEvent({ name: marker });
+        await waitFor(() => rec.types().includes(markerType), 30_000, 'the marker');
+        expect(rec.types()).toEqual([markerType]);
       } finally {
         sub.close();
       }
@@ -256,7 +261,9 @@ describe('server restart during a subscription', () => {
       await client.sendEvent({ name: 'match' });
       await client.claimMission('three-matches');
       await waitFor(() => rec.updates.length >= 6, 30_000, 'updates after restart');
-      await sleep(300);
+      // A marker (a later live message): a repeated message would have come before it.
+      await client.sendEvent({ name: 'win' });
+      await waitFor(() => rec.types().includes('mission.completed:badge-win'), 30_000, 'the marker');
       expect(rec.types()).toEqual([
         'mission.progress:three-matches',
         'mission.progress:three-matches',
@@ -264,6 +271,7 @@ describe('server restart during a subscription', () => {
         'reward.granted:three-matches',
         'balance.changed:gems',
         'recommendation',
+        'mission.completed:badge-win',
       ]);
       const ids = rec.updates.map((u) => u.meta.id);
       expect(new Set(ids).size).toBe(ids.length);
@@ -297,7 +305,9 @@ describe('server restart during a subscription', () => {
       await waitFor(() => rec.updates.length >= 3, 30_000, 'replayed');
       await viaOther.claimMission('three-matches');
       await waitFor(() => rec.updates.length >= 6, 30_000, 'live after replay');
-      await sleep(300);
+      // A marker (a later live message): a repeated message would have come before it.
+      await viaOther.sendEvent({ name: 'win' });
+      await waitFor(() => rec.types().includes('mission.completed:badge-win'), 30_000, 'the marker');
       expect(rec.types()).toEqual([
         'mission.progress:three-matches',
         'mission.progress:three-matches',
@@ -305,8 +315,9 @@ describe('server restart during a subscription', () => {
         'reward.granted:three-matches',
         'balance.changed:gems',
         'recommendation',
+        'mission.completed:badge-win',
       ]);
-      expect(new Set(rec.updates.map((u) => u.meta.id)).size).toBe(6);
+      expect(new Set(rec.updates.map((u) => u.meta.id)).size).toBe(7);
     } finally {
       sub.close();
       await back?.stop();

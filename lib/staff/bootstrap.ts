@@ -3,6 +3,7 @@
 // with a generated password kept in the data directory (like the admin key).
 import { existsSync } from 'node:fs';
 import path from 'node:path';
+import type { DbOrTx } from '@/db/client';
 import type { Config } from '@/lib/config';
 import { readOrCreateSecret } from '@/lib/config';
 import { AppError } from '@/lib/errors';
@@ -12,9 +13,9 @@ export const EMBEDDED_ADMIN_EMAIL = 'admin@localhost';
 export const ADMIN_PASSWORD_FILE = 'admin-password';
 
 /** One line for the start-up banner, or null when there is nothing to say. */
-export async function ensureFirstAdmin(config: Config): Promise<string | null> {
+export async function ensureFirstAdmin(config: Config, db: DbOrTx): Promise<string | null> {
   const passwordFile = path.join(config.dataDir, ADMIN_PASSWORD_FILE);
-  if ((await countStaff()) > 0) {
+  if ((await countStaff(db)) > 0) {
     return config.embedded && !config.firstAdmin && existsSync(passwordFile)
       ? `Console: sign in at /admin (first admin ${EMBEDDED_ADMIN_EMAIL}, password in ${passwordFile})`
       : null;
@@ -33,7 +34,7 @@ export async function ensureFirstAdmin(config: Config): Promise<string | null> {
     return 'Console: no staff account yet; set ADMIN_EMAIL and ADMIN_PASSWORD, or create one with the admin key (POST /api/admin/staff)';
   }
   try {
-    await createStaff({ ctx: { actor: 'system:bootstrap', actorId: null }, input: { email, name: 'Admin', role: 'admin', password } });
+    await createStaff({ ctx: { db, actor: 'system:bootstrap', actorId: null }, input: { email, name: 'Admin', role: 'admin', password } });
   } catch (err) {
     // Another instance starting at the same time made it first.
     if (err instanceof AppError && err.code === 'conflict') return null;

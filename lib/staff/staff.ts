@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { asc, count, eq } from 'drizzle-orm';
 import { hashPassword } from 'better-auth/crypto';
-import { getDb, type Tx } from '@/db/client';
+import type { DbOrTx, Tx } from '@/db/client';
 import { staff, staffAccount, type StaffRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import { AppError } from '@/lib/errors';
@@ -12,8 +12,9 @@ import type { StaffRole } from '@/lib/auth/roles';
 import { toShownEmail, toStoredEmail } from './email';
 import type { CreateStaffInput, CreatedStaff, StaffMember, UpdateStaffInput } from '@/lib/contract/staff';
 
-/** Who acts (for the audit log) and when. */
+/** The database, who acts (for the audit log) and when. */
 export interface StaffVerbContext {
+  db: DbOrTx;
   actor: string;
   /** The acting staff member's id; null for the admin key or the system. */
   actorId: string | null;
@@ -31,13 +32,11 @@ export function generateStaffPassword(): string {
 
 const newId = () => randomBytes(16).toString('base64url');
 
-export async function listStaff(): Promise<StaffMember[]> {
-  const db = await getDb();
+export async function listStaff(db: DbOrTx): Promise<StaffMember[]> {
   return (await db.select().from(staff).orderBy(asc(staff.email))).map(toStaffMember);
 }
 
-export async function countStaff(): Promise<number> {
-  const db = await getDb();
+export async function countStaff(db: DbOrTx): Promise<number> {
   const [row] = await db.select({ n: count() }).from(staff);
   return row.n;
 }
@@ -47,7 +46,7 @@ export async function createStaff({ ctx, input }: { ctx: StaffVerbContext; input
   const generated = input.password === undefined ? generateStaffPassword() : null;
   // Better Auth's own hasher (scrypt), so its sign-in verifies what we store.
   const hash = await hashPassword(input.password ?? generated!);
-  const db = await getDb();
+  const { db } = ctx;
   const member = await db.transaction(async (tx) => {
     const at = new Date(now);
     const [row] = await tx
@@ -85,7 +84,7 @@ function refuseLastAdmin(row: StaffRow, admins: string[], action: string): void 
 
 export async function setStaffRole({ ctx, input }: { ctx: StaffVerbContext; input: UpdateStaffInput & { id: string } }): Promise<StaffMember> {
   const now = ctx.now ?? Date.now();
-  const db = await getDb();
+  const { db } = ctx;
   return db.transaction(async (tx) => {
     const admins = await lockAdmins(tx);
     const before = await findStaff(tx, input.id);
@@ -102,7 +101,7 @@ export async function setStaffRole({ ctx, input }: { ctx: StaffVerbContext; inpu
 export async function removeStaff({ ctx, input }: { ctx: StaffVerbContext; input: { id: string } }): Promise<StaffMember> {
   if (ctx.actorId === input.id) throw new AppError('conflict', 'You cannot remove your own account');
   const now = ctx.now ?? Date.now();
-  const db = await getDb();
+  const { db } = ctx;
   return db.transaction(async (tx) => {
     const admins = await lockAdmins(tx);
     const row = await findStaff(tx, input.id);

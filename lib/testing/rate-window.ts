@@ -9,10 +9,36 @@
 // burst takes depends on the machine: on the shared 2-core machine with
 // several suites and builds beside it (load average 15-25), a request that
 // takes 20 ms alone took up to 1-2 s, so `neededMs` is generous.
+// Waiting for the next window costs up to `neededMs` of real time per burst
+// (webhook-limits.test.ts took 103 s, most of it such waits): a server in the
+// test's own process skips ahead instead (freshWindowInProcess); a server in
+// another process (two-instances, scripts/start.test.ts) still waits
+// (awayFromWindowEdge).
 
 /** When the current fixed window has less than `neededMs` left, waits for the next one to start. */
 export async function awayFromWindowEdge(neededMs: number, windowMs = 60_000): Promise<void> {
   if (neededMs >= windowMs) throw new RangeError(`a burst needing ${neededMs} ms cannot fit a ${windowMs} ms window`);
   const left = windowMs - (Date.now() % windowMs);
   if (left < neededMs) await new Promise((r) => setTimeout(r, left + 50));
+}
+
+// This process's clock shifted forward by the jumps of freshWindowInProcess (never back).
+const realNow = Date.now.bind(Date);
+let shiftMs = 0;
+
+/**
+ * For a server in this process (lib/testing/test-server.ts): when the current
+ * fixed window has less than `neededMs` left, moves this process's `Date.now`
+ * (which the limiters, the service clock, tokens and the test all read) forward
+ * to just after the next window's start instead of waiting up to a minute for
+ * it. The clock then keeps running at the real pace, shifted; it is never moved
+ * back, so ids, logs and windows stay in order for the rest of the file (each
+ * Vitest file runs in its own process). Not for a server in another process.
+ */
+export function freshWindowInProcess(neededMs: number, windowMs = 60_000): void {
+  if (neededMs >= windowMs) throw new RangeError(`a burst needing ${neededMs} ms cannot fit a ${windowMs} ms window`);
+  const left = windowMs - (Date.now() % windowMs);
+  if (left >= neededMs) return;
+  shiftMs += left + 50;
+  Date.now = () => realNow() + shiftMs;
 }

@@ -5,7 +5,7 @@
 import type { Db } from '@/db/client';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import type { Actor, ServiceContext } from '@/lib/services/context';
-import { prepareTestEnv } from './test-server';
+import { prepareTestEnv } from './test-env';
 
 export interface TestServiceContext {
   ctx: ServiceContext;

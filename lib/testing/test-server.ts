@@ -1,28 +1,17 @@
 // Test support: the real service on a real port (the plain Node server over
 // the same handlers), on the embedded PGlite in a fresh directory, or on the
 // PostgreSQL/Redis named by DATABASE_URL/REDIS_URL when set.
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type { AddressInfo } from 'node:net';
-import { seedDataDir } from './pglite-template';
+import { prepareTestEnv, uniqueId } from './test-env';
 import type { CatalogInput } from './types';
 
-export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+// The server-less part lives in ./test-env (a file importing only it stays in the fast tier).
+export { prepareTestEnv, TEST_ADMIN_KEY, uniqueId } from './test-env';
 
 export interface TestServer {
   url: string;
   adminKey: string;
   close(): Promise<void>;
-}
-
-/** Must run before anything reads the configuration (call it in beforeAll first). */
-export function prepareTestEnv(): void {
-  process.env.QUESTLINE_QUIET = '1';
-  process.env.ADMIN_API_KEY ??= TEST_ADMIN_KEY;
-  process.env.JWT_SECRET ??= 'test-jwt-secret-that-is-long-enough-0123456789';
-  process.env.QUESTLINE_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'questline-test-'));
-  seedDataDir(process.env.QUESTLINE_DATA_DIR);
 }
 
 export async function startTestServer(): Promise<TestServer> {
@@ -44,13 +33,6 @@ export async function startTestServer(): Promise<TestServer> {
       await closeDb();
     },
   };
-}
-
-let counter = 0;
-/** A unique id for apps and users of one test run (tests share a real database). */
-export function uniqueId(prefix: string): string {
-  counter += 1;
-  return `${prefix}-${process.pid}-${Date.now().toString(36)}-${counter}`;
 }
 
 export interface TestApp {

@@ -12,8 +12,8 @@ import { kvKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey, userOrderKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { metrics } from '@/lib/metrics';
-import { forgetUserRecords } from '@/lib/progress/records-cache';
 import { grantsOf, noteUnlogged, reachedLog, repairSoon } from './resync';
+import { streamSources } from './sources';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 
@@ -58,7 +58,7 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
   const channel = userChannel(appId, userId);
   const order = { stateKey: userOrderKey(appId, userId), seq };
   // This instance's cached records of the user are stale from now on, whether or not the log is reached.
-  forgetUserRecords(appId, userId);
+  streamSources().userChanged(appId, userId);
   // Before the append: a reply that times out may come long after Redis applied it (grantsOf).
   const at = Date.now();
   /**

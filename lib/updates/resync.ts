@@ -39,19 +39,16 @@
 //   that were judged against the catalog as it was when they arrived.
 import { and, eq, gte, inArray, sql } from 'drizzle-orm';
 import { isDeepStrictEqual } from 'node:util';
-import { getDb } from '@/db/client';
 import { balances, progress } from '@/db/schema';
-import { toBalance } from '@/lib/balances/balances';
-import { getCatalog } from '@/lib/catalog/catalog';
 import type { Mission } from '@/lib/contract/mission';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { isUnavailableError } from '@/lib/errors';
 import { logError, logWarn } from '@/lib/log';
-import { toMissionProgress } from '@/lib/missions/engine';
 import { processWide } from '@/lib/process-wide';
 import { getUpdateLog, LOG_MAX_AGE_MS, userLogKey, userOrderKey } from './log';
 import { parseLogId } from './log-ids';
 import { GAP_WAIT_MS, publishInOrder } from './publish';
+import { streamSources } from './sources';
 
 /** What a resync reports: the records of these missions, or everything changed since a time (a repair). */
 type ResyncScope = { missionIds: string[] } | { sinceMs: number };
@@ -137,9 +134,10 @@ function rowsOf<T>(result: unknown): T[] {
 async function resyncUser(appId: string, userId: string, scope: ResyncScope, lostGrants: LostGrant[] = []): Promise<number> {
   // Before the transaction: the embedded database has one connection, and a
   // log read that fails must not leave a sequence number taken and unpublished.
-  const catalog = await getCatalog(appId);
+  const sources = streamSources();
+  const readProgress = await sources.progressReader(appId);
   const grants = await notInLog(appId, userId, lostGrants);
-  const db = await getDb();
+  const db = await sources.db();
   const read = await db.transaction(async (tx) => {
     const bumped = rowsOf<{ seq: string }>(
       await tx.execute(sql`update user_sequences set seq = seq + 1 where app_id = ${appId} and user_id = ${userId} returning seq::text as seq`),
@@ -164,12 +162,10 @@ async function resyncUser(appId: string, userId: string, scope: ResyncScope, los
   // Lost grants first: the record's claimed state and the balance follow, as after a claim.
   const updates: SdkUpdate[] = grants.map((g) => g.update);
   for (const row of [...read.records].sort((a, b) => a.updatedAt - b.updatedAt)) {
-    const mission = catalog.missions.get(row.missionId);
-    if (!mission) continue;
-    const data = toMissionProgress({ mission, record: { ...row, userId, state: row.state ?? undefined }, locked: false, now });
-    if (data) updates.push({ type: data.status === 'completed' ? 'mission.completed' : 'mission.progress', data });
+    const update = readProgress(row, now);
+    if (update) updates.push(update);
   }
-  for (const row of [...read.money].sort((a, b) => a.updatedAt - b.updatedAt)) updates.push({ type: 'balance.changed', data: toBalance(row) });
+  for (const row of [...read.money].sort((a, b) => a.updatedAt - b.updatedAt)) updates.push(sources.balanceUpdate(row));
   // A repair closes the gap before it at once (the missed changes are what it reports).
   await publishInOrder(appId, userId, read.seq, updates, { closeGap: 'sinceMs' in scope });
   return updates.length;
@@ -184,7 +180,7 @@ async function repair(appId: string, userId: string, why: string, lostGrants: Lo
 
 /** The user's sequence number in the database (0 when none). */
 async function storedSeq(appId: string, userId: string): Promise<number> {
-  const db = await getDb();
+  const db = await streamSources().db();
   const row = rowsOf<{ seq: string }>(
     await db.execute(sql`select seq::text as seq from user_sequences where app_id = ${appId} and user_id = ${userId}`),
   )[0];
@@ -310,7 +306,7 @@ export function streamedChanges(before: Map<string, Pick<Mission, 'id' | 'criter
 }
 
 async function resyncHolders(appId: string, missionIds: string[], sinceMs: number | null): Promise<void> {
-  const db = await getDb();
+  const db = await streamSources().db();
   const where = sinceMs === null
     ? and(eq(progress.appId, appId), inArray(progress.missionId, missionIds))
     : and(eq(progress.appId, appId), inArray(progress.missionId, missionIds), gte(progress.updatedAt, sinceMs));

@@ -4,7 +4,8 @@
 // failure is 401 invalid_signature; unknown apps and wrong signatures get the
 // same answer and the same work (an HMAC and a constant-time compare).
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { getApp } from '@/lib/apps/apps';
+import type { DbOrTx } from '@/db/client';
+import { findApp } from '@/lib/apps/apps';
 import { webhookSecretsOf } from '@/lib/apps/webhook-secret';
 import { AppError } from '@/lib/errors';
 
@@ -53,11 +54,12 @@ export function computeSignature(secret: string, timestamp: string, rawBody: Uin
  * the previous one during its grace period; throws 401 otherwise.
  */
 export async function verifySignature(
+  db: DbOrTx,
   headers: CheckedHeaders,
   rawBody: Uint8Array,
   now: number,
 ): Promise<{ appId: string; /** The app's own webhook limit (events per minute); null: the default. */ webhookEventsPerMinute: number | null }> {
-  const app = await getApp(headers.appId);
+  const app = await findApp(db, headers.appId);
   const secrets = app ? webhookSecretsOf(app, now) : [NO_SUCH_APP_SECRET];
   let matched = false;
   // Every candidate secret is tried (no early exit), each compare in constant time.

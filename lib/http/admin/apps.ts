@@ -4,39 +4,42 @@
 // PATCH /api/admin/apps/:appId – change an app's name or webhook limit (below)
 // POST /api/admin/apps/:appId/rotate-secret, POST /api/admin/apps/:appId/revocations (below)
 import { z } from 'zod';
-import { createApp, getApp, listApps, rotateAppSecret } from '@/lib/apps/apps';
-import { revokeByStaff } from '@/lib/auth/revocation';
+import { createApp } from '@/lib/apps/apps';
+import { listApps } from '@/lib/services/apps/list-apps';
+import { rotateAppSecret } from '@/lib/services/apps/rotate-app-secret';
 import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
-import { AppError } from '@/lib/errors';
 import { createAppSchema, updateAppSchema } from '@/lib/contract/app';
 import { updateApp } from '@/lib/services/apps/update-app';
-import { adminServiceContext } from '../service-context';
+import { revokeTokens } from '@/lib/services/auth/revoke-tokens';
+import { adminServiceContext, staffServiceContext } from '../service-context';
 import { readJsonBody } from '../body';
-import { adminRoute } from '../handler';
+import { adminRoute, type AdminContext } from '../handler';
 import { json } from '../respond';
 import { parseWith } from '../validate';
 
-export const postApp = adminRoute('apps.manage', async ({ req, admin }) => {
-  const { value } = await readJsonBody(req);
+export const postApp = adminRoute('apps.manage', async (request) => {
+  const { value } = await readJsonBody(request.req);
   const input = parseWith(createAppSchema, value);
-  return json(await createApp(input, admin.actor), { status: 201 });
+  const ctx = await staffServiceContext(request);
+  return json(await createApp(ctx.deps.db, input, request.admin.actor), { status: 201 });
 });
 
-export const getApps = adminRoute('apps.read', async () => json({ apps: await listApps() }));
+export const getApps = adminRoute('apps.read', async (request) => json({ apps: await listApps({ ctx: await staffServiceContext(request) }) }));
 
-async function requireApp(appId: string): Promise<void> {
-  if (!(await getApp(appId))) throw new AppError('app_not_found', `No app "${appId}"`);
-}
+/** 404 app_not_found unless the app exists (adminServiceContext checks it). */
+const requireApp = (request: AdminContext) => adminServiceContext(request, request.params.appId);
 
-export const putAppCatalog = adminRoute('catalog.write', async ({ req, params, admin }) => {
-  await requireApp(params.appId);
+export const putAppCatalog = adminRoute('catalog.write', async (request) => {
+  const { req, params, admin } = request;
+  await requireApp(request);
   // 64 KiB like every body (docs/api.md, "Limits"); a larger catalog goes in several PUTs (upsert by id).
   const { value } = await readJsonBody(req);
   return json(await putCatalog(params.appId, value, admin.actor));
 });
 
-export const getAppCatalog = adminRoute('catalog.read', async ({ params }) => {
-  await requireApp(params.appId);
+export const getAppCatalog = adminRoute('catalog.read', async (request) => {
+  const { params } = request;
+  await requireApp(request);
   return json(await exportCatalog(params.appId));
 });
 
@@ -48,8 +51,9 @@ export const patchApp = adminRoute('apps.manage', async (request) => {
 });
 
 // POST /api/admin/apps/:appId/rotate-secret – a new app secret; the old one stops working at once
-export const postRotateSecret = adminRoute('apps.manage', async ({ params, admin }) => {
-  const appSecret = await rotateAppSecret(params.appId, admin.actor);
+export const postRotateSecret = adminRoute('apps.manage', async (request) => {
+  const { params } = request;
+  const appSecret = await rotateAppSecret({ ctx: await staffServiceContext(request), input: { appId: params.appId } });
   return json({ appId: params.appId, appSecret });
 });
 
@@ -59,10 +63,10 @@ export const revocationSchema = z.union([
 ]);
 
 // POST /api/admin/apps/:appId/revocations – revoke one token ({jti}) or all of a user's tokens so far ({userId})
-export const postRevocation = adminRoute('players.revoke', async ({ req, params, admin }) => {
-  await requireApp(params.appId);
-  const { value } = await readJsonBody(req);
+export const postRevocation = adminRoute('players.revoke', async (request) => {
+  const ctx = await requireApp(request);
+  const { value } = await readJsonBody(request.req);
   const input = parseWith(revocationSchema, value);
-  await revokeByStaff({ appId: params.appId, ...input }, admin.actor);
+  await revokeTokens({ ctx, input });
   return json({ revoked: true, ...input });
 });

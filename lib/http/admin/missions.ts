@@ -2,7 +2,6 @@
 // GET|PUT /api/admin/apps/:appId/missions/:missionId – one mission; replace it (with the version it was read at)
 // POST /api/admin/apps/:appId/missions/:missionId/{duplicate,archive,unarchive}
 // GET /api/admin/apps/:appId/event-names – suggestions for a mission's event name
-import { getApp } from '@/lib/apps/apps';
 import {
   createMission,
   duplicateMission,
@@ -13,13 +12,13 @@ import {
   type CatalogVerbContext,
 } from '@/lib/catalog/mission-verbs';
 import { missionArchiveSchema, missionDuplicateSchema, missionListQuerySchema } from '@/lib/contract/mission-admin';
-import { AppError } from '@/lib/errors';
-import { recentEventNames } from '@/lib/events/event-names';
+import { recentEventNames } from '@/lib/services/events/recent-event-names';
 import { z } from 'zod';
 import { parseJsonText, readJsonBody, readRawBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
 import { json } from '../respond';
 import { parseWith, queryOf } from '../validate';
+import { adminServiceContext } from '../service-context';
 
 const verbContext = ({ admin }: AdminContext): CatalogVerbContext => ({ actor: admin.actor });
 
@@ -64,7 +63,6 @@ const archiveRoute = (archived: boolean) =>
 export const postArchiveMission = archiveRoute(true);
 export const postUnarchiveMission = archiveRoute(false);
 
-export const getEventNames = adminRoute('catalog.read', async ({ params }) => {
-  if (!(await getApp(params.appId))) throw new AppError('app_not_found', `No app "${params.appId}"`);
-  return json(await recentEventNames(params.appId));
+export const getEventNames = adminRoute('catalog.read', async (request) => {
+  return json(await recentEventNames({ ctx: await adminServiceContext(request, request.params.appId) }));
 });

@@ -5,104 +5,43 @@
 //                                                     plus event.recorded: every stored event with its verdicts, live
 // Revoking the user's tokens is POST /api/admin/apps/:appId/revocations {userId} (./apps.ts).
 import { serviceNow } from '@/lib/clock';
-import { and, desc, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { getDb } from '@/db/client';
-import { inUnitOfWork } from '@/db/unit-of-work';
-import { events, ledger } from '@/db/schema';
-import { getApp } from '@/lib/apps/apps';
-import { recordAudit } from '@/lib/audit';
 import { can } from '@/lib/auth/roles';
 import { getSignedInStaff } from '@/lib/auth/staff-session';
-import { listBalances } from '@/lib/balances/balances';
-import { getCatalog } from '@/lib/catalog/catalog';
-import { testEventSchema, type Inspection } from '@/lib/contract/inspector';
+import { testEventSchema } from '@/lib/contract/inspector';
 import { AppError } from '@/lib/errors';
 import { eventTimeProblem } from '@/lib/events/event-time';
-import { recordEvent } from '@/lib/events/record-event';
-import { viewMission, visibleTo } from '@/lib/missions/read-missions';
-import { readAttributes, zoneOf } from '@/lib/users/attributes';
-import { readRecords } from '@/lib/progress/records';
+import type { ServiceContext } from '@/lib/services/context';
+import { dryRunEvent } from '@/lib/services/events/dry-run-event';
+import { describeRecordedEvent } from '@/lib/services/events/describe-recorded-event';
+import { recordTestEvent } from '@/lib/services/events/record-test-event';
+import { inspectUser } from '@/lib/services/users/inspect-user';
+import { decodeStoredEvent, staffChannel } from '@/lib/updates/staff';
 import { readJsonBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
 import { json } from '../respond';
 import { parseWith } from '../validate';
 import { adminServiceContext } from '../service-context';
-import { dryRunEvent } from '@/lib/services/events/dry-run-event';
-import { describeRecordedEvent } from '@/lib/services/events/describe-recorded-event';
-import { eventVerdicts } from '@/lib/services/events/event-verdicts';
-import { decodeStoredEvent, staffChannel } from '@/lib/updates/staff';
-import { userTarget } from '@/lib/services/_shared/staff-write';
 import { openUpdateStream } from '../v1/sse';
-
-/** Events and ledger rows the inspector shows, newest first. */
-const INSPECTOR_LIMIT = 50;
 
 const userIdSchema = z.string().min(1).max(256);
 /** ?dryRun=1 (or true): the verdicts only, nothing stored or sent. */
 const dryRunSchema = z.enum(['0', '1', 'true', 'false']).optional().transform((v) => v === '1' || v === 'true');
 
-async function target(params: AdminContext['params']): Promise<{ appId: string; userId: string }> {
-  const userId = parseWith(userIdSchema, params.userId);
-  if (!(await getApp(params.appId))) throw new AppError('app_not_found', `No app "${params.appId}"`);
-  return { appId: params.appId, userId };
+/** The user id (400 when malformed), then the request's context (404 app_not_found). */
+async function target(request: AdminContext): Promise<{ ctx: ServiceContext; userId: string }> {
+  const userId = parseWith(userIdSchema, request.params.userId);
+  return { ctx: await adminServiceContext(request, request.params.appId), userId };
 }
 
-async function inspectUser(appId: string, userId: string, now = serviceNow()): Promise<Inspection> {
-  const catalog = await getCatalog(appId);
-  const db = await getDb();
-  const records = await readRecords(db, appId, userId);
-  const attributes = await readAttributes(db, appId, userId);
-  const timeZone = zoneOf(attributes);
-  const balanceRows = await listBalances(db, appId, userId);
-  const ledgerRows = await db
-    .select()
-    .from(ledger)
-    .where(and(eq(ledger.appId, appId), eq(ledger.userId, userId)))
-    .orderBy(desc(ledger.id))
-    .limit(INSPECTOR_LIMIT);
-  const eventRows = await db
-    .select()
-    .from(events)
-    .where(and(eq(events.appId, appId), eq(events.userId, userId)))
-    .orderBy(desc(events.timestamp), desc(events.receivedAt))
-    .limit(INSPECTOR_LIMIT);
-
-  const missions = catalog.ordered
-    .filter((m) => !m.archived)
-    .map((mission) => {
-      const view = viewMission(catalog, mission, records, now, timeZone);
-      return { mission, status: view.status, progress: view.progress, lock: view.lock, inAudience: visibleTo(catalog, mission, attributes) };
-    });
-  return {
-    appId,
-    userId,
-    attributes,
-    timeZone,
-    missions,
-    balances: balanceRows,
-    ledger: ledgerRows.map(({ appId: _a, userId: _u, grantKey: _g, ...row }) => row),
-    campaigns: [...catalog.campaigns.values()].map((c) => ({ id: c.id, title: c.title })),
-    events: eventRows.map((e) => ({
-      id: e.id,
-      name: e.name,
-      payload: e.payload,
-      timestamp: e.timestamp,
-      receivedAt: e.receivedAt,
-      source: e.source,
-      verdicts: eventVerdicts(catalog, e, now),
-    })),
-  };
-}
-
-export const getInspection = adminRoute('players.read', async ({ params }) => {
-  const { appId, userId } = await target(params);
-  return json(await inspectUser(appId, userId));
+export const getInspection = adminRoute('players.read', async (request) => {
+  const { ctx, userId } = await target(request);
+  return json(await inspectUser({ ctx, input: { userId } }));
 });
 
 export const postTestEvent = adminRoute('players.test_event', async (request) => {
-  const { req, url, params, admin } = request;
-  const { appId, userId } = await target(params);
+  const { req, url } = request;
+  const { ctx, userId } = await target(request);
   const { value } = await readJsonBody(req);
   const input = parseWith(testEventSchema, value);
   const now = serviceNow();
@@ -110,21 +49,14 @@ export const postTestEvent = adminRoute('players.test_event', async (request) =>
   const timeProblem = eventTimeProblem(event.timestamp, now, 'test');
   if (timeProblem) throw new AppError('validation_error', timeProblem);
   const dryRun = parseWith(dryRunSchema, url.searchParams.get('dryRun') ?? undefined, { prefix: 'query.dryRun' });
-  if (dryRun) return json(await dryRunEvent({ ctx: await adminServiceContext(request, appId), input: { event } }));
-  // The catalog is read before the transaction (the embedded database has one connection).
-  const catalog = await getCatalog(appId);
-  const recorded = await inUnitOfWork(undefined, async (uow) => {
-    const outcome = await recordEvent({ ctx: { appId, source: 'test', uow, catalog }, input: { event, idempotencyKey: null } });
-    await recordAudit(uow.tx, { actor: admin.actor, action: 'user.test_event', appId, target: userTarget(userId), after: { eventId: outcome.body.eventId, ...event } });
-    return outcome.body;
-  });
-  return json(recorded);
+  if (dryRun) return json(await dryRunEvent({ ctx, input: { event } }));
+  return json(await recordTestEvent({ ctx, input: { event } }));
 });
 
 export const streamUserUpdates = adminRoute('players.read', async (request) => {
-  const { req, url, params, admin } = request;
-  const owner = await target(params);
-  const ctx = await adminServiceContext(request, owner.appId);
+  const { req, url, admin } = request;
+  const { ctx, userId } = await target(request);
+  const owner = { appId: ctx.appId, userId };
   // Every event of the user as it is stored (even one that changed nothing), with its verdicts on the current catalog.
   const unlogged = {
     channel: staffChannel(owner.appId, owner.userId),

@@ -54,9 +54,9 @@ describe('admin token revocation and secret rotation', () => {
     const app = await createTestApp(server);
     const token = await issueToken(server, app, 'u4');
     expect((await userClient(server, token).post('/v1/auth/revoke')).status).toBe(200);
-    const [{ getKv }, { warmRevocations, denyKey }] = await Promise.all([import('@/lib/kv'), import('@/lib/auth/revocation')]);
+    const [{ getKv }, { warmRevocations, denyKey }, { getDb }] = await Promise.all([import('@/lib/kv'), import('@/lib/auth/revocation'), import('@/db/client')]);
     await getKv().del(denyKey(jtiOf(token)));
-    await warmRevocations();
+    await warmRevocations(await getDb());
     expect((await userClient(server, token).get('/v1/balance')).status).toBe(401);
   });
 

@@ -9,6 +9,7 @@ import { readJsonBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
 import { json } from '../respond';
 import { parseWith } from '../validate';
+import { staffServiceContext } from '../service-context';
 
 export const meSchema = z
   .object({
@@ -29,23 +30,27 @@ export const getMe = adminRoute('authenticated', async ({ admin: identity }) => 
   } satisfies z.infer<typeof meSchema>);
 });
 
-const verbContext = ({ admin }: AdminContext): StaffVerbContext => ({ actor: admin.actor, actorId: admin.staff?.id ?? null });
+/** The database from the request's context, the actor for the audit log and the acting member's id. */
+async function verbContext(request: AdminContext): Promise<StaffVerbContext> {
+  const { deps } = await staffServiceContext(request);
+  return { db: deps.db, actor: request.admin.actor, actorId: request.admin.staff?.id ?? null };
+}
 
-export const getStaff = adminRoute('staff.manage', async () => json({ staff: await listStaff() }));
+export const getStaff = adminRoute('staff.manage', async (request) => json({ staff: await listStaff((await staffServiceContext(request)).deps.db) }));
 
 export const postStaff = adminRoute('staff.manage', async (ctx) => {
   const { value } = await readJsonBody(ctx.req);
   const input = parseWith(createStaffSchema, value);
-  return json(await createStaff({ ctx: verbContext(ctx), input }), { status: 201 });
+  return json(await createStaff({ ctx: await verbContext(ctx), input }), { status: 201 });
 });
 
 export const patchStaff = adminRoute('staff.manage', async (ctx) => {
   const { value } = await readJsonBody(ctx.req);
   const input = parseWith(updateStaffSchema, value);
-  return json({ staff: await setStaffRole({ ctx: verbContext(ctx), input: { ...input, id: ctx.params.staffId } }) });
+  return json({ staff: await setStaffRole({ ctx: await verbContext(ctx), input: { ...input, id: ctx.params.staffId } }) });
 });
 
 export const deleteStaff = adminRoute('staff.manage', async (ctx) => {
-  await removeStaff({ ctx: verbContext(ctx), input: { id: ctx.params.staffId } });
+  await removeStaff({ ctx: await verbContext(ctx), input: { id: ctx.params.staffId } });
   return new Response(null, { status: 204 });
 });

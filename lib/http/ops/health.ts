@@ -4,16 +4,14 @@
 // not shutting down. Otherwise 503 `unavailable` naming what is not ready (the
 // cause is logged, not shown). Both are public: load balancers and
 // orchestrators call them without credentials.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { sql } from 'drizzle-orm';
-import { getDb } from '@/db/client';
 import { boot, booted } from '@/lib/boot';
 import { AppError } from '@/lib/errors';
 import { getKv } from '@/lib/kv';
 import { logError } from '@/lib/log';
+import { checkDatabase } from '@/lib/services/ops/check-database';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
+import { systemServiceContext } from '../service-context';
 import { isDraining } from './lifecycle';
 
 /** Each readiness check gets this long; a dependency slower than that is not ready. */
@@ -26,23 +24,6 @@ function within<T>(promise: Promise<T>, what: string): Promise<T> {
   });
   promise.catch(() => undefined);
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
-}
-
-/** The `when` of the newest migration this build ships (db/migrations/meta/_journal.json). */
-function newestMigration(): number {
-  const journal = JSON.parse(readFileSync(path.join(process.cwd(), 'db', 'migrations', 'meta', '_journal.json'), 'utf8')) as {
-    entries: { when: number }[];
-  };
-  return Math.max(...journal.entries.map((e) => e.when));
-}
-
-async function checkDatabase(): Promise<'ok' | 'migrations pending'> {
-  const db = await getDb();
-  const result = (await db.execute(sql`select max(created_at) as last from drizzle.__drizzle_migrations`)) as unknown as {
-    rows: { last: string | number | null }[];
-  };
-  const last = Number(result.rows[0]?.last ?? 0);
-  return last >= newestMigration() ? 'ok' : 'migrations pending';
 }
 
 async function checkStore(): Promise<'ok'> {
@@ -63,7 +44,7 @@ export const getReady = publicRoute(
         throw new AppError('unavailable', 'Not ready: start-up has not finished');
       }
     }
-    const [database, store] = await Promise.allSettled([within(checkDatabase(), 'database'), within(checkStore(), 'key-value store')]);
+    const [database, store] = await Promise.allSettled([within(systemServiceContext(requestId).then((ctx) => checkDatabase({ ctx })), 'database'), within(checkStore(), 'key-value store')]);
     const problems: string[] = [];
     if (database.status === 'rejected') {
       logError('ready: database check failed', database.reason, { requestId });

@@ -5,7 +5,7 @@ import { mission, newUser } from '@/lib/testing/fixtures';
 import { openSse } from '@/lib/testing/sse-client';
 import { createTestApp, startTestServer, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { sendDelivery } from '@/lib/testing/webhook';
-import { awayFromWindowEdge } from '@/lib/testing/rate-window';
+import { freshWindowInProcess } from '@/lib/testing/rate-window';
 
 let server: TestServer;
 let app: TestApp;
@@ -108,7 +108,7 @@ describe('GET /api/metrics', () => {
   it('counts 429 rejections by code', async () => {
     const before = await scrape();
     const statuses: number[] = [];
-    await awayFromWindowEdge(20_000);
+    freshWindowInProcess(20_000);
     for (let i = 0; i < 11; i++) {
       const res = await fetch(`${server.url}/v1/auth/token`, {
         method: 'POST',

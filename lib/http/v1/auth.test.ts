@@ -12,7 +12,7 @@ import {
   type TestApp,
   type TestServer,
 } from '@/lib/testing/test-server';
-import { awayFromWindowEdge } from '@/lib/testing/rate-window';
+import { freshWindowInProcess } from '@/lib/testing/rate-window';
 
 let server: TestServer;
 let app: TestApp;
@@ -127,7 +127,7 @@ describe('POST /v1/auth/token', () => {
   it('refuses with 429 rate_limited after 10 failures per 60 s per (appId, IP), even with the right secret; other apps are unaffected', async () => {
     const target = await createTestApp(server);
     const other = await createTestApp(server);
-    await awayFromWindowEdge(20_000);
+    freshWindowInProcess(20_000);
     for (let i = 0; i < 10; i++) {
       const res = await postToken({ appId: target.appId, appSecret: 'wrong-secret', userId: 'u' });
       expect(res.status, `failure ${i + 1}`).toBe(401);
@@ -152,7 +152,7 @@ describe('POST /v1/auth/token', () => {
 
   it('holds the cap of 10 under 15 concurrent wrong secrets: exactly 10 answer 401, 5 answer 429', async () => {
     const target = await createTestApp(server);
-    await awayFromWindowEdge(20_000);
+    freshWindowInProcess(20_000);
     const statuses = await Promise.all(
       Array.from({ length: 15 }, () => postToken({ appId: target.appId, appSecret: 'wrong-secret', userId: 'u' }).then((r) => r.status)),
     );
@@ -162,14 +162,14 @@ describe('POST /v1/auth/token', () => {
 
   it('counts failures for an unknown appId too (10 then 429)', async () => {
     const appId = uniqueId('ghost-app');
-    await awayFromWindowEdge(20_000);
+    freshWindowInProcess(20_000);
     for (let i = 0; i < 10; i++) expect((await postToken({ appId, appSecret: 's', userId: 'u' })).status).toBe(401);
     expect((await postToken({ appId, appSecret: 's', userId: 'u' })).status).toBe(429);
   });
 
   it('never limits successful issuance (30 in a row) and successes do not count as failures', async () => {
     const target = await createTestApp(server);
-    await awayFromWindowEdge(30_000);
+    freshWindowInProcess(30_000);
     for (let i = 0; i < 9; i++) expect((await postToken({ appId: target.appId, appSecret: 'nope', userId: 'u' })).status).toBe(401);
     const results = [];
     for (let i = 0; i < 30; i++) results.push((await postToken({ appId: target.appId, appSecret: target.appSecret, userId: `u${i}` })).status);

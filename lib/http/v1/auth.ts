@@ -12,7 +12,7 @@ import { publicRoute, userRoute } from '../handler';
 import { rateLimitedError } from '../rate-limit';
 import { json } from '../respond';
 import { parseWith } from '../validate';
-import { appServiceContext } from '../service-context';
+import { appServiceContext, systemServiceContext, userServiceContext } from '../service-context';
 import { setAttributes } from '@/lib/services/users/set-attributes';
 
 export const issueToken = publicRoute(async ({ req, clientIp, requestId }) => {
@@ -24,7 +24,7 @@ export const issueToken = publicRoute(async ({ req, clientIp, requestId }) => {
   const limiter = tokenFailuresLimiter();
   // Encoded parts: an app id with a `:` cannot reach another (app, address) pair's count.
   const failureKey = kvKey('app-ip', input.appId, clientIp);
-  if (!(await checkAppSecret(input.appId, input.appSecret))) {
+  if (!(await checkAppSecret((await systemServiceContext(requestId)).deps.db, input.appId, input.appSecret))) {
     const counted = await limiter.consume(failureKey);
     if (!counted.success) throw rateLimitedError(counted);
     throw new AppError('invalid_credentials', 'Unknown app or wrong secret');
@@ -38,7 +38,7 @@ export const issueToken = publicRoute(async ({ req, clientIp, requestId }) => {
   return json(await issueAccessToken(input.appId, input.userId));
 });
 
-export const revokeCurrentToken = userRoute({}, async ({ auth }) => {
-  await revokeToken(auth);
+export const revokeCurrentToken = userRoute({}, async ({ auth, requestId }) => {
+  await revokeToken((await userServiceContext(auth, requestId)).deps.db, auth);
   return json({ revoked: true });
 });

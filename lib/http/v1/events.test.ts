@@ -23,7 +23,7 @@ import {
   type TestApp,
   type TestServer,
 } from '@/lib/testing/test-server';
-import { awayFromWindowEdge } from '@/lib/testing/rate-window';
+import { freshWindowInProcess } from '@/lib/testing/rate-window';
 
 let server: TestServer;
 let app: TestApp;
@@ -595,7 +595,7 @@ describe('POST /v1/events: idempotency', () => {
 describe('POST /v1/events: rate limit 100 per 60 s per JWT', () => {
   it('refuses request 101 of one JWT with 429, Retry-After = ceil(retryAfterMs/1000) and RateLimit-* headers; another JWT of the user is unaffected', async () => {
     const { userId, client } = await newUser();
-    await awayFromWindowEdge(40_000);
+    freshWindowInProcess(40_000);
     const remaining: number[] = [];
     for (let batch = 0; batch < 10; batch++) {
       const responses = await Promise.all(Array.from({ length: 10 }, () => client.post('/v1/events', eventOf(userId))));

@@ -16,7 +16,7 @@ import { FALLBACK_REASON, NOTHING_REASON } from '@/lib/recommendations/recommend
 import { openSse, type SseStream } from '@/lib/testing/sse-client';
 import { campaign, DAY, mission, newUser, type TestUser } from '@/lib/testing/fixtures';
 import { createTestApp, putCatalog, startTestServer, type TestApp, type TestServer } from '@/lib/testing/test-server';
-import { awayFromWindowEdge } from '@/lib/testing/rate-window';
+import { freshWindowInProcess } from '@/lib/testing/rate-window';
 import { getUpdateLog, userLogKey } from '@/lib/updates/log';
 
 let server: TestServer;
@@ -358,7 +358,7 @@ describe('GET /v1/recommendations: parameters, limits and errors', () => {
 
   it('allows 20 requests per 60 s per token with RateLimit headers, then 429 with Retry-After', async () => {
     const user = await newUser(server, app);
-    await awayFromWindowEdge(25_000);
+    freshWindowInProcess(25_000);
     for (let i = 0; i < 20; i++) {
       const { res } = await recommend(user);
       expect(res.status, `request ${i + 1}`).toBe(200);

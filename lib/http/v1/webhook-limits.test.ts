@@ -8,7 +8,7 @@ import { getDb } from '@/db/client';
 import { apps, auditLog, events } from '@/db/schema';
 import { createTestApp, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { sendDelivery, whEvent } from '@/lib/testing/webhook';
-import { awayFromWindowEdge } from '@/lib/testing/rate-window';
+import { freshWindowInProcess } from '@/lib/testing/rate-window';
 
 let server: TestServer;
 
@@ -52,7 +52,7 @@ const delivery = (n: number, userId = uniqueId('u')) => ({ events: Array.from({ 
 describe('POST /v1/webhook/incoming: the per-app limit, in events per 60 s', () => {
   it('by default takes 61 deliveries of 100 events within one minute from a fresh app (60,000 a minute), all accepted', async () => {
     const app = await createTestApp(server);
-    await awayFromWindowEdge(50_000);
+    freshWindowInProcess(50_000);
     const remaining: number[] = [];
     const statuses: number[] = [];
     let next = 0;
@@ -79,7 +79,7 @@ describe('POST /v1/webhook/incoming: the per-app limit, in events per 60 s', () 
 
   it('counts events, not requests: with the app’s limit set to 1,000, ten deliveries of 100 pass, one more event is refused with 429 and the RateLimit headers', async () => {
     const app = await appLimitedTo(1000);
-    await awayFromWindowEdge(45_000);
+    freshWindowInProcess(45_000);
     const accepted = [];
     for (let i = 0; i < 10; i++) {
       const sent = await sendDelivery(server, app, delivery(100));
@@ -115,7 +115,7 @@ describe('POST /v1/webhook/incoming: the per-app limit, in events per 60 s', () 
 
   it('refuses a delivery whose events do not all fit, without counting them: the ones that fit still pass', async () => {
     const app = await appLimitedTo(1000);
-    await awayFromWindowEdge(45_000);
+    freshWindowInProcess(45_000);
     for (let i = 0; i < 9; i++) expect((await sendDelivery(server, app, delivery(100))).status).toBe(200);
     expect((await sendDelivery(server, app, delivery(60))).status).toBe(200);
     // 960 used: 41 do not fit, and refusing them takes nothing from the 40 left.
@@ -129,7 +129,7 @@ describe('POST /v1/webhook/incoming: the per-app limit, in events per 60 s', () 
 
   it('does not count deliveries refused for their signature or body', async () => {
     const app = await createTestApp(server);
-    await awayFromWindowEdge(30_000);
+    freshWindowInProcess(30_000);
     for (let i = 0; i < 20; i++) {
       expect((await sendDelivery(server, app, delivery(100), { secret: 'whs_wrong' })).status).toBe(401);
       expect((await sendDelivery(server, app, { events: [...delivery(99).events, { bad: true }] })).status).toBe(400);

@@ -18,6 +18,7 @@ import { acceptDelivery } from '@/lib/webhook/accept-delivery';
 import { checkSignedHeaders, verifySignature } from '@/lib/webhook/verify-signature';
 import { parseJsonText, readRawBytes } from '../body';
 import { publicRoute } from '../handler';
+import { systemServiceContext } from '../service-context';
 import { rateLimitedError, rateLimitHeaders } from '../rate-limit';
 import { idempotentJson } from '../respond';
 import { describeIssues } from '@/lib/contract/describe-issues';
@@ -61,14 +62,14 @@ function decodeUtf8(bytes: Buffer): string {
   }
 }
 
-export const postWebhook = publicRoute(async ({ req }) => {
+export const postWebhook = publicRoute(async ({ req, requestId }) => {
   const now = Date.now();
   const headers = checkSignedHeaders(
     { appId: req.headers.get('x-app-id'), timestamp: req.headers.get('x-webhook-timestamp'), signature: req.headers.get('x-webhook-signature') },
     now,
   );
   const raw = await readRawBytes(req);
-  const { appId, webhookEventsPerMinute } = await verifySignature(headers, raw, now);
+  const { appId, webhookEventsPerMinute } = await verifySignature((await systemServiceContext(requestId)).deps.db, headers, raw, now);
   noteApp(req, appId);
 
   const webhookId = req.headers.get('x-webhook-id') ?? '';

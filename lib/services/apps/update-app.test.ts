@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { and, eq } from 'drizzle-orm';
 import { apps, auditLog } from '@/db/schema';
 import { testServiceContext } from '@/lib/testing/service-context';
-import { uniqueId } from '@/lib/testing/test-server';
+import { uniqueId } from '@/lib/testing/test-env';
 import { withTransaction } from '../context';
 import { updateApp } from './update-app';
 

@@ -8,7 +8,7 @@ import type { Db } from '@/db/client';
 import { auditLog, balances, ledger } from '@/db/schema';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { AppError } from '@/lib/errors';
-import { prepareTestEnv, uniqueId } from '@/lib/testing/test-server';
+import { prepareTestEnv, uniqueId } from '@/lib/testing/test-env';
 import { withTransaction, type ServiceContext } from '../context';
 import { grant } from './grant';
 

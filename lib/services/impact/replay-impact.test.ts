@@ -10,7 +10,7 @@ import { campaignSchema, type CampaignInput } from '@/lib/contract/campaign';
 import { missionSchema, type MissionInput } from '@/lib/contract/mission';
 import { AppError } from '@/lib/errors';
 import { testServiceContext } from '@/lib/testing/service-context';
-import { uniqueId } from '@/lib/testing/test-server';
+import { uniqueId } from '@/lib/testing/test-env';
 import type { ServiceContext } from '../context';
 import { replayImpact } from './replay-impact';
 

@@ -7,7 +7,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
 import { catalogReleases, missions } from '@/db/schema';
-import { prepareTestEnv, uniqueId } from '@/lib/testing/test-server';
+import { prepareTestEnv, uniqueId } from '@/lib/testing/test-env';
 import { withTransaction, type ServiceContext } from '../context';
 import { putDraft } from '../drafts/put-draft';
 import { getDraft } from '../drafts/get-draft';
@@ -34,7 +34,7 @@ beforeAll(async () => {
   ]);
   await boot();
   db = await getDb();
-  makeApp = async (id) => void (await createApp({ id, name: id, appSecret: 'qs_test_secret_0123456789abcdef' }, 'test'));
+  makeApp = async (id) => void (await createApp(db, { id, name: id, appSecret: 'qs_test_secret_0123456789abcdef' }, 'test'));
   base = {
     actor: { kind: 'staff', id: 'ana@example.com', role: 'editor' },
     requestId: 'test-request',

@@ -174,7 +174,7 @@ export function EndpointsSection({ apps, onSecret }: { apps: PublicApp[]; onSecr
       <CardHeader>
         <CardTitle id="endpoints-title">Endpoints</CardTitle>
         <CardDescription>
-          Outbound webhooks: the game backend receives signed notifications (mission.completed, reward.granted, balance.changed) and fulfils rewards. Retried for 24 hours until it answers 2xx.
+          Outbound webhooks: the game backend receives signed notifications (mission.completed, reward.granted, balance.changed, budget.alert) and fulfils rewards. Retried for 24 hours until it answers 2xx.
         </CardDescription>
       </CardHeader>
       <CardContent className="grid gap-4">

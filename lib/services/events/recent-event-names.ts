@@ -3,12 +3,14 @@
 // along events_app_received_idx, so the cost does not grow with history),
 // then the names its missions already use.
 import { desc, eq, sql } from 'drizzle-orm';
-import { getDb } from '@/db/client';
 import { events, missions } from '@/db/schema';
 import { EVENT_NAME_SUGGESTIONS, type EventNameList } from '@/lib/contract/mission-admin';
+import type { ServiceContext } from '../context';
 
-export async function recentEventNames(appId: string, limits = EVENT_NAME_SUGGESTIONS): Promise<EventNameList> {
-  const db = await getDb();
+export async function recentEventNames({ ctx }: { ctx: ServiceContext }): Promise<EventNameList> {
+  const { appId } = ctx;
+  const { db } = ctx.deps;
+  const limits = EVENT_NAME_SUGGESTIONS;
   const recent = db
     .select({ name: events.name, receivedAt: events.receivedAt })
     .from(events)

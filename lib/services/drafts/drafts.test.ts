@@ -1,0 +1,83 @@
+// The draft verbs called directly with a ServiceContext, no server: a draft
+// is validated as a whole (an invalid item or a duplicate id names the item,
+// validation_error, nothing stored), its write and its discard are audited
+// with the actor, and without a draft get and delete answer draft_not_found.
+// (Publishing and releases: lib/services/releases/releases.test.ts.)
+import { beforeAll, describe, expect, it } from 'vitest';
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '@/db/client';
+import { apps, auditLog, catalogDrafts } from '@/db/schema';
+import { testServiceContext, type TestServiceContext } from '@/lib/testing/service-context';
+import { uniqueId } from '@/lib/testing/test-env';
+import { withTransaction, type ServiceContext } from '../context';
+import { deleteDraft } from './delete-draft';
+import { getDraft } from './get-draft';
+import { putDraft } from './put-draft';
+
+const NOW = 1_764_000_000_000;
+let t: TestServiceContext;
+let db: Db;
+
+beforeAll(async () => {
+  t = await testServiceContext('drafts', { actor: { kind: 'staff', id: 'eve@example.com', role: 'editor' }, now: NOW });
+  db = t.db;
+});
+
+/** A context for a fresh app (drafts reference their app's row). */
+async function appCtx(): Promise<ServiceContext> {
+  const appId = uniqueId('app');
+  await db.insert(apps).values({ id: appId, name: appId, secretHash: 'x', webhookSecret: 'w', createdAt: 1, secretRotatedAt: 1 });
+  return { ...t.ctx, appId };
+}
+const mission = (id: string) => ({ id, title: `Mission ${id}`, criteria: { eventName: 'play', count: 1 }, reward: { kind: 'currency', currency: 'gems', amount: 10 } });
+const auditOf = (appId: string, action: string) => db.select().from(auditLog).where(and(eq(auditLog.appId, appId), eq(auditLog.action, action)));
+
+describe('draft verbs', () => {
+  it('putDraft stores the document with its changes against live, audited as draft.update by the actor; getDraft answers it', async () => {
+    const ctx = await appCtx();
+    const draft = await putDraft({ ctx, input: { catalog: { missions: [mission('a')], campaigns: [] } } });
+    expect(draft).toMatchObject({ baseRelease: 0, updatedAt: NOW, updatedBy: 'staff:eve@example.com', scheduledAt: null });
+    expect(draft.changes).toEqual([expect.objectContaining({ kind: 'mission', id: 'a' })]);
+    expect(await getDraft({ ctx })).toEqual(draft);
+    const [audit, ...more] = await auditOf(ctx.appId, 'draft.update');
+    expect(more).toEqual([]);
+    expect(audit).toMatchObject({ actor: 'staff:eve@example.com', target: 'draft', at: NOW, after: { baseRelease: 0 } });
+  });
+
+  it('refuses an invalid item or a duplicate id with validation_error naming it, and stores nothing', async () => {
+    const ctx = await appCtx();
+    await expect(putDraft({ ctx, input: { catalog: { missions: [mission('a'), { ...mission('b'), criteria: { eventName: 'play', count: 0 } }] } } })).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('missions[1] (id "b")'),
+    });
+    await expect(putDraft({ ctx, input: { catalog: { missions: [mission('a'), mission('a')] } } })).rejects.toMatchObject({
+      code: 'validation_error',
+      message: expect.stringContaining('duplicate id'),
+    });
+    expect(await db.select().from(catalogDrafts).where(eq(catalogDrafts.appId, ctx.appId))).toEqual([]);
+    expect(await db.select().from(auditLog).where(eq(auditLog.appId, ctx.appId))).toEqual([]);
+  });
+
+  it('deleteDraft discards it, audited as draft.discard; without a draft get and delete answer draft_not_found', async () => {
+    const ctx = await appCtx();
+    await expect(getDraft({ ctx })).rejects.toMatchObject({ code: 'draft_not_found' });
+    await expect(deleteDraft({ ctx })).rejects.toMatchObject({ code: 'draft_not_found' });
+    await putDraft({ ctx, input: { catalog: { missions: [mission('a')] } } });
+    await deleteDraft({ ctx });
+    await expect(getDraft({ ctx })).rejects.toMatchObject({ code: 'draft_not_found' });
+    const [audit] = await auditOf(ctx.appId, 'draft.discard');
+    expect(audit).toMatchObject({ actor: 'staff:eve@example.com', target: 'draft', before: { baseRelease: 0, scheduledAt: null }, after: null });
+  });
+
+  it('nests in a caller transaction: a rollback takes the draft and its audit row', async () => {
+    const ctx = await appCtx();
+    await expect(
+      withTransaction(ctx, async (tx) => {
+        await putDraft({ ctx: tx, input: { catalog: { missions: [mission('a')] } } });
+        throw new Error('caller fails after the verb');
+      }),
+    ).rejects.toThrow('caller fails');
+    await expect(getDraft({ ctx })).rejects.toMatchObject({ code: 'draft_not_found' });
+    expect(await db.select().from(auditLog).where(eq(auditLog.appId, ctx.appId))).toEqual([]);
+  });
+});
