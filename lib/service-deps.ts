@@ -12,6 +12,7 @@ import { getKv } from '@/lib/kv';
 import { toBalance } from '@/lib/balances/balances';
 import { toMissionProgress } from '@/lib/missions/engine';
 import { forgetUserRecords } from '@/lib/progress/records-cache';
+import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import type { StreamSources } from '@/lib/updates/sources';
 import { logger } from '@/lib/log';
 import type { ServiceContext } from '@/lib/services/context';
@@ -35,12 +36,13 @@ export async function processServiceDeps(): Promise<ServiceContext['deps']> {
 export function processStreamSources(): StreamSources {
   return {
     db: getDb,
-    progressReader: async (appId) => {
+    progressReader: async (appId, userId) => {
       const catalog = await getCatalog(appId);
+      const zone = zoneOf(await readAttributes(await getDb(), appId, userId));
       return (row, now) => {
         const mission = catalog.missions.get(row.missionId);
         if (!mission) return null;
-        const data = toMissionProgress({ mission, record: { ...row, state: row.state ?? undefined }, locked: false, now });
+        const data = toMissionProgress({ mission, record: { ...row, state: row.state ?? undefined }, locked: false, now, zone });
         return data ? { type: data.status === 'completed' ? 'mission.completed' : 'mission.progress', data } : null;
       };
     },

@@ -63,7 +63,9 @@ export class RedisBus implements Bus {
 
   async publish(channel: string, message: string): Promise<void> {
     this.assertOpen();
-    const pub = (this.pub ??= connectIORedis(this.url, 'bus-pub'));
+    // Auto-pipelined: the publishes of one event-loop turn (every event's staff
+    // announcement, lib/updates/staff.ts) leave in one socket write, not one each.
+    const pub = (this.pub ??= connectIORedis(this.url, 'bus-pub', { autoPipelining: true }));
     await throughBreaker(() => pub.publish(channel, message));
   }
 

@@ -36,6 +36,7 @@ import { AppError } from '@/lib/errors';
 import { metrics } from '@/lib/metrics';
 import { toMissionProgress } from '@/lib/missions/engine';
 import { readRecords } from '@/lib/progress/records';
+import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import { outboxRows, wantsAny } from '@/lib/outbound/outbox';
 import { kickOutbound } from '@/lib/outbound/worker';
 
@@ -274,7 +275,8 @@ export async function claimRefusal(db: DbOrTx, input: { appId: string; userId: s
   const record = (await readRecords(db, appId, userId, [missionId])).get(missionId) ?? null;
   // An archived mission exists only for users who have a record of it (as in GET /v1/missions/:id).
   if (mission.archived && record === null) return new AppError('mission_not_found', `No mission "${missionId}"`);
-  // As the user reads it: a claimed record of a window that is over reads as a fresh, active cycle.
-  const status = toMissionProgress({ mission, record, locked: false, now })?.status;
+  // As the user reads it, windows in the user's own zone: a claimed record of a window that is over reads as a fresh, active cycle.
+  const zone = zoneOf(await readAttributes(db, appId, userId));
+  const status = toMissionProgress({ mission, record, locked: false, now, zone })?.status;
   return new AppError('claim_not_ready', status === 'claimed' ? `Mission "${missionId}" is already claimed` : `Mission "${missionId}" is not completed`);
 }

@@ -597,6 +597,34 @@ describe('explainEvent: the verdict says why, from the same checks that decide',
     ];
     for (const c of cases) expect(explain(c).evaluation === null).toBe(!explain(c).verdict.counted);
   });
+  it('evaluateEvent (no verdict built) gives exactly explainEvent’s evaluation: the same record, every field, and the same change', () => {
+    const cases: Array<Parameters<typeof explain>[0]> = [
+      {},
+      { record: record() },
+      { record: record({ currentCount: 2 }) },
+      { record: record({ status: 'claimed', currentCount: 3 }), event: event(NOW + DAY), now: NOW + DAY },
+      { record: record({ currentCount: 2 }), event: event(NOW + DAY), now: NOW + DAY },
+      { mission: mission({ count: 1, window: 'lifetime' }) },
+      { mission: mission({ filter: { mode: 'ranked' } }), event: { ...event(), payload: { mode: 'ranked' } } },
+      { mission: mission({ filter: { mode: 'ranked' } }) },
+      { record: record({ status: 'completed' }) },
+      { mission: mission({ prerequisites: ['p'] }), claimed: ['p'] },
+    ];
+    let counted = 0;
+    for (const c of cases) {
+      const m = c.mission ?? mission();
+      const lock = missionLock({ mission: m, campaign: null, claimedMissionIds: new Set(c.claimed ?? []), now: c.now ?? NOW });
+      const quiet = evaluateEvent({ mission: m, campaign: null, record: c.record ?? null, event: c.event ?? event(), lock, now: c.now ?? NOW });
+      const full = explain(c).evaluation;
+      expect(quiet).toEqual(full);
+      if (full) {
+        counted++;
+        expect(Object.keys(quiet!.record).sort()).toEqual(Object.keys(full.record).sort());
+        expect(Object.keys(full.record).sort()).toEqual(['currentCount', 'cycle', 'missionId', 'status', 'targetCount', 'updatedAt', 'userId', 'windowStart']);
+      }
+    }
+    expect(counted).toBeGreaterThanOrEqual(6);
+  });
 });
 
 describe('missionLock: why a mission is locked for the mission list', () => {

@@ -147,8 +147,13 @@ function withMeasure(
     state.streak = { current, lastMet: base.windowStart };
     completed = current >= streakRule.length;
   }
+  // Field by field, not `{ ...base, status, … }`: V8 (Node 20) builds a spread
+  // followed by new keys on a slow path, ~4 µs a record (docs/benchmarks.md, impact replay).
   const record: ProgressRecord = {
-    ...base,
+    userId: base.userId,
+    missionId: base.missionId,
+    windowStart: base.windowStart,
+    cycle: base.cycle,
     status: completed ? 'completed' : 'active',
     currentCount: Math.min(measure.currentCount, target),
     targetCount: target,
@@ -231,6 +236,15 @@ export interface Explanation {
   verdict: Verdict;
 }
 
+/** judgeEvent without the why: the same evaluation, no verdict built. */
+interface UnexplainedEvaluation {
+  evaluation: Evaluation | null;
+  verdict: null;
+}
+
+/** The answer of every uncounted event when no verdict is built (one shared object: nothing allocated). */
+const UNEXPLAINED: UnexplainedEvaluation = Object.freeze({ evaluation: null, verdict: null });
+
 /** A payload value as a verdict keeps it: primitives as they are, objects and arrays summarised. */
 function seenValue(value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
@@ -241,13 +255,7 @@ function notCounted(reason: NotCounted): Explanation {
   return { evaluation: null, verdict: { counted: false, ...reason } };
 }
 
-/**
- * THE criteria engine: what `event` does to the user's record of `mission`
- * and why. Ingestion applies `evaluation` and stores `verdict` with the event;
- * the inspector shows the verdict. `lock` is missionLock() of the user before
- * the event.
- */
-export function explainEvent(args: {
+type ExplainArgs = {
   mission: Mission;
   campaign: Campaign | null;
   record: ProgressRecord | null;
@@ -258,35 +266,55 @@ export function explainEvent(args: {
   zone?: string;
   /** The user's attributes, for the audiences of the mission and its campaign; undefined: not checked (the caller did). */
   attributes?: AudienceAttributes;
-}): Explanation {
+};
+
+/**
+ * THE criteria engine: what `event` does to the user's record of `mission`
+ * and why. Ingestion applies `evaluation` and stores `verdict` with the event;
+ * the inspector shows the verdict. `lock` is missionLock() of the user before
+ * the event.
+ */
+export function explainEvent(args: ExplainArgs): Explanation {
+  return judgeEvent(args, true) as Explanation;
+}
+
+/**
+ * The body of explainEvent (every rule is here, once). `explain` false
+ * decides exactly as true does (the same rules in the same order, the same
+ * evaluation) but builds no verdict (`verdict: null`, nothing allocated for an
+ * uncounted event): evaluateEvent, for callers that only apply the
+ * evaluation (the impact replay).
+ */
+function judgeEvent(args: ExplainArgs, explain: boolean): Explanation | UnexplainedEvaluation {
   const { mission, campaign, record, event, lock, now } = args;
+  const quiet = !explain;
   const zone = args.zone ?? UTC_ZONE;
-  if (event.name !== mission.criteria.eventName) return notCounted({ code: 'event_name_mismatch', expected: mission.criteria.eventName, seen: event.name });
-  if (mission.archived) return notCounted({ code: 'mission_archived' });
+  if (event.name !== mission.criteria.eventName) return quiet ? UNEXPLAINED : notCounted({ code: 'event_name_mismatch', expected: mission.criteria.eventName, seen: event.name });
+  if (mission.archived) return quiet ? UNEXPLAINED : notCounted({ code: 'mission_archived' });
   // Outside the audience the mission does not exist for the user: the event leaves it untouched.
-  if (args.attributes !== undefined && !inAudience(mission, campaign, args.attributes)) return notCounted({ code: 'outside_audience' });
+  if (args.attributes !== undefined && !inAudience(mission, campaign, args.attributes)) return quiet ? UNEXPLAINED : notCounted({ code: 'outside_audience' });
   if (campaign !== null && campaign.archived) {
-    return notCounted({ code: 'campaign_not_live', state: 'archived', campaignId: campaign.id, startAt: campaign.startAt, endAt: campaign.endAt });
+    return quiet ? UNEXPLAINED : notCounted({ code: 'campaign_not_live', state: 'archived', campaignId: campaign.id, startAt: campaign.startAt, endAt: campaign.endAt });
   }
   if (lock !== null) {
-    if (lock.reason === 'prerequisites') return notCounted({ code: 'locked_by_prerequisite', missing: lock.missing });
+    if (lock.reason === 'prerequisites') return quiet ? UNEXPLAINED : notCounted({ code: 'locked_by_prerequisite', missing: lock.missing });
     const { campaignId, startAt, endAt } = lock;
-    return notCounted({ code: 'campaign_not_live', state: 'not_started', campaignId, startAt, endAt });
+    return quiet ? UNEXPLAINED : notCounted({ code: 'campaign_not_live', state: 'not_started', campaignId, startAt, endAt });
   }
   const outside = timeReason(mission, campaign, event.timestamp, now);
-  if (outside) return notCounted(outside);
+  if (outside) return quiet ? UNEXPLAINED : notCounted(outside);
   const bucket = windowStart(mission.criteria.window, event.timestamp, zone);
   // The server's clock decides which bucket is current: a late event (or one a
   // few minutes early across midnight) counts only in its own bucket while that
   // one is current, so no event ever moves a recurring mission's bucket.
   const currentBucket = windowStart(mission.criteria.window, now, zone);
   if (bucket !== currentBucket) {
-    return notCounted({ code: 'outside_current_window', eventWindowStart: bucket, currentWindowStart: currentBucket, ...(zone === UTC_ZONE ? {} : { timeZone: zone }) });
+    return quiet ? UNEXPLAINED : notCounted({ code: 'outside_current_window', eventWindowStart: bucket, currentWindowStart: currentBucket, ...(zone === UTC_ZONE ? {} : { timeZone: zone }) });
   }
   const mismatch = firstFilterMismatch(mission.criteria.filter, event.payload);
   if (mismatch) {
     const { key, condition, seen } = mismatch;
-    return notCounted({ code: 'filter_mismatch', key, condition, missing: seen === undefined, ...(seen === undefined ? {} : { seen: seenValue(seen) }) });
+    return quiet ? UNEXPLAINED : notCounted({ code: 'filter_mismatch', key, condition, missing: seen === undefined, ...(seen === undefined ? {} : { seen: seenValue(seen) }) });
   }
 
   // What the event adds to: the record's window (same bucket), or a fresh one
@@ -296,11 +324,11 @@ export function explainEvent(args: {
   if (record === null) base = { userId: event.userId, cycle: 1, from: null, streak: undefined };
   else if (bucket === recordBucket(mission, record, zone)) {
     // completed waits for its claim; claimed is done for this bucket.
-    if (record.status === 'completed') return notCounted({ code: 'already_completed' });
-    if (record.status === 'claimed') return notCounted({ code: 'already_claimed' });
+    if (record.status === 'completed') return quiet ? UNEXPLAINED : notCounted({ code: 'already_completed' });
+    if (record.status === 'claimed') return quiet ? UNEXPLAINED : notCounted({ code: 'already_claimed' });
     const streak = record.state?.streak;
     if (streakRule !== undefined && streak?.lastMet === bucket) {
-      return notCounted({ code: 'streak_window_met', streak: { current: streak.current, length: streakRule.length } });
+      return quiet ? UNEXPLAINED : notCounted({ code: 'streak_window_met', streak: { current: streak.current, length: streakRule.length } });
     }
     base = { userId: record.userId, cycle: record.cycle, from: record, streak };
   } else {
@@ -312,11 +340,11 @@ export function explainEvent(args: {
         break;
       case 'claimed':
         // A claimed streak mission without repeat is done for good.
-        if (streakRule !== undefined && streakRule.repeat !== true) return notCounted({ code: 'already_claimed' });
+        if (streakRule !== undefined && streakRule.repeat !== true) return quiet ? UNEXPLAINED : notCounted({ code: 'already_claimed' });
         base = { userId: record.userId, cycle: record.cycle + 1, from: null, streak: undefined }; // a new cycle after the claim (a streak starts again)
         break;
       case 'completed':
-        return notCounted({ code: 'already_completed' }); // never reset: the earned reward stays claimable
+        return quiet ? UNEXPLAINED : notCounted({ code: 'already_completed' }); // never reset: the earned reward stays claimable
     }
   }
 
@@ -334,7 +362,7 @@ export function explainEvent(args: {
     case 'sum': {
       const raw = readPath(event.payload, aggregate.field);
       const invalid = invalidValue('sum', aggregate.field, raw);
-      if (invalid) return notCounted(invalid);
+      if (invalid) return quiet ? UNEXPLAINED : notCounted(invalid);
       const full = target * MICROS;
       // Values past the target add no more than the target (no overflow of the exact millionths).
       const micros = Math.round(Math.min(raw as number, target) * MICROS);
@@ -347,10 +375,10 @@ export function explainEvent(args: {
     case 'distinct': {
       const raw = readPath(event.payload, aggregate.field);
       const invalid = invalidValue('distinct', aggregate.field, raw);
-      if (invalid) return notCounted(invalid);
+      if (invalid) return quiet ? UNEXPLAINED : notCounted(invalid);
       const value = raw as string | number | boolean;
       const seen = base.from?.state?.values ?? [];
-      if (seen.includes(value)) return notCounted({ code: 'distinct_repeat', field: aggregate.field, value });
+      if (seen.includes(value)) return quiet ? UNEXPLAINED : notCounted({ code: 'distinct_repeat', field: aggregate.field, value });
       const values = [...seen, value].slice(0, target);
       measure = { value: values.length, full: target, currentCount: values.length, state: { ...carried, values } };
       extra = { value };
@@ -359,6 +387,7 @@ export function explainEvent(args: {
   }
 
   const evaluation = withMeasure({ userId: base.userId, missionId: mission.id, windowStart: bucket, cycle: base.cycle }, mission, measure, now, zone);
+  if (quiet) return { evaluation, verdict: null };
   const { currentCount, targetCount } = evaluation.record;
   const streak = streakRule === undefined ? {} : { streak: streakView(mission, evaluation.record, now, zone) };
   // Only for a user with a zone: a UTC user's verdicts stay exactly as before.
@@ -366,9 +395,13 @@ export function explainEvent(args: {
   return { evaluation, verdict: { counted: true, change: evaluation.change, currentCount, targetCount, ...extra, ...streak, ...named } };
 }
 
-/** What `event` does to the user's record of `mission` (explainEvent without the why); null when it does not count. */
-export function evaluateEvent(args: Parameters<typeof explainEvent>[0]): Evaluation | null {
-  return explainEvent(args).evaluation;
+/**
+ * What `event` does to the user's record of `mission` (explainEvent without
+ * the why: the same rules, judgeEvent, with no verdict built); null when it
+ * does not count.
+ */
+export function evaluateEvent(args: ExplainArgs): Evaluation | null {
+  return judgeEvent(args, false).evaluation;
 }
 
 function ratio(count: number, target: number): number {

@@ -42,6 +42,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { balances, progress } from '@/db/schema';
 import type { Mission } from '@/lib/contract/mission';
 import type { SdkUpdate } from '@/lib/contract/updates';
+import { serviceNow } from '@/lib/clock';
 import { isUnavailableError } from '@/lib/errors';
 import { logError, logWarn } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
@@ -135,7 +136,7 @@ async function resyncUser(appId: string, userId: string, scope: ResyncScope, los
   // Before the transaction: the embedded database has one connection, and a
   // log read that fails must not leave a sequence number taken and unpublished.
   const sources = streamSources();
-  const readProgress = await sources.progressReader(appId);
+  const readProgress = await sources.progressReader(appId, userId);
   const grants = await notInLog(appId, userId, lostGrants);
   const db = await sources.db();
   const read = await db.transaction(async (tx) => {
@@ -158,7 +159,7 @@ async function resyncUser(appId: string, userId: string, scope: ResyncScope, los
     return { seq: Number(bumped.seq), records, money };
   });
   if (!read) return 0;
-  const now = Date.now();
+  const now = serviceNow();
   // Lost grants first: the record's claimed state and the balance follow, as after a claim.
   const updates: SdkUpdate[] = grants.map((g) => g.update);
   for (const row of [...read.records].sort((a, b) => a.updatedAt - b.updatedAt)) {

@@ -16,11 +16,13 @@ export interface StreamSources {
   /** The process's database. */
   db(): Promise<DbOrTx>;
   /**
-   * Reads the app's catalog now (before any transaction: the embedded database
-   * has one connection) and answers how a stored progress row reads on the
-   * stream at `now`: null for a mission no longer in the catalog.
+   * Reads the app's catalog and the user's time zone now (before any
+   * transaction: the embedded database has one connection) and answers how a
+   * stored progress row of that user reads on the stream at `now`, windows
+   * and streaks in the user's zone: null for a mission no longer in the
+   * catalog.
    */
-  progressReader(appId: string): Promise<(row: ProgressRow, now: number) => SdkUpdate | null>;
+  progressReader(appId: string, userId: string): Promise<(row: ProgressRow, now: number) => SdkUpdate | null>;
   /** A stored balance row as its stream message. */
   balanceUpdate(row: BalanceRow): SdkUpdate;
   /** The user's state changed (a publication): this process's cached copy of their records is stale. */

@@ -265,6 +265,27 @@ describe('the timezone attribute', () => {
     await setServerClock(server.url, server.adminKey, null);
   });
 
+  it("a claim refused after the Tokyo user's midnight reads the window in Tokyo: not completed (a new day), not already claimed", async () => {
+    const userId = uniqueId('tokyo-claim');
+    expect((await token(app, userId, { timezone: 'Asia/Tokyo' })).status).toBe(200);
+    const user = await newUser(server, app, userId);
+    // 23:40 and 23:50 in Tokyo on 20 May 2031: complete and claim the day's mission.
+    const evening = Date.UTC(2031, 4, 20, 14, 40);
+    await setServerClock(server.url, server.adminKey, evening + 10 * 60_000);
+    await user.event('login', {}, evening);
+    await user.event('login', {}, evening + 10 * 60_000);
+    expect((await user.claim(DAILY.id)).status).toBe(200);
+    const again = await user.claim(DAILY.id);
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { message: string }).message).toBe(`Mission "${DAILY.id}" is already claimed`);
+    // 00:10 in Tokyo on the 21st (still the 20th in UTC): the claimed day is over for this user.
+    await setServerClock(server.url, server.adminKey, Date.UTC(2031, 4, 20, 15, 10));
+    const nextDay = await user.claim(DAILY.id);
+    expect(nextDay.status).toBe(409);
+    expect(((await nextDay.json()) as { message: string }).message).toBe(`Mission "${DAILY.id}" is not completed`);
+    await setServerClock(server.url, server.adminKey, null);
+  });
+
   it('changing the zone moves the windows at the next request', async () => {
     const userId = uniqueId('u');
     await token(app, userId, { timezone: 'Asia/Tokyo' });

@@ -214,6 +214,26 @@ describe('replayImpact({ ctx, input })', () => {
     ]);
   });
 
+  it('replays events of the same time in id order, whatever order they were stored in', async () => {
+    const appId = uniqueId('app');
+    const at = NOW - 3 * DAY;
+    const first = { id: 'first', criteria: { eventName: 'tutorial', count: 1 }, reward: gems(1) };
+    const second = { id: 'second', criteria: { eventName: 'quest', count: 1 }, reward: gems(10), prerequisites: ['first'] };
+    const live = catalogOf(appId, [first, second]);
+    const draft = catalogOf(appId, [first, { ...second, reward: gems(20) }]);
+    // Stored quest first, tutorial second, at the same ms: by id the tutorial ("…-a") comes first, so it unlocks the quest ("…-b").
+    const row = (id: string, name: string) => ({ id: `${appId}-${id}`, appId, userId: 'u1', name, payload: {}, timestamp: at, receivedAt: at });
+    await db.insert(eventsTable).values([row('b', 'quest'), row('c', 'login')]);
+    await db.insert(eventsTable).values([row('a', 'tutorial')]);
+    for (const pageSize of [undefined, 1, 2]) {
+      const report = await replayImpact({ ctx: { ...base, appId }, input: { live, draft, pageSize } });
+      expect(report.events).toBe(2);
+      expect(report.missions).toEqual([
+        { missionId: 'second', change: 'changed', live: { inProgress: 0, completed: 1 }, draft: { inProgress: 0, completed: 1 }, payout: { live: { gems: 10 }, draft: { gems: 20 } } },
+      ]);
+    }
+  });
+
   it('nothing changed: no mission, no event read; days outside 1..90 are refused', async () => {
     const appId = uniqueId('app');
     await store(appId, [['u1', 'login', NOW - DAY]]);

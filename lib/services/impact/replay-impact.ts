@@ -19,7 +19,7 @@
 // - the missions replayed are the changed ones and (transitively) their
 //   prerequisites, so locks come out as the engine would decide them; events
 //   whose name none of those missions counts are not read at all.
-import { claimedMissionIds, explainEvent, missionLock } from '@/lib/missions/engine';
+import { claimedMissionIds, evaluateEvent, missionLock } from '@/lib/missions/engine';
 import type { Catalog } from '@/lib/catalog/catalog';
 import type { Campaign, EngineEvent, Mission, ProgressRecord } from '@/lib/missions/schema';
 import { runPrepared, textArray, type Prepared } from '@/db/prepared';
@@ -115,6 +115,8 @@ interface Side {
   catalog: Catalog;
   /** The replayed missions (changed ones and their prerequisites) with each event name, in the catalog's order. */
   byEvent: Map<string, Mission[]>;
+  /** Event names with a replayed mission that has prerequisites (only those need the user's claimed set). */
+  needsClaimed: Set<string>;
   reported: Set<string>;
   counts: Map<string, ImpactCounts>;
   payout: Map<string, Record<string, number>>;
@@ -141,9 +143,11 @@ function sideOf(catalog: Catalog, reportedIds: string[]): Side {
     if (mine.length > 0) byEvent.set(name, mine);
   }
   const reported = new Set(reportedIds.filter((id) => catalog.missions.has(id)));
+  const needsClaimed = new Set([...byEvent].filter(([, missions]) => missions.some((m) => m.prerequisites.length > 0)).map(([name]) => name));
   return {
     catalog,
     byEvent,
+    needsClaimed,
     reported,
     counts: new Map(reportedIds.map((id) => [id, { inProgress: 0, completed: 0 }])),
     payout: new Map(reportedIds.map((id) => [id, {}])),
@@ -153,17 +157,25 @@ function sideOf(catalog: Catalog, reportedIds: string[]): Side {
   };
 }
 
-/** One event on one side, as ingestion's evaluate() judges it, then every completion claimed at once. */
+/** No claimed mission: what missionLock reads for a mission without prerequisites (it never looks). */
+const NONE_CLAIMED: ReadonlySet<string> = new Set();
+
+/**
+ * One event on one side, as ingestion's evaluate() judges it (missionLock,
+ * then the engine's rules: evaluateEvent is explainEvent without building the
+ * verdict), then every completion claimed at once.
+ */
 function judge(side: Side, event: EngineEvent): void {
   const candidates = side.byEvent.get(event.name);
   if (!candidates) return;
   const now = event.timestamp;
   const { catalog, records } = side;
-  const claimed = claimedMissionIds(records.values());
+  // missionLock reads the claimed set only for a mission with prerequisites.
+  const claimed = side.needsClaimed.has(event.name) ? claimedMissionIds(records.values()) : NONE_CLAIMED;
   for (const mission of candidates) {
     const campaign = mission.campaignId ? (catalog.campaigns.get(mission.campaignId) ?? null) : null;
     const lock = missionLock({ mission, campaign, claimedMissionIds: claimed, now });
-    const { evaluation } = explainEvent({ mission, campaign, record: records.get(mission.id) ?? null, event, lock, now });
+    const evaluation = evaluateEvent({ mission, campaign, record: records.get(mission.id) ?? null, event, lock, now });
     if (!evaluation) continue;
     const record = evaluation.record;
     if (side.reported.has(mission.id)) side.touched.add(mission.id);
@@ -225,6 +237,13 @@ function byTimeThenId(a: Row, b: Row): number {
   return ia < ib ? -1 : ia > ib ? 1 : 0;
 }
 
+/** rows[i..j) (one user, in time order off the index) with ties in time put in id order; sorted only when a tie is out of order. */
+function inTimeThenIdOrder(rows: Row[], i: number, j: number): Row[] {
+  const mine = rows.slice(i, j);
+  for (let k = 1; k < mine.length; k++) if (byTimeThenId(mine[k - 1], mine[k]) > 0) return mine.sort(byTimeThenId);
+  return mine;
+}
+
 function payloadOf(value: unknown): Record<string, unknown> {
   const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
   return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
@@ -253,9 +272,17 @@ export async function replayImpact({ ctx, input }: { ctx: ServiceContext; input:
       events += rows.length;
     };
     const closeUsers = () => sides.forEach(closeUser);
-    let after = '';
+    // The next page is asked for as soon as the current one arrived, so the
+    // database reads it while this one is replayed (one statement in flight
+    // at a time, as before; on the embedded database they still take turns).
+    const page = (after: string) => {
+      const next = runPrepared(ctx.deps.db, USERS_PAGE, [ctx.appId, after, from, to, nameList, pageSize]);
+      next.catch(() => undefined); // awaited below; a failure while a page is replayed is not unhandled
+      return next;
+    };
+    let pending = page('');
     for (;;) {
-      const rows = await runPrepared(ctx.deps.db, USERS_PAGE, [ctx.appId, after, from, to, nameList, pageSize]);
+      const rows = await pending;
       if (rows.length === 0) break;
       const full = rows.length === pageSize;
       const lastUser = rows[rows.length - 1].user_id as string;
@@ -270,19 +297,20 @@ export async function replayImpact({ ctx, input }: { ctx: ServiceContext; input:
           cursor = { timestamp: Number(end.timestamp), id: end.id as string };
         }
         closeUsers();
-        after = lastUser;
+        pending = page(lastUser);
         continue;
       }
       // Whole users only: a full page's last user may go on in the next page, so it is read again there.
+      let end = rows.length;
+      if (full) while (rows[end - 1].user_id === lastUser) end--;
+      if (full) pending = page(rows[end - 1].user_id as string);
       let i = 0;
-      while (i < rows.length) {
+      while (i < end) {
         const userId = rows[i].user_id as string;
         let j = i + 1;
-        while (j < rows.length && rows[j].user_id === userId) j++;
-        if (full && j === rows.length) break;
-        replay(rows.slice(i, j).sort(byTimeThenId));
+        while (j < end && rows[j].user_id === userId) j++;
+        replay(inTimeThenIdOrder(rows, i, j));
         closeUsers();
-        after = userId;
         i = j;
       }
       if (!full) break;

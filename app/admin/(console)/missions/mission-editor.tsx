@@ -93,6 +93,14 @@ const REWARD_KINDS = [
 ];
 
 /** Server validation messages read "path: message"; the path is a form field when it names one. */
+/** The Criteria card's one-line summary, in the words of the measure chosen (count, sum or distinct). */
+function criteriaDescription(op: string | undefined, field: string | undefined): string {
+  const name = field?.trim() ? `“${field.trim()}”` : 'a payload field';
+  if (op === 'sum') return `The mission completes when the values of ${name} in matching events add up to the target in the window.`;
+  if (op === 'distinct') return `The mission completes when matching events carry this many different values of ${name} in the window.`;
+  return 'The mission completes when the player sends this many matching events in the window.';
+}
+
 const FIELD_PATHS = new Set(['id', 'title', 'description', 'criteria.eventName', 'criteria.count', 'criteria.window', 'criteria.aggregate.field', 'reward.currency', 'reward.amount', 'reward.itemId', 'reward.quantity', 'reward.badgeId', 'campaignId', 'expiresAt', 'iconUrl', 'prerequisites']);
 
 function Section({ title, description, children }: { title: string; description?: string; children: React.ReactNode }) {
@@ -245,7 +253,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                 />
               </Section>
 
-              <Section title="Criteria" description="The mission completes when the player sends this many matching events in the window.">
+              <Section title="Criteria" description={criteriaDescription(values.criteria?.aggregate?.op, values.criteria?.aggregate?.field)}>
                 <div className="grid gap-5 sm:grid-cols-[minmax(0,1fr)_8rem_12rem]">
                   <TextFormField
                     control={form.control}
