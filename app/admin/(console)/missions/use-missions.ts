@@ -63,7 +63,3 @@ export function useEventNames(appId: string | undefined) {
     enabled: !!appId,
   });
 }
-
-export function missionsPath(appId: string): string {
-  return `${appPath(appId)}/missions`;
-}
