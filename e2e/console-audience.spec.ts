@@ -1,10 +1,10 @@
 // The audience builder (mission and campaign forms) and the inspector's
 // attributes card, in Chromium: built with the keyboard and mouse, saved
-// through the admin API, enforced by /v1 for players whose attributes the
+// into the draft and published through the admin API, enforced by /v1 for players whose attributes the
 // game backend set; axe clean light and dark, with screenshots.
 import path from 'node:path';
 import type { Page } from '@playwright/test';
-import { ADMIN_HEADERS, createApp, expect, expectAccessible, test, uniqueSuffix } from './fixtures';
+import { ADMIN_HEADERS, createApp, expect, expectAccessible, publishDraft, test, uniqueSuffix } from './fixtures';
 
 const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') : path.join('docs', 'screenshots');
 
@@ -41,9 +41,11 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await expectAccessible(page, `${colorScheme} mission editor with an audience`);
       await page.getByRole('group', { name: 'Audience rule 2' }).scrollIntoViewIfNeeded();
       await shoot(page, 'audience-builder', colorScheme, 'fieldset:has(legend:text-is("Audience"))');
-      await page.getByRole('button', { name: 'Create mission' }).click();
+      await page.getByRole('button', { name: 'Save to draft' }).click();
       await expect(page).toHaveURL(/\/admin\/missions\?app=/);
-
+      // Saved into the draft: live only once published.
+      expect((await request.get(`/api/admin/apps/${appId}/missions/ios-veterans`, { headers: ADMIN_HEADERS })).status()).toBe(404);
+      await publishDraft(page, appId);
       const stored = await (await request.get(`/api/admin/apps/${appId}/missions/ios-veterans`, { headers: ADMIN_HEADERS })).json();
       expect(stored.audience).toEqual({ platform: 'ios', level: { gte: 10 } });
 
@@ -75,8 +77,9 @@ for (const colorScheme of ['light', 'dark'] as const) {
       await dialog.getByLabel('Audience rule 1 value').fill('DE');
       await expectAccessible(page, `${colorScheme} campaign dialog with an audience`, '[role=dialog]');
       await shoot(page, 'campaign-audience', colorScheme, '[role=dialog]');
-      await dialog.getByRole('button', { name: /Create campaign/ }).click();
+      await dialog.getByRole('button', { name: /Save to draft/ }).click();
       await expect(dialog).toBeHidden();
+      await publishDraft(page, appId);
       const campaigns = await (await request.get(`/api/admin/apps/${appId}/campaigns`, { headers: ADMIN_HEADERS })).json();
       expect(campaigns.campaigns.find((c: { id: string }) => c.id === 'oktoberfest')?.audience).toEqual({ country: 'DE' });
 

@@ -1,7 +1,8 @@
 // Issue 7's authoring story end to end, in one test: an editor, through the
 // console only (no JSON), creates a theme preset, a live campaign using it and
 // a mission in that campaign with an event-name criterion, a filter and a
-// currency reward; then a fresh player, over real HTTP /v1, sees the campaign
+// currency reward, all saved into the draft (nothing in /v1 yet), and
+// publishes the draft from the Draft page; then a fresh player, over real HTTP /v1, sees the campaign
 // with the preset's colours resolved and the mission in it, an event that
 // fails the filter changes nothing, matching events advance and complete the
 // mission, and the claim credits the balance.
@@ -33,7 +34,7 @@ test('an editor authors a themed campaign and a filtered mission through the UI;
   await themeDialog.getByRole('textbox', { name: 'Accent colour', exact: true }).fill('#f472b6');
   await themeDialog.getByRole('textbox', { name: 'Background colour', exact: true }).fill('#0f172a');
   await expect(themeDialog.getByTestId('campaign-card-preview').getByText('Claim 50 gems')).toHaveCSS('background-color', 'rgb(29, 78, 216)');
-  await themeDialog.getByRole('button', { name: 'Create theme' }).click();
+  await themeDialog.getByRole('button', { name: 'Save to draft' }).click();
   await expect(themeDialog).toBeHidden();
   await expect(page.getByRole('row').filter({ hasText: themeName })).toBeVisible();
 
@@ -54,7 +55,7 @@ test('an editor authors a themed campaign and a filtered mission through the UI;
   await campaignDialog.getByLabel('A theme preset').check();
   await campaignDialog.getByLabel('Theme preset', { exact: true }).selectOption(themeId);
   await expect(campaignDialog.getByTestId('campaign-card-preview').getByText(campaignTitle)).toBeVisible();
-  await campaignDialog.getByRole('button', { name: 'Create campaign' }).click();
+  await campaignDialog.getByRole('button', { name: 'Save to draft' }).click();
   await expect(campaignDialog).toBeHidden();
   const campaignRow = page.getByRole('row').filter({ hasText: campaignTitle });
   await expect(campaignRow.getByText('Live')).toBeVisible();
@@ -87,16 +88,25 @@ test('an editor authors a themed campaign and a filtered mission through the UI;
   await expect(preview).toContainText(missionTitle);
   await expect(preview).toContainText('0 / 2');
   await expect(preview).toContainText('75 crystals');
-  await page.getByRole('button', { name: 'Create mission' }).click();
+  await page.getByRole('button', { name: 'Save to draft' }).click();
   await expect(page).toHaveURL(new RegExp(`/admin/missions\\?app=${app.appId}`));
   const missionRow = page.getByRole('row').filter({ hasText: missionTitle });
   await expect(missionRow).toContainText(campaignTitle);
   await expect(missionRow).toContainText('75 crystals');
+  await expect(missionRow).toContainText('Added in draft');
 
-  // 4. A fresh player of the app, over real HTTP.
+  // 4. All of it is in the draft: a player sees nothing until it is published, from the Draft page.
   const userId = `player-${suffix}`;
   const auth = { Authorization: `Bearer ${await playerToken(request, app, userId)}` };
+  expect(((await (await request.get('/v1/campaigns', { headers: auth })).json()) as { campaigns: unknown[] }).campaigns).toEqual([]);
+  expect(((await (await request.get('/v1/missions', { headers: auth })).json()) as { missions: unknown[] }).missions).toEqual([]);
+  await page.getByRole('status').filter({ hasText: '3 unpublished changes' }).getByRole('link', { name: 'Review & publish' }).click();
+  await expect(page.getByRole('heading', { name: 'Draft', level: 1 })).toBeVisible();
+  await page.getByRole('button', { name: 'Publish now' }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Publish now' }).click();
+  await expect(page.getByText('No draft')).toBeVisible();
 
+  // 5. A fresh player of the app, over real HTTP.
   const campaignsRes = await request.get('/v1/campaigns', { headers: auth });
   expect(campaignsRes.status(), await campaignsRes.text()).toBe(200);
   const { campaigns } = (await campaignsRes.json()) as { campaigns: Record<string, unknown>[] };

@@ -72,7 +72,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.getByLabel('Filter 1 value').fill('5');
 
     // On save: the first error (the title, at the top) in words, scrolled into view and focused.
-    await page.getByRole('button', { name: 'Create mission' }).click();
+    await page.getByRole('button', { name: 'Save to draft' }).click();
     await expect(page.getByText('Enter title')).toBeVisible();
     await expect(page.getByLabel('Title', { exact: true })).toBeFocused();
     await expect(page.getByLabel('Title', { exact: true })).toBeInViewport();
@@ -140,7 +140,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
 
     // The end before the start: said in words on save.
     await dialog.getByLabel('Ends', { exact: true }).fill('2020-01-01T00:00');
-    await dialog.getByRole('button', { name: 'Save campaign' }).click();
+    await dialog.getByRole('button', { name: 'Save to draft' }).click();
     await expect(dialog.getByText('The end must be after the start')).toBeVisible();
     await expect(dialog.getByLabel('Ends', { exact: true })).toHaveAttribute('aria-invalid', 'true');
     await expect(dialog.getByLabel('Ends', { exact: true })).toBeInViewport();
@@ -178,7 +178,7 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await expect(dialog.getByTestId('color-unset')).toHaveCount(3);
     await expect(dialog.getByLabel('Accent colour: picker (not set)')).toHaveCSS('opacity', '0');
     await expect(dialog.getByText(/Enter|must|not a colour/)).toHaveCount(0);
-    await dialog.getByRole('button', { name: 'Create theme' }).click();
+    await dialog.getByRole('button', { name: 'Save to draft' }).click();
     await expect(dialog.getByText('Enter a name')).toBeVisible();
     await expect(dialog.getByLabel('Name', { exact: true })).toBeFocused();
     await expectAccessible(page, `${colorScheme} theme dialog`, '[role="dialog"]');

@@ -6,7 +6,7 @@
 // screenshots into docs/screenshots on the embedded pass.
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { createApp, expect, expectAccessible, playerToken, test, uniqueSuffix, type CreatedApp } from './fixtures';
+import { createApp, expect, expectAccessible, playerToken, publishDraft, test, uniqueSuffix, type CreatedApp } from './fixtures';
 
 const DAY = 86_400_000;
 const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') : path.join('docs', 'screenshots');
@@ -92,17 +92,20 @@ for (const colorScheme of ['light', 'dark'] as const) {
       // A duplicate currency is refused by the contract's schema before anything is sent.
       await budget.getByRole('button', { name: 'Add a currency budget' }).click();
       await budget.getByLabel('Currency').nth(2).fill('gems');
-      await dialog.getByRole('button', { name: 'Save campaign' }).click();
+      await dialog.getByRole('button', { name: 'Save to draft' }).click();
       await expect(budget.getByText('"gems" has a budget already')).toBeVisible();
       await budget.getByRole('button', { name: 'Remove the budget line 3' }).click();
 
       await budget.getByLabel('Budget').first().fill('200');
-      await dialog.getByRole('button', { name: 'Save campaign' }).click();
+      await dialog.getByRole('button', { name: 'Save to draft' }).click();
       await expect(dialog).toBeHidden();
-      await expect(page.getByText('Campaign “Winter festival” saved')).toBeVisible();
+      await expect(page.getByText('Campaign “Winter festival” saved to the draft')).toBeVisible();
       await expect(page.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('90 of 200 gems (45 %)');
+      await expect(page.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('Changed in draft');
 
-      // The claim refused before now goes through, and the figures follow.
+      // Still refused while the raised budget is only in the draft; once published the claim goes through, and the figures follow.
+      expect((await claims[3]('win-three')).status).toBe(409);
+      await publishDraft(page, app.appId);
       expect((await claims[3]('win-three')).status).toBe(200);
       await page.reload();
       await expect(page.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('120 of 200 gems (60 %)');

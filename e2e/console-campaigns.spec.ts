@@ -1,10 +1,11 @@
 // The Themes and Campaigns screens: an editor creates a theme and a campaign
-// using it through the UI (keyboard included), and a player's /v1/campaigns
-// answers the campaign with the resolved theme; support reads but cannot
+// using it through the UI (keyboard included), saved into the draft, and once
+// it is published a player's /v1/campaigns answers the campaign with the
+// resolved theme; support reads but cannot
 // edit; axe finds nothing serious on the pages and their dialogs.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { BANNER_URL } from './banner';
-import { createApp, expect, expectAccessible, localInput, playerToken, test, uniqueSuffix, type CreatedApp } from './fixtures';
+import { createApp, expect, expectAccessible, localInput, playerToken, publishDraft, test, uniqueSuffix, type CreatedApp } from './fixtures';
 
 const DAY = 86_400_000;
 
@@ -65,15 +66,15 @@ test('an editor creates a theme and a campaign using it through the UI; a player
   const draft = page.getByRole('dialog', { name: 'New theme' });
   await draft.getByLabel('Name').fill('Draft');
   await draft.getByRole('textbox', { name: 'Primary colour', exact: true }).fill('purple');
-  await draft.getByRole('button', { name: 'Create theme' }).click();
+  await draft.getByRole('button', { name: 'Save to draft' }).click();
   await expect(draft.getByText('a hex colour such as #7c3aed')).toBeVisible();
   await expectAccessible(page, 'theme dialog with an error', '[role=dialog]');
   await draft.getByRole('button', { name: 'Cancel' }).click();
 
   await createThemeWithKeyboard(page, name);
   const themeId = name.toLowerCase().replace(/ /g, '-');
-  await expect(page.getByRole('row').filter({ hasText: name })).toBeVisible();
-  await expect(page.getByText(`Theme “${name}” created`)).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: name })).toContainText('Added in draft');
+  await expect(page.getByText(`Theme “${name}” saved to the draft`)).toBeVisible();
 
   // The campaign: dates in the reader's zone, missions, banner, the preset.
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Campaigns' }).click();
@@ -97,14 +98,19 @@ test('an editor creates a theme and a campaign using it through the UI; a player
   // The banner image really loaded in the preview.
   await expect.poll(() => preview.locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
   await expectAccessible(page, 'campaign dialog', '[role=dialog]');
-  await form.getByRole('button', { name: 'Create campaign' }).click();
+  await form.getByRole('button', { name: 'Save to draft' }).click();
   await expect(form).toBeHidden();
 
   const row = page.getByRole('row').filter({ hasText: 'Aurora Festival' });
   await expect(row).toBeVisible();
   await expect(row.getByText('Live')).toBeVisible();
+  await expect(row.getByText('Added in draft')).toBeVisible();
   await expect(row.getByText(name)).toBeVisible();
   await expect(page.getByRole('list', { name: 'Campaign timeline' }).getByText('Aurora Festival')).toBeVisible();
+  // In the draft (the theme, the campaign, its mission): players see none of it until it is published.
+  await expect(page.getByRole('status').filter({ hasText: '3 unpublished changes' })).toBeVisible();
+  expect(await playerCampaigns(request, app)).toEqual([]);
+  await publishDraft(page, app.appId);
 
   // A player of the app, over real HTTP.
   const campaigns = await playerCampaigns(request, app);
@@ -119,15 +125,18 @@ test('an editor creates a theme and a campaign using it through the UI; a player
   ]);
   expect(campaigns[0]).not.toHaveProperty('themeId');
 
-  // Editing the preset changes what players get, at once.
+  // Editing the preset changes what players get, once published.
   await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Themes' }).click();
   await page.getByRole('button', { name: `Actions for theme ${name}` }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
   const edit = page.getByRole('dialog', { name: `Edit theme “${name}”` });
   await expect(edit.getByText('Used by 1 campaign')).toBeVisible();
   await edit.getByRole('textbox', { name: 'Primary colour', exact: true }).fill('#be123c');
-  await edit.getByRole('button', { name: 'Save theme' }).click();
+  await edit.getByRole('button', { name: 'Save to draft' }).click();
   await expect(edit).toBeHidden();
+  await expect(page.getByRole('row').filter({ hasText: name })).toContainText('Changed in draft');
+  expect((await playerCampaigns(request, app))[0].theme).toEqual({ primaryColor: '#0e7490', accentColor: '#f59e0b' });
+  await publishDraft(page, app.appId);
   expect((await playerCampaigns(request, app))[0].theme).toEqual({ primaryColor: '#be123c', accentColor: '#f59e0b' });
 
   // A preset in use cannot be deleted: the confirmation says so, and the API refuses.

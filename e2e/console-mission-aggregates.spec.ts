@@ -1,11 +1,11 @@
 // Issue 19 in the console: an editor builds a sum mission with a daily streak
 // in the mission form (the aggregate and streak builder), sees the schema's
-// errors (a streak on a lifetime window, a missing payload field), saves it,
-// and the admin API and /v1 carry criteria.aggregate and criteria.streak.
+// errors (a streak on a lifetime window, a missing payload field), saves it
+// into the draft and publishes it, and the admin API and /v1 carry criteria.aggregate and criteria.streak.
 // Axe clean and photographed, light and dark, into docs/screenshots (the
 // embedded pass; test-results/screenshots on a shared database).
 import path from 'node:path';
-import { ADMIN_HEADERS, createApp, expect, expectAccessible, playerToken, test, uniqueSuffix } from './fixtures';
+import { ADMIN_HEADERS, createApp, expect, expectAccessible, playerToken, publishDraft, test, uniqueSuffix } from './fixtures';
 
 const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') : path.join('docs', 'screenshots');
 
@@ -30,10 +30,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.getByLabel(/^Length/).fill('5');
 
     // The schema's errors: no payload field; then a streak on the default lifetime window.
-    await page.getByRole('button', { name: 'Create mission' }).click();
+    await page.getByRole('button', { name: 'Save to draft' }).click();
     await expect(page.getByLabel('Payload field')).toHaveAttribute('aria-invalid', 'true');
     await page.getByLabel('Payload field').fill('amount');
-    await page.getByRole('button', { name: 'Create mission' }).click();
+    await page.getByRole('button', { name: 'Save to draft' }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Streak: a streak needs a daily or weekly window' })).toBeVisible();
     await expectAccessible(page, `${colorScheme} mission form with a streak error`);
 
@@ -47,8 +47,10 @@ for (const colorScheme of ['light', 'dark'] as const) {
     await page.evaluate(() => document.fonts.ready);
     await page.screenshot({ path: path.join(DIR, `mission-aggregate-streak-${colorScheme}.png`), caret: 'hide', animations: 'disabled' });
 
-    await page.getByRole('button', { name: 'Create mission' }).click();
+    await page.getByRole('button', { name: 'Save to draft' }).click();
     await expect(page).toHaveURL(/\/admin\/missions\?app=/);
+    expect((await (await request.get(`/api/admin/apps/${appId}/missions`, { headers: ADMIN_HEADERS })).json()).missions).toEqual([]);
+    await publishDraft(page, appId);
     const { missions } = await (await request.get(`/api/admin/apps/${appId}/missions`, { headers: ADMIN_HEADERS })).json();
     expect(missions).toHaveLength(1);
     expect(missions[0].criteria).toEqual({ eventName: 'gold_earned', count: 1000, window: 'daily', aggregate: { op: 'sum', field: 'amount' }, streak: { length: 5 } });

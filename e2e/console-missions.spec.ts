@@ -1,10 +1,11 @@
 // Missions and the audit log in the browser: an editor authors a mission with
-// a filter using only the keyboard and a player sees it through /v1 (its
-// filter deciding which events count); an edit shows up in the audit log with
-// its diff; support reads missions but gets no way to change them, and the
+// a filter using only the keyboard, saved into the draft (not in /v1), and
+// once the draft is published a player sees it through /v1 (its filter
+// deciding which events count); an edit, published, shows up in the audit log
+// with its diff; support reads missions but gets no way to change them, and the
 // server refuses it too; axe finds nothing serious on these pages.
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN_HEADERS, createApp, expect, expectAccessible, playerToken, test, uniqueSuffix, type CreatedApp } from './fixtures';
+import { ADMIN_HEADERS, createApp, expect, expectAccessible, playerToken, publishDraft, test, uniqueSuffix, type CreatedApp } from './fixtures';
 
 function missionsApp(request: APIRequestContext): Promise<CreatedApp> {
   const appId = `missions-${uniqueSuffix()}`;
@@ -84,14 +85,19 @@ test('an editor creates a mission with a filter using only the keyboard, and a p
   await expect(preview).toContainText('50 gems');
   await expect(preview).toContainText('Resets every Monday');
 
-  await tabTo(page, page.getByRole('button', { name: 'Create mission' }));
+  await tabTo(page, page.getByRole('button', { name: 'Save to draft' }));
   await page.keyboard.press('Enter');
   await expect(page).toHaveURL(/\/admin\/missions\?app=/);
-  await expect(page.getByRole('row').filter({ hasText: 'Win 3 ranked matches' })).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'Win 3 ranked matches' })).toContainText('Added in draft');
+  await expect(page.getByRole('status').filter({ hasText: '1 unpublished change' })).toBeVisible();
 
-  // A player of the app sees it through the public API, and the filter decides what counts.
+  // Saved into the draft: players see nothing of it until it is published.
   const token = await playerToken(request, app, 'player-1');
   const auth = { Authorization: `Bearer ${token}` };
+  expect((await (await request.get('/v1/missions', { headers: auth })).json()).missions).toEqual([]);
+  expect(await publishDraft(page, app.appId)).toBe(1);
+
+  // A player of the app sees it through the public API, and the filter decides what counts.
   const listed = await request.get('/v1/missions', { headers: auth });
   expect(listed.status()).toBe(200);
   const mission = (await listed.json()).missions.find((m: { id: string }) => m.id === 'win-3-ranked-matches');
@@ -119,7 +125,7 @@ test('the form shows the schema’s errors inline and refuses to save', async ({
   await page.getByLabel('Count', { exact: true }).fill('0');
   await page.getByRole('button', { name: 'Add filter' }).click();
   await page.getByLabel('Filter 1 value').fill('x');
-  await page.getByRole('button', { name: 'Create mission' }).click();
+  await page.getByRole('button', { name: 'Save to draft' }).click();
   await expect(page.getByLabel('Event name', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Count', { exact: true })).toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByLabel('Filter 1 payload path')).toHaveAttribute('aria-invalid', 'true');
@@ -129,14 +135,15 @@ test('the form shows the schema’s errors inline and refuses to save', async ({
   await page.getByRole('combobox', { name: 'Filter 1 operator' }).click();
   await page.getByRole('option', { name: /is one of/ }).click();
   await page.getByLabel('Filter 1 value').fill('[{"a": 1}]');
-  await page.getByRole('button', { name: 'Create mission' }).click();
+  await page.getByRole('button', { name: 'Save to draft' }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'filter "level": operator "in" takes an array' })).toBeVisible();
   await expect(page).toHaveURL(/\/admin\/missions\/new/);
   const { missions } = await (await request.get(`/api/admin/apps/${app.appId}/missions`, { headers: ADMIN_HEADERS })).json();
   expect(missions).toEqual([]);
+  expect((await request.get(`/api/admin/apps/${app.appId}/draft`, { headers: ADMIN_HEADERS })).status()).toBe(404);
 });
 
-test('an editor edits and duplicates a mission; the audit log shows the change with its diff', async ({ pageAs, request }) => {
+test('an editor edits and duplicates a mission in the draft; published, the audit log shows the change with its diff', async ({ pageAs, request }) => {
   const app = await missionsApp(request);
   const created = await request.post(`/api/admin/apps/${app.appId}/missions`, {
     headers: ADMIN_HEADERS,
@@ -150,13 +157,17 @@ test('an editor edits and duplicates a mission; the audit log shows the change w
   await expect(page.getByLabel('Title', { exact: true })).toHaveValue('Log in');
   await page.getByLabel('Title', { exact: true }).fill('Log in every day');
   await page.getByLabel('Amount', { exact: true }).fill('15');
-  await page.getByRole('button', { name: 'Save mission' }).click();
+  await page.getByRole('button', { name: 'Save to draft' }).click();
   await expect(page.getByRole('row').filter({ hasText: 'Log in every day' })).toContainText('15 coins');
+  await expect(page.getByRole('row').filter({ hasText: 'Log in every day' })).toContainText('Changed in draft');
 
   await page.getByRole('button', { name: 'Actions for Log in every day (daily-login)' }).click();
   await page.getByRole('menuitem', { name: 'Duplicate' }).click();
-  await expect(page.getByRole('row').filter({ hasText: 'daily-login-copy' })).toBeVisible();
-
+  await expect(page.getByRole('row').filter({ hasText: 'daily-login-copy' })).toContainText('Added in draft');
+  // Live is untouched until the draft is published (by the editor: the audit log names them).
+  expect((await (await request.get(`/api/admin/apps/${app.appId}/missions/daily-login`, { headers: ADMIN_HEADERS })).json()).title).toBe('Log in');
+  await publishDraft(page, app.appId);
+  expect((await (await request.get(`/api/admin/apps/${app.appId}/missions/daily-login-copy`, { headers: ADMIN_HEADERS })).json()).title).toBe('Log in every day (copy)');
   const admin = await pageAs('admin');
   await admin.goto('/admin/audit');
   // exact: the header's app switcher ("Selected app") also matches "App" as a substring once it has
@@ -169,7 +180,8 @@ test('an editor edits and duplicates a mission; the audit log shows the change w
   const row = ofThisApp.filter({ hasText: 'mission.update' });
   await expect(row).toContainText('priya.shah@studio.test');
   await expect(row).toContainText('mission:daily-login');
-  await expect(ofThisApp.filter({ hasText: 'mission.duplicate' })).toBeVisible();
+  // The copy went live as a new mission, by the publish.
+  await expect(ofThisApp.filter({ hasText: 'mission.create' }).filter({ hasText: 'mission:daily-login-copy' })).toBeVisible();
   await row.getByRole('button', { name: /^Changes of mission.update/ }).click();
   const dialog = admin.getByRole('dialog');
   await expect(dialog).toContainText('2 fields changed');
@@ -229,7 +241,9 @@ test.describe('accessibility', () => {
         await expectAccessible(page, `${colorScheme} mission editor`);
         await page.getByLabel('Title', { exact: true }).fill('');
         await page.getByLabel('Event name', { exact: true }).fill('');
-        await page.getByRole('button', { name: 'Save mission' }).click();
+        // A live mission: the editor says how many players have progress on it.
+        await expect(page.getByRole('status', { name: 'Players with progress on this mission' })).toBeVisible();
+        await page.getByRole('button', { name: 'Save to draft' }).click();
         await expect(page.getByLabel('Title', { exact: true })).toHaveAttribute('aria-invalid', 'true');
         await expectAccessible(page, `${colorScheme} mission editor with errors`);
 

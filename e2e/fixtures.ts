@@ -116,6 +116,18 @@ export async function createApp(request: APIRequestContext, appId: string, name:
   return { appId, appSecret };
 }
 
+/**
+ * Publishes the app's draft now as the staff member signed in on `page` (the
+ * Draft page's "Publish now" makes the same call): the console's editors save
+ * into the draft, so /v1 shows their changes only after this. Answers the release.
+ */
+export async function publishDraft(page: Page, appId: string): Promise<number> {
+  const origin = new URL(page.url()).origin;
+  const res = await page.request.post(`/api/admin/apps/${encodeURIComponent(appId)}/draft/publish`, { headers: { Origin: origin }, data: {} });
+  expect(res.status(), await res.text()).toBe(200);
+  return ((await res.json()) as { release: number }).release;
+}
+
 /** A player's access token from POST /v1/auth/token, as a game backend gets it. */
 export async function playerToken(request: APIRequestContext, app: CreatedApp, userId: string): Promise<string> {
   const res = await request.post('/v1/auth/token', { data: { appId: app.appId, appSecret: app.appSecret, userId } });

@@ -109,7 +109,8 @@ export function bearerToken(req: Request, allowQueryParam = false): string | nul
 
 /** Verified tokens, so a client's every request does not pay the HMAC and claim checks again. */
 const VERIFIED_TTL_MS = 5 * 60_000;
-const VERIFIED_MAX = 20_000;
+const VERIFIED_MAX = 50_000;
+const VERIFIED_EVICT = VERIFIED_MAX / 8;
 const verified = processWide('jwt.verified', () => ({ secret: null as unknown, tokens: new Map<string, { claims: TokenClaims; until: number }>() }));
 
 /**
@@ -127,7 +128,16 @@ export async function verifyAccessTokenCached(token: string, now = Date.now()): 
   if (hit && hit.until > now) return hit.claims;
   const claims = await verifyAccessToken(token);
   if (verified.tokens.size >= VERIFIED_MAX) {
-    for (const [t, entry] of verified.tokens) if (entry.until <= now || verified.tokens.size >= VERIFIED_MAX) verified.tokens.delete(t);
+    // Oldest first (a Map keeps insertion order, and every entry lives at most
+    // VERIFIED_TTL_MS, so the expired ones are among the oldest), an eighth at
+    // a time: a full cache costs one short sweep per VERIFIED_MAX / 8 new
+    // tokens. (It used to walk every entry on every insert once full, an O(n)
+    // cost per new token when more players than VERIFIED_MAX are active.)
+    let drop = VERIFIED_EVICT;
+    for (const t of verified.tokens.keys()) {
+      if (drop-- <= 0) break;
+      verified.tokens.delete(t);
+    }
   }
   verified.tokens.set(token, { claims, until: Math.min(now + VERIFIED_TTL_MS, claims.exp * 1000) });
   return claims;

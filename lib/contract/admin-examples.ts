@@ -144,6 +144,14 @@ export const adminExamples = {
     updatedBy: 'staff:dana@example.com',
     scheduledAt: null,
   },
+  draftMission: { ...missionDefinition, criteria: { ...missionDefinition.criteria, count: 2 } },
+  draftCampaign: campaignInput,
+  draftTheme: themePreset,
+  draftItemReverted: {
+    draft: { catalog: { missions: [missionDefinition], campaigns: [campaignInput], themes: [themePreset] }, baseRelease: 7, changes: [], updatedAt: AT, updatedBy: 'staff:dana@example.com', scheduledAt: null },
+    restored: 'live',
+  },
+  missionProgress: { missionId: 'win-3-matches', players: 12, active: 4, completed: 5, claimed: 3 },
   publishNow: {},
   impactInput: { days: 30 },
   impact: {

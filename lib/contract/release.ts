@@ -92,3 +92,27 @@ export const impactReportSchema = z
     ),
   })
   .meta({ id: 'ImpactReport' });
+
+/** The collections of a catalog document an item route names: …/draft/missions/:id, …/draft/campaigns/:id, …/draft/themes/:id. */
+export const DRAFT_COLLECTIONS = { missions: 'mission', campaigns: 'campaign', themes: 'theme' } as const;
+export type DraftCollection = keyof typeof DRAFT_COLLECTIONS;
+
+/** POST …/draft/:collection/:id/revert answers the draft and what the item now is in it. */
+export const draftItemRevertSchema = z
+  .object({
+    draft: draftSchema,
+    restored: z.enum(['live', 'removed']).describe('live: the draft holds the live version of the item again; removed: the item is not live, so it left the draft'),
+  })
+  .meta({ id: 'DraftItemReverted' });
+
+/** GET …/missions/:missionId/progress: the players who have a progress record of the mission now, by status. */
+export const missionProgressCountsSchema = z
+  .object({
+    missionId: idSchema,
+    players: z.number().int().min(0).describe('Players with a progress record of the mission (one record per player)'),
+    active: z.number().int().min(0).describe('Counting towards the target (of the current cycle, for a recurring mission)'),
+    completed: z.number().int().min(0).describe('Reached the target, not claimed yet'),
+    claimed: z.number().int().min(0).describe('Reached the target and claimed the reward'),
+  })
+  .meta({ id: 'MissionProgressCounts', examples: [{ missionId: 'ranked-ace', players: 12, active: 4, completed: 5, claimed: 3 }] });
+export type MissionProgressCounts = z.output<typeof missionProgressCountsSchema>;

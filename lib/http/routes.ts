@@ -35,7 +35,7 @@ import {
   putCampaign,
   putTheme,
 } from './admin/catalog-items';
-import { deleteDraftHandler, deletePublishHandler, getDraftHandler, getReleasesHandler, postImpactHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
+import { deleteDraftHandler, deletePublishHandler, draftItemHandlers, getDraftHandler, getMissionProgressHandler, getReleasesHandler, postImpactHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
 import { getHealth, getReady } from './ops/health';
 import { getMetrics } from './ops/metrics';
 import { observe } from './observe';
@@ -72,6 +72,13 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/draft', handlers: { GET: getDraftHandler, PUT: putDraftHandler, DELETE: deleteDraftHandler } },
   { path: '/api/admin/apps/:appId/draft/publish', handlers: { POST: postPublishHandler, DELETE: deletePublishHandler } },
   { path: '/api/admin/apps/:appId/draft/impact', handlers: { POST: postImpactHandler } },
+  ...(['missions', 'campaigns', 'themes'] as const).flatMap((collection) => {
+    const item = draftItemHandlers(collection);
+    return [
+      { path: `/api/admin/apps/:appId/draft/${collection}/:id`, handlers: { PUT: item.put, DELETE: item.remove } },
+      { path: `/api/admin/apps/:appId/draft/${collection}/:id/revert`, handlers: { POST: item.revert } },
+    ];
+  }),
   { path: '/api/admin/apps/:appId/releases', handlers: { GET: getReleasesHandler } },
   { path: '/api/admin/apps/:appId/releases/:release/restore', handlers: { POST: postRestoreHandler } },
   { path: '/api/admin/apps/:appId/rotate-secret', handlers: { POST: postRotateSecret } },
@@ -93,6 +100,7 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/users/:userId/export', handlers: { GET: getUserExport } },
   { path: '/api/admin/apps/:appId/missions', handlers: { GET: getMissions, POST: postMission } },
   { path: '/api/admin/apps/:appId/missions/:missionId', handlers: { GET: getAdminMission, PUT: putMission } },
+  { path: '/api/admin/apps/:appId/missions/:missionId/progress', handlers: { GET: getMissionProgressHandler } },
   { path: '/api/admin/apps/:appId/missions/:missionId/duplicate', handlers: { POST: postDuplicateMission } },
   { path: '/api/admin/apps/:appId/missions/:missionId/archive', handlers: { POST: postArchiveMission } },
   { path: '/api/admin/apps/:appId/missions/:missionId/unarchive', handlers: { POST: postUnarchiveMission } },

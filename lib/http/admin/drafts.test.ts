@@ -271,3 +271,141 @@ describe('a scheduled publish', () => {
     expect((await call<ReleaseList>('GET', releasesOf(app.appId))).body.releases).toHaveLength(2);
   });
 });
+
+describe('one item of the draft at a time (the console’s editors)', () => {
+  const itemOf = (appId: string, collection: string, id: string) => `${draftOf(appId)}/${collection}/${id}`;
+
+  it('PUT starts the draft from the live catalog, replaces one item, keeps the others; /v1 unchanged until published; support reads only; audited', async () => {
+    const app = await createTestApp(server, { missions: [mission('a'), mission('b')], campaigns: [] });
+    const user = await newUser(server, app);
+    const v1Before = (await user.getJson('/v1/missions')).body;
+
+    const put = await call<Draft>('PUT', itemOf(app.appId, 'missions', 'a'), { ...mission('a'), title: 'Renamed a', criteria: { eventName: 'play', count: 3 } }, editor);
+    expect(put.status).toBe(200);
+    expect(put.body.changes).toEqual([{ kind: 'mission', id: 'a', change: 'changed' }]);
+    expect(put.body.catalog.missions.map((m) => [m.id, m.title])).toEqual([
+      ['a', 'Renamed a'],
+      ['b', 'Mission b'],
+    ]);
+    // The id may be left out of the body; another id than the path's is refused.
+    const added = await call<Draft>('PUT', itemOf(app.appId, 'missions', 'c'), (({ id: _id, ...rest }) => rest)(mission('c')), editor);
+    expect(added.body.changes).toEqual([
+      { kind: 'mission', id: 'a', change: 'changed' },
+      { kind: 'mission', id: 'c', change: 'added' },
+    ]);
+    const wrongId = await call('PUT', itemOf(app.appId, 'missions', 'c'), mission('d'), editor);
+    expect(wrongId.status).toBe(400);
+    expect(wrongId.body.message).toBe('id: must be the id in the path ("c")');
+    // An invalid item answers the field, as the live route does.
+    const bad = await call('PUT', itemOf(app.appId, 'missions', 'a'), { ...mission('a'), criteria: { eventName: 'play', count: 0 } }, editor);
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^criteria\.count: /);
+
+    expect((await call('PUT', itemOf(app.appId, 'missions', 'a'), mission('a'), support)).status).toBe(403);
+    expect((await call('DELETE', itemOf(app.appId, 'missions', 'a'), undefined, support)).status).toBe(403);
+    expect((await call('POST', `${itemOf(app.appId, 'missions', 'a')}/revert`, undefined, support)).status).toBe(403);
+
+    expect((await user.getJson('/v1/missions')).body).toEqual(v1Before);
+    expect(await liveIds(app)).toEqual(['a', 'b']);
+    const db = await getDb();
+    const audit = await db.select().from(auditLog).where(and(eq(auditLog.appId, app.appId), eq(auditLog.target, 'draft'))).orderBy(asc(auditLog.id));
+    expect(audit.map((a) => a.action)).toEqual(['draft.mission.put', 'draft.mission.put']);
+
+    expect((await call('POST', publishOf(app.appId), {}, editor)).status).toBe(200);
+    expect(await liveIds(app)).toEqual(['a', 'b', 'c']);
+    const listed = await user.getJson<{ missions: Array<{ id: string; title: string }> }>('/v1/missions');
+    expect(listed.body.missions.find((m) => m.id === 'a')?.title).toBe('Renamed a');
+  });
+
+  it('is validated as a whole: a prerequisite, campaign or theme outside the draft is refused and nothing is stored', async () => {
+    const app = await createTestApp(server, { missions: [mission('a')], campaigns: [] });
+    const unknownPre = await call('PUT', itemOf(app.appId, 'missions', 'b'), mission('b', { prerequisites: ['nope'] }), editor);
+    expect(unknownPre.status).toBe(400);
+    expect(unknownPre.body.message).toBe('missions[1] (id "b"): prerequisite "nope" is not a mission of this catalog');
+    const unknownCampaign = await call('PUT', itemOf(app.appId, 'missions', 'b'), mission('b', { campaignId: 'season' }), editor);
+    expect(unknownCampaign.body.message).toBe('missions[1] (id "b"): campaignId "season" is not a campaign of this catalog');
+    expect((await call('GET', draftOf(app.appId))).status).toBe(404);
+
+    // A campaign and a theme in the draft, then a mission in that campaign: references inside the draft are fine.
+    const startAt = Date.now() + 86_400_000;
+    expect((await call('PUT', itemOf(app.appId, 'themes', 'night'), { name: 'Night', primaryColor: '#112233' }, editor)).status).toBe(200);
+    const campaign = await call<Draft>('PUT', itemOf(app.appId, 'campaigns', 'season'), { title: 'Season', startAt, endAt: startAt + 86_400_000, themeId: 'night', missionIds: ['a'] }, editor);
+    expect(campaign.status).toBe(200);
+    // missionIds assign those missions to it, as the live campaign routes do.
+    expect(campaign.body.catalog.campaigns[0].missionIds).toEqual(['a']);
+    expect(campaign.body.catalog.missions[0].campaignId).toBe('season');
+    const unknownMission = await call('PUT', itemOf(app.appId, 'campaigns', 'season'), { title: 'Season', startAt, endAt: startAt + 86_400_000, missionIds: ['x'] }, editor);
+    expect(unknownMission.body.message).toBe('missionIds: "x" is not a mission of the draft');
+    const inCampaign = await call<Draft>('PUT', itemOf(app.appId, 'missions', 'b'), mission('b', { campaignId: 'season', prerequisites: ['a'] }), editor);
+    expect(inCampaign.body.catalog.campaigns[0].missionIds).toEqual(['a', 'b']);
+    // Without missionIds the campaign's missions stay; with [] it has none.
+    const kept = await call<Draft>('PUT', itemOf(app.appId, 'campaigns', 'season'), { title: 'Season 1', startAt, endAt: startAt + 86_400_000, themeId: 'night' }, editor);
+    expect(kept.body.catalog.campaigns[0].missionIds).toEqual(['a', 'b']);
+    // What the rest of the draft uses cannot leave it (409, the live routes' code).
+    const usedTheme = await call('DELETE', itemOf(app.appId, 'themes', 'night'), undefined, editor);
+    expect(usedTheme.status).toBe(409);
+    expect(usedTheme.body.message).toBe('Theme "night" is used by campaign "season" in the draft: give them another theme first');
+    expect((await call('DELETE', itemOf(app.appId, 'missions', 'a'), undefined, editor)).body.message).toBe('Mission "a" is a prerequisite of mission "b" in the draft: remove it from their prerequisites first, or archive it');
+    expect((await call('DELETE', itemOf(app.appId, 'campaigns', 'season'), undefined, editor)).body.message).toBe('Campaign "season" has missions "a", "b" in the draft: move them out first, or archive the campaign');
+    // A revert is validated as a whole: the added campaign its draft missions use cannot go.
+    const revertUsed = await call('POST', `${itemOf(app.appId, 'campaigns', 'season')}/revert`, undefined, editor);
+    expect(revertUsed.status).toBe(400);
+    expect(revertUsed.body.message).toBe('missions[0] (id "a"): campaignId "season" is not a campaign of this catalog');
+    const missing = await call('DELETE', itemOf(app.appId, 'missions', 'zz'), undefined, editor);
+    expect([missing.status, missing.body.error]).toEqual([404, 'mission_not_found']);
+    expect((await call('DELETE', itemOf(app.appId, 'themes', 'zz'), undefined, editor)).body.error).toBe('not_found');
+    const draft = await call<Draft>('GET', draftOf(app.appId));
+    expect(draft.body.changes).toEqual([
+      { kind: 'mission', id: 'a', change: 'changed' },
+      { kind: 'mission', id: 'b', change: 'added' },
+      { kind: 'campaign', id: 'season', change: 'added' },
+      { kind: 'theme', id: 'night', change: 'added' },
+    ]);
+  });
+
+  it('archive in the draft is undone by revert (the live version back); revert of an added item removes it; DELETE removes a live mission at publish', async () => {
+    const app = await createTestApp(server, { missions: [mission('a'), mission('b')], campaigns: [] });
+    expect((await call('POST', `${itemOf(app.appId, 'missions', 'a')}/revert`, undefined, editor)).body.error).toBe('draft_not_found');
+
+    const archived = await call<Draft>('PUT', itemOf(app.appId, 'missions', 'a'), mission('a', { archived: true }), editor);
+    expect(archived.body.changes).toEqual([{ kind: 'mission', id: 'a', change: 'changed' }]);
+    await call('PUT', itemOf(app.appId, 'missions', 'n'), mission('n'), editor);
+    const reverted = await call<{ draft: Draft; restored: string }>('POST', `${itemOf(app.appId, 'missions', 'a')}/revert`, undefined, editor);
+    expect(reverted.status).toBe(200);
+    expect(reverted.body.restored).toBe('live');
+    expect(reverted.body.draft.changes).toEqual([{ kind: 'mission', id: 'n', change: 'added' }]);
+    expect(reverted.body.draft.catalog.missions.find((m) => m.id === 'a')?.archived).toBe(false);
+    const removedNew = await call<{ draft: Draft; restored: string }>('POST', `${itemOf(app.appId, 'missions', 'n')}/revert`, undefined, editor);
+    expect(removedNew.body.restored).toBe('removed');
+    expect(removedNew.body.draft.changes).toEqual([]);
+
+    const removed = await call<Draft>('DELETE', itemOf(app.appId, 'missions', 'b'), undefined, editor);
+    expect(removed.body.changes).toEqual([{ kind: 'mission', id: 'b', change: 'removed' }]);
+    const db = await getDb();
+    const audit = await db.select().from(auditLog).where(and(eq(auditLog.appId, app.appId), eq(auditLog.target, 'draft'))).orderBy(asc(auditLog.id));
+    expect(audit.map((a) => a.action)).toEqual(['draft.mission.put', 'draft.mission.put', 'draft.mission.revert', 'draft.mission.revert', 'draft.mission.remove']);
+    await call('POST', publishOf(app.appId), {}, editor);
+    const user = await newUser(server, app);
+    expect((await user.getJson<{ missions: { id: string }[] }>('/v1/missions')).body.missions.map((m) => m.id)).toEqual(['a']);
+  });
+});
+
+describe('GET …/missions/:missionId/progress', () => {
+  it('counts the players with progress on the mission now, by status (support may read it)', async () => {
+    const app = await createTestApp(server, { missions: [mission('two', { criteria: { eventName: 'play', count: 2 } }), mission('other')], campaigns: [] });
+    const zero = await call('GET', `/api/admin/apps/${app.appId}/missions/two/progress`, undefined, support);
+    expect(zero.body).toEqual({ missionId: 'two', players: 0, active: 0, completed: 0, claimed: 0 });
+    const [u1, u2, u3, u4] = await Promise.all([newUser(server, app), newUser(server, app), newUser(server, app), newUser(server, app)]);
+    await u1.event('play');
+    await u2.event('play');
+    await u2.event('play');
+    await u3.event('play');
+    await u3.event('play');
+    expect((await u3.claim('two')).status).toBe(200);
+    await u4.event('jump');
+    const counts = await call('GET', `/api/admin/apps/${app.appId}/missions/two/progress`, undefined, support);
+    expect(counts.status).toBe(200);
+    expect(counts.body).toEqual({ missionId: 'two', players: 3, active: 1, completed: 1, claimed: 1 });
+    expect((await call('GET', `/api/admin/apps/${app.appId}/missions/nowhere/progress`)).body).toMatchObject({ players: 0 });
+  });
+});

@@ -4,6 +4,9 @@
 // POST /api/admin/apps/:appId/draft/impact – what the draft would have done over the last days of stored events
 // GET /api/admin/apps/:appId/releases – the releases, newest first, and the scheduled publish
 // POST /api/admin/apps/:appId/releases/:release/restore – the draft becomes that release's catalog
+// PUT|DELETE /api/admin/apps/:appId/draft/{missions,campaigns,themes}/:id – one item of the draft: write it; remove it
+// POST /api/admin/apps/:appId/draft/{missions,campaigns,themes}/:id/revert – the draft's item back to its live version
+// GET /api/admin/apps/:appId/missions/:missionId/progress – players with progress on the mission now, by status
 // Each handler: parse with the contract schema, build the context once, call one verb, answer.
 import { deleteDraft } from '@/lib/services/drafts/delete-draft';
 import { getDraft } from '@/lib/services/drafts/get-draft';
@@ -11,7 +14,15 @@ import { putDraft } from '@/lib/services/drafts/put-draft';
 import { cancelScheduledPublish, publishDraft } from '@/lib/services/drafts/publish-draft';
 import { listReleases } from '@/lib/services/releases/list-releases';
 import { restoreRelease } from '@/lib/services/releases/restore-release';
-import { impactInputSchema, publishInputSchema, releaseParamSchema } from '@/lib/contract/release';
+import { impactInputSchema, publishInputSchema, releaseParamSchema, type DraftCollection } from '@/lib/contract/release';
+import { campaignFormSchema } from '@/lib/contract/campaign';
+import { missionSchema } from '@/lib/contract/mission';
+import { themePresetSchema } from '@/lib/contract/theme';
+import { AppError } from '@/lib/errors';
+import { putDraftItem } from '@/lib/services/drafts/put-draft-item';
+import { removeDraftItem } from '@/lib/services/drafts/remove-draft-item';
+import { revertDraftItem } from '@/lib/services/drafts/revert-draft-item';
+import { missionProgressCounts } from '@/lib/services/progress/mission-progress-counts';
 import { draftImpact } from '@/lib/services/impact/draft-impact';
 import { readJsonBody } from '../body';
 import { adminRoute } from '../handler';
@@ -69,4 +80,40 @@ export const postImpactHandler = adminRoute('catalog.read', async (req) => {
   const input = parseWith(impactInputSchema, value);
   const ctx = await adminServiceContext(req, req.params.appId);
   return json(await draftImpact({ ctx, input }));
+});
+
+/** The schema each item route parses its body with: the one PUT …/catalog and the live routes use. */
+const ITEM_SCHEMAS = { missions: missionSchema, campaigns: campaignFormSchema, themes: themePresetSchema } as const;
+
+/** The route's id goes into the item: a body may omit it, and may not name another. */
+function itemBody(collection: DraftCollection, id: string, value: unknown): Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new AppError('validation_error', 'body: expected an object');
+  const body = value as Record<string, unknown>;
+  if (body.id !== undefined && body.id !== id) throw new AppError('validation_error', `id: must be the id in the path ("${id}")`);
+  return parseWith(ITEM_SCHEMAS[collection], { ...body, id }) as Record<string, unknown>;
+}
+
+/** PUT, DELETE …/draft/<collection>/:id and POST …/revert of one collection. */
+export function draftItemHandlers(collection: DraftCollection) {
+  return {
+    put: adminRoute('catalog.write', async (req) => {
+      const { value } = await readJsonBody(req.req);
+      const item = itemBody(collection, req.params.id, value);
+      const ctx = await adminServiceContext(req, req.params.appId);
+      return json(await putDraftItem({ ctx, input: { collection, id: req.params.id, item } }));
+    }),
+    remove: adminRoute('catalog.write', async (req) => {
+      const ctx = await adminServiceContext(req, req.params.appId);
+      return json(await removeDraftItem({ ctx, input: { collection, id: req.params.id } }));
+    }),
+    revert: adminRoute('catalog.write', async (req) => {
+      const ctx = await adminServiceContext(req, req.params.appId);
+      return json(await revertDraftItem({ ctx, input: { collection, id: req.params.id } }));
+    }),
+  };
+}
+
+export const getMissionProgressHandler = adminRoute('catalog.read', async (req) => {
+  const ctx = await adminServiceContext(req, req.params.appId);
+  return json(await missionProgressCounts({ ctx, input: { missionId: req.params.missionId } }));
 });

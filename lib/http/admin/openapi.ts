@@ -37,7 +37,7 @@ import {
   userSearchQuerySchema,
 } from '@/lib/contract/desk';
 import { missionSchema } from '@/lib/contract/mission';
-import { catalogChangeSchema, draftSchema, impactInputSchema, impactReportSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
+import { catalogChangeSchema, draftItemRevertSchema, draftSchema, missionProgressCountsSchema, impactInputSchema, impactReportSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
 import {
   createdEndpointSchema,
   createEndpointSchema,
@@ -91,6 +91,7 @@ const named = [
   grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
   dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
   catalogChangeSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema, impactInputSchema, impactReportSchema,
+  draftItemRevertSchema, missionProgressCountsSchema,
   createEndpointSchema, endpointSchema, createdEndpointSchema, endpointListSchema, deliverySchema, deliveryListSchema, deliveryAnswerSchema, notificationTypeSchema,
 ];
 
@@ -167,6 +168,34 @@ const ENDPOINT_EX = {
 };
 const endpointParams = [pathParam('appId'), pathParam('endpointId')];
 
+/** PUT, DELETE …/draft/{missions,campaigns,themes}/{id} and POST …/revert: one item of the draft at a time (the console's editors). */
+function draftItemOperations(): Record<string, Record<string, OperationSpec>> {
+  const kinds = [
+    { collection: 'missions', name: 'Mission', schema: 'MissionDefinition', example: ex.draftMission, notFound: 'mission_not_found' },
+    { collection: 'campaigns', name: 'Campaign', schema: 'CreateCampaign', example: ex.draftCampaign, notFound: 'campaign_not_found' },
+    { collection: 'themes', name: 'Theme', schema: 'ThemePreset', example: ex.draftTheme, notFound: 'not_found' },
+  ] as const;
+  const params = [pathParam('appId'), pathParam('id')];
+  const inUse = 'the rest of the draft still uses it (a campaign of the theme, a mission of the campaign, a mission requiring the mission): named in the message';
+  const invalid = ['validation_error', 'an invalid item, or the draft as a whole would be invalid (a reference to an item it lacks, a prerequisite cycle): named in the message, nothing stored'] as const;
+  return Object.fromEntries(
+    kinds.flatMap(({ collection, name, schema, example, notFound }) => [
+      [
+        `/api/admin/apps/{appId}/draft/${collection}/{id}`,
+        {
+          put: op('catalog.write', { operationId: `putDraft${name}`, tags: ['releases'], summary: `Write one ${name.toLowerCase()} into the draft (added, or replacing the draft’s version)`, description: `The body is the ${name.toLowerCase()} as in the catalog document (its id may be left out; another id than the path’s is refused). The draft is started from the live catalog when the app has none, then validated as a whole like PUT …/draft. Players see nothing of it until the draft is published. Audited as draft.${name.toLowerCase()}.put.`, parameters: params, requestBody: body(schema, example), success: { '200': answer('The draft as stored', 'Draft', ex.draft) }, errors: [invalid, 'app_not_found'] }),
+          delete: op('catalog.write', { operationId: `removeDraft${name}`, tags: ['releases'], summary: `Remove one ${name.toLowerCase()} from the draft`, description: `Publishing then removes it from the live catalog${collection === 'missions' ? ' (the mission is archived: it leaves /v1, completed records stay claimable)' : ''}. The draft is started from the live catalog when the app has none. Audited as draft.${name.toLowerCase()}.remove.`, parameters: params, success: { '200': answer('The draft as stored', 'Draft', ex.draft) }, errors: ['app_not_found', [notFound, `neither the draft nor (without a draft) the live catalog has this ${name.toLowerCase()}`], ['conflict', inUse]] }),
+        },
+      ],
+      [
+        `/api/admin/apps/{appId}/draft/${collection}/{id}/revert`,
+        {
+          post: op('catalog.write', { operationId: `revertDraft${name}`, tags: ['releases'], summary: `Undo the draft’s change of one ${name.toLowerCase()}`, description: `The draft gets the live version of the ${name.toLowerCase()} back (restored: live), or loses it when it is not live (restored: removed). The rest of the draft must stay valid. Audited as draft.${name.toLowerCase()}.revert.`, parameters: params, success: { '200': answer('The draft and what the item now is', 'DraftItemReverted', ex.draftItemReverted) }, errors: [invalid, 'app_not_found', ['draft_not_found', 'the app has no draft']] }),
+        },
+      ],
+    ]),
+  );
+}
 const operations: Record<string, Record<string, OperationSpec>> = {
   '/api/admin/apps/{appId}/endpoints': {
     get: op('apps.manage', { operationId: 'listEndpoints', tags: ['webhooks'], summary: 'The app’s outbound-webhook endpoints', description: 'Oldest first, without their secrets.', parameters: [pathParam('appId')], success: { '200': answer('Endpoints', 'EndpointList', { endpoints: [ENDPOINT_EX.endpoint] }) }, errors: ['app_not_found'] }),
@@ -214,6 +243,10 @@ const operations: Record<string, Record<string, OperationSpec>> = {
     get: op('catalog.read', { operationId: 'getDraft', tags: ['releases'], summary: 'The app’s draft catalog, with what publishing it would change', description: '`changes` lists every mission, campaign and theme that differs from the live catalog (added, changed, removed).', parameters: [pathParam('appId')], success: { '200': answer('The draft', 'Draft', ex.draft) }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
     put: op('catalog.write', { operationId: 'putDraft', tags: ['releases'], summary: 'Write the draft: a whole catalog document', description: 'Validated as a whole (the item schemas of PUT …/catalog; every reference to an item of the same document): one invalid item and nothing is stored. Players see nothing of it until it is published. Up to 1 MiB. Audited as draft.update.', parameters: [pathParam('appId')], requestBody: body('Catalog', ex.catalog), success: { '200': answer('The draft as stored', 'Draft', ex.draft) }, errors: [['validation_error', 'an invalid item or reference (named in the message)'], 'app_not_found', ['payload_too_large', 'a body over 1 MiB']] }),
     delete: op('catalog.write', { operationId: 'discardDraft', tags: ['releases'], summary: 'Discard the draft (and its scheduled publish)', description: 'Audited as draft.discard.', parameters: [pathParam('appId')], success: { '204': { description: 'Discarded' } }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
+  },
+  ...draftItemOperations(),
+  '/api/admin/apps/{appId}/missions/{missionId}/progress': {
+    get: op('catalog.read', { operationId: 'getMissionProgressCounts', tags: ['missions'], summary: 'How many players have progress on the mission now, by status', description: 'One progress record per player: active (counting), completed (not claimed), claimed. What the console shows before a change to a live mission is saved; a changed criterion applies from each player’s next event (a raised count leaves completed records completed). Zeros for a mission nobody started or one only in the draft.', parameters: [pathParam('appId'), pathParam('missionId')], success: { '200': answer('Counts', 'MissionProgressCounts', ex.missionProgress) }, errors: ['app_not_found'] }),
   },
   '/api/admin/apps/{appId}/draft/impact': {
     post: op('catalog.read', { operationId: 'draftImpact', tags: ['releases'], summary: 'What the draft would have done over the last days of real events', description: 'Replays the app’s stored events of the last `days` days (default 30) through the criteria engine ingestion uses, once with the live catalog and once with the draft, from empty progress, and answers per mission the draft adds, changes or removes: users in progress, users who completed it, and the currency those completions would pay. Read-only; pages through the events and never blocks ingestion.', parameters: [pathParam('appId')], requestBody: body('ImpactInput', ex.impactInput), success: { '200': answer('The impact', 'ImpactReport', ex.impact) }, errors: [['validation_error', '`days` outside 1 to 90'], 'app_not_found', ['draft_not_found', 'the app has no draft']] }),

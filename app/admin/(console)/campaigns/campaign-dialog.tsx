@@ -8,7 +8,7 @@ import * as React from 'react';
 import { useFieldArray, useForm, useWatch, type Control } from 'react-hook-form';
 import { PlusIcon, Trash2Icon } from 'lucide-react';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Form, FormField, FormItem, FormMessage } from '@/components/ui/form';
@@ -17,7 +17,8 @@ import { Button } from '@/components/ui/button';
 import { Input, inputClass } from '@/components/ui/input';
 import { budgetRows, BudgetMeter } from '@/components/console/campaign-budget';
 import { Label } from '@/components/ui/label';
-import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { ApiError, errorMessage } from '@/components/console/api';
+import { useDraftItems } from '@/components/console/draft';
 import { AudienceField } from '@/components/console/audience-field';
 import { CampaignCardPreview, type PreviewTheme } from '@/components/console/campaign-card-preview';
 import { timeZoneLabel } from '@/components/console/campaign-phase';
@@ -218,7 +219,7 @@ export function CampaignDialog({
   campaigns: CampaignRecord[] | undefined;
   onClose(): void;
 }) {
-  const queryClient = useQueryClient();
+  const items = useDraftItems(appId);
   const form = useForm<CampaignInput>({ resolver: campaignResolver, defaultValues: newCampaign(), mode: 'onTouched' });
   const dirty = open && form.formState.isDirty;
   useLeaveGuard(dirty);
@@ -258,14 +259,15 @@ export function CampaignDialog({
   const previewTheme: PreviewTheme | undefined =
     mode === 'preset' ? themes?.find((t) => t.id === values.themeId) : mode === 'own' ? (values.theme as PreviewTheme | undefined) : undefined;
 
+  // Saved into the draft (PUT …/draft/campaigns/:id, the picked missionIds with it), never live.
   const save = useMutation({
-    mutationFn: (input: CampaignInput) =>
-      editing
-        ? adminFetch<{ campaign: CampaignRecord }>(appPath(appId, 'campaigns', editing.id), { method: 'PUT', body: { ...input, version: editing.version } })
-        : adminFetch<{ campaign: CampaignRecord }>(appPath(appId, 'campaigns'), { method: 'POST', body: input }),
-    onSuccess: ({ campaign }) => {
-      for (const key of [queryKeys.campaigns(appId), queryKeys.themes(appId), queryKeys.catalog(appId)]) void queryClient.invalidateQueries({ queryKey: key });
-      toast.success(editing ? `Campaign “${campaign.title}” saved` : `Campaign “${campaign.title}” created`);
+    mutationFn: async (input: CampaignInput) => {
+      if (!editing && (campaigns ?? []).some((c) => c.id === input.id)) throw new ApiError(409, 'conflict', `Campaign "${input.id}" exists already`);
+      await items.put('campaigns', input.id, input);
+      return input;
+    },
+    onSuccess: (campaign) => {
+      toast.success(`Campaign “${campaign.title}” saved to the draft`, { description: 'Players see it once the draft is published.' });
       onClose();
     },
     onError: (err) => {
@@ -273,7 +275,6 @@ export function CampaignDialog({
         form.setError('id', { message: 'A campaign with this id exists already' });
         return;
       }
-      if (err instanceof ApiError && err.code === 'conflict') void queryClient.invalidateQueries({ queryKey: queryKeys.campaigns(appId) });
       form.setError('root', { message: errorMessage(err) });
       toast.error(errorMessage(err));
     },
@@ -414,7 +415,7 @@ export function CampaignDialog({
                 endAt={values.endAt}
               />
             </div>
-            <DialogFormFooter submitLabel={editing ? 'Save campaign' : 'Create campaign'} pending={save.isPending} onCancel={close} error={form.formState.errors.root?.message} className="md:col-span-2" />
+            <DialogFormFooter submitLabel="Save to draft" pending={save.isPending} onCancel={close} error={form.formState.errors.root?.message} className="md:col-span-2" />
           </form>
         </Form>
       </DialogContent>

@@ -1,9 +1,9 @@
 'use client';
 
 import * as React from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { CalendarRangeIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { CalendarRangeIcon, PencilIcon, PlusIcon, Trash2Icon, Undo2Icon } from 'lucide-react';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
@@ -14,6 +14,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
 import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { DraftBanner, DraftChangeBadge, draftRows, draftThemeRows, useDraft, useDraftItems, type DraftChange } from '@/components/console/draft';
 import { useBrowserValue, useNow } from '@/components/console/browser-store';
 import { campaignPhase, PHASE_BADGE, PHASE_LABELS, timeZoneLabel, type CampaignPhase } from '@/components/console/campaign-phase';
 import { formatDateTime } from '@/components/console/format';
@@ -21,6 +22,7 @@ import { IfCan, useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
+import type { Draft } from '@/lib/contract/release';
 import { CampaignBudgets } from '@/components/console/campaign-budget';
 import { CampaignDialog } from './campaign-dialog';
 import { CampaignTimeline, themeColorOf } from './campaign-timeline';
@@ -37,9 +39,37 @@ function ThemeCell({ campaign, themes }: { campaign: CampaignRecord; themes: The
   );
 }
 
-function columns(now: number, themes: ThemeRecord[] | undefined, canWrite: boolean, onEdit: (c: CampaignRecord) => void, onDelete: (c: CampaignRecord) => void): ColumnDef<CampaignRecord, unknown>[] {
-  const cols: ColumnDef<CampaignRecord, unknown>[] = [
-    nameColumn<CampaignRecord>('campaign', 'Campaign', (c) => c.title),
+/** A campaign of the draft (or live, without a draft) and what the draft changes of it. */
+type CampaignRow = CampaignRecord & { draftChange: DraftChange };
+
+/** A campaign of the draft as a row: what it spent, its version and times from the live record of the same id. */
+function campaignRow(item: Draft['catalog']['campaigns'][number], record: CampaignRecord | undefined, draft: Draft): CampaignRecord {
+  return {
+    ...item,
+    missionIds: item.missionIds ?? [],
+    version: record?.version ?? 0,
+    createdAt: record?.createdAt ?? draft.updatedAt,
+    updatedAt: record?.updatedAt ?? draft.updatedAt,
+    ...(record?.budgetSpent ? { budgetSpent: record.budgetSpent } : {}),
+    ...(record?.budgetAlerts ? { budgetAlerts: record.budgetAlerts } : {}),
+  };
+}
+
+/** The campaign as the draft stores it. */
+function campaignOf({ version: _v, createdAt: _c, updatedAt: _u, budgetSpent: _s, budgetAlerts: _a, draftChange: _d, ...campaign }: CampaignRow) {
+  return campaign;
+}
+
+function columns(
+  now: number,
+  themes: ThemeRecord[] | undefined,
+  canWrite: boolean,
+  onEdit: (c: CampaignRow) => void,
+  onDelete: (c: CampaignRow) => void,
+  onRevert: (c: CampaignRow) => void,
+): ColumnDef<CampaignRow, unknown>[] {
+  const cols: ColumnDef<CampaignRow, unknown>[] = [
+    nameColumn<CampaignRow>('campaign', 'Campaign', (c) => c.title),
     {
       id: 'status',
       accessorFn: (c) => campaignPhase(c, now),
@@ -47,7 +77,12 @@ function columns(now: number, themes: ThemeRecord[] | undefined, canWrite: boole
       filterFn: 'equals',
       cell: ({ row }) => {
         const phase = campaignPhase(row.original, now);
-        return <Badge variant={PHASE_BADGE[phase]}>{PHASE_LABELS[phase]}</Badge>;
+        return (
+          <div className="flex flex-col gap-1">
+            <Badge variant={PHASE_BADGE[phase]}>{PHASE_LABELS[phase]}</Badge>
+            <DraftChangeBadge change={row.original.draftChange} />
+          </div>
+        );
       },
     },
     {
@@ -70,10 +105,15 @@ function columns(now: number, themes: ThemeRecord[] | undefined, canWrite: boole
   cols.push(
     actionsColumn(
       (c) => `Actions for campaign ${c.title}`,
-      (c) => [
-        { label: 'Edit', icon: PencilIcon, onSelect: () => onEdit(c) },
-        { label: 'Delete', icon: Trash2Icon, destructive: true, onSelect: () => onDelete(c) },
-      ],
+      (c) => {
+        const revert = { label: c.draftChange === 'added' ? 'Remove from draft' : 'Revert this change', icon: Undo2Icon, separated: true, onSelect: () => onRevert(c) };
+        if (c.draftChange === 'removed') return [revert];
+        return [
+          { label: 'Edit', icon: PencilIcon, onSelect: () => onEdit(c) },
+          ...(c.draftChange ? [revert] : []),
+          { label: 'Delete', icon: Trash2Icon, destructive: true, onSelect: () => onDelete(c) },
+        ];
+      },
     ),
   );
   return cols;
@@ -82,9 +122,10 @@ function columns(now: number, themes: ThemeRecord[] | undefined, canWrite: boole
 export function CampaignsScreen() {
   const { can } = useStaff();
   const canWrite = can('catalog.write');
-  const { app } = useSelectedApp();
+  const { app, withApp } = useSelectedApp();
   const appId = app?.id ?? '';
-  const queryClient = useQueryClient();
+  const draft = useDraft(app?.id);
+  const items = useDraftItems(app?.id);
   const campaigns = useQuery({
     queryKey: queryKeys.campaigns(appId),
     queryFn: () => adminFetch<{ campaigns: CampaignRecord[] }>(appPath(appId, 'campaigns')).then((r) => r.campaigns),
@@ -101,25 +142,35 @@ export function CampaignsScreen() {
     queryFn: () => adminFetch<CatalogDocument>(appPath(appId, 'catalog')),
     enabled: !!app && canWrite,
   });
+  // The draft's view: its campaigns, badged; its missions in the picker.
+  const themeRows = React.useMemo(() => draftThemeRows(themes.data, draft.data), [themes.data, draft.data]);
+  const rows = React.useMemo(() => draftRows(campaigns.data, draft.data, 'campaign', (d) => d.catalog.campaigns, campaignRow), [campaigns.data, draft.data]);
+  const missions = draft.data ? draft.data.catalog.missions : catalog.data?.missions;
   const now = useNow();
   // The reader's zone is known in the browser only (the server renders first).
   const zone = useBrowserValue(timeZoneLabel, null);
   const [dialog, setDialog] = React.useState<{ editing: CampaignRecord | null } | null>(null);
-  const [deleting, setDeleting] = React.useState<CampaignRecord | null>(null);
+  const [deleting, setDeleting] = React.useState<CampaignRow | null>(null);
 
+  // Delete and revert write the draft; a delete is undone by putting the campaign back.
   const remove = useMutation({
-    mutationFn: (c: CampaignRecord) => adminFetch<void>(`${appPath(appId, 'campaigns', c.id)}?version=${c.version}`, { method: 'DELETE' }),
+    mutationFn: (c: CampaignRow) => items.remove('campaigns', c.id),
     onSuccess: (_, c) => {
-      for (const key of [queryKeys.campaigns(appId), queryKeys.themes(appId), queryKeys.catalog(appId)]) void queryClient.invalidateQueries({ queryKey: key });
-      toast.success(`Campaign “${c.title}” deleted`);
+      const undo = () => void items.put('campaigns', c.id, campaignOf(c)).then(() => toast.success('Undone in the draft'), (err: unknown) => toast.error(errorMessage(err)));
+      toast.success(`Campaign “${c.title}” deleted in the draft`, { description: 'Players see it until the draft is published.', action: { label: 'Undo', onClick: undo } });
     },
-    onError: (err) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.campaigns(appId) });
-      toast.error(errorMessage(err));
-    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+  const revert = useMutation({
+    mutationFn: (c: CampaignRow) => items.revert('campaigns', c.id),
+    onSuccess: ({ restored }, c) => toast.success(restored === 'removed' ? `Campaign “${c.title}” removed from the draft` : `Campaign “${c.title}”: the draft has the live version again`),
+    onError: (err) => toast.error(errorMessage(err)),
   });
 
-  const cols = React.useMemo(() => columns(now, themes.data, canWrite, (c) => setDialog({ editing: c }), setDeleting), [now, themes.data, canWrite]);
+  const cols = React.useMemo(
+    () => columns(now, themeRows, canWrite, ({ draftChange: _d, ...c }) => setDialog({ editing: c }), setDeleting, (c) => revert.mutate(c)),
+    [now, themeRows, canWrite, revert],
+  );
 
   return (
     <>
@@ -137,18 +188,19 @@ export function CampaignsScreen() {
         }
       />
       {!canWrite && <p className="mb-4 text-sm text-muted-foreground">Your role can read campaigns but not change them.</p>}
-      {campaigns.error ? (
+      <DraftBanner draft={draft.data} href={withApp('/admin/draft')} />
+      {campaigns.error || draft.error ? (
         <p role="alert" className="text-sm text-destructive">
-          Could not load the campaigns: {errorMessage(campaigns.error)}
+          Could not load the campaigns: {errorMessage(campaigns.error ?? draft.error)}
         </p>
       ) : (
         <>
-          {campaigns.data && <CampaignTimeline campaigns={campaigns.data} themes={themes.data} now={now} />}
+          {rows && <CampaignTimeline campaigns={rows.filter((c) => c.draftChange !== 'removed')} themes={themeRows} now={now} />}
           <DataTable
             label="Campaigns"
             columns={cols}
-            data={campaigns.data}
-            isLoading={campaigns.isLoading || !app}
+            data={rows}
+            isLoading={!rows || !app}
             searchPlaceholder="Search campaigns"
             getRowId={(c) => c.id}
             initialSorting={[{ id: 'startAt', desc: true }]}
@@ -170,9 +222,9 @@ export function CampaignsScreen() {
           appId={app.id}
           open={dialog !== null}
           editing={dialog?.editing ?? null}
-          themes={themes.data}
-          missions={catalog.data?.missions}
-          campaigns={campaigns.data}
+          themes={themeRows}
+          missions={missions}
+          campaigns={rows}
           onClose={() => setDialog(null)}
         />
       )}
@@ -192,7 +244,7 @@ export function CampaignsScreen() {
           open={deleting !== null}
           onClose={() => setDeleting(null)}
           title={<>Delete the campaign “{deleting?.title}”?</>}
-          description="Players stop seeing it at once. The audit log keeps what it was."
+          description="It leaves the draft; players stop seeing it once the draft is published. Undo is offered after the delete."
           confirmLabel="Delete campaign"
           onConfirm={() => deleting && remove.mutate(deleting)}
         />

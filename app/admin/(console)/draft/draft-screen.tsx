@@ -109,7 +109,7 @@ export function DraftScreen() {
       />
       {!canWrite && <p className="mb-4 text-sm text-muted-foreground">Your role can read the draft but not change or publish it.</p>}
       <p className="mb-4 text-sm text-muted-foreground">
-        The Missions, Campaigns and Themes screens still save to the live catalog directly (each save is a release); this page publishes a whole draft at once.
+        The Missions, Campaigns and Themes screens save into this draft (and start it when there is none); players see nothing of it until it is published here.
       </p>
       {error ? (
         <p role="alert" className="text-sm text-destructive">

@@ -4,14 +4,17 @@
 // window, filter rows with the engine's operators), the reward, prerequisites,
 // campaign, expiry and icon, beside a preview of the mission as a player sees
 // it. Validated by the contract's missionSchema (the API's own), errors inline;
-// saved with the version it was read at, so a concurrent change is not lost.
+// saved into the app's draft (PUT …/draft/missions/:id), never live: the form
+// opens the draft's version of the mission, or the live one when the draft has
+// none. Before a change to a live mission is saved it says how many players
+// have progress on it now.
 import * as React from 'react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
 import { useFieldArray, useForm, type FieldErrors, type Resolver } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { PlusIcon, Trash2Icon } from 'lucide-react';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { PlusIcon, Trash2Icon, UsersIcon } from 'lucide-react';
 import { toast } from 'sonner';
 import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
@@ -20,10 +23,11 @@ import { Form, FormDescription, FormField, FormItem, FormMessage } from '@/compo
 import { NumberFormField, SelectFormField, TextareaFormField, TextFormField } from '@/components/ui/form-fields';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
-import { adminFetch, ApiError, errorMessage, queryKeys } from '@/components/console/api';
+import { adminFetch, ApiError, appPath, errorMessage } from '@/components/console/api';
+import { useDraft, useDraftItems } from '@/components/console/draft';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import { missionSchema, type Mission } from '@/lib/contract/mission';
-import type { MissionRecord } from '@/lib/contract/mission-admin';
+import type { MissionProgressCounts } from '@/lib/contract/release';
 import {
   duplicateRows,
   emptyMissionForm,
@@ -38,14 +42,14 @@ import { AudienceField } from '@/components/console/audience-field';
 import { AggregateStreakFields } from './aggregate-streak-fields';
 import { MissionPreview } from './mission-preview';
 import { WINDOW_HINTS, WINDOW_LABELS } from './labels';
-import { missionsPath, useCampaigns, useEventNames, useMission, useMissions, usePayloadFields } from './use-missions';
+import { useCampaigns, useEventNames, useMission, useMissions, usePayloadFields } from './use-missions';
 import { useIdFollowsName } from '@/lib/console/use-id-follows-name';
 import { plainResolver, revealFirstError } from '@/lib/console/plain-errors';
 import { useLeaveGuard } from '@/lib/console/use-leave-guard';
 import { useBrowserValue } from '@/components/console/browser-store';
+import { SuggestionLists } from '@/components/console/filter-rows';
 
 const browserTimeZone = () => Intl.DateTimeFormat().resolvedOptions().timeZone;
-import { SuggestionLists } from '@/components/console/filter-rows';
 
 const schemaResolver = zodResolver(missionSchema);
 
@@ -144,12 +148,21 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   const { app, withApp } = useSelectedApp();
   const appId = app?.id;
   const router = useRouter();
-  const queryClient = useQueryClient();
   const existing = useMission(appId, missionId);
   const allMissions = useMissions(appId);
+  const draft = useDraft(appId);
+  const items = useDraftItems(appId);
   const campaigns = useCampaigns(appId);
   const eventNames = useEventNames(appId);
-  const [conflict, setConflict] = React.useState<string | null>(null);
+  // The draft's version of the mission, when the draft has one (an added mission is only there).
+  const inDraft = editing && draft.data ? draft.data.catalog.missions.find((m) => m.id === missionId) : undefined;
+  const liveRecord = editing ? (allMissions.data ?? []).find((m) => m.id === missionId) : undefined;
+  // Players with progress on it now: shown before a change to a live mission is saved.
+  const progress = useQuery({
+    queryKey: ['admin', 'apps', appId ?? '', 'missions', 'progress', missionId ?? ''],
+    queryFn: () => adminFetch<MissionProgressCounts>(appPath(appId!, 'missions', missionId!, 'progress')),
+    enabled: !!appId && !!liveRecord && !liveRecord.archived,
+  });
 
   const form = useForm<MissionFormValues, unknown, Mission>({ resolver: plainMissionResolver, defaultValues: emptyMissionForm(), mode: 'onTouched' });
   const rows = useFieldArray({ control: form.control, name: 'criteria.filterRows' });
@@ -157,33 +170,32 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   const values = form.watch();
   const { nameProps, idProps } = useIdFollowsName(form, editing);
 
-  // The version the form shows: saves send it back, so a change made meanwhile is refused, not overwritten.
-  const [loadedVersion, setLoadedVersion] = React.useState<number | null>(null);
+  // Loaded once, when the draft is known: its version of the mission, else the live one.
+  const [loaded, setLoaded] = React.useState(false);
   React.useEffect(() => {
-    if (existing.data && !existing.isFetching && existing.data.version !== loadedVersion) {
-      setLoadedVersion(existing.data.version);
-      form.reset(toFormValues(existing.data));
-    }
-  }, [existing.data, existing.isFetching, loadedVersion, form]);
+    if (!editing || loaded || draft.data === undefined || draft.isFetching) return;
+    const source = inDraft ?? (existing.isFetching ? undefined : existing.data);
+    if (!source) return;
+    setLoaded(true);
+    form.reset(toFormValues(source));
+  }, [editing, loaded, draft.data, draft.isFetching, inDraft, existing.data, existing.isFetching, form]);
 
   const listHref = withApp('/admin/missions');
+  const draftHref = withApp('/admin/draft');
   const save = useMutation({
-    mutationFn: (mission: Mission) =>
-      editing
-        ? adminFetch<MissionRecord>(`${missionsPath(appId!)}/${encodeURIComponent(missionId)}`, { method: 'PUT', body: { ...mission, version: loadedVersion } })
-        : adminFetch<MissionRecord>(missionsPath(appId!), { method: 'POST', body: mission }),
+    mutationFn: async (mission: Mission) => {
+      // A new mission never replaces one of the draft or of the live catalog (archived ones included).
+      if (!editing && ((allMissions.data ?? []).some((m) => m.id === mission.id) || draft.data?.catalog.missions.some((m) => m.id === mission.id))) {
+        throw new ApiError(409, 'conflict', `Mission "${mission.id}" exists already`);
+      }
+      await items.put('missions', mission.id, mission);
+      return mission;
+    },
     onSuccess: (saved) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.missions(appId!) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.catalog(appId!) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.eventNames(appId!) });
-      toast.success(editing ? `Saved “${saved.title}”` : `Created “${saved.title}”`);
+      toast.success(`Saved “${saved.title}” to the draft`, { description: 'Players see it once the draft is published.', action: { label: 'Review & publish', onClick: () => router.push(draftHref) } });
       router.push(listHref);
     },
     onError: (err) => {
-      if (err instanceof ApiError && err.status === 409 && editing) {
-        setConflict(err.message);
-        return;
-      }
       if (err instanceof ApiError && err.code === 'conflict') {
         form.setError('id', { message: 'A mission with this id exists already' });
         return;
@@ -197,13 +209,11 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   // Unsaved changes ask before the page is left; not once the save went through (the page moves to the list).
   useLeaveGuard(form.formState.isDirty && !save.isSuccess);
 
-  const reload = async () => {
-    setConflict(null);
-    await existing.refetch();
-  };
-
-  const otherMissions = (allMissions.data ?? []).filter((m) => m.id !== missionId);
-  const missionTitles = new Map((allMissions.data ?? []).map((m) => [m.id, m.title]));
+  // The draft's missions and campaigns when there is a draft (what the mission is saved beside), else live.
+  const catalogMissions = draft.data ? draft.data.catalog.missions : (allMissions.data ?? []);
+  const campaignList = draft.data ? draft.data.catalog.campaigns.map((c) => ({ ...c, missionIds: c.missionIds ?? [] })) : (campaigns.data ?? []);
+  const otherMissions = catalogMissions.filter((m) => m.id !== missionId);
+  const missionTitles = new Map(catalogMissions.map((m) => [m.id, m.title]));
   const filterError = (form.formState.errors.criteria as { filter?: { message?: string } } | undefined)?.filter?.message;
   const suggestions = eventNames.data ?? [];
   const listId = React.useId();
@@ -213,12 +223,12 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   const rowListId = React.useId();
   const title = editing ? `Edit ${existing.data?.title ?? 'mission'}` : 'New mission';
 
-  if (editing && existing.error) {
+  if (editing && (draft.error || (existing.error && draft.data !== undefined && !inDraft))) {
     return (
       <>
         <PageHeader title="Edit mission" breadcrumbs={[{ label: 'Missions', href: listHref }, { label: missionId }]} />
         <p role="alert" className="text-sm text-destructive">
-          Could not load the mission: {errorMessage(existing.error)}
+          Could not load the mission: {errorMessage(draft.error ?? existing.error)}
         </p>
       </>
     );
@@ -231,7 +241,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
         description="What players do (the criteria), what they earn, and when it is available."
         breadcrumbs={[{ label: 'Console', href: withApp('/admin') }, { label: 'Missions', href: listHref }, { label: editing ? (missionId ?? '') : 'New' }]}
       />
-      {editing && loadedVersion === null ? (
+      {editing && !loaded ? (
         <div className="grid gap-4" aria-busy>
           <Skeleton className="h-40 w-full" />
           <Skeleton className="h-64 w-full" />
@@ -421,7 +431,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                     name="campaignId"
                     label="Campaign"
                     description="A campaign’s missions count only while it is live."
-                    options={[{ value: NO_CAMPAIGN, label: 'No campaign (always available)' }, ...(campaigns.data ?? []).map((c) => ({ value: c.id, label: c.title }))]}
+                    options={[{ value: NO_CAMPAIGN, label: 'No campaign (always available)' }, ...campaignList.map((c) => ({ value: c.id, label: c.title }))]}
                   />
                   <TextFormField
                     control={form.control}
@@ -470,17 +480,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                 />
               </Section>
 
-              {conflict && (
-                <Alert variant="destructive" role="alert">
-                  <AlertTitle>Someone else saved this mission first</AlertTitle>
-                  <AlertDescription>
-                    <p>{conflict}</p>
-                    <Button type="button" variant="outline" size="sm" className="mt-2" onClick={() => void reload()}>
-                      Reload the latest version
-                    </Button>
-                  </AlertDescription>
-                </Alert>
-              )}
+              {progress.data && <ProgressNotice counts={progress.data} />}
               {form.formState.errors.root && (
                 <p role="alert" className="text-sm text-destructive">
                   {form.formState.errors.root.message}
@@ -490,17 +490,47 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                 <Button type="button" variant="outline" asChild>
                   <Link href={listHref}>Cancel</Link>
                 </Button>
-                <Button type="submit" disabled={save.isPending || !app}>
-                  {editing ? 'Save mission' : 'Create mission'}
+                <Button type="submit" disabled={save.isPending || !app || draft.data === undefined}>
+                  Save to draft
                 </Button>
               </div>
             </div>
             <div className="lg:sticky lg:top-6">
-              <MissionPreview values={values} campaigns={campaigns.data ?? []} missionTitles={missionTitles} />
+              <MissionPreview values={values} campaigns={campaignList} missionTitles={missionTitles} />
             </div>
           </form>
         </Form>
       )}
     </>
+  );
+}
+
+/**
+ * Players with progress on a live mission now, and what a change does to them
+ * (docs/api.md "Drafts and releases": a changed criterion applies from each
+ * player's next qualifying event; nothing earned is taken back).
+ */
+function ProgressNotice({ counts }: { counts: MissionProgressCounts }) {
+  const { players, active, completed, claimed } = counts;
+  const done = completed + claimed;
+  const plural = (n: number, one: string, many: string) => `${n.toLocaleString()} ${n === 1 ? one : many}`;
+  return (
+    <Alert aria-label="Players with progress on this mission">
+      <UsersIcon aria-hidden />
+      <AlertTitle>
+        {players === 0
+          ? 'No player has progress on this mission yet'
+          : `${plural(players, 'player has', 'players have')} progress on this mission now${done > 0 ? `, ${done.toLocaleString()} completed` : ''}`}
+      </AlertTitle>
+      {players > 0 && (
+        <AlertDescription>
+          <p>
+            {active.toLocaleString()} counting, {completed.toLocaleString()} completed and not claimed, {claimed.toLocaleString()} claimed. A change applies once the draft is
+            published, from each player&rsquo;s next qualifying event: a higher target leaves completed ones completed (and claimable); a lower one completes a player at
+            their next qualifying event; nothing claimed is taken back.
+          </p>
+        </AlertDescription>
+      )}
+    </Alert>
   );
 }

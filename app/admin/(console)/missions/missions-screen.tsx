@@ -3,8 +3,8 @@
 import * as React from 'react';
 import Link from 'next/link';
 import type { ColumnDef } from '@tanstack/react-table';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { ArchiveIcon, ArchiveRestoreIcon, CopyIcon, FilterIcon, PencilIcon, PlusIcon, TargetIcon } from 'lucide-react';
+import { useMutation } from '@tanstack/react-query';
+import { ArchiveIcon, ArchiveRestoreIcon, CopyIcon, FilterIcon, PencilIcon, PlusIcon, TargetIcon, Undo2Icon } from 'lucide-react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -13,19 +13,69 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
 import { FilterSelect } from '@/components/ui/select';
-import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
+import { errorMessage } from '@/components/console/api';
+import { DraftBanner, DraftChangeBadge, useDraft, useDraftItems } from '@/components/console/draft';
 import { formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { Campaign } from '@/lib/contract/campaign';
+import type { Mission } from '@/lib/contract/mission';
 import type { MissionRecord } from '@/lib/contract/mission-admin';
+import type { Draft } from '@/lib/contract/release';
 import { WINDOW_LABELS, rewardLabel } from './labels';
-import { ANY, missionsPath, useCampaigns, useEventNames, useMissions, type MissionFilters } from './use-missions';
+import { ANY, useCampaigns, useEventNames, useMissions, type MissionFilters } from './use-missions';
 
-type Action = { kind: 'duplicate' | 'archive' | 'unarchive'; mission: MissionRecord };
+/** A row of the list: the draft's version of a mission (the live one when the app has no draft) and what the draft changes of it. */
+type MissionRow = MissionRecord & { draftChange: 'added' | 'changed' | 'removed' | null };
 
-function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; editHref(id: string): string; onAction(action: Action): void }): ColumnDef<MissionRecord, unknown>[] {
-  const cols: ColumnDef<MissionRecord, unknown>[] = [
+type Action = { kind: 'duplicate' | 'archive' | 'unarchive' | 'revert'; mission: MissionRow };
+
+/** The mission itself, as the draft stores it (no version, no timestamps). */
+function missionOf({ version: _v, createdAt: _c, updatedAt: _u, draftChange: _d, ...mission }: MissionRow): Mission {
+  return mission;
+}
+
+/**
+ * The list the editors work on: the draft's missions, each with its draft
+ * change, plus the live missions the draft removes (badged, revertible);
+ * without a draft, the live missions. Live records lend their version and
+ * timestamps; a change in the draft shows the draft's time.
+ */
+function draftView(live: MissionRecord[], draft: Draft | null | undefined): MissionRow[] {
+  if (!draft) return live.map((m) => ({ ...m, draftChange: null }));
+  const liveById = new Map(live.map((m) => [m.id, m]));
+  const changeOf = new Map(draft.changes.filter((c) => c.kind === 'mission').map((c) => [c.id, c.change]));
+  const rows: MissionRow[] = draft.catalog.missions.map((m) => {
+    const record = liveById.get(m.id);
+    const draftChange = changeOf.get(m.id) ?? null;
+    return { ...m, version: record?.version ?? 0, createdAt: record?.createdAt ?? draft.updatedAt, updatedAt: draftChange || !record ? draft.updatedAt : record.updatedAt, draftChange };
+  });
+  for (const [id, change] of changeOf) {
+    const record = liveById.get(id);
+    if (change === 'removed' && record) rows.push({ ...record, draftChange: 'removed' });
+  }
+  return rows;
+}
+
+/** The list's filters, applied to the draft's view (the same rules as GET …/missions). */
+function matches(m: MissionRow, f: MissionFilters): boolean {
+  if (f.status === 'live' && m.archived) return false;
+  if (f.status === 'archived' && !m.archived) return false;
+  if (f.campaignId !== ANY && (f.campaignId === 'none' ? m.campaignId !== undefined && m.campaignId !== null : m.campaignId !== f.campaignId)) return false;
+  if (f.eventName !== ANY && m.criteria.eventName !== f.eventName) return false;
+  if (f.window !== ANY && m.criteria.window !== f.window) return false;
+  return true;
+}
+
+/** `<id>-copy`, or `<id>-copy-2`, … : an id no mission of the list has. */
+function copyId(id: string, taken: Set<string>): string {
+  const base = `${id}-copy`.slice(0, 64);
+  if (!taken.has(base)) return base;
+  for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
+}
+
+function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; editHref(id: string): string; onAction(action: Action): void }): ColumnDef<MissionRow, unknown>[] {
+  const cols: ColumnDef<MissionRow, unknown>[] = [
     {
       id: 'mission',
       accessorFn: (m) => `${m.title} ${m.id} ${m.description}`,
@@ -92,9 +142,19 @@ function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; ed
       header: 'Status',
       cell: ({ row }) => {
         const m = row.original;
-        if (m.archived) return <Badge variant="secondary">Archived</Badge>;
-        if (m.expiresAt !== null && m.expiresAt <= Date.now()) return <Badge variant="warning">Expired</Badge>;
-        return <Badge variant="success">Live</Badge>;
+        const status = m.archived ? (
+          <Badge variant="secondary">Archived</Badge>
+        ) : m.expiresAt !== null && m.expiresAt <= Date.now() ? (
+          <Badge variant="warning">Expired</Badge>
+        ) : m.draftChange === 'added' ? null : (
+          <Badge variant="success">Live</Badge>
+        );
+        return (
+          <div className="flex flex-col gap-1">
+            {status}
+            <DraftChangeBadge change={m.draftChange} />
+          </div>
+        );
       },
     },
     {
@@ -111,13 +171,18 @@ function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; ed
   cols.push(
     actionsColumn(
       (m) => `Actions for ${m.title} (${m.id})`,
-      (m) => [
-        { label: 'Edit', icon: PencilIcon, href: opts.editHref(m.id) },
-        { label: 'Duplicate', icon: CopyIcon, onSelect: () => opts.onAction({ kind: 'duplicate', mission: m }) },
-        m.archived
-          ? { label: 'Unarchive', icon: ArchiveRestoreIcon, separated: true, onSelect: () => opts.onAction({ kind: 'unarchive', mission: m }) }
-          : { label: 'Archive', icon: ArchiveIcon, destructive: true, onSelect: () => opts.onAction({ kind: 'archive', mission: m }) },
-      ],
+      (m) => {
+        const revert = { label: m.draftChange === 'added' ? 'Remove from draft' : 'Revert this change', icon: Undo2Icon, separated: true, onSelect: () => opts.onAction({ kind: 'revert', mission: m }) };
+        if (m.draftChange === 'removed') return [revert];
+        return [
+          { label: 'Edit', icon: PencilIcon, href: opts.editHref(m.id) },
+          { label: 'Duplicate', icon: CopyIcon, onSelect: () => opts.onAction({ kind: 'duplicate', mission: m }) },
+          ...(m.draftChange ? [revert] : []),
+          m.archived
+            ? { label: 'Unarchive', icon: ArchiveRestoreIcon, separated: true, onSelect: () => opts.onAction({ kind: 'unarchive', mission: m }) }
+            : { label: 'Archive', icon: ArchiveIcon, destructive: true, onSelect: () => opts.onAction({ kind: 'archive', mission: m }) },
+        ];
+      },
     ),
   );
   return cols;
@@ -131,27 +196,55 @@ export function MissionsScreen() {
   const { app, withApp } = useSelectedApp();
   const appId = app?.id;
   const [filters, setFilters] = React.useState<MissionFilters>(INITIAL_FILTERS);
-  const missions = useMissions(appId, filters);
+  // Every live mission (the filters apply to the draft's view, below) and the draft.
+  const missions = useMissions(appId);
+  const draft = useDraft(appId);
+  const items = useDraftItems(appId);
   const campaigns = useCampaigns(appId);
   const eventNames = useEventNames(appId);
-  const queryClient = useQueryClient();
+  const all = React.useMemo(() => (missions.data && draft.data !== undefined ? draftView(missions.data, draft.data) : undefined), [missions.data, draft.data]);
+  const rows = React.useMemo(() => all?.filter((m) => matches(m, filters)), [all, filters]);
 
-  const campaignMap = React.useMemo(() => new Map((campaigns.data ?? []).map((c) => [c.id, c])), [campaigns.data]);
+  // The draft's campaigns when there is a draft (a campaign only the draft has names its missions too), else live.
+  const campaignList = React.useMemo(
+    () => (draft.data ? draft.data.catalog.campaigns.map((c) => ({ ...c, missionIds: c.missionIds ?? [] })) : (campaigns.data ?? [])),
+    [draft.data, campaigns.data],
+  );
+  const campaignMap = React.useMemo(() => new Map(campaignList.map((c) => [c.id, c])), [campaignList]);
   const editHref = React.useCallback((id: string) => `${withApp('/admin/missions/edit')}&id=${encodeURIComponent(id)}`, [withApp]);
 
+  // Every action writes the draft, never live; archive, unarchive and duplicate offer Undo (the draft's item as it was).
   const act = useMutation({
-    mutationFn: ({ kind, mission }: Action) =>
-      adminFetch<MissionRecord>(`${missionsPath(appId!)}/${encodeURIComponent(mission.id)}/${kind}`, {
-        method: 'POST',
-        body: kind === 'duplicate' ? {} : { version: mission.version },
-      }),
-    onSuccess: (result, { kind, mission }) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.missions(appId!) });
-      if (kind === 'duplicate') toast.success(`Copied to “${result.id}”`, { action: { label: 'Edit', onClick: () => window.location.assign(editHref(result.id)) } });
-      else toast.success(`${mission.title} ${kind === 'archive' ? 'archived: players no longer see it' : 'is live again'}`);
+    mutationFn: async ({ kind, mission }: Action) => {
+      const before = missionOf(mission);
+      switch (kind) {
+        case 'duplicate': {
+          const id = copyId(mission.id, new Set((all ?? []).map((m) => m.id)));
+          await items.put('missions', id, { ...before, id, title: `${mission.title} (copy)`.slice(0, 200), archived: false });
+          return id;
+        }
+        case 'archive':
+        case 'unarchive':
+          await items.put('missions', mission.id, { ...before, archived: kind === 'archive' });
+          return mission.id;
+        case 'revert':
+          await items.revert('missions', mission.id);
+          return mission.id;
+      }
+    },
+    onSuccess: (id, { kind, mission }) => {
+      const before = missionOf(mission);
+      const undo = (run: () => Promise<unknown>) => ({ label: 'Undo', onClick: () => void run().then(() => toast.success('Undone in the draft'), (err: unknown) => toast.error(errorMessage(err))) });
+      if (kind === 'duplicate') {
+        toast.success(`Copied to “${id}” in the draft`, { action: { label: 'Edit', onClick: () => window.location.assign(editHref(id)) }, cancel: undo(() => items.remove('missions', id)) });
+      } else if (kind === 'revert') {
+        toast.success(mission.draftChange === 'added' ? `${mission.title} removed from the draft` : `${mission.title}: the draft has the live version again`);
+      } else {
+        const done = kind === 'archive' ? 'archived in the draft: players see it until the draft is published' : 'unarchived in the draft';
+        toast.success(`${mission.title} ${done}`, { action: undo(() => items.put('missions', mission.id, before)) });
+      }
     },
     onError: (err) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.missions(appId!) });
       toast.error(errorMessage(err));
     },
   });
@@ -166,7 +259,7 @@ export function MissionsScreen() {
         title="Missions"
         description={
           canWrite
-            ? 'What players are asked to do and what they earn. Changes reach players at once.'
+            ? 'What players are asked to do and what they earn. Changes are saved to the draft; players see them once it is published.'
             : 'What players are asked to do and what they earn. Your role can read missions, not change them.'
         }
         breadcrumbs={[{ label: 'Console', href: withApp('/admin') }, { label: app?.name ?? 'App' }, { label: 'Missions' }]}
@@ -181,16 +274,17 @@ export function MissionsScreen() {
           ) : null
         }
       />
-      {missions.error ? (
+      <DraftBanner draft={draft.data} href={withApp('/admin/draft')} />
+      {missions.error || draft.error ? (
         <p role="alert" className="text-sm text-destructive">
-          Could not load the missions: {errorMessage(missions.error)}
+          Could not load the missions: {errorMessage(missions.error ?? draft.error)}
         </p>
       ) : (
         <DataTable
           label="Missions"
           columns={cols}
-          data={missions.data}
-          isLoading={missions.isLoading || !app}
+          data={rows}
+          isLoading={!rows || !app}
           searchPlaceholder="Search missions"
           getRowId={(m) => m.id}
           initialSorting={[{ id: 'mission', desc: false }]}
@@ -210,7 +304,7 @@ export function MissionsScreen() {
                 label="Campaign"
                 value={filters.campaignId}
                 onChange={(v) => set({ campaignId: v })}
-                options={[{ value: ANY, label: 'Any campaign' }, { value: 'none', label: 'No campaign' }, ...(campaigns.data ?? []).map((c) => ({ value: c.id, label: c.title }))]}
+                options={[{ value: ANY, label: 'Any campaign' }, { value: 'none', label: 'No campaign' }, ...campaignList.map((c) => ({ value: c.id, label: c.title }))]}
               />
               <FilterSelect
                 label="Event name"

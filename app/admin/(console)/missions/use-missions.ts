@@ -76,6 +76,3 @@ export function usePayloadFields(appId: string | undefined, eventName: string) {
   });
 }
 
-export function missionsPath(appId: string): string {
-  return `${appPath(appId)}/missions`;
-}

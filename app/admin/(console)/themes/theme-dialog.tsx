@@ -5,12 +5,13 @@
 import * as React from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Dialog, DialogContent, DialogDescription, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Form } from '@/components/ui/form';
 import { ControlledFormField, TextFormField } from '@/components/ui/form-fields';
-import { adminFetch, ApiError, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { ApiError, errorMessage } from '@/components/console/api';
+import { useDraftItems } from '@/components/console/draft';
 import { CampaignCardPreview } from '@/components/console/campaign-card-preview';
 import { ColorField } from '@/components/console/color-field';
 import { DialogFormFooter } from '@/components/console/dialog-form-footer';
@@ -37,8 +38,8 @@ function toInput(theme: ThemeRecord): ThemePresetInput {
 }
 
 /** `editing`: null for a new preset; `open` says whether the dialog shows. */
-export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; open: boolean; editing: ThemeRecord | null; onClose(): void }) {
-  const queryClient = useQueryClient();
+export function ThemeDialog({ appId, open, editing, takenIds, onClose }: { appId: string; open: boolean; editing: ThemeRecord | null; takenIds: string[]; onClose(): void }) {
+  const items = useDraftItems(appId);
   const form = useForm<ThemePresetInput>({ resolver: themeResolver, defaultValues: EMPTY, mode: 'onTouched' });
   const dirty = open && form.formState.isDirty;
   useLeaveGuard(dirty);
@@ -55,21 +56,20 @@ export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; 
 
   const values = useWatch({ control: form.control });
 
+  // Saved into the draft (PUT …/draft/themes/:id), never live.
   const save = useMutation({
-    mutationFn: (input: ThemePresetInput) =>
-      editing
-        ? adminFetch<{ theme: ThemeRecord }>(appPath(appId, 'themes', editing.id), { method: 'PUT', body: { ...input, version: editing.version } })
-        : adminFetch<{ theme: ThemeRecord }>(appPath(appId, 'themes'), { method: 'POST', body: input }),
-    onSuccess: ({ theme }) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.themes(appId) });
-      void queryClient.invalidateQueries({ queryKey: queryKeys.campaigns(appId) });
-      toast.success(editing ? `Theme “${theme.name}” saved` : `Theme “${theme.name}” created`);
+    mutationFn: async (input: ThemePresetInput) => {
+      if (!editing && takenIds.includes(input.id)) throw new ApiError(409, 'conflict', `Theme "${input.id}" exists already`);
+      await items.put('themes', input.id, input);
+      return input;
+    },
+    onSuccess: (theme) => {
+      toast.success(`Theme “${theme.name}” saved to the draft`, { description: 'Campaigns show it once the draft is published.' });
       onClose();
     },
     onError: (err) => {
       if (err instanceof ApiError && err.code === 'conflict' && !editing) form.setError('id', { message: 'A theme with this id exists already' });
       else {
-        if (err instanceof ApiError && err.code === 'conflict') void queryClient.invalidateQueries({ queryKey: queryKeys.themes(appId) });
         form.setError('root', { message: errorMessage(err) });
         toast.error(errorMessage(err));
       }
@@ -131,7 +131,7 @@ export function ThemeDialog({ appId, open, editing, onClose }: { appId: string; 
                 theme={values}
               />
             </div>
-            <DialogFormFooter submitLabel={editing ? 'Save theme' : 'Create theme'} pending={save.isPending} onCancel={close} error={form.formState.errors.root?.message} className="md:col-span-2" />
+            <DialogFormFooter submitLabel="Save to draft" pending={save.isPending} onCancel={close} error={form.formState.errors.root?.message} className="md:col-span-2" />
           </form>
         </Form>
       </DialogContent>

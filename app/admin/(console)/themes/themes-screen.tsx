@@ -1,9 +1,9 @@
 'use client';
 
 import * as React from 'react';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
-import { PaletteIcon, PencilIcon, PlusIcon, Trash2Icon } from 'lucide-react';
+import { PaletteIcon, PencilIcon, PlusIcon, Trash2Icon, Undo2Icon } from 'lucide-react';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
@@ -12,6 +12,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
 import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { DraftBanner, DraftChangeBadge, draftThemeRows, useDraft, useDraftItems, type DraftChange } from '@/components/console/draft';
 import { formatRelative, formatDateTime } from '@/components/console/format';
 import { IfCan, useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
@@ -32,9 +33,18 @@ function Swatches({ theme }: { theme: ThemeRecord }) {
   );
 }
 
-function columns(canWrite: boolean, onEdit: (t: ThemeRecord) => void, onDelete: (t: ThemeRecord) => void): ColumnDef<ThemeRecord, unknown>[] {
-  const cols: ColumnDef<ThemeRecord, unknown>[] = [
-    nameColumn<ThemeRecord>('theme', 'Theme', (t) => t.name),
+/** A preset of the draft (or live, without a draft) and what the draft changes of it. */
+type ThemeRow = ThemeRecord & { draftChange: DraftChange };
+
+/** The preset as the draft stores it. */
+function themeOf({ version: _v, createdAt: _c, updatedAt: _u, usedBy: _b, draftChange: _d, ...theme }: ThemeRow) {
+  return theme;
+}
+
+function columns(canWrite: boolean, onEdit: (t: ThemeRow) => void, onDelete: (t: ThemeRow) => void, onRevert: (t: ThemeRow) => void): ColumnDef<ThemeRow, unknown>[] {
+  const cols: ColumnDef<ThemeRow, unknown>[] = [
+    nameColumn<ThemeRow>('theme', 'Theme', (t) => t.name),
+    { id: 'draft', header: 'Draft', enableSorting: false, cell: ({ row }) => <DraftChangeBadge change={row.original.draftChange} /> },
     { id: 'colours', header: 'Colours', enableSorting: false, cell: ({ row }) => <Swatches theme={row.original} /> },
     {
       id: 'usedBy',
@@ -64,10 +74,15 @@ function columns(canWrite: boolean, onEdit: (t: ThemeRecord) => void, onDelete: 
   cols.push(
     actionsColumn(
       (t) => `Actions for theme ${t.name}`,
-      (t) => [
-        { label: 'Edit', icon: PencilIcon, onSelect: () => onEdit(t) },
-        { label: 'Delete', icon: Trash2Icon, destructive: true, onSelect: () => onDelete(t) },
-      ],
+      (t) => {
+        const revert = { label: t.draftChange === 'added' ? 'Remove from draft' : 'Revert this change', icon: Undo2Icon, separated: true, onSelect: () => onRevert(t) };
+        if (t.draftChange === 'removed') return [revert];
+        return [
+          { label: 'Edit', icon: PencilIcon, onSelect: () => onEdit(t) },
+          ...(t.draftChange ? [revert] : []),
+          { label: 'Delete', icon: Trash2Icon, destructive: true, onSelect: () => onDelete(t) },
+        ];
+      },
     ),
   );
   return cols;
@@ -76,30 +91,39 @@ function columns(canWrite: boolean, onEdit: (t: ThemeRecord) => void, onDelete: 
 export function ThemesScreen() {
   const { can } = useStaff();
   const canWrite = can('catalog.write');
-  const { app } = useSelectedApp();
+  const { app, withApp } = useSelectedApp();
   const appId = app?.id ?? '';
-  const queryClient = useQueryClient();
-  const { data, isLoading, error } = useQuery({
+  const draft = useDraft(app?.id);
+  const items = useDraftItems(app?.id);
+  const { data, error } = useQuery({
     queryKey: queryKeys.themes(appId),
     queryFn: () => adminFetch<{ themes: ThemeRecord[] }>(appPath(appId, 'themes')).then((r) => r.themes),
     enabled: !!app,
   });
+  // The draft's view of the presets, badged.
+  const rows = React.useMemo(() => draftThemeRows(data, draft.data), [data, draft.data]);
   const [dialog, setDialog] = React.useState<{ editing: ThemeRecord | null } | null>(null);
-  const [deleting, setDeleting] = React.useState<ThemeRecord | null>(null);
+  const [deleting, setDeleting] = React.useState<ThemeRow | null>(null);
 
+  // Delete and revert write the draft; a delete is undone by putting the preset back.
   const remove = useMutation({
-    mutationFn: (t: ThemeRecord) => adminFetch<void>(`${appPath(appId, 'themes', t.id)}?version=${t.version}`, { method: 'DELETE' }),
+    mutationFn: (t: ThemeRow) => items.remove('themes', t.id),
     onSuccess: (_, t) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.themes(appId) });
-      toast.success(`Theme “${t.name}” deleted`);
+      const undo = () => void items.put('themes', t.id, themeOf(t)).then(() => toast.success('Undone in the draft'), (err: unknown) => toast.error(errorMessage(err)));
+      toast.success(`Theme “${t.name}” deleted in the draft`, { description: 'Campaigns keep it until the draft is published.', action: { label: 'Undo', onClick: undo } });
     },
-    onError: (err) => {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.themes(appId) });
-      toast.error(errorMessage(err));
-    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+  const revert = useMutation({
+    mutationFn: (t: ThemeRow) => items.revert('themes', t.id),
+    onSuccess: ({ restored }, t) => toast.success(restored === 'removed' ? `Theme “${t.name}” removed from the draft` : `Theme “${t.name}”: the draft has the live version again`),
+    onError: (err) => toast.error(errorMessage(err)),
   });
 
-  const cols = React.useMemo(() => columns(canWrite, (t) => setDialog({ editing: t }), setDeleting), [canWrite]);
+  const cols = React.useMemo(
+    () => columns(canWrite, ({ draftChange: _d, ...t }) => setDialog({ editing: t }), setDeleting, (t) => revert.mutate(t)),
+    [canWrite, revert],
+  );
 
   return (
     <>
@@ -117,23 +141,24 @@ export function ThemesScreen() {
         }
       />
       {!canWrite && <p className="mb-4 text-sm text-muted-foreground">Your role can read themes but not change them.</p>}
-      {error ? (
+      <DraftBanner draft={draft.data} href={withApp('/admin/draft')} />
+      {error || draft.error ? (
         <p role="alert" className="text-sm text-destructive">
-          Could not load the themes: {errorMessage(error)}
+          Could not load the themes: {errorMessage(error ?? draft.error)}
         </p>
       ) : (
         <DataTable
           label="Themes"
           columns={cols}
-          data={data}
-          isLoading={isLoading || !app}
+          data={rows}
+          isLoading={!rows || !app}
           searchPlaceholder="Search themes"
           getRowId={(t) => t.id}
           initialSorting={[{ id: 'theme', desc: false }]}
           empty={<EmptyState icon={PaletteIcon} title="No theme yet" description={canWrite ? 'Create a preset, then pick it in a campaign.' : 'An editor can create presets for campaigns.'} />}
         />
       )}
-      {app && <ThemeDialog appId={app.id} open={dialog !== null} editing={dialog?.editing ?? null} onClose={() => setDialog(null)} />}
+      {app && <ThemeDialog appId={app.id} open={dialog !== null} editing={dialog?.editing ?? null} takenIds={rows?.map((t) => t.id) ?? []} onClose={() => setDialog(null)} />}
       <ConfirmDialog
         open={deleting !== null}
         onClose={() => setDeleting(null)}
@@ -141,7 +166,7 @@ export function ThemesScreen() {
         description={
           deleting && deleting.usedBy.length > 0
             ? `Campaigns ${deleting.usedBy.join(', ')} use it: give them another theme first, or the delete is refused.`
-            : 'No campaign uses it. The audit log keeps its colours.'
+            : 'No campaign of the draft uses it. It leaves the draft; Undo is offered after the delete.'
         }
         confirmLabel="Delete theme"
         onConfirm={() => deleting && remove.mutate(deleting)}
