@@ -12,6 +12,7 @@ import { uniqueId } from '@/lib/testing/test-env';
 import { withTransaction, type ServiceContext } from '../context';
 import { deleteDraft } from './delete-draft';
 import { getDraft } from './get-draft';
+import { previewAsPlayer } from './preview-as-player';
 import { putDraft } from './put-draft';
 
 const NOW = 1_764_000_000_000;
@@ -79,5 +80,21 @@ describe('draft verbs', () => {
     ).rejects.toThrow('caller fails');
     await expect(getDraft({ ctx })).rejects.toMatchObject({ code: 'draft_not_found' });
     expect(await db.select().from(auditLog).where(eq(auditLog.appId, ctx.appId))).toEqual([]);
+  });
+
+  it('previewAsPlayer reads the draft at the given time through listMissions: campaign start and prerequisites lock, ended campaigns drop out; no draft: draft_not_found', async () => {
+    const ctx = await appCtx();
+    await expect(previewAsPlayer({ ctx, input: { userId: 'u1' } })).rejects.toMatchObject({ code: 'draft_not_found' });
+    const day = 86_400_000;
+    const campaign = { id: 'c', title: 'C', startAt: NOW + day, endAt: NOW + 3 * day };
+    await putDraft({ ctx, input: { catalog: { missions: [{ ...mission('a'), campaignId: 'c' }, { ...mission('b'), prerequisites: ['a'] }], campaigns: [campaign] } } });
+    const summary = (p: Awaited<ReturnType<typeof previewAsPlayer>>) => p.views.map((v) => [v.mission.id, v.status, v.lock?.reason ?? null]);
+    const now = await previewAsPlayer({ ctx, input: { userId: 'u1' } });
+    expect(now.at).toBe(NOW);
+    expect(summary(now)).toEqual([['a', 'locked', 'campaign_not_started'], ['b', 'locked', 'prerequisites']]);
+    const started = await previewAsPlayer({ ctx, input: { userId: 'u1', at: NOW + 2 * day } });
+    expect(summary(started)).toEqual([['a', 'active', null], ['b', 'locked', 'prerequisites']]);
+    const ended = await previewAsPlayer({ ctx, input: { userId: 'u1', at: NOW + 4 * day } });
+    expect(summary(ended)).toEqual([['b', 'locked', 'prerequisites']]);
   });
 });

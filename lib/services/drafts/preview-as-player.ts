@@ -1,0 +1,34 @@
+// What GET /v1/missions would answer one player from the app's draft at a
+// given time: the draft document becomes a catalog, and listMissions (the
+// very function /v1/missions calls) reads the player's stored records and
+// attributes against it with `at` as its clock. No rule is repeated here.
+// No draft: draft_not_found (previewing live is what /v1/missions answers).
+import { buildCatalog } from '@/lib/catalog/catalog';
+import { listMissions, type MissionView } from '@/lib/missions/read-missions';
+import type { ServiceContext } from '../context';
+import { findDraft, noDraft } from './draft-row';
+
+export interface PreviewAsPlayerInput {
+  userId: string;
+  /** Unix ms the preview reads at; the service clock when absent. */
+  at?: number;
+}
+
+export interface PlayerPreview {
+  userId: string;
+  at: number;
+  views: MissionView[];
+}
+
+export async function previewAsPlayer({ ctx, input }: { ctx: ServiceContext; input: PreviewAsPlayerInput }): Promise<PlayerPreview> {
+  const row = await findDraft(ctx.deps.db, ctx.appId);
+  if (!row) throw noDraft(ctx.appId);
+  const at = input.at ?? ctx.now();
+  const doc = row.catalog;
+  const catalog = buildCatalog(ctx.appId, doc.missions, doc.campaigns, at, new Map(), doc.themes ?? []);
+  const { views } = await listMissions({
+    ctx: { appId: ctx.appId, userId: input.userId, db: ctx.deps.db, catalog, now: at },
+    input: { status: 'all', limit: Number.MAX_SAFE_INTEGER, after: null, includeExpired: false },
+  });
+  return { userId: input.userId, at, views };
+}
