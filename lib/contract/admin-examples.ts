@@ -154,6 +154,7 @@ export const adminExamples = {
   missionProgress: { missionId: 'win-3-matches', players: 12, active: 4, completed: 5, claimed: 3 },
   publishNow: {},
   impactInput: { days: 30 },
+  previewInput: { userId: 'player-42', at: 1767225600000 },
   impact: {
     from: AT - 30 * DAY,
     to: AT,

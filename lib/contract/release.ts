@@ -63,6 +63,15 @@ export type ReleaseList = z.output<typeof releaseListSchema>;
 
 export const releaseParamSchema = z.coerce.number().int().positive();
 
+/** POST …/draft/preview: whose view of the draft, and when (Unix ms; the service clock when absent). */
+export const previewInputSchema = z
+  .object({
+    userId: z.string().min(1).max(200).describe('The player whose stored progress and attributes are read'),
+    at: z.number().int().positive().optional().describe('Unix ms the preview reads at (campaign start/end, windows); now when absent'),
+  })
+  .strict()
+  .meta({ id: 'PreviewInput' });
+
 /** POST …/draft/impact: how many days of stored events to replay. */
 export const impactInputSchema = z
   .object({ days: z.number().int().min(1).max(90).default(30).describe('Replay the stored events of the last `days` days (1 to 90)') })

@@ -35,7 +35,7 @@ import {
   putCampaign,
   putTheme,
 } from './admin/catalog-items';
-import { deleteDraftHandler, deletePublishHandler, draftItemHandlers, getDraftHandler, getMissionProgressHandler, getReleasesHandler, postImpactHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
+import { deleteDraftHandler, deletePublishHandler, draftItemHandlers, getDraftHandler, getMissionProgressHandler, getReleasesHandler, postImpactHandler, postPreviewHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
 import { getHealth, getReady } from './ops/health';
 import { getMetrics } from './ops/metrics';
 import { observe } from './observe';
@@ -72,6 +72,7 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/draft', handlers: { GET: getDraftHandler, PUT: putDraftHandler, DELETE: deleteDraftHandler } },
   { path: '/api/admin/apps/:appId/draft/publish', handlers: { POST: postPublishHandler, DELETE: deletePublishHandler } },
   { path: '/api/admin/apps/:appId/draft/impact', handlers: { POST: postImpactHandler } },
+  { path: '/api/admin/apps/:appId/draft/preview', handlers: { POST: postPreviewHandler } },
   ...(['missions', 'campaigns', 'themes'] as const).flatMap((collection) => {
     const item = draftItemHandlers(collection);
     return [

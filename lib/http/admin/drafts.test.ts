@@ -409,3 +409,31 @@ describe('GET …/missions/:missionId/progress', () => {
     expect((await call('GET', `/api/admin/apps/${app.appId}/missions/nowhere/progress`)).body).toMatchObject({ players: 0 });
   });
 });
+
+describe('POST …/draft/preview', () => {
+  it('answers what /v1/missions answers the user when the draft equals live (every staff role); the draft\'s edits show; no draft: 404 draft_not_found', async () => {
+    const doc = { missions: [mission('a'), mission('b', { prerequisites: ['a'] }), mission('c', { criteria: { eventName: 'play', count: 3 } })], campaigns: [] };
+    const app = await createTestApp(server, doc);
+    const user = await newUser(server, app);
+    expect((await user.event('play')).status).toBe(200);
+    expect((await user.claim('a')).status).toBe(200);
+    const route = `${draftOf(app.appId)}/preview`;
+    const none = await call('POST', route, { userId: user.userId }, support);
+    expect(none.status).toBe(404);
+    expect(none.body.error).toBe('draft_not_found');
+
+    expect((await call('PUT', draftOf(app.appId), doc, editor)).status).toBe(200);
+    const live = await user.getJson<Record<string, unknown>>('/v1/missions');
+    const preview = await call('POST', route, { userId: user.userId }, support);
+    expect(preview.status).toBe(200);
+    expect(preview.body).toEqual(live.body);
+    expect((preview.body.missions as unknown[]).length).toBe(3);
+
+    // The draft makes c need b: the preview locks it, /v1 (live) does not.
+    expect((await call('PUT', draftOf(app.appId), { ...doc, missions: [doc.missions[0], doc.missions[1], mission('c', { prerequisites: ['b'] })] }, editor)).status).toBe(200);
+    const edited = await call<{ missions: Array<{ id: string; locked?: boolean }> }>('POST', route, { userId: user.userId }, support);
+    expect(edited.body.missions.find((m) => m.id === 'c')?.locked).toBe(true);
+    const bad = await call('POST', route, { at: 5 }, support);
+    expect(bad.status).toBe(400);
+  });
+});

@@ -1,6 +1,7 @@
 // Drafts and releases of an app's catalog (docs/api.md "Drafts and releases"):
 // GET|PUT|DELETE /api/admin/apps/:appId/draft – the draft with its changes against live; write it whole; discard it
 // POST|DELETE /api/admin/apps/:appId/draft/publish – publish it now ({} → 200) or at a time ({at} → 202); cancel the schedule
+// POST /api/admin/apps/:appId/draft/preview – what GET /v1/missions would answer a user from the draft at a time
 // POST /api/admin/apps/:appId/draft/impact – what the draft would have done over the last days of stored events
 // GET /api/admin/apps/:appId/releases – the releases, newest first, and the scheduled publish
 // POST /api/admin/apps/:appId/releases/:release/restore – the draft becomes that release's catalog
@@ -14,7 +15,7 @@ import { putDraft } from '@/lib/services/drafts/put-draft';
 import { cancelScheduledPublish, publishDraft } from '@/lib/services/drafts/publish-draft';
 import { listReleases } from '@/lib/services/releases/list-releases';
 import { restoreRelease } from '@/lib/services/releases/restore-release';
-import { impactInputSchema, publishInputSchema, releaseParamSchema, type DraftCollection } from '@/lib/contract/release';
+import { previewInputSchema, impactInputSchema, publishInputSchema, releaseParamSchema, type DraftCollection } from '@/lib/contract/release';
 import { campaignFormSchema } from '@/lib/contract/campaign';
 import { missionSchema } from '@/lib/contract/mission';
 import { themePresetSchema } from '@/lib/contract/theme';
@@ -24,9 +25,11 @@ import { removeDraftItem } from '@/lib/services/drafts/remove-draft-item';
 import { revertDraftItem } from '@/lib/services/drafts/revert-draft-item';
 import { missionProgressCounts } from '@/lib/services/progress/mission-progress-counts';
 import { draftImpact } from '@/lib/services/impact/draft-impact';
+import { previewAsPlayer } from '@/lib/services/drafts/preview-as-player';
+import { missionListJson } from '@/lib/missions/list-json';
 import { readJsonBody } from '../body';
 import { adminRoute } from '../handler';
-import { json } from '../respond';
+import { json, jsonText } from '../respond';
 import { parseWith } from '../validate';
 import { adminServiceContext } from '../service-context';
 
@@ -72,6 +75,15 @@ export const postRestoreHandler = adminRoute('catalog.write', async (req) => {
   const release = parseWith(releaseParamSchema, req.params.release, { prefix: 'release' });
   const ctx = await adminServiceContext(req, req.params.appId);
   return json(await restoreRelease({ ctx, input: { release } }));
+});
+
+// Read-only, every staff role: the body is what /v1/missions answers (one page holding every listed mission).
+export const postPreviewHandler = adminRoute('catalog.read', async (req) => {
+  const { value } = await readJsonBody(req.req);
+  const input = parseWith(previewInputSchema, value);
+  const ctx = await adminServiceContext(req, req.params.appId);
+  const preview = await previewAsPlayer({ ctx, input });
+  return jsonText(missionListJson(preview.catalog, preview.views, null));
 });
 
 // Read-only (support may run it, like reading the draft); the replay pages through the events and never blocks ingestion.

@@ -9,6 +9,7 @@ import { analyticsQuerySchema, analyticsSchema } from '@/lib/contract/analytics'
 import { catalogSchema } from '@/lib/contract/catalog';
 import { createdStaffSchema, createStaffSchema, staffListSchema, staffMemberSchema, updateStaffSchema } from '@/lib/contract/staff';
 import { adminExamples as ex } from '@/lib/contract/admin-examples';
+import { v1Examples } from '@/lib/contract/examples';
 import { completeDocument, idempotencyKeyHeader, operation, type DocumentRules, type OperationSpec } from '@/lib/contract/openapi';
 import { publicRoute } from '../handler';
 import { json } from '../respond';
@@ -19,7 +20,7 @@ import { revocationSchema } from './apps';
 import { rotateWebhookSecretSchema } from './webhook-secret';
 import { meSchema } from './staff';
 import { inspectedEventSchema, inspectedMissionSchema, inspectionSchema, ledgerEntrySchema, missionLockSchema, testEventSchema, verdictSchema } from '@/lib/contract/inspector';
-import { eventResponseSchema } from '@/lib/contract/v1';
+import { eventResponseSchema, missionListSchema } from '@/lib/contract/v1';
 import { errorBodySchema } from '@/lib/contract/errors';
 import { auditPageSchema, auditQuerySchema } from '@/lib/contract/audit';
 import {
@@ -37,7 +38,7 @@ import {
   userSearchQuerySchema,
 } from '@/lib/contract/desk';
 import { missionSchema } from '@/lib/contract/mission';
-import { catalogChangeSchema, draftItemRevertSchema, draftSchema, missionProgressCountsSchema, impactInputSchema, impactReportSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
+import { catalogChangeSchema, draftItemRevertSchema, draftSchema, missionProgressCountsSchema, impactInputSchema, previewInputSchema, impactReportSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
 import {
   createdEndpointSchema,
   createEndpointSchema,
@@ -90,7 +91,7 @@ const named = [
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
   grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
   dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
-  catalogChangeSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema, impactInputSchema, impactReportSchema,
+  catalogChangeSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema, impactInputSchema, impactReportSchema, previewInputSchema, missionListSchema.meta({ id: 'MissionList' }),
   draftItemRevertSchema, missionProgressCountsSchema,
   createEndpointSchema, endpointSchema, createdEndpointSchema, endpointListSchema, deliverySchema, deliveryListSchema, deliveryAnswerSchema, notificationTypeSchema,
 ];
@@ -247,6 +248,9 @@ const operations: Record<string, Record<string, OperationSpec>> = {
   ...draftItemOperations(),
   '/api/admin/apps/{appId}/missions/{missionId}/progress': {
     get: op('catalog.read', { operationId: 'getMissionProgressCounts', tags: ['missions'], summary: 'How many players have progress on the mission now, by status', description: 'One progress record per player: active (counting), completed (not claimed), claimed. What the console shows before a change to a live mission is saved; a changed criterion applies from each player’s next event (a raised count leaves completed records completed). Zeros for a mission nobody started or one only in the draft.', parameters: [pathParam('appId'), pathParam('missionId')], success: { '200': answer('Counts', 'MissionProgressCounts', ex.missionProgress) }, errors: ['app_not_found'] }),
+  },
+  '/api/admin/apps/{appId}/draft/preview': {
+    post: op('catalog.read', { operationId: 'previewDraftAsPlayer', tags: ['releases'], summary: 'What GET /v1/missions would answer a player from the draft at a time', description: 'Builds a catalog from the draft and runs the same listing GET /v1/missions runs (locks, windows, campaign start and end, audiences over the user’s stored attributes, the user’s stored progress) with `at` (default now) as the clock. The answer has the /v1 shape with every listed mission on one page (`nextCursor` null). Read-only, every staff role. Without a draft: 404 draft_not_found (the live view is GET /v1/missions itself).', parameters: [pathParam('appId')], requestBody: body('PreviewInput', ex.previewInput), success: { '200': answer('The player’s missions from the draft', 'MissionList', v1Examples.missionList) }, errors: [['validation_error', 'no `userId`, or `at` not a positive integer'], 'app_not_found', ['draft_not_found', 'the app has no draft']] }),
   },
   '/api/admin/apps/{appId}/draft/impact': {
     post: op('catalog.read', { operationId: 'draftImpact', tags: ['releases'], summary: 'What the draft would have done over the last days of real events', description: 'Replays the app’s stored events of the last `days` days (default 30) through the criteria engine ingestion uses, once with the live catalog and once with the draft, from empty progress, and answers per mission the draft adds, changes or removes: users in progress, users who completed it, and the currency those completions would pay. Read-only; pages through the events and never blocks ingestion.', parameters: [pathParam('appId')], requestBody: body('ImpactInput', ex.impactInput), success: { '200': answer('The impact', 'ImpactReport', ex.impact) }, errors: [['validation_error', '`days` outside 1 to 90'], 'app_not_found', ['draft_not_found', 'the app has no draft']] }),

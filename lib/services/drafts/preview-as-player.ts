@@ -3,7 +3,7 @@
 // very function /v1/missions calls) reads the player's stored records and
 // attributes against it with `at` as its clock. No rule is repeated here.
 // No draft: draft_not_found (previewing live is what /v1/missions answers).
-import { buildCatalog } from '@/lib/catalog/catalog';
+import { buildCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { listMissions, type MissionView } from '@/lib/missions/read-missions';
 import type { ServiceContext } from '../context';
 import { findDraft, noDraft } from './draft-row';
@@ -17,6 +17,8 @@ export interface PreviewAsPlayerInput {
 export interface PlayerPreview {
   userId: string;
   at: number;
+  /** The draft as a catalog (the answer's JSON is built from it, as /v1/missions builds it from live). */
+  catalog: Catalog;
   views: MissionView[];
 }
 
@@ -30,5 +32,5 @@ export async function previewAsPlayer({ ctx, input }: { ctx: ServiceContext; inp
     ctx: { appId: ctx.appId, userId: input.userId, db: ctx.deps.db, catalog, now: at },
     input: { status: 'all', limit: Number.MAX_SAFE_INTEGER, after: null, includeExpired: false },
   });
-  return { userId: input.userId, at, views };
+  return { userId: input.userId, at, catalog, views };
 }
