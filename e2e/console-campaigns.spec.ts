@@ -69,7 +69,10 @@ test('an editor creates a theme and a campaign using it through the UI; a player
   await draft.getByRole('button', { name: 'Save to draft' }).click();
   await expect(draft.getByText('a hex colour such as #7c3aed')).toBeVisible();
   await expectAccessible(page, 'theme dialog with an error', '[role=dialog]');
+  // The dialog has unsaved changes: Cancel asks first (docs/console.md, leaving a form); the test discards them.
+  page.once('dialog', (d) => void d.accept());
   await draft.getByRole('button', { name: 'Cancel' }).click();
+  await expect(draft).toBeHidden();
 
   await createThemeWithKeyboard(page, name);
   const themeId = name.toLowerCase().replace(/ /g, '-');

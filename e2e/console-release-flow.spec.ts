@@ -29,6 +29,9 @@ async function checkBothSchemes(page: Page, name: string, projectName: string, t
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+    // The resting state: the pointer off the button the test last clicked (a hovered button's colours are not what the page shows).
+    await page.mouse.move(0, 0);
+    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
     await expectAccessible(page, `${name} (${colorScheme})`, target);
     if (projectName !== 'npm start') continue;
     await page.evaluate(() => document.fonts.ready);
