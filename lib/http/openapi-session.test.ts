@@ -72,6 +72,7 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect((await call('PUT', `${base()}/draft`, admin({ body: catalog }))).status).toBe(200);
     expect((await call('GET', `${base()}/draft`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/draft/impact`, admin({ body: { days: 7 } }))).status).toBe(200);
+    expect((await call('POST', `${base()}/draft/preview`, admin({ body: { userId: 'openapi-session-player' } }))).status).toBe(200);
     expect((await call('POST', `${base()}/draft/publish`, admin({ body: { at: Date.now() + 3_600_000 } }))).status).toBe(202);
     expect((await call('DELETE', `${base()}/draft/publish`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/draft/publish`, admin({ body: {} }))).status).toBe(200);
