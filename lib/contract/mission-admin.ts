@@ -68,8 +68,7 @@ export const PAYLOAD_FIELD_SUGGESTIONS = { scanned: 5000, sampled: 200, maxField
 /** GET /api/admin/apps/:appId/event-payload-fields?name=…: the query. */
 export const payloadFieldsQuerySchema = z
   .object({ name: z.string().min(1).max(128).describe('The event name whose payloads are read') })
-  .strict()
-  .meta({ id: 'PayloadFieldsQuery' });
+  .strict(); // no meta id: a query schema is documented as its parameters (a named schema would be a $ref with no properties)
 
 const payloadScalarSchema = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 

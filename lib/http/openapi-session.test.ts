@@ -73,6 +73,18 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect((await call('GET', `${base()}/draft`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/draft/impact`, admin({ body: { days: 7 } }))).status).toBe(200);
     expect((await call('POST', `${base()}/draft/preview`, admin({ body: { userId: 'openapi-session-player' } }))).status).toBe(200);
+    // One item at a time (the console's editors): put, revert and remove a theme, a campaign and a mission; a live mission's progress counts.
+    expect((await call('PUT', `${base()}/draft/themes/spring`, admin({ body: themePreset('spring') }))).status).toBe(200);
+    expect((await call('PUT', `${base()}/draft/campaigns/side`, admin({ body: campaign('side') }))).status).toBe(200);
+    expect((await call('PUT', `${base()}/draft/missions/extra-draft`, admin({ body: mission('extra-draft') }))).status).toBe(200);
+    expect((await call('POST', `${base()}/draft/missions/win/revert`, admin())).status).toBe(200);
+    expect((await call('POST', `${base()}/draft/campaigns/fest/revert`, admin())).status).toBe(200);
+    expect((await call('POST', `${base()}/draft/themes/winter/revert`, admin())).status).toBe(200);
+    expect((await call('DELETE', `${base()}/draft/missions/extra-draft`, admin())).status).toBe(200);
+    expect((await call('DELETE', `${base()}/draft/campaigns/side`, admin())).status).toBe(200);
+    expect((await call('DELETE', `${base()}/draft/themes/spring`, admin())).status).toBe(200);
+    expect((await call('GET', `${base()}/missions/win/progress`, admin())).status).toBe(200);
+    expect((await call('GET', `${base()}/event-payload-fields?name=match_won`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/draft/publish`, admin({ body: { at: Date.now() + 3_600_000 } }))).status).toBe(202);
     expect((await call('DELETE', `${base()}/draft/publish`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/draft/publish`, admin({ body: {} }))).status).toBe(200);
