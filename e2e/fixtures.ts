@@ -53,7 +53,13 @@ export async function signInState(baseURL: string, email: string, password: stri
 export async function expectAccessible(page: Page, label: string, within?: string): Promise<void> {
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
   if (within) builder = builder.include(within);
-  const results = await builder.analyze();
+  // Axe reads the colours the page settles on: a colour transition still running
+  // (a colour-scheme switch, a hover) is cut to its end for the scan, then
+  // allowed again. (Waiting for document.getAnimations() to finish was not
+  // enough under load: axe still read frames of the switch to dark.)
+  const settle = await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; }' });
+  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+  const results = await builder.analyze().finally(() => settle.evaluate((el) => (el as Element).remove()));
   const serious = results.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical');
   const report = serious.map((v) => `${v.impact} ${v.id}: ${v.help}\n  ${v.nodes.map((n) => `${n.target.join(' ')}: ${n.failureSummary ?? ''}`).join('\n  ')}`).join('\n');
   expect(report, `axe on ${label}`).toBe('');
