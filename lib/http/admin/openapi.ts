@@ -118,11 +118,12 @@ const body = (id: string, example: unknown, required = true) => ({ required, sch
 const pathParam = (name: string) => ({ name, in: 'path', required: true, schema: { type: 'string' } });
 /** The query parameters of a GET, from the zod object that validates them. */
 function queryParams(schema: z.ZodObject): Record<string, unknown>[] {
-  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { description?: string; examples?: unknown[] }> };
+  const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as { properties?: Record<string, { description?: string; examples?: unknown[] }>; required?: string[] };
+  const required = new Set(json.required ?? []);
   return Object.entries(json.properties ?? {}).map(([name, property]) => {
     // A field's first example becomes the parameter's example (OpenAPI 3.1 parameter `example`).
     const { description, examples, ...rest } = property;
-    return { name, in: 'query', required: false, ...(description ? { description } : {}), ...(examples?.length ? { example: examples[0] } : {}), schema: rest };
+    return { name, in: 'query', required: required.has(name), ...(description ? { description } : {}), ...(examples?.length ? { example: examples[0] } : {}), schema: rest };
   });
 }
 /** Example values of the desk's operations (the schemas carry the same as `examples`). */
