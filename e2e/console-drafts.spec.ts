@@ -111,7 +111,8 @@ for (const colorScheme of ['light', 'dark'] as const) {
       const page = await pageAs('editor');
       await page.goto(`/admin/draft?app=${app.appId}`);
       await expect(page.getByRole('list', { name: 'Changes against live' }).getByRole('listitem')).toHaveCount(3);
-      await expect(page.getByText('Scheduled for')).toBeVisible();
+      // The draft card's line (a toast says "Scheduled for …" too).
+      await expect(page.locator('[data-slot=card-description]').filter({ hasText: 'Scheduled for' })).toBeVisible();
       await page.getByRole('button', { name: 'Replay events' }).click();
       await expect(page.getByRole('table', { name: 'Impact' }).getByRole('row')).toHaveCount(4);
       await expectAccessible(page, `${colorScheme} /admin/draft`);

@@ -117,7 +117,8 @@ test('an editor changes a live mission in the draft, checks its impact, schedule
   const pad = (n: number) => String(n).padStart(2, '0');
   await page.getByLabel('Publish at').fill(`${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}:${pad(d.getSeconds())}`);
   await page.getByRole('button', { name: 'Schedule', exact: true }).click();
-  await expect(page.getByText('Scheduled for')).toBeVisible();
+  // The draft card's line (a toast says "Scheduled for …" too).
+  await expect(page.locator('[data-slot=card-description]').filter({ hasText: 'Scheduled for' })).toBeVisible();
   expect(Date.now()).toBeLessThan(at);
   expect(await liveMissions(request, player)).toEqual(before);
   // Polled: the first answer that differs must come at or after the scheduled time, and within 5 s of it (plus a poll).
