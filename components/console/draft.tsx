@@ -8,11 +8,12 @@
 // Draft page. Nothing here writes the live catalog.
 import * as React from 'react';
 import Link from 'next/link';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { GitPullRequestDraftIcon } from 'lucide-react';
+import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { ApiError, adminFetch, appPath } from '@/components/console/api';
+import { ApiError, adminFetch, appPath, errorMessage } from '@/components/console/api';
 import type { ThemeRecord } from '@/lib/contract/catalog-admin';
 import type { CatalogChange, Draft, DraftCollection } from '@/lib/contract/release';
 
@@ -47,6 +48,35 @@ export function useDraftItems(appId: string | undefined) {
         adminFetch<{ draft: Draft; restored: 'live' | 'removed' }>(`${path(collection, id)}/revert`, { method: 'POST' }).then((r) => ({ ...r, draft: done(r.draft) })),
     };
   }, [appId, queryClient]);
+}
+
+/**
+ * A list's Delete and Revert of one draft collection, with their toasts: a
+ * delete is undone by putting the row's item back (`itemOf`), a revert says
+ * whether the draft holds the live version again or dropped a draft-only item.
+ * `noun` and `label` name the row ("Campaign", its title); `kept` says who
+ * still sees a deleted item until the draft is published.
+ */
+export function useDraftRowActions<R extends { id: string }>(
+  items: ReturnType<typeof useDraftItems>,
+  collection: DraftCollection,
+  row: { noun: string; label(r: R): string; itemOf(r: R): object; kept: string },
+) {
+  const remove = useMutation({
+    mutationFn: (r: R) => items.remove(collection, r.id),
+    onSuccess: (_, r) => {
+      const undo = () => void items.put(collection, r.id, row.itemOf(r)).then(() => toast.success('Undone in the draft'), (err: unknown) => toast.error(errorMessage(err)));
+      toast.success(`${row.noun} “${row.label(r)}” deleted in the draft`, { description: row.kept, action: { label: 'Undo', onClick: undo } });
+    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+  const revert = useMutation({
+    mutationFn: (r: R) => items.revert(collection, r.id),
+    onSuccess: ({ restored }, r) =>
+      toast.success(restored === 'removed' ? `${row.noun} “${row.label(r)}” removed from the draft` : `${row.noun} “${row.label(r)}”: the draft has the live version again`),
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+  return { remove, revert };
 }
 
 const CHANGE_LABELS: Record<CatalogChange['change'], { label: string; variant: 'success' | 'warning' | 'destructive' }> = {

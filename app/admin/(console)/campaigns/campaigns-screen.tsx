@@ -1,10 +1,9 @@
 'use client';
 
 import * as React from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { CalendarRangeIcon, PencilIcon, PlusIcon, Trash2Icon, Undo2Icon } from 'lucide-react';
-import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -14,7 +13,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
 import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
-import { DraftBanner, DraftChangeBadge, draftRows, draftThemeRows, useDraft, useDraftItems, type DraftChange } from '@/components/console/draft';
+import { DraftBanner, DraftChangeBadge, draftRows, draftThemeRows, useDraft, useDraftItems, useDraftRowActions, type DraftChange } from '@/components/console/draft';
 import { useBrowserValue, useNow } from '@/components/console/browser-store';
 import { campaignPhase, PHASE_BADGE, PHASE_LABELS, timeZoneLabel, type CampaignPhase } from '@/components/console/campaign-phase';
 import { formatDateTime } from '@/components/console/format';
@@ -153,18 +152,11 @@ export function CampaignsScreen() {
   const [deleting, setDeleting] = React.useState<CampaignRow | null>(null);
 
   // Delete and revert write the draft; a delete is undone by putting the campaign back.
-  const remove = useMutation({
-    mutationFn: (c: CampaignRow) => items.remove('campaigns', c.id),
-    onSuccess: (_, c) => {
-      const undo = () => void items.put('campaigns', c.id, campaignOf(c)).then(() => toast.success('Undone in the draft'), (err: unknown) => toast.error(errorMessage(err)));
-      toast.success(`Campaign “${c.title}” deleted in the draft`, { description: 'Players see it until the draft is published.', action: { label: 'Undo', onClick: undo } });
-    },
-    onError: (err) => toast.error(errorMessage(err)),
-  });
-  const revert = useMutation({
-    mutationFn: (c: CampaignRow) => items.revert('campaigns', c.id),
-    onSuccess: ({ restored }, c) => toast.success(restored === 'removed' ? `Campaign “${c.title}” removed from the draft` : `Campaign “${c.title}”: the draft has the live version again`),
-    onError: (err) => toast.error(errorMessage(err)),
+  const { remove, revert } = useDraftRowActions<CampaignRow>(items, 'campaigns', {
+    noun: 'Campaign',
+    label: (c) => c.title,
+    itemOf: campaignOf,
+    kept: 'Players see it until the draft is published.',
   });
 
   const cols = React.useMemo(

@@ -1,10 +1,9 @@
 'use client';
 
 import * as React from 'react';
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
 import { PaletteIcon, PencilIcon, PlusIcon, Trash2Icon, Undo2Icon } from 'lucide-react';
-import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Button } from '@/components/ui/button';
 import { DataTable, nameColumn } from '@/components/ui/data-table';
@@ -12,7 +11,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
 import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
-import { DraftBanner, DraftChangeBadge, draftThemeRows, useDraft, useDraftItems, type DraftChange } from '@/components/console/draft';
+import { DraftBanner, DraftChangeBadge, draftThemeRows, useDraft, useDraftItems, useDraftRowActions, type DraftChange } from '@/components/console/draft';
 import { formatRelative, formatDateTime } from '@/components/console/format';
 import { IfCan, useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
@@ -106,18 +105,11 @@ export function ThemesScreen() {
   const [deleting, setDeleting] = React.useState<ThemeRow | null>(null);
 
   // Delete and revert write the draft; a delete is undone by putting the preset back.
-  const remove = useMutation({
-    mutationFn: (t: ThemeRow) => items.remove('themes', t.id),
-    onSuccess: (_, t) => {
-      const undo = () => void items.put('themes', t.id, themeOf(t)).then(() => toast.success('Undone in the draft'), (err: unknown) => toast.error(errorMessage(err)));
-      toast.success(`Theme “${t.name}” deleted in the draft`, { description: 'Campaigns keep it until the draft is published.', action: { label: 'Undo', onClick: undo } });
-    },
-    onError: (err) => toast.error(errorMessage(err)),
-  });
-  const revert = useMutation({
-    mutationFn: (t: ThemeRow) => items.revert('themes', t.id),
-    onSuccess: ({ restored }, t) => toast.success(restored === 'removed' ? `Theme “${t.name}” removed from the draft` : `Theme “${t.name}”: the draft has the live version again`),
-    onError: (err) => toast.error(errorMessage(err)),
+  const { remove, revert } = useDraftRowActions<ThemeRow>(items, 'themes', {
+    noun: 'Theme',
+    label: (t) => t.name,
+    itemOf: themeOf,
+    kept: 'Campaigns keep it until the draft is published.',
   });
 
   const cols = React.useMemo(
