@@ -75,6 +75,21 @@ test('duplicate a campaign with its missions into the draft, new ids and the loc
   await publishDraft(page, app.appId);
   await expect.poll(liveIds).toEqual(['cup-1', 'cup-1-copy', 'cup-2', 'cup-2-copy', 'solo']);
 
+  // After a reload, the campaign form's card preview shows the campaign's own missions by title.
+  await page.goto(`/admin/campaigns?app=${app.appId}`);
+  const editItem = page.getByRole('menuitem', { name: 'Edit' });
+  await expect(async () => {
+    if (!(await editItem.isVisible())) await page.getByRole('button', { name: 'Actions for campaign Winter cup (copy)' }).click();
+    await expect(editItem).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  await editItem.click();
+  const editDialog = page.getByRole('dialog', { name: /Edit campaign/ });
+  await expect(editDialog.getByRole('list', { name: 'Missions on the card' }).getByRole('listitem')).toHaveText(['Cup: first win0 / 1', 'Cup: three wins0 / 3']);
+  await expect(editDialog.getByTestId('campaign-card-preview')).toContainText('Claim 10 gems');
+  await expect(editDialog.getByTestId('campaign-card-preview')).not.toContainText('Win 3 matches');
+  await page.keyboard.press('Escape');
+  await expect(editDialog).toBeHidden();
+
   // A refused campaign save: the first invalid field (the title, emptied) is focused.
   await page.goto(`/admin/campaigns?app=${app.appId}`);
   await page.getByRole('button', { name: 'New campaign' }).click();
