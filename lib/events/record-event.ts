@@ -30,6 +30,7 @@ import { getBus } from '@/lib/bus';
 import { cachedRecords, forgetRecords, storeRecords } from './user-records-cache';
 import { inUserQueue } from './user-queue';
 import { readForEvent, readStoredAnswer, writeEvent, type StoredAnswer } from './write-event';
+import { batchedReadForEvent } from './read-batch';
 
 const COMPLETED = ['mission.completed'] as const;
 
@@ -190,7 +191,7 @@ async function writeRecorded(args: {
     const read = cachedRead
       ? { ...cachedRead, stored: null }
       : related.length > 0
-        ? await readForEvent(db, scope, key, related)
+        ? await (ctx.uow ? readForEvent(db, scope, key, related) : batchedReadForEvent(db, { scope, key, missionIds: related }))
         : { seq: null, stored: null, records: new Map<string, ProgressRecord>(), attributes: {} };
     if (read.stored) return replayOf(read.stored, requestHash);
     const { missionsUpdated, missionsCompleted, updates, toSave, outcome: verdicts } = evaluate(catalog, event, read.records, read.attributes, now);
