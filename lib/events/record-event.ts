@@ -11,7 +11,7 @@
 // once, sorted, at its end). Callers see only `{ ctx, input }` → the answer.
 import { serviceNow } from '@/lib/clock';
 import { randomUUID } from 'node:crypto';
-import { getDb } from '@/db/client';
+import type { DbOrTx } from '@/db/client';
 import type { UnitOfWork } from '@/db/unit-of-work';
 import { eventRollups, rollupRows, upsertRollupRows, type RollupRow } from '@/lib/analytics/rollups';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
@@ -50,7 +50,7 @@ export type EventSource = 'api' | 'webhook' | 'test';
  * before opening its transaction (the embedded database has one connection).
  */
 export type EventContext = { appId: string; source: EventSource } & (
-  | { uow?: undefined; catalog?: Catalog; rollups?: undefined }
+  | { uow?: undefined; /** The process's database (standalone statements). */ db: DbOrTx; catalog?: Catalog; rollups?: undefined }
   | {
       uow: UnitOfWork;
       catalog: Catalog;
@@ -173,7 +173,7 @@ async function writeRecorded(args: {
   const { appId, source } = ctx;
   const { key, requestHash } = idemScope;
   const scope = { appId, userId: event.userId };
-  const db = ctx.uow ? ctx.uow.tx : await getDb();
+  const db = ctx.uow ? ctx.uow.tx : ctx.db;
   // Joined (a webhook delivery's transaction): the user's row is locked for
   // the rest of the transaction, so the sequence number read cannot move.
   if (ctx.uow) await lockUser(ctx.uow.tx, appId, event.userId);
