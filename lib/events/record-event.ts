@@ -29,7 +29,8 @@ import { announceStoredEvent } from '@/lib/updates/staff';
 import { getBus } from '@/lib/bus';
 import { cachedRecords, forgetRecords, storeRecords } from './user-records-cache';
 import { inUserQueue } from './user-queue';
-import { readForEvent, readStoredAnswer, writeEvent, type StoredAnswer } from './write-event';
+import { readForEvent, readStoredAnswer, writeEvent, type EventWrite, type StoredAnswer } from './write-event';
+import { groupedWriteEvent } from './write-batch';
 import { batchedReadForEvent } from './read-batch';
 
 const COMPLETED = ['mission.completed'] as const;
@@ -204,7 +205,7 @@ async function writeRecorded(args: {
     const rollups = rollupRows({ appId, userId: event.userId, at: now, deltas: eventRollups(event.name, missionsCompleted) });
     const body: RecordedEvent = { accepted: true, eventId, missionsUpdated };
     const response = JSON.stringify(body);
-    const written = await writeEvent(db, scope, {
+    const eventWrite: EventWrite = {
       eventId,
       name: event.name,
       payload: event.payload,
@@ -226,7 +227,9 @@ async function writeRecorded(args: {
               updates.filter((u) => u.type === 'mission.completed').map((u) => ({ type: 'mission.completed' as const, data: u.data })),
             )
           : undefined,
-    });
+    };
+    // Standalone, the write commits with the other users' writes issued at the same time (group commit, ./write-batch.ts).
+    const written = ctx.uow ? await writeEvent(db, scope, eventWrite) : await groupedWriteEvent(db, scope, eventWrite);
     if (written.kind === 'stale') {
       forgetRecords(appId, event.userId);
       useCache = false;

@@ -290,3 +290,109 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
   if (w.records.length > 0 && seq === null) return { kind: 'stale' };
   return { kind: 'key-taken', seq };
 }
+
+/**
+ * writeEvent of several events of different users in one statement (group
+ * commit: one autocommit statement, so all of them commit together or none
+ * does). Each row is gated as writeEvent gates its one: the sequence check
+ * (or first insert) of a row with records, then its key; a stale or
+ * key-taken row writes nothing and does not stop the others. The rollups of
+ * the written rows are summed per rollup row and upserted in one sorted order;
+ * app_users rows are one per user. The caller never puts one user twice in a
+ * group (their rows would share a sequence number row).
+ */
+const WRITE_EVENTS: Prepared = {
+  name: 'ql_event_write_many_v1',
+  text: `with i as (
+    select * from json_to_recordset($1::json) as x(ord integer, a text, u text, eid text, name text, payload jsonb, ts bigint, ikey text, src text,
+      at bigint, outcome jsonb, recs json, first boolean, exp bigint, k text, h text, st integer, resp text, rolls json, outbox json)),
+  su as (update user_sequences us set seq = us.seq + 1 from i
+    where i.recs is not null and not i.first and us.app_id = i.a and us.user_id = i.u and us.seq = i.exp returning us.app_id, us.user_id, us.seq),
+  si as (insert into user_sequences (app_id, user_id, seq)
+    select a, u, 1 from i where recs is not null and first order by a, u on conflict do nothing returning app_id, user_id, seq),
+  s as (select i.ord, x.seq from i join (select * from su union all select * from si) x on x.app_id = i.a and x.user_id = i.u),
+  g1 as (select i.*, s.seq from i left join s on s.ord = i.ord where i.recs is null or s.seq is not null),
+  k as (insert into idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
+    select a, u, k, h, st, to_jsonb(resp), at from g1 where k is not null order by a, u, k on conflict do nothing returning app_id, user_id, key),
+  g as (select g1.* from g1 left join k on k.app_id = g1.a and k.user_id = g1.u and k.key = g1.k where g1.k is null or k.key is not null),
+  e as (insert into "events" (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at, outcome)
+    select eid, a, u, name, payload, ts, ikey, src, at, outcome from g returning id),
+  au as (insert into app_users (app_id, user_id, first_seen_at, last_seen_at, events)
+    select a, u, min(at), max(at), count(*) from g group by a, u order by a, u
+    on conflict (app_id, user_id) do update set last_seen_at = greatest(app_users.last_seen_at, excluded.last_seen_at), events = app_users.events + excluded.events
+    returning 1 as one),
+  p as (insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at, state)
+    select g.a, g.u, r.mission_id, r.status, r.current_count, r.target_count, r.window_start, r.cycle, r.updated_at, r.state
+    from g, json_to_recordset(g.recs) as r(mission_id text, status text, current_count integer, target_count integer, window_start bigint, cycle integer, updated_at bigint, state jsonb)
+    where g.recs is not null order by g.a, g.u, r.mission_id
+    on conflict (app_id, user_id, mission_id) do update set status = excluded.status, current_count = excluded.current_count,
+      target_count = excluded.target_count, window_start = excluded.window_start, cycle = excluded.cycle, updated_at = excluded.updated_at, state = excluded.state
+    returning 1 as one),
+  ar as (insert into analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
+    select g.a, r.bucket_start, r.kind, r.key, r.shard, sum(r.count)::bigint, sum(r.amount)::bigint
+    from g, json_to_recordset(g.rolls) as r(bucket_start bigint, kind text, key text, shard smallint, count bigint, amount bigint)
+    where g.rolls is not null group by g.a, r.bucket_start, r.kind, r.key, r.shard order by 1, 2, 3, 4, 5
+    on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
+    returning 1 as one),
+  o as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
+    select x.id, g.a, x.endpoint_id, g.u, x.type, x.data, 'pending', 0, g.at, g.at, g.at
+    from g, json_to_recordset(g.outbox) as x(id text, endpoint_id text, type text, data jsonb)
+    where g.recs is not null and g.outbox is not null returning app_id, user_id)
+  select i.ord, s.seq::text as seq, (g.ord is not null) as written,
+    (select count(*) from o where o.app_id = i.a and o.user_id = i.u)::int as notified
+  from i left join s on s.ord = i.ord left join g on g.ord = i.ord`,
+};
+
+export interface GroupedWrite {
+  scope: Scope;
+  write: EventWrite;
+}
+
+/** The outcome of each write of a group, in the inputs' order (see WRITE_EVENTS). */
+export async function writeEvents(db: DbOrTx, writes: readonly GroupedWrite[]): Promise<WriteOutcome[]> {
+  const input = writes.map(({ scope: s, write: w }, ord) => {
+    const hasRecords = w.records.length > 0;
+    return {
+      ord,
+      a: s.appId,
+      u: s.userId,
+      eid: w.eventId,
+      name: w.name,
+      payload: w.payload,
+      ts: w.timestamp,
+      ikey: w.idempotencyKey,
+      src: w.source,
+      at: w.receivedAt,
+      outcome: w.outcome,
+      recs: hasRecords
+        ? w.records.map((r) => ({
+            mission_id: r.missionId,
+            status: r.status,
+            current_count: r.currentCount,
+            target_count: r.targetCount,
+            window_start: r.windowStart,
+            cycle: r.cycle,
+            updated_at: r.updatedAt,
+            state: r.state ?? null,
+          }))
+        : null,
+      first: w.expectedSeq === null,
+      exp: hasRecords ? w.expectedSeq : null,
+      k: w.keyRow?.key ?? null,
+      h: w.keyRow?.requestHash ?? null,
+      st: w.keyRow?.status ?? null,
+      resp: w.keyRow?.response ?? null,
+      rolls: w.rollups.length > 0 ? w.rollups.map((r) => ({ bucket_start: r.bucketStart, kind: r.kind, key: r.key, shard: r.shard, count: r.count, amount: r.amount })) : null,
+      outbox: hasRecords && (w.outbox?.length ?? 0) > 0 ? w.outbox : null,
+    };
+  });
+  const rows = await runPrepared(db, WRITE_EVENTS, [JSON.stringify(input)]);
+  const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
+  return writes.map(({ write: w }, ord): WriteOutcome => {
+    const row = byOrd.get(ord) ?? {};
+    const seq = row.seq === null || row.seq === undefined ? null : Number(row.seq);
+    if (row.written === true) return { kind: 'written', seq, notified: Number(row.notified ?? 0) };
+    if (w.records.length > 0 && seq === null) return { kind: 'stale' };
+    return { kind: 'key-taken', seq };
+  });
+}
