@@ -14,9 +14,12 @@
 // in one order (rows sorted by app, user, key, mission, rollup row), and a
 // group that fails as a whole (a deadlock with another instance, a bad row)
 // committed nothing: its writes are then sent one by one, so each caller gets
-// the answer its own statement gives. Writes inside a transaction do not come
-// here.
+// the answer its own statement gives. A group whose answer never came (the
+// database unreachable, a query timeout) may have committed: it is not sent
+// again, every caller gets the error (503), as with a statement of its own.
+// Writes inside a transaction do not come here.
 import type { DbOrTx } from '@/db/client';
+import { isUnavailableError } from '@/lib/errors';
 import { writeEvent, writeEvents, type EventWrite, type GroupedWrite, type WriteOutcome } from './write-event';
 
 /** Groups out at once; the writes issued meanwhile wait for one of them and leave together. */
@@ -77,8 +80,16 @@ async function runGroup(db: DbOrTx, group: Waiting[]): Promise<void> {
   let outcomes: WriteOutcome[];
   try {
     outcomes = await writeEvents(db, group);
-  } catch {
-    // The statement committed nothing: each write alone, so each caller gets its own statement's answer (or error).
+  } catch (err) {
+    // The database unreachable, or no answer in time: whether the statement committed is not known, so
+    // writing again could store an event twice. Every caller gets the error, as its own statement's would
+    // have been (503; a client's retry with its key finds the stored answer).
+    if (isUnavailableError(err)) {
+      group.forEach((w) => w.reject(err));
+      return;
+    }
+    // Refused as a whole (a deadlock with another instance, a row the database refuses): it committed
+    // nothing; each write alone, so each caller gets its own statement's answer (or error).
     groupCommitStats.fallbacks++;
     return runOneByOne(db, group);
   }
