@@ -124,7 +124,7 @@ async function bootSteps(config: Config, db: Db, kv: KV, warm: boolean): Promise
   // Scheduled publishes of drafts: polled every second by every instance (docs/api.md, "Drafts and releases").
   startReleaseScheduler();
   // Outbound webhooks: the periodic sweep of due deliveries (anything a process that died left unsent, retries).
-  startOutbound();
+  startOutbound(getDb);
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];

@@ -1,13 +1,32 @@
 'use client';
 
-// A campaign card as a game might draw it from /v1: banner, title, dates, a
-// mission with its progress bar and a claim button, in the campaign's theme.
-// Used by the Themes screen (live preview of a preset) and the Campaigns form.
+// A campaign card as a game might draw it from /v1: banner, title, dates, its
+// missions with a progress bar and a claim button, in the campaign's theme.
+// Used by the Themes screen (live preview of a preset: a sample mission) and
+// the Campaigns form (the campaign's own missions, by title, from the form's
+// picked missions, the same after a reload as before it).
 import * as React from 'react';
 import { ImageOffIcon } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import { safeCssColor } from '@/lib/contract/css-color';
 import { formatDate } from './format';
+
+/** A mission of the previewed campaign: its title, its target and what it pays. */
+export interface PreviewMission {
+  id: string;
+  title: string;
+  criteria: { count: number };
+  reward: { kind: 'currency'; currency: string; amount: number } | { kind: 'item'; itemId: string; quantity: number } | { kind: 'badge'; badgeId: string };
+}
+
+function rewardText(reward: PreviewMission['reward']): string {
+  if (reward.kind === 'currency') return `${reward.amount} ${reward.currency}`;
+  if (reward.kind === 'item') return `${reward.quantity} × ${reward.itemId}`;
+  return `badge ${reward.badgeId}`;
+}
+
+/** At most this many missions on the card; the rest are counted. */
+const CARD_MISSIONS = 3;
 
 export interface PreviewTheme {
   primaryColor?: string;
@@ -59,6 +78,7 @@ export function CampaignCardPreview({
   theme,
   startAt,
   endAt,
+  missions,
   className,
 }: {
   title: string;
@@ -67,6 +87,8 @@ export function CampaignCardPreview({
   theme: PreviewTheme | undefined;
   startAt?: number;
   endAt?: number;
+  /** The campaign's missions; absent: a sample mission (a preset's preview). */
+  missions?: PreviewMission[];
   className?: string;
 }) {
   // Only CSS colours reach the styles: a value stored before colours were checked (free text such as
@@ -95,18 +117,42 @@ export function CampaignCardPreview({
             </span>
           </div>
           {description ? <p className="line-clamp-2 text-sm">{description}</p> : null}
-          <div className="space-y-1.5">
-            <div className="flex justify-between text-xs font-medium">
-              <span>Win 3 matches</span>
-              <span>2 / 3</span>
-            </div>
-            <div className="h-2 overflow-hidden rounded-full bg-black/10 dark:bg-white/15" role="presentation">
-              <div className="h-full w-2/3 rounded-full" style={{ backgroundColor: primary }} />
-            </div>
-          </div>
-          <div className="rounded-lg px-3 py-2 text-center text-sm font-semibold" style={{ backgroundColor: primary, color: readableOn(primary) }}>
-            Claim 50 gems
-          </div>
+          {missions === undefined ? (
+            <>
+              <div className="space-y-1.5">
+                <div className="flex justify-between text-xs font-medium">
+                  <span>Win 3 matches</span>
+                  <span>2 / 3</span>
+                </div>
+                <div className="h-2 overflow-hidden rounded-full bg-black/10 dark:bg-white/15" role="presentation">
+                  <div className="h-full w-2/3 rounded-full" style={{ backgroundColor: primary }} />
+                </div>
+              </div>
+              <div className="rounded-lg px-3 py-2 text-center text-sm font-semibold" style={{ backgroundColor: primary, color: readableOn(primary) }}>
+                Claim 50 gems
+              </div>
+            </>
+          ) : missions.length === 0 ? (
+            <p className="text-xs opacity-80">No mission in this campaign yet: pick its missions in the form.</p>
+          ) : (
+            <>
+              <ul aria-label="Missions on the card" className="space-y-2.5">
+                {missions.slice(0, CARD_MISSIONS).map((m) => (
+                  <li key={m.id} className="space-y-1.5">
+                    <div className="flex justify-between gap-2 text-xs font-medium">
+                      <span className="truncate">{m.title}</span>
+                      <span className="shrink-0 tabular-nums">0 / {m.criteria.count}</span>
+                    </div>
+                    <div className="h-2 overflow-hidden rounded-full bg-black/10 dark:bg-white/15" role="presentation" />
+                  </li>
+                ))}
+              </ul>
+              {missions.length > CARD_MISSIONS && <p className="text-xs opacity-80">and {missions.length - CARD_MISSIONS} more</p>}
+              <div className="rounded-lg px-3 py-2 text-center text-sm font-semibold" style={{ backgroundColor: primary, color: readableOn(primary) }}>
+                Claim {rewardText(missions[0].reward)}
+              </div>
+            </>
+          )}
         </div>
       </div>
       <figcaption className="mt-2 text-xs text-muted-foreground">Preview: how a game might draw this campaign from /v1.</figcaption>

@@ -15,7 +15,7 @@ import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
 import { ApiError, adminFetch, appPath, errorMessage } from '@/components/console/api';
 import type { ThemeRecord } from '@/lib/contract/catalog-admin';
-import type { CatalogChange, Draft, DraftCollection } from '@/lib/contract/release';
+import type { CatalogChange, Draft, DraftCampaignDuplicated, DraftCollection } from '@/lib/contract/release';
 
 /** The same key as the Draft page's: a write here refreshes it, and the other way round. */
 const draftQueryKey = (appId: string) => ['admin', 'apps', appId, 'draft'] as const;
@@ -44,6 +44,9 @@ export function useDraftItems(appId: string | undefined) {
     return {
       put: (collection: DraftCollection, id: string, item: object) => adminFetch<Draft>(path(collection, id), { method: 'PUT', body: item }).then(done),
       remove: (collection: DraftCollection, id: string) => adminFetch<Draft>(path(collection, id), { method: 'DELETE' }).then(done),
+      /** A copy of the campaign and its missions in the draft, with new ids (POST …/draft/campaigns/:id/duplicate). */
+      duplicateCampaign: (id: string) =>
+        adminFetch<DraftCampaignDuplicated>(`${path('campaigns', id)}/duplicate`, { method: 'POST', body: {} }).then((r) => ({ ...r, draft: done(r.draft) })),
       revert: (collection: DraftCollection, id: string) =>
         adminFetch<{ draft: Draft; restored: 'live' | 'removed' }>(`${path(collection, id)}/revert`, { method: 'POST' }).then((r) => ({ ...r, draft: done(r.draft) })),
     };

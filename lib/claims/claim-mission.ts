@@ -34,7 +34,7 @@ import type { SdkUpdate } from '@/lib/contract/updates';
 import { BUDGET_ALERT_THRESHOLDS, BUDGET_ALERT_TYPE } from '@/lib/contract/campaign';
 import { AppError } from '@/lib/errors';
 import { metrics } from '@/lib/metrics';
-import { toMissionProgress } from '@/lib/missions/engine';
+import { claimRule } from '@/lib/missions/engine';
 import { readRecords } from '@/lib/progress/records';
 import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import { outboxRows, wantsAny } from '@/lib/outbound/outbox';
@@ -277,6 +277,7 @@ export async function claimRefusal(db: DbOrTx, input: { appId: string; userId: s
   if (mission.archived && record === null) return new AppError('mission_not_found', `No mission "${missionId}"`);
   // As the user reads it, windows in the user's own zone: a claimed record of a window that is over reads as a fresh, active cycle.
   const zone = zoneOf(await readAttributes(db, appId, userId));
-  const status = toMissionProgress({ mission, record, locked: false, now, zone })?.status;
-  return new AppError('claim_not_ready', status === 'claimed' ? `Mission "${missionId}" is already claimed` : `Mission "${missionId}" is not completed`);
+  const rule = claimRule({ mission, record, now, zone });
+  // The statement refused it; a record completed meanwhile (read after the refusal) still gets its refusal in words.
+  return new AppError('claim_not_ready', rule.claimable || rule.reason === 'not completed' ? `Mission "${missionId}" is not completed` : `Mission "${missionId}" is already claimed`);
 }

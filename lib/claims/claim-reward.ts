@@ -6,7 +6,7 @@
 // cached answer and a background refresh of the recommendations. Callers see
 // only `{ ctx, input }` → the answer.
 import { serviceNow } from '@/lib/clock';
-import { getDb } from '@/db/client';
+import type { DbOrTx } from '@/db/client';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { readStoredAnswer } from '@/lib/events/write-event';
 import { AppError } from '@/lib/errors';
@@ -23,6 +23,8 @@ export interface ClaimContext {
   appId: string;
   /** The claiming user (the token's subject). */
   userId: string;
+  /** The process's database (the claim is one statement of its own). */
+  db: DbOrTx;
   catalog?: Catalog;
 }
 
@@ -48,7 +50,7 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
   const scope = { appId, userId, key, requestHash: `claim:${missionId}` };
   const cached = await cachedOutcome<ClaimResult>(scope, input.cachedAnswer);
   if (cached) return cached;
-  const db = await getDb();
+  const { db } = ctx;
   // Audiences: a mission outside the caller's audience (or its campaign's) does
   // not exist for them, even when completed earlier (docs/api.md, "Audiences").
   // The attributes are read only for a mission that has an audience.
@@ -87,7 +89,7 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
     // After commit, side by side: the stream updates in the user's order, the cached answer.
     await Promise.all([publishInOrder(appId, userId, written.seq, written.updates), cacheOutcome(scope, outcome)]);
     // A first claim changes what is worth recommending: refresh in the background (pushes a `recommendation`).
-    refreshRecommendationsInBackground({ ctx: { appId, userId } });
+    refreshRecommendationsInBackground({ ctx: { appId, userId, db } });
     return outcome;
   }
   throw new AppError('unavailable', 'Too many concurrent uses of this idempotency key; retry later');

@@ -151,6 +151,26 @@ export const adminExamples = {
     draft: { catalog: { missions: [missionDefinition], campaigns: [campaignInput], themes: [themePreset] }, baseRelease: 7, changes: [], updatedAt: AT, updatedBy: 'staff:dana@example.com', scheduledAt: null },
     restored: 'live',
   },
+  duplicateCampaign: { id: 'spring-festival', title: 'Spring festival' },
+  campaignDuplicated: {
+    draft: {
+      catalog: {
+        missions: [missionDefinition, { ...missionDefinition, id: 'win-3-matches-copy', campaignId: 'spring-festival' }],
+        campaigns: [campaignInput, { ...campaignInput, id: 'spring-festival', title: 'Spring festival', missionIds: ['win-3-matches-copy'] }],
+        themes: [themePreset],
+      },
+      baseRelease: 7,
+      changes: [
+        { kind: 'campaign', id: 'spring-festival', change: 'added' },
+        { kind: 'mission', id: 'win-3-matches-copy', change: 'added' },
+      ],
+      updatedAt: AT,
+      updatedBy: 'staff:dana@example.com',
+      scheduledAt: null,
+    },
+    campaignId: 'spring-festival',
+    missionIds: { 'win-3-matches': 'win-3-matches-copy' },
+  },
   missionProgress: { missionId: 'win-3-matches', players: 12, active: 4, completed: 5, claimed: 3 },
   publishNow: {},
   impactInput: { days: 30 },

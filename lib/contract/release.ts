@@ -114,6 +114,26 @@ export const draftItemRevertSchema = z
   })
   .meta({ id: 'DraftItemReverted' });
 
+/** POST …/draft/campaigns/:id/duplicate: the copy's id and title, both optional. */
+export const duplicateCampaignInputSchema = z
+  .object({
+    id: idSchema.optional().describe('The copy’s id; `<id>-copy` (then `-copy-2`, …) when absent. Refused (409 conflict) when the draft or the live catalog has it'),
+    title: z.string().min(1).max(200).optional().describe('The copy’s title; "<title> (copy)" when absent'),
+  })
+  .strict()
+  .meta({ id: 'DuplicateCampaignInput' });
+export type DuplicateCampaignInput = z.output<typeof duplicateCampaignInputSchema>;
+
+/** What POST …/draft/campaigns/:id/duplicate answers: the draft, the copy's id and each copied mission's new id. */
+export const draftCampaignDuplicatedSchema = z
+  .object({
+    draft: draftSchema,
+    campaignId: idSchema.describe('The copy’s id'),
+    missionIds: z.record(z.string(), idSchema).describe('Original mission id → its copy’s id (the campaign’s missions that are not archived)'),
+  })
+  .meta({ id: 'DraftCampaignDuplicated' });
+export type DraftCampaignDuplicated = z.output<typeof draftCampaignDuplicatedSchema>;
+
 /** GET …/missions/:missionId/progress: the players who have a progress record of the mission now, by status. */
 export const missionProgressCountsSchema = z
   .object({

@@ -11,7 +11,7 @@
 // once, sorted, at its end). Callers see only `{ ctx, input }` → the answer.
 import { serviceNow } from '@/lib/clock';
 import { randomUUID } from 'node:crypto';
-import { getDb } from '@/db/client';
+import type { DbOrTx } from '@/db/client';
 import type { UnitOfWork } from '@/db/unit-of-work';
 import { eventRollups, rollupRows, upsertRollupRows, type RollupRow } from '@/lib/analytics/rollups';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
@@ -30,6 +30,7 @@ import { getBus } from '@/lib/bus';
 import { cachedRecords, forgetRecords, storeRecords } from './user-records-cache';
 import { inUserQueue } from './user-queue';
 import { readForEvent, readStoredAnswer, writeEvent, type StoredAnswer } from './write-event';
+import { batchedReadForEvent } from './read-batch';
 
 const COMPLETED = ['mission.completed'] as const;
 
@@ -49,7 +50,7 @@ export type EventSource = 'api' | 'webhook' | 'test';
  * before opening its transaction (the embedded database has one connection).
  */
 export type EventContext = { appId: string; source: EventSource } & (
-  | { uow?: undefined; catalog?: Catalog; rollups?: undefined }
+  | { uow?: undefined; /** The process's database (standalone statements). */ db: DbOrTx; catalog?: Catalog; rollups?: undefined }
   | {
       uow: UnitOfWork;
       catalog: Catalog;
@@ -172,7 +173,7 @@ async function writeRecorded(args: {
   const { appId, source } = ctx;
   const { key, requestHash } = idemScope;
   const scope = { appId, userId: event.userId };
-  const db = ctx.uow ? ctx.uow.tx : await getDb();
+  const db = ctx.uow ? ctx.uow.tx : ctx.db;
   // Joined (a webhook delivery's transaction): the user's row is locked for
   // the rest of the transaction, so the sequence number read cannot move.
   if (ctx.uow) await lockUser(ctx.uow.tx, appId, event.userId);
@@ -190,7 +191,7 @@ async function writeRecorded(args: {
     const read = cachedRead
       ? { ...cachedRead, stored: null }
       : related.length > 0
-        ? await readForEvent(db, scope, key, related)
+        ? await (ctx.uow ? readForEvent(db, scope, key, related) : batchedReadForEvent(db, { scope, key, missionIds: related }))
         : { seq: null, stored: null, records: new Map<string, ProgressRecord>(), attributes: {} };
     if (read.stored) return replayOf(read.stored, requestHash);
     const { missionsUpdated, missionsCompleted, updates, toSave, outcome: verdicts } = evaluate(catalog, event, read.records, read.attributes, now);

@@ -60,11 +60,54 @@ const READ_FOR_EVENT: Prepared = {
      from progress where app_id = $1 and user_id = $2 and mission_id = any($4::text[])) as records`,
 };
 
+/**
+ * READ_FOR_EVENT for several users at once (lib/events/read-batch.ts): one
+ * row per input, `idx` its place. $1 idx[], $2 app[], $3 user[], $4 key[]
+ * (null when unkeyed), $5 the mission ids of each input joined by ',' (ids
+ * have no comma: lib/contract/common.ts).
+ */
+const READ_FOR_EVENTS: Prepared = {
+  name: 'ql_event_read_many_v1',
+  text: `select i.idx,
+    (select seq::text from user_sequences where app_id = i.app and user_id = i.usr) as seq,
+    (select attributes from app_users where app_id = i.app and user_id = i.usr) as attributes,
+    (select json_build_object('hash', request_hash, 'status', status, 'response', response) from idempotency_keys
+      where app_id = i.app and user_id = i.usr and key = i.k) as stored,
+    (select coalesce(json_agg(json_build_object(
+        'missionId', mission_id, 'status', status, 'currentCount', current_count, 'targetCount', target_count,
+        'windowStart', window_start, 'cycle', cycle, 'updatedAt', updated_at, 'state', state)), '[]'::json)
+     from progress where app_id = i.app and user_id = i.usr and mission_id = any(string_to_array(i.missions, ','))) as records
+  from unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[]) as i(idx, app, usr, k, missions)`,
+};
+
 const READ_STORED_ANSWER: Prepared = { name: 'ql_event_stored_v1', text: `select ${STORED_ANSWER} as stored` };
 
 /** One statement: sequence number, stored answer (when keyed) and the records of `missionIds`. */
 export async function readForEvent(db: DbOrTx, s: Scope, key: string | null, missionIds: string[]): Promise<EventRead> {
   const row = (await runPrepared(db, READ_FOR_EVENT, [s.appId, s.userId, key, textArray(missionIds)]))[0] ?? {};
+  return eventReadOf(s, row);
+}
+
+export interface EventReadInput {
+  scope: Scope;
+  key: string | null;
+  missionIds: string[];
+}
+
+/** readForEvent of several users in one statement, the answers in the inputs' order. */
+export async function readForEvents(db: DbOrTx, inputs: readonly EventReadInput[]): Promise<EventRead[]> {
+  const rows = await runPrepared(db, READ_FOR_EVENTS, [
+    `{${inputs.map((_, i) => i).join(',')}}`,
+    textArray(inputs.map((r) => r.scope.appId)),
+    textArray(inputs.map((r) => r.scope.userId)),
+    `{${inputs.map((r) => (r.key === null ? 'NULL' : `"${r.key.replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`,
+    textArray(inputs.map((r) => r.missionIds.join(','))),
+  ]);
+  const byIdx = new Map(rows.map((row) => [Number(row.idx), row]));
+  return inputs.map((r, i) => eventReadOf(r.scope, byIdx.get(i) ?? {}));
+}
+
+function eventReadOf(s: Scope, row: Record<string, unknown>): EventRead {
   const records = new Map<string, ProgressRecord>();
   for (const { state, ...r } of parsed<Array<Omit<ProgressRecord, 'userId' | 'state'> & { state: ProgressRecord['state'] | null }>>(row.records ?? '[]')) {
     records.set(r.missionId, { userId: s.userId, ...r, ...(state === null || state === undefined ? {} : { state }) });

@@ -77,6 +77,7 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect((await call('PUT', `${base()}/draft/themes/spring`, admin({ body: themePreset('spring') }))).status).toBe(200);
     expect((await call('PUT', `${base()}/draft/campaigns/side`, admin({ body: campaign('side') }))).status).toBe(200);
     expect((await call('PUT', `${base()}/draft/missions/extra-draft`, admin({ body: mission('extra-draft') }))).status).toBe(200);
+    expect((await call('POST', `${base()}/draft/campaigns/fest/duplicate`, admin({ body: { id: 'fest-2' } }))).status).toBe(201);
     expect((await call('POST', `${base()}/draft/missions/win/revert`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/draft/campaigns/fest/revert`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/draft/themes/winter/revert`, admin())).status).toBe(200);

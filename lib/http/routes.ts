@@ -35,7 +35,7 @@ import {
   putCampaign,
   putTheme,
 } from './admin/catalog-items';
-import { deleteDraftHandler, deletePublishHandler, draftItemHandlers, getDraftHandler, getMissionProgressHandler, getReleasesHandler, postImpactHandler, postPreviewHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
+import { deleteDraftHandler, deletePublishHandler, draftItemHandlers, duplicateCampaignHandler, getDraftHandler, getMissionProgressHandler, getReleasesHandler, postImpactHandler, postPreviewHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
 import { getHealth, getReady } from './ops/health';
 import { getMetrics } from './ops/metrics';
 import { observe } from './observe';
@@ -80,6 +80,7 @@ export const adminRoutes: RouteEntry[] = [
       { path: `/api/admin/apps/:appId/draft/${collection}/:id/revert`, handlers: { POST: item.revert } },
     ];
   }),
+  { path: '/api/admin/apps/:appId/draft/campaigns/:id/duplicate', handlers: { POST: duplicateCampaignHandler } },
   { path: '/api/admin/apps/:appId/releases', handlers: { GET: getReleasesHandler } },
   { path: '/api/admin/apps/:appId/releases/:release/restore', handlers: { POST: postRestoreHandler } },
   { path: '/api/admin/apps/:appId/rotate-secret', handlers: { POST: postRotateSecret } },

@@ -487,6 +487,24 @@ function baseProgress(args: { mission: Mission; record: ProgressRecord | null; n
   }
 }
 
+/**
+ * The claim rule: a claim of `mission` by a user whose record is `record` is
+ * granted exactly when the record is completed (the claim statement's guard,
+ * `status = 'completed'` on the locked row: lib/claims/claim-mission.ts;
+ * lib/claims/claim-rule.test.ts checks the statement against this function).
+ * A completed record stays claimable whatever its window (a reward earned is
+ * kept). Otherwise it is 409 claim_not_ready, "already claimed" when the user
+ * reads the mission as claimed now (in the user's zone: a claimed record of a
+ * window that is over reads as a new, active cycle, so "not completed"), else
+ * "not completed". The mission's existence, audience and the campaign's
+ * budget are checked beside it (claim-reward.ts, the statement's budget row).
+ */
+export function claimRule(args: { mission: Mission; record: ProgressRecord | null; now: number; zone?: string }): { claimable: true } | { claimable: false; reason: 'already claimed' | 'not completed' } {
+  if (args.record?.status === 'completed') return { claimable: true };
+  const status = toMissionProgress({ ...args, locked: false })?.status;
+  return { claimable: false, reason: status === 'claimed' ? 'already claimed' : 'not completed' };
+}
+
 /** The status GET /v1/missions filters on: the record's read status, else locked or active. */
 export function effectiveStatus(args: {
   mission: Mission;

@@ -1,7 +1,7 @@
 // The read side of missions: the caller's view of each mission (effective
 // status, read-time window reset), listing with filters and a stable cursor.
 import { serviceNow } from '@/lib/clock';
-import { getDb, type DbOrTx } from '@/db/client';
+import type { DbOrTx } from '@/db/client';
 import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
 import { readUserRecords } from '@/lib/progress/records';
@@ -88,7 +88,7 @@ async function listMissionViews(
 export interface ReadContext {
   appId: string;
   userId: string;
-  db?: DbOrTx;
+  db: DbOrTx;
   catalog?: Catalog;
   now?: number;
   /**
@@ -109,7 +109,7 @@ export interface MissionList {
 /** GET /v1/missions: one page of the caller's view of the catalog. */
 export async function listMissions({ ctx, input }: { ctx: ReadContext; input: ListQuery }): Promise<MissionList> {
   const catalog = ctx.catalog ?? (await getCatalog(ctx.appId));
-  const { views, nextAfter } = await listMissionViews(ctx.db ?? (await getDb()), catalog, ctx.userId, input, ctx.now ?? serviceNow(), ctx.latestSeq);
+  const { views, nextAfter } = await listMissionViews(ctx.db, catalog, ctx.userId, input, ctx.now ?? serviceNow(), ctx.latestSeq);
   return { catalog, views, nextAfter };
 }
 
@@ -121,7 +121,7 @@ export async function listMissions({ ctx, input }: { ctx: ReadContext; input: Li
 export async function readMission({ ctx, input }: { ctx: ReadContext; input: { missionId: string } }): Promise<MissionView> {
   const catalog = ctx.catalog ?? (await getCatalog(ctx.appId));
   const mission = catalog.missions.get(input.missionId);
-  const db = ctx.db ?? (await getDb());
+  const { db } = ctx;
   const [records, attributes] = mission ? await Promise.all([readUserRecords(db, ctx.appId, ctx.userId), readAttributes(db, ctx.appId, ctx.userId)]) : [null, {}];
   if (!mission || !records || (mission.archived && !records.has(mission.id)) || !visibleTo(catalog, mission, attributes)) {
     throw new AppError('mission_not_found', `No mission "${input.missionId}"`);

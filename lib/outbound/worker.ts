@@ -22,7 +22,7 @@ import http from 'node:http';
 import https from 'node:https';
 import { isIP } from 'node:net';
 import { sql } from 'drizzle-orm';
-import { dbIsOpen, getDb } from '@/db/client';
+import { dbIsOpen, type DbOrTx } from '@/db/client';
 import { serviceNow } from '@/lib/clock';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
@@ -80,6 +80,8 @@ interface Claimed {
 }
 
 const state = processWide('outbound.worker', () => ({
+  /** The process's database, handed in by the composition root (lib/boot.ts) when it starts the sweep. */
+  database: null as (() => Promise<DbOrTx>) | null,
   timer: null as ReturnType<typeof setInterval> | null,
   running: false,
   again: false,
@@ -90,8 +92,7 @@ function rowsOf(result: unknown): Claimed[] {
 }
 
 /** Claims up to BATCH due deliveries for this instance (one statement). */
-async function claimDue(now: number): Promise<Claimed[]> {
-  const db = await getDb();
+async function claimDue(db: DbOrTx, now: number): Promise<Claimed[]> {
   const lease = now + LEASE_MS;
   const result = await db.execute(sql`
     update webhook_deliveries d set locked_until = ${lease}::bigint
@@ -158,8 +159,7 @@ function post(url: string, headers: Record<string, string>, body: string, timeou
   });
 }
 
-async function attempt(row: Claimed): Promise<void> {
-  const db = await getDb();
+async function attempt(db: DbOrTx, row: Claimed): Promise<void> {
   const lease = Number(row.locked_until);
   const attempts = row.attempts + 1;
   let result: AttemptResult;
@@ -198,11 +198,13 @@ async function attempt(row: Claimed): Promise<void> {
 }
 
 async function sweepOnce(): Promise<void> {
+  if (!state.database) return;
+  const db = await state.database();
   for (;;) {
-    const rows = await claimDue(serviceNow());
+    const rows = await claimDue(db, serviceNow());
     if (rows.length === 0) return;
     await Promise.all(
-      rows.map((row) => attempt(row).catch((err: unknown) => logError('outbound webhook attempt failed', err))),
+      rows.map((row) => attempt(db, row).catch((err: unknown) => logError('outbound webhook attempt failed', err))),
     );
     if (rows.length < BATCH) return;
   }
@@ -228,8 +230,13 @@ async function runSweeps(): Promise<void> {
   }
 }
 
-/** Starts the periodic sweep of this process (idempotent; never holds the process open). */
-export function startOutbound(): void {
+/**
+ * Starts the periodic sweep of this process (idempotent; never holds the
+ * process open) on `database` (the composition root's; a kick before start-up
+ * sends nothing until it is given).
+ */
+export function startOutbound(database?: () => Promise<DbOrTx>): void {
+  if (database) state.database = database;
   if (state.timer) return;
   // A closed database (a test's server closed, shutdown) is not reopened by the sweep.
   state.timer = setInterval(() => {

@@ -5,7 +5,7 @@
 // this instance; every fresh computation is pushed as a `recommendation`
 // stream message. A first claim refreshes them in the background.
 import { serviceNow } from '@/lib/clock';
-import { getDb, type DbOrTx } from '@/db/client';
+import type { DbOrTx } from '@/db/client';
 import { RECOMMENDATIONS_LIMIT } from '@/lib/contract/v1';
 import { getCatalog } from '@/lib/catalog/catalog';
 import { getKv } from '@/lib/kv';
@@ -160,10 +160,9 @@ async function refreshRecommendations({ ctx }: { ctx: Ctx }): Promise<Recommenda
 
 /**
  * Starts refreshRecommendations without waiting for it (after a claim commits); failures are logged.
- * Without `db` it uses the process's database: lib/claims/claim-reward.ts has no context to pass yet.
  */
-export function refreshRecommendationsInBackground({ ctx }: { ctx: Omit<Ctx, 'db'> & { db?: DbOrTx } }): void {
-  void (async () => refreshRecommendations({ ctx: { ...ctx, db: ctx.db ?? (await getDb()) } }))().catch((err: unknown) =>
+export function refreshRecommendationsInBackground({ ctx }: { ctx: Ctx }): void {
+  void refreshRecommendations({ ctx }).catch((err: unknown) =>
     logError('recommendation refresh failed', err, { appId: ctx.appId }),
   );
 }

@@ -398,6 +398,43 @@ describe('one item of the draft at a time (the console’s editors)', () => {
     const user = await newUser(server, app);
     expect((await user.getJson<{ missions: { id: string }[] }>('/v1/missions')).body.missions.map((m) => m.id)).toEqual(['a']);
   });
+
+  it('POST …/campaigns/:id/duplicate copies a campaign and its missions into the draft with new ids (201); /v1 unchanged; support refused; 404, 409 and 400 change nothing', async () => {
+    const startAt = Date.now() + 86_400_000;
+    const app = await createTestApp(server, {
+      missions: [mission('a', { campaignId: 'fest' }), mission('b', { campaignId: 'fest', prerequisites: ['a'] }), mission('solo')],
+      campaigns: [{ id: 'fest', title: 'Fest', startAt, endAt: startAt + 86_400_000 }],
+    });
+    const route = `${itemOf(app.appId, 'campaigns', 'fest')}/duplicate`;
+    expect((await call('POST', route, {}, support)).status).toBe(403);
+    const copied = await call<{ draft: Draft; campaignId: string; missionIds: Record<string, string> }>('POST', route, {}, editor);
+    expect(copied.status).toBe(201);
+    expect(copied.body.campaignId).toBe('fest-copy');
+    expect(copied.body.missionIds).toEqual({ a: 'a-copy', b: 'b-copy' });
+    const copy = copied.body.draft.catalog.campaigns.find((c) => c.id === 'fest-copy');
+    expect(copy).toMatchObject({ title: 'Fest (copy)', startAt, missionIds: ['a-copy', 'b-copy'] });
+    expect(copied.body.draft.catalog.missions.find((m) => m.id === 'b-copy')?.prerequisites).toEqual(['a-copy']);
+    expect(copied.body.draft.changes.filter((c) => c.change === 'added').map((c) => c.id).sort()).toEqual(['a-copy', 'b-copy', 'fest-copy']);
+    const [audit] = await (await getDb()).select().from(auditLog).where(and(eq(auditLog.appId, app.appId), eq(auditLog.action, 'draft.campaign.duplicate')));
+    expect(audit.actor).toBe(`staff:${editor.email}`);
+    // Players see nothing of it until published.
+    const user = await newUser(server, app);
+    const v1 = await user.getJson<{ missions: Array<{ id: string }> }>('/v1/missions');
+    expect(v1.body.missions.map((m) => m.id)).toEqual(['a', 'b', 'solo']);
+
+    const before = await call<Draft>('GET', draftOf(app.appId));
+    const clash = await call('POST', route, { id: 'fest-copy' }, editor);
+    expect([clash.status, clash.body.error]).toEqual([409, 'conflict']);
+    const unknown = await call('POST', `${itemOf(app.appId, 'campaigns', 'nope')}/duplicate`, {}, editor);
+    expect([unknown.status, unknown.body.error]).toEqual([404, 'campaign_not_found']);
+    const badId = await call('POST', route, { id: 'has space' }, editor);
+    expect([badId.status, badId.body.error]).toEqual([400, 'validation_error']);
+    const extra = await call('POST', route, { startAt: 1 }, editor);
+    expect([extra.status, extra.body.error]).toEqual([400, 'validation_error']);
+    expect((await call<Draft>('GET', draftOf(app.appId))).body).toEqual(before.body);
+    const named = await call<{ campaignId: string }>('POST', route, { id: 'spring', title: 'Spring' }, 'key');
+    expect([named.status, named.body.campaignId]).toEqual([201, 'spring']);
+  });
 });
 
 describe('GET …/missions/:missionId/progress', () => {

@@ -7,6 +7,7 @@
 // POST /api/admin/apps/:appId/releases/:release/restore – the draft becomes that release's catalog
 // PUT|DELETE /api/admin/apps/:appId/draft/{missions,campaigns,themes}/:id – one item of the draft: write it; remove it
 // POST /api/admin/apps/:appId/draft/{missions,campaigns,themes}/:id/revert – the draft's item back to its live version
+// POST /api/admin/apps/:appId/draft/campaigns/:id/duplicate – a copy of a campaign and its missions in the draft, with new ids
 // GET /api/admin/apps/:appId/missions/:missionId/progress – players with progress on the mission now, by status
 // Each handler: parse with the contract schema, build the context once, call one verb, answer.
 import { deleteDraft } from '@/lib/services/drafts/delete-draft';
@@ -15,7 +16,7 @@ import { putDraft } from '@/lib/services/drafts/put-draft';
 import { cancelScheduledPublish, publishDraft } from '@/lib/services/drafts/publish-draft';
 import { listReleases } from '@/lib/services/releases/list-releases';
 import { restoreRelease } from '@/lib/services/releases/restore-release';
-import { previewInputSchema, impactInputSchema, publishInputSchema, releaseParamSchema, type DraftCollection } from '@/lib/contract/release';
+import { duplicateCampaignInputSchema, previewInputSchema, impactInputSchema, publishInputSchema, releaseParamSchema, type DraftCollection } from '@/lib/contract/release';
 import { campaignFormSchema } from '@/lib/contract/campaign';
 import { missionSchema } from '@/lib/contract/mission';
 import { themePresetSchema } from '@/lib/contract/theme';
@@ -23,6 +24,7 @@ import { AppError } from '@/lib/errors';
 import { putDraftItem } from '@/lib/services/drafts/put-draft-item';
 import { removeDraftItem } from '@/lib/services/drafts/remove-draft-item';
 import { revertDraftItem } from '@/lib/services/drafts/revert-draft-item';
+import { duplicateCampaign } from '@/lib/services/drafts/duplicate-campaign';
 import { missionProgressCounts } from '@/lib/services/progress/mission-progress-counts';
 import { draftImpact } from '@/lib/services/impact/draft-impact';
 import { previewAsPlayer } from '@/lib/services/drafts/preview-as-player';
@@ -124,6 +126,13 @@ export function draftItemHandlers(collection: DraftCollection) {
     }),
   };
 }
+
+export const duplicateCampaignHandler = adminRoute('catalog.write', async (req) => {
+  const { value } = await readJsonBody(req.req);
+  const input = parseWith(duplicateCampaignInputSchema, value);
+  const ctx = await adminServiceContext(req, req.params.appId);
+  return json(await duplicateCampaign({ ctx, input: { ...input, campaignId: req.params.id } }), { status: 201 });
+});
 
 export const getMissionProgressHandler = adminRoute('catalog.read', async (req) => {
   const ctx = await adminServiceContext(req, req.params.appId);

@@ -38,7 +38,7 @@ import {
   userSearchQuerySchema,
 } from '@/lib/contract/desk';
 import { missionSchema } from '@/lib/contract/mission';
-import { catalogChangeSchema, draftItemRevertSchema, draftSchema, missionProgressCountsSchema, impactInputSchema, previewInputSchema, impactReportSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
+import { catalogChangeSchema, draftCampaignDuplicatedSchema, duplicateCampaignInputSchema, draftItemRevertSchema, draftSchema, missionProgressCountsSchema, impactInputSchema, previewInputSchema, impactReportSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
 import {
   createdEndpointSchema,
   createEndpointSchema,
@@ -92,7 +92,7 @@ const named = [
   grantSchema, grantResultSchema, reasonBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
   dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
   catalogChangeSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema, impactInputSchema, impactReportSchema, previewInputSchema, missionListSchema.meta({ id: 'MissionList' }),
-  draftItemRevertSchema, missionProgressCountsSchema,
+  draftItemRevertSchema, duplicateCampaignInputSchema, draftCampaignDuplicatedSchema, missionProgressCountsSchema,
   createEndpointSchema, endpointSchema, createdEndpointSchema, endpointListSchema, deliverySchema, deliveryListSchema, deliveryAnswerSchema, notificationTypeSchema,
 ];
 
@@ -247,6 +247,9 @@ const operations: Record<string, Record<string, OperationSpec>> = {
     delete: op('catalog.write', { operationId: 'discardDraft', tags: ['releases'], summary: 'Discard the draft (and its scheduled publish)', description: 'Audited as draft.discard.', parameters: [pathParam('appId')], success: { '204': { description: 'Discarded' } }, errors: ['app_not_found', ['draft_not_found', 'the app has no draft']] }),
   },
   ...draftItemOperations(),
+  '/api/admin/apps/{appId}/draft/campaigns/{id}/duplicate': {
+    post: op('catalog.write', { operationId: 'duplicateDraftCampaign', tags: ['releases'], summary: 'Copy a campaign and its missions into the draft, with new ids', description: 'The copy keeps everything of the campaign and of each of its missions that is not archived (schedule, theme, audience, budget caps, criteria, rewards) but the ids: the given `id`, else `<id>-copy` (then `-copy-2`, …) for the campaign and `<mission id>-copy` for each mission, never one the draft or the live catalog uses; and the campaign’s title: the given `title`, else "<title> (copy)". A copied mission’s prerequisite that is a mission of the same campaign points to that mission’s copy. The copy’s budget starts unspent. The draft is started from the live catalog when the app has none and validated as a whole. Audited as draft.campaign.duplicate.', parameters: [pathParam('appId'), pathParam('id')], requestBody: body('DuplicateCampaignInput', ex.duplicateCampaign), success: { '201': answer('The draft, the copy’s id and each copied mission’s new id', 'DraftCampaignDuplicated', ex.campaignDuplicated) }, errors: [['validation_error', 'an invalid `id` or `title`, or the draft with the copy would be invalid (named in the message)'], 'app_not_found', ['campaign_not_found', 'neither the draft nor (without a draft) the live catalog has this campaign'], ['conflict', 'the given `id` is a campaign of the draft or of the live catalog']] }),
+  },
   '/api/admin/apps/{appId}/missions/{missionId}/progress': {
     get: op('catalog.read', { operationId: 'getMissionProgressCounts', tags: ['missions'], summary: 'How many players have progress on the mission now, by status', description: 'One progress record per player: active (counting), completed (not claimed), claimed. What the console shows before a change to a live mission is saved; a changed criterion applies from each player’s next event (a raised count leaves completed records completed). Zeros for a mission nobody started or one only in the draft.', parameters: [pathParam('appId'), pathParam('missionId')], success: { '200': answer('Counts', 'MissionProgressCounts', ex.missionProgress) }, errors: ['app_not_found'] }),
   },

@@ -11,6 +11,7 @@ import { readJsonBody } from '../body';
 import { userRoute } from '../handler';
 import { idempotentJson } from '../respond';
 import { parseWith } from '../validate';
+import { processDatabase } from '../service-context';
 import { metrics } from '@/lib/metrics';
 
 export const postEvent = userRoute(
@@ -35,7 +36,7 @@ export const postEvent = userRoute(
     const event = { userId: body.userId, name: body.name, payload: body.payload, timestamp: body.timestamp };
     // The prefetched answer belongs to the header's key (the header wins over the body's).
     const cachedAnswer = header !== null ? prefetched : undefined;
-    const outcome = await recordEvent({ ctx: { appId: auth.appId, source: 'api' }, input: { event, idempotencyKey, cachedAnswer } });
+    const outcome = await recordEvent({ ctx: { appId: auth.appId, source: 'api', db: await processDatabase() }, input: { event, idempotencyKey, cachedAnswer } });
     if (outcome.replay === null) metrics().eventsIngested.inc({ source: 'api' });
     return idempotentJson(outcome);
   },

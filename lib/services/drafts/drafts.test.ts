@@ -11,6 +11,8 @@ import { testServiceContext, type TestServiceContext } from '@/lib/testing/servi
 import { uniqueId } from '@/lib/testing/test-env';
 import { withTransaction, type ServiceContext } from '../context';
 import { deleteDraft } from './delete-draft';
+import { duplicateCampaign } from './duplicate-campaign';
+import { publishDraft } from './publish-draft';
 import { getDraft } from './get-draft';
 import { previewAsPlayer } from './preview-as-player';
 import { putDraft } from './put-draft';
@@ -96,5 +98,56 @@ describe('draft verbs', () => {
     expect(summary(started)).toEqual([['a', 'active', null], ['b', 'locked', 'prerequisites']]);
     const ended = await previewAsPlayer({ ctx, input: { userId: 'u1', at: NOW + 4 * day } });
     expect(summary(ended)).toEqual([['b', 'locked', 'prerequisites']]);
+  });
+
+  it('duplicateCampaign copies a live campaign and its missions into a new draft with new ids, prerequisites inside the campaign pointing at the copies; again: -copy-2; given id and title; clash, unknown campaign: nothing stored', async () => {
+    const ctx = await appCtx();
+    const day = 86_400_000;
+    const winter = { id: 'winter', title: 'Winter cup', startAt: NOW + day, endAt: NOW + 8 * day, budget: [{ currency: 'gems', amount: 500 }] };
+    const live = {
+      missions: [
+        mission('base'),
+        { ...mission('w1'), campaignId: 'winter' },
+        { ...mission('w2'), campaignId: 'winter', prerequisites: ['w1', 'base'] },
+        { ...mission('w3'), campaignId: 'winter', archived: true },
+      ],
+      campaigns: [winter],
+    };
+    await putDraft({ ctx, input: { catalog: live } });
+    await publishDraft({ ctx, input: {} });
+    await expect(getDraft({ ctx })).rejects.toMatchObject({ code: 'draft_not_found' });
+
+    const first = await duplicateCampaign({ ctx, input: { campaignId: 'winter' } });
+    expect(first.campaignId).toBe('winter-copy');
+    expect(first.missionIds).toEqual({ w1: 'w1-copy', w2: 'w2-copy' });
+    const doc = first.draft.catalog;
+    expect(doc.campaigns.find((c) => c.id === 'winter-copy')).toMatchObject({ title: 'Winter cup (copy)', startAt: winter.startAt, endAt: winter.endAt, budget: winter.budget, missionIds: ['w1-copy', 'w2-copy'] });
+    expect(doc.missions.find((m) => m.id === 'w1-copy')).toMatchObject({ title: 'Mission w1', campaignId: 'winter-copy', prerequisites: [] });
+    expect(doc.missions.find((m) => m.id === 'w2-copy')).toMatchObject({ campaignId: 'winter-copy', prerequisites: ['w1-copy', 'base'] });
+    // The originals are untouched; the archived mission is not copied.
+    expect(doc.missions.find((m) => m.id === 'w2')).toMatchObject({ campaignId: 'winter', prerequisites: ['w1', 'base'] });
+    expect(doc.missions.map((m) => m.id).sort()).toEqual(['base', 'w1', 'w1-copy', 'w2', 'w2-copy', 'w3']);
+    expect([...first.draft.changes].sort((a, b) => a.id.localeCompare(b.id))).toEqual([
+      { kind: 'mission', id: 'w1-copy', change: 'added' },
+      { kind: 'mission', id: 'w2-copy', change: 'added' },
+      { kind: 'campaign', id: 'winter-copy', change: 'added' },
+    ].sort((a, b) => a.id.localeCompare(b.id)));
+    const [audit] = await auditOf(ctx.appId, 'draft.campaign.duplicate');
+    expect(audit).toMatchObject({ actor: 'staff:eve@example.com', target: 'draft' });
+
+    const second = await duplicateCampaign({ ctx, input: { campaignId: 'winter' } });
+    expect(second.campaignId).toBe('winter-copy-2');
+    expect(second.missionIds).toEqual({ w1: 'w1-copy-2', w2: 'w2-copy-2' });
+    const named = await duplicateCampaign({ ctx, input: { campaignId: 'winter-copy', id: 'spring', title: 'Spring cup' } });
+    expect(named.campaignId).toBe('spring');
+    expect(named.missionIds).toEqual({ 'w1-copy': 'w1-copy-copy', 'w2-copy': 'w2-copy-copy' });
+    expect(named.draft.catalog.missions.find((m) => m.id === 'w2-copy-copy')?.prerequisites).toEqual(['w1-copy-copy', 'base']);
+    expect(named.draft.catalog.campaigns.find((c) => c.id === 'spring')?.title).toBe('Spring cup');
+
+    const stored = await getDraft({ ctx });
+    await expect(duplicateCampaign({ ctx, input: { campaignId: 'winter', id: 'winter-copy' } })).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('winter-copy') });
+    await expect(duplicateCampaign({ ctx, input: { campaignId: 'autumn' } })).rejects.toMatchObject({ code: 'campaign_not_found', message: expect.stringContaining('autumn') });
+    expect(await getDraft({ ctx })).toEqual(stored);
+    expect(await auditOf(ctx.appId, 'draft.campaign.duplicate')).toHaveLength(3);
   });
 });

@@ -110,11 +110,11 @@ function normalise(missions: Mission[], campaigns: Array<Omit<Campaign, 'mission
 
 /** The live catalog of an app, read with `db` (the open transaction, so a write sees its own rows). */
 export async function readLiveCatalog(db: DbOrTx, appId: string): Promise<CatalogDocument> {
-  const [missionRows, campaignRows, themeRows] = await Promise.all([
-    db.select().from(missionsTable).where(eq(missionsTable.appId, appId)),
-    db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId)),
-    db.select().from(themesTable).where(eq(themesTable.appId, appId)),
-  ]);
+  // One after the other: on a transaction's one connection, concurrent queries
+  // only queue inside node-postgres (deprecated there, refused by pg 9).
+  const missionRows = await db.select().from(missionsTable).where(eq(missionsTable.appId, appId));
+  const campaignRows = await db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId));
+  const themeRows = await db.select().from(themesTable).where(eq(themesTable.appId, appId));
   return normalise(missionRows.map(missionFromRow), campaignRows.map((row) => campaignFromRow(row, [])), themeRows.map(themeFromRow));
 }
 

@@ -413,6 +413,7 @@ export function CampaignDialog({
                 theme={previewTheme}
                 startAt={values.startAt}
                 endAt={values.endAt}
+                missions={missions === undefined ? undefined : (values.missionIds ?? []).flatMap((id) => missions.find((m) => m.id === id) ?? [])}
               />
             </div>
             <DialogFormFooter submitLabel="Save to draft" pending={save.isPending} onCancel={close} error={form.formState.errors.root?.message} className="md:col-span-2" />

@@ -1,9 +1,10 @@
 'use client';
 
 import * as React from 'react';
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery } from '@tanstack/react-query';
+import { toast } from 'sonner';
 import type { ColumnDef } from '@tanstack/react-table';
-import { CalendarRangeIcon, PencilIcon, PlusIcon, Trash2Icon, Undo2Icon } from 'lucide-react';
+import { CalendarRangeIcon, CopyIcon, PencilIcon, PlusIcon, Trash2Icon, Undo2Icon } from 'lucide-react';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -66,6 +67,7 @@ function columns(
   onEdit: (c: CampaignRow) => void,
   onDelete: (c: CampaignRow) => void,
   onRevert: (c: CampaignRow) => void,
+  onDuplicate: (c: CampaignRow) => void,
 ): ColumnDef<CampaignRow, unknown>[] {
   const cols: ColumnDef<CampaignRow, unknown>[] = [
     nameColumn<CampaignRow>('campaign', 'Campaign', (c) => c.title),
@@ -109,6 +111,7 @@ function columns(
         if (c.draftChange === 'removed') return [revert];
         return [
           { label: 'Edit', icon: PencilIcon, onSelect: () => onEdit(c) },
+          { label: 'Duplicate with its missions', icon: CopyIcon, onSelect: () => onDuplicate(c) },
           ...(c.draftChange ? [revert] : []),
           { label: 'Delete', icon: Trash2Icon, destructive: true, onSelect: () => onDelete(c) },
         ];
@@ -159,9 +162,26 @@ export function CampaignsScreen() {
     kept: 'Players see it until the draft is published.',
   });
 
+  // Duplicate: the campaign and its missions copied into the draft with new ids; the toast opens the copy.
+  const duplicate = useMutation({
+    mutationFn: (c: CampaignRow) => items.duplicateCampaign(c.id),
+    onSuccess: (copied, c) => {
+      const copy = copied.draft.catalog.campaigns.find((k) => k.id === copied.campaignId);
+      const n = Object.keys(copied.missionIds).length;
+      toast.success(`Campaign “${c.title}” copied into the draft as “${copy?.title ?? copied.campaignId}”`, {
+        description: `${n === 0 ? 'No mission' : n === 1 ? '1 mission' : `${n} missions`} copied with ${n === 1 ? 'it' : 'them'}, new ids (${copied.campaignId}${n > 0 ? `, ${Object.values(copied.missionIds).join(', ')}` : ''}). Same dates as the original: change them before publishing.`,
+        action: copy ? { label: 'Edit the copy', onClick: () => setDialog({ editing: campaignRow(copy, undefined, copied.draft) }) } : undefined,
+      });
+    },
+    onError: (err) => toast.error(errorMessage(err)),
+  });
+
+  // mutate is stable across renders (the mutation objects are not): the columns are rebuilt only when what they show changes.
+  const { mutate: revertRow } = revert;
+  const { mutate: duplicateRow } = duplicate;
   const cols = React.useMemo(
-    () => columns(now, themeRows, canWrite, ({ draftChange: _d, ...c }) => setDialog({ editing: c }), setDeleting, (c) => revert.mutate(c)),
-    [now, themeRows, canWrite, revert],
+    () => columns(now, themeRows, canWrite, ({ draftChange: _d, ...c }) => setDialog({ editing: c }), setDeleting, (c) => revertRow(c), (c) => duplicateRow(c)),
+    [now, themeRows, canWrite, revertRow, duplicateRow],
   );
 
   return (

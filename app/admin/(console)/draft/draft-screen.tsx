@@ -20,6 +20,7 @@ import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { Draft } from '@/lib/contract/release';
 import { fromLocalInput } from '@/lib/console/local-time';
 import { ImpactCard } from './impact-card';
+import { PreviewPlayerCard } from './preview-card';
 
 export const draftKey = (appId: string) => ['admin', 'apps', appId, 'draft'] as const;
 export const releasesKey = (appId: string) => ['admin', 'apps', appId, 'releases'] as const;
@@ -193,6 +194,7 @@ export function DraftScreen() {
             </IfCan>
           </Card>
           <ImpactCard appId={appId} titles={new Map(draft.catalog.missions.map((m) => [m.id, m.title]))} />
+          <PreviewPlayerCard appId={appId} draft={draft.catalog} />
           <Card className="lg:col-span-2">
             <CardHeader>
               <CardTitle>The draft as a catalog document</CardTitle>
