@@ -39,6 +39,17 @@ export function freshWindowInProcess(neededMs: number, windowMs = 60_000): void 
   if (neededMs >= windowMs) throw new RangeError(`a burst needing ${neededMs} ms cannot fit a ${windowMs} ms window`);
   const left = windowMs - (Date.now() % windowMs);
   if (left >= neededMs) return;
-  shiftMs += left + 50;
+  advanceClockInProcess(left + 50);
+}
+
+/**
+ * Moves this process's `Date.now` forward by `ms` (never back), for a pause
+ * measured by that clock that a test would otherwise wait out in real time
+ * (the Redis breaker's REDIS_BREAKER_MS in lib/kv/upstash-faults.test.ts).
+ * Timers (`setTimeout`) are not moved. Same conditions as freshWindowInProcess.
+ */
+export function advanceClockInProcess(ms: number): void {
+  if (!(ms >= 0)) throw new RangeError(`the clock only moves forward (${ms} ms)`);
+  shiftMs += ms;
   Date.now = () => realNow() + shiftMs;
 }

@@ -10,6 +10,7 @@ import type { Draft, ReleaseList } from '@/lib/contract/release';
 import { createTestApp, startTestServer, type TestServer } from '@/lib/testing/test-server';
 import { adminCall, signedInStaff, type AdminAnswer, type TestStaff } from '@/lib/testing/staff';
 import { mission, newUser } from '@/lib/testing/fixtures';
+import { advanceClockInProcess } from '@/lib/testing/rate-window';
 import type { TestApp } from '@/lib/testing/test-server';
 
 let server: TestServer;
@@ -250,7 +251,9 @@ describe('a scheduled publish', () => {
     // Edited after scheduling: the publish takes what the draft holds at its time.
     await call('PUT', draftOf(app.appId), { missions: [mission('a'), mission('c')], campaigns: [] }, editor);
     expect(await liveIds(app)).toEqual(['a']);
-    await waitFor(async () => (await liveIds(app)).includes('c'), at - Date.now() + 5_000);
+    // The time comes on this process's clock (the server's, which the poller reads) instead of in real time.
+    advanceClockInProcess(Math.max(0, at - Date.now()));
+    await waitFor(async () => (await liveIds(app)).includes('c'), 5_000);
     expect(Date.now()).toBeGreaterThanOrEqual(at);
     expect(await liveIds(app)).toEqual(['a', 'c']);
     const releases = await call<ReleaseList>('GET', releasesOf(app.appId));
@@ -265,7 +268,14 @@ describe('a scheduled publish', () => {
     const again = Date.now() + 1_000;
     await call('POST', publishOf(app.appId), { at: again }, editor);
     expect((await call('DELETE', publishOf(app.appId), undefined, editor)).body).toEqual({ scheduledAt: null });
-    await new Promise((r) => setTimeout(r, again - Date.now() + 2_500));
+    // Evidence that a poll ran after its time, instead of a 3.5 s pause: another app's draft scheduled
+    // just after it goes live (the poller publishes due drafts oldest first, so that poll would have
+    // published the cancelled one before it).
+    const marker = await createTestApp(server, { missions: [mission('a')], campaigns: [] });
+    await call('PUT', draftOf(marker.appId), { missions: [mission('a'), mission('m')], campaigns: [] }, editor);
+    expect((await call('POST', publishOf(marker.appId), { at: again + 1 }, editor)).status).toBe(202);
+    advanceClockInProcess(Math.max(0, again + 1 - Date.now()));
+    await waitFor(async () => (await liveIds(marker)).includes('m'), 5_000);
     expect(await liveIds(app)).toEqual(['a', 'c']);
     expect((await call<Draft>('GET', draftOf(app.appId))).body.scheduledAt).toBeNull();
     expect((await call<ReleaseList>('GET', releasesOf(app.appId))).body.releases).toHaveLength(2);
