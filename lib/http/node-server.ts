@@ -67,20 +67,65 @@ function otherMethodRequest(req: IncomingMessage, url: URL, method: string): Req
   return request;
 }
 
-function toRequest(req: IncomingMessage, url: URL, signal: AbortSignal, body: Buffer | null): Request {
+/**
+ * Whether the client went away before its answer was complete, as an
+ * AbortSignal built only when something asks for it: the update stream, a
+ * streamed request body's read, a streamed response. Most requests never do,
+ * and an AbortController (plus undici linking it to the Request) per request
+ * was a measurable share of server CPU (docs/benchmarks.md).
+ */
+export class ClientGone {
+  private controller: AbortController | null = null;
+  private gone = false;
+
+  constructor(res: ServerResponse) {
+    // Only a client gone before the answer was complete aborts (an abort builds a DOMException: not on every request).
+    res.once('close', () => {
+      if (res.writableFinished) return;
+      this.gone = true;
+      this.controller?.abort();
+    });
+  }
+
+  /** Aborted already when the client left before the first ask. */
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.gone) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  /** Whether a signal was built (tests). */
+  get built(): boolean {
+    return this.controller !== null;
+  }
+}
+
+/** The Request's `signal`, read from `gone` when a handler reads it (undici's own signal would never abort). */
+function withLazySignal(request: Request, gone: ClientGone): Request {
+  Object.defineProperty(request, 'signal', { get: () => gone.signal, configurable: true });
+  return request;
+}
+
+function toRequest(req: IncomingMessage, url: URL, gone: ClientGone, body: Buffer | null): Request {
   const method = (req.method ?? 'GET').toUpperCase();
   if (!REQUEST_METHODS.has(method)) return otherMethodRequest(req, url, method);
   const headers = headersOf(req);
   const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-  if (!hasBody || body !== null) return new Request(url, { method: req.method, headers, body: hasBody ? (body as Uint8Array<ArrayBuffer>) : undefined, signal });
-  return new Request(url, {
-    method: req.method,
-    headers,
-    body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
-    signal,
-    // Required by undici for a streamed request body.
-    duplex: 'half',
-  } as RequestInit);
+  if (!hasBody || body !== null) {
+    return withLazySignal(new Request(url, { method: req.method, headers, body: hasBody ? (body as Uint8Array<ArrayBuffer>) : undefined }), gone);
+  }
+  return withLazySignal(
+    new Request(url, {
+      method: req.method,
+      headers,
+      body: Readable.toWeb(req) as ReadableStream<Uint8Array>,
+      // Required by undici for a streamed request body.
+      duplex: 'half',
+    } as RequestInit),
+    gone,
+  );
 }
 
 /**
@@ -127,7 +172,7 @@ function smallBody(req: IncomingMessage): Promise<Buffer> | null {
   });
 }
 
-async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response, signal: AbortSignal): Promise<void> {
+async function writeResponse(req: IncomingMessage, res: ServerResponse, response: Response, gone: ClientGone): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
@@ -157,6 +202,7 @@ async function writeResponse(req: IncomingMessage, res: ServerResponse, response
     res.end();
     return;
   }
+  const signal = gone.signal;
   const reader = response.body.getReader();
   // Rejects when the body is errored (a stream dropping a slow reader); never resolves otherwise.
   const failed = new Promise<void>((_, reject) => void reader.closed.then(() => undefined, reject));
@@ -227,11 +273,7 @@ export function isApiPath(pathname: string): boolean {
 
 /** Serves one request from the route table (the /v1 and admin handlers). */
 export async function handleApiRequest(req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const abort = new AbortController();
-  // Only a client gone before the answer was complete aborts (an abort builds a DOMException: not on every request).
-  res.on('close', () => {
-    if (!res.writableFinished) abort.abort();
-  });
+  const gone = new ClientGone(res);
   try {
     const url = requestUrl(req);
     const pending = smallBody(req);
@@ -247,7 +289,7 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
         return;
       }
     }
-    const request = toRequest(req, url, abort.signal, body);
+    const request = toRequest(req, url, gone, body);
     const staffAuth = isStaffAuthPath(url.pathname);
     const cors = !url.pathname.startsWith('/api/admin') && !staffAuth;
     const method = (req.method ?? 'GET').toUpperCase();
@@ -282,7 +324,7 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
       }
     }
     if (response.status === CLIENT_CLOSED_REQUEST) return void res.destroy();
-    await writeResponse(req, res, response, abort.signal);
+    await writeResponse(req, res, response, gone);
   } catch (err) {
     logError('node server failure', err);
     if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'application/json' });
@@ -313,7 +355,7 @@ export function answerBeforeNext(req: IncomingMessage, url: URL): Response | nul
 
 /** Sends an answer built outside a handler (the socket stays as the request left it). */
 export function sendResponse(req: IncomingMessage, res: ServerResponse, response: Response): Promise<void> {
-  return writeResponse(req, res, response, new AbortController().signal);
+  return writeResponse(req, res, response, new ClientGone(res));
 }
 
 /**
