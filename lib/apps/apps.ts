@@ -43,7 +43,7 @@ export async function createApp(
       .onConflictDoNothing()
       .returning();
     if (inserted.length === 0) throw new AppError('conflict', `An app with id "${input.id}" already exists`);
-    const app = toPublicApp(inserted[0]);
+    const app = toPublicApp(inserted[0], now);
     await recordAudit(tx, { actor, action: 'app.create', appId: app.id, target: `app:${app.id}`, after: app }, now);
     return { app, appSecret, webhookSecret };
   });

@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { invalidateCatalog } from './catalog';
 import { campaignColumns, campaignFromRow, missionFromRow, sameColumns } from './convert';
 import { requireApp, staleVersion, type CatalogVerbContext } from './themes';
-import { beginCatalogWrite, recordRelease } from '@/lib/services/releases/record-release';
+import { beginCatalogWrite, recordRelease } from './record-release';
 
 type CampaignIn = z.output<typeof campaignSchema>;
 

@@ -17,7 +17,7 @@ import { afterCatalogEdit, streamedChanges } from '@/lib/updates/resync';
 import { invalidateCatalog } from './catalog';
 import { missionColumns, missionFromRow, sameColumns } from './convert';
 import { findCycle } from './put-catalog';
-import { beginCatalogWrite, recordRelease } from '@/lib/services/releases/record-release';
+import { beginCatalogWrite, recordRelease } from './record-release';
 
 /** Who acts (for the audit log) and when. */
 export interface CatalogVerbContext {
@@ -110,7 +110,7 @@ async function insertMission(tx: Tx, appId: string, m: Mission, now: number): Pr
   return row;
 }
 
-/** One transaction of the live catalog: the app's catalog lock first, the release last (lib/services/releases/record-release.ts). */
+/** One transaction of the live catalog: the app's catalog lock first, the release last (lib/catalog/record-release.ts). */
 async function committed<T>(appId: string, ctx: { actor: string; now: number }, work: (tx: Tx) => Promise<T>): Promise<T> {
   const db = await getDb();
   const result = await db.transaction(async (tx) => {

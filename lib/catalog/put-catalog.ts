@@ -16,8 +16,8 @@ import { describeIssues } from '@/lib/contract/describe-issues';
 import { campaignColumns, campaignFromRow, missionColumns, missionFromRow, themeColumns, themeFromRow } from './convert';
 import { afterCatalogEdit, streamedChanges } from '@/lib/updates/resync';
 import { invalidateCatalog } from './catalog';
-import { catalogEnvelopeSchema, findCycle, invalid, parseItems } from '@/lib/services/releases/catalog-document';
-import { beginCatalogWrite, recordRelease } from '@/lib/services/releases/record-release';
+import { catalogEnvelopeSchema, findCycle, invalid, parseItems } from './catalog-document';
+import { beginCatalogWrite, recordRelease } from './record-release';
 
 export { findCycle };
 

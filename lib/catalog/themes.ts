@@ -12,7 +12,7 @@ import type { ThemePreset } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
 import { invalidateCatalog } from './catalog';
 import { sameColumns, themeColumns, themeFromRow } from './convert';
-import { beginCatalogWrite, recordRelease } from '@/lib/services/releases/record-release';
+import { beginCatalogWrite, recordRelease } from './record-release';
 
 /** Who acts (for the audit log) and when. */
 export interface CatalogVerbContext {

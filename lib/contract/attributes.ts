@@ -12,6 +12,9 @@ const MAX_ATTRIBUTE_STRING_LENGTH = 256;
 /** The reserved attribute naming the user's IANA time zone. */
 export const TIMEZONE_ATTRIBUTE = 'timezone';
 
+/** The zone of every user without a `timezone` attribute. */
+export const UTC_ZONE = 'UTC';
+
 type AttributeValue = string | number | boolean;
 export type UserAttributes = Record<string, AttributeValue>;
 

@@ -4,12 +4,12 @@
 // every time is a parameter, so the same event always lands in the same
 // bucket. Zones use Intl only: a bucket starts at the first instant of its
 // local calendar day, so a daylight-saving day of 23 or 25 hours is one day.
+import { UTC_ZONE } from '@/lib/contract/attributes';
 import type { MissionWindow } from './schema';
 
-const DAY_MS = 86_400_000;
+export { UTC_ZONE };
 
-/** The zone of every user without a `timezone` attribute. */
-export const UTC_ZONE = 'UTC';
+const DAY_MS = 86_400_000;
 
 const formatters = new Map<string, Intl.DateTimeFormat>();
 

@@ -10,7 +10,7 @@
 //
 // One attempt: POST url with the body {id,type,appId,userId,createdAt,data}
 // and Questline-Webhook-Id / -Timestamp / -Signature (`v1=` + hex
-// HMAC-SHA256 of `${timestamp}.${body}`, lib/webhook/verify-signature.ts);
+// HMAC-SHA256 of `${timestamp}.${body}`, lib/signature.ts);
 // a 2xx within 10 s delivers it. Anything else is retried with exponential
 // backoff and jitter (≤ 30 s, ≤ 2 min, ≤ 8 min, … capped at 6 h) for 24 h
 // since it was written (or redelivered), then it is marked failed.
@@ -26,7 +26,7 @@ import { dbIsOpen, type DbOrTx } from '@/db/client';
 import { serviceNow } from '@/lib/clock';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
-import { computeSignature } from '@/lib/webhook/verify-signature';
+import { computeSignature } from '@/lib/signature';
 import { guardedLookup, hostOf, isPrivateAddress, privateAllowed, RefusedAddressError } from './address';
 
 /** No answer within this: the attempt failed. */

@@ -15,7 +15,7 @@
 // what another instance can serve in that case.
 import type { DbOrTx } from '@/db/client';
 import { runPrepared, type Prepared } from '@/db/prepared';
-import type { ProgressRecord } from '@/lib/missions/schema';
+import type { ProgressRecord } from './record';
 import { processWide } from '@/lib/process-wide';
 import { parseAttributes, type UserAttributes } from '@/lib/users/attributes';
 

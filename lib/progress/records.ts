@@ -3,7 +3,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@/db/client';
 import { progress } from '@/db/schema';
-import type { ProgressRecord } from '@/lib/missions/schema';
+import type { ProgressRecord } from './record';
 
 /**
  * Transaction-scoped lock on (app, user): concurrent writers of one user queue

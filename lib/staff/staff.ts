@@ -8,9 +8,8 @@ import type { DbOrTx, Tx } from '@/db/client';
 import { staff, staffAccount, type StaffRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import { AppError } from '@/lib/errors';
-import type { StaffRole } from '@/lib/auth/roles';
 import { toShownEmail, toStoredEmail } from './email';
-import type { CreateStaffInput, CreatedStaff, StaffMember, UpdateStaffInput } from '@/lib/contract/staff';
+import type { CreateStaffInput, CreatedStaff, StaffMember, StaffRole, UpdateStaffInput } from '@/lib/contract/staff';
 
 /** The database, who acts (for the audit log) and when. */
 export interface StaffVerbContext {

@@ -7,8 +7,7 @@
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@/db/client';
 import { AppError } from '@/lib/errors';
-import { canonicalTimeZone, MAX_ATTRIBUTES, TIMEZONE_ATTRIBUTE, type AttributesUpdate, type UserAttributes } from '@/lib/contract/attributes';
-import { UTC_ZONE } from '@/lib/missions/windows';
+import { canonicalTimeZone, MAX_ATTRIBUTES, TIMEZONE_ATTRIBUTE, UTC_ZONE, type AttributesUpdate, type UserAttributes } from '@/lib/contract/attributes';
 
 export type { UserAttributes } from '@/lib/contract/attributes';
 

@@ -3,11 +3,12 @@
 // with the timestamp (Unix ms) within 5 minutes of the server's clock. Every
 // failure is 401 invalid_signature; unknown apps and wrong signatures get the
 // same answer and the same work (an HMAC and a constant-time compare).
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import type { DbOrTx } from '@/db/client';
 import { findApp } from '@/lib/apps/apps';
 import { webhookSecretsOf } from '@/lib/apps/webhook-secret';
 import { AppError } from '@/lib/errors';
+import { computeSignature } from '@/lib/signature';
 
 const SIGNATURE_TOLERANCE_MS = 5 * 60 * 1000;
 const SIGNATURE = /^v1=([0-9a-f]{64})$/;
@@ -42,11 +43,6 @@ export function checkSignedHeaders(headers: SignedHeaders, now: number): Checked
   const match = SIGNATURE.exec(signature?.trim().toLowerCase() ?? '');
   if (!match) throw refuse('X-Webhook-Signature: missing or not v1=<64 hex digits>');
   return { appId, timestamp, mac: Buffer.from(match[1], 'hex') };
-}
-
-/** HMAC-SHA256 of `${timestamp}.${raw body}`: the scheme of inbound deliveries and of outbound notifications (lib/outbound/worker.ts). */
-export function computeSignature(secret: string, timestamp: string, rawBody: Uint8Array): Buffer {
-  return createHmac('sha256', secret).update(`${timestamp}.`, 'utf8').update(rawBody).digest();
 }
 
 /**

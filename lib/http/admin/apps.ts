@@ -21,7 +21,7 @@ export const postApp = adminRoute('apps.manage', async (request) => {
   const { value } = await readJsonBody(request.req);
   const input = parseWith(createAppSchema, value);
   const ctx = await staffServiceContext(request);
-  return json(await createApp(ctx.deps.db, input, request.admin.actor), { status: 201 });
+  return json(await createApp(ctx.deps.db, input, request.admin.actor, ctx.now()), { status: 201 });
 });
 
 export const getApps = adminRoute('apps.read', async (request) => json({ apps: await listApps({ ctx: await staffServiceContext(request) }) }));

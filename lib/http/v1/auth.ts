@@ -39,6 +39,7 @@ export const issueToken = publicRoute(async ({ req, clientIp, requestId }) => {
 });
 
 export const revokeCurrentToken = userRoute({}, async ({ auth, requestId }) => {
-  await revokeToken((await userServiceContext(auth, requestId)).deps.db, auth);
+  const ctx = await userServiceContext(auth, requestId);
+  await revokeToken(ctx.deps.db, auth, ctx.now());
   return json({ revoked: true });
 });

@@ -4,5 +4,6 @@ import { toPublicApp, type PublicApp } from '@/lib/apps/apps';
 import type { ServiceContext } from '../context';
 
 export async function listApps({ ctx }: { ctx: ServiceContext }): Promise<PublicApp[]> {
-  return (await ctx.deps.db.select().from(apps).orderBy(apps.id)).map((row) => toPublicApp(row));
+  const now = ctx.now();
+  return (await ctx.deps.db.select().from(apps).orderBy(apps.id)).map((row) => toPublicApp(row, now));
 }

@@ -11,8 +11,8 @@ import { actorLabel, withTransaction, type ServiceContext } from '../context';
 
 export async function rotateAppSecret({ ctx, input }: { ctx: ServiceContext; input: { appId: string } }): Promise<string> {
   const { appId } = input;
-  // The wall clock: tokens carry their issue time from it.
-  const now = Date.now();
+  // The service clock (the wall clock in production, as the tokens' issue times are; the test clock route moves it).
+  const now = ctx.now();
   const appSecret = generateSecret('qs');
   await withTransaction(ctx, async ({ deps: { db: tx } }) => {
     const updated = await tx
@@ -23,6 +23,6 @@ export async function rotateAppSecret({ ctx, input }: { ctx: ServiceContext; inp
     if (updated.length === 0) throw new AppError('app_not_found', `No app "${appId}"`);
     await recordAudit(tx, { actor: actorLabel(ctx.actor), action: 'app.rotate_secret', appId, target: `app:${appId}`, after: { secretRotatedAt: now } }, now);
   });
-  await cacheSecretRotation(appId, now);
+  await cacheSecretRotation(appId, now, now);
   return appSecret;
 }

@@ -24,8 +24,8 @@ export interface RotatedWebhookSecret {
  */
 export async function rotateWebhookSecret({ ctx, input }: { ctx: ServiceContext; input: { graceMs?: number } }): Promise<RotatedWebhookSecret> {
   const { appId } = ctx;
-  // The wall clock, as before the move to a verb: the grace period ends in real time.
-  const now = Date.now();
+  // The service clock (the wall clock in production, so the grace period ends in real time; the test clock route moves it).
+  const now = ctx.now();
   const graceMs = input.graceMs ?? DEFAULT_WEBHOOK_GRACE_MS;
   if (!Number.isSafeInteger(graceMs) || graceMs < 0 || graceMs > MAX_WEBHOOK_GRACE_MS) {
     throw new AppError('validation_error', `grace period: must be 0 to ${MAX_WEBHOOK_GRACE_MS / 1000} seconds`);

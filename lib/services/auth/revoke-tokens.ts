@@ -8,8 +8,8 @@ import { actorLabel, withTransaction, type ServiceContext } from '../context';
 export async function revokeTokens({ ctx, input }: { ctx: ServiceContext; input: { jti: string } | { userId: string } }): Promise<void> {
   const { appId } = ctx;
   const actor = actorLabel(ctx.actor);
-  // The wall clock, as token expiry is.
-  const now = Date.now();
+  // The service clock (the wall clock in production; the test clock route moves it).
+  const now = ctx.now();
   const cache = await withTransaction(ctx, async ({ deps: { db: tx } }) => {
     if ('jti' in input) {
       const step = await revokeJtiInTransaction(tx, appId, input.jti, now);

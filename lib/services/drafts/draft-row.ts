@@ -4,7 +4,7 @@ import type { DbOrTx } from '@/db/client';
 import { catalogDrafts, type CatalogDraftRow } from '@/db/schema';
 import type { Draft } from '@/lib/contract/release';
 import { AppError } from '@/lib/errors';
-import { diffCatalogs, readLiveCatalog } from '../releases/catalog-document';
+import { diffCatalogs, readLiveCatalog } from '@/lib/catalog/catalog-document';
 
 export async function findDraft(db: DbOrTx, appId: string, forUpdate = false): Promise<CatalogDraftRow | null> {
   const query = db.select().from(catalogDrafts).where(eq(catalogDrafts.appId, appId));

@@ -7,7 +7,7 @@
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { DraftCollection, Draft } from '@/lib/contract/release';
 import { withTransaction, type ServiceContext, type TxContext } from '../context';
-import { parseCatalogDocument, readLiveCatalog } from '../releases/catalog-document';
+import { parseCatalogDocument, readLiveCatalog } from '@/lib/catalog/catalog-document';
 import { findDraft } from './draft-row';
 import { storeDraft } from './put-draft';
 

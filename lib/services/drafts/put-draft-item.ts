@@ -9,7 +9,7 @@
 import type { Draft, DraftCollection } from '@/lib/contract/release';
 import { DRAFT_COLLECTIONS } from '@/lib/contract/release';
 import type { ServiceContext } from '../context';
-import { invalid } from '../releases/catalog-document';
+import { invalid } from '@/lib/catalog/catalog-document';
 import { editDraft, withItem, type DraftItem } from './edit-draft';
 
 export async function putDraftItem({ ctx, input }: { ctx: ServiceContext; input: { collection: DraftCollection; id: string; item: Record<string, unknown> } }): Promise<Draft> {

@@ -7,8 +7,8 @@ import type { Draft } from '@/lib/contract/release';
 import { recordAudit } from '@/lib/audit';
 import { catalogDrafts } from '@/db/schema';
 import { actorLabel, withTransaction, type ServiceContext, type TxContext } from '../context';
-import { parseCatalogDocument } from '../releases/catalog-document';
-import { latestRelease } from '../releases/record-release';
+import { parseCatalogDocument } from '@/lib/catalog/catalog-document';
+import { latestRelease } from '@/lib/catalog/record-release';
 import { draftAnswer, findDraft } from './draft-row';
 
 /** Stores `catalog` (already normalised) as the draft, inside the caller's transaction; audited as `action`. */

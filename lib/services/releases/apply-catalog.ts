@@ -13,7 +13,7 @@ import { recordAudit } from '@/lib/audit';
 import { campaignColumns, sameColumns, themeColumns, missionColumns } from '@/lib/catalog/convert';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { Mission } from '@/lib/contract/mission';
-import { beginCatalogWrite } from './record-release';
+import { beginCatalogWrite } from '@/lib/catalog/record-release';
 
 export interface Applied {
   /** The live catalog before the writes. */

@@ -4,7 +4,7 @@ import { catalogReleases } from '@/db/schema';
 import type { ReleaseList } from '@/lib/contract/release';
 import type { ServiceContext } from '../context';
 import { findDraft } from '../drafts/draft-row';
-import { diffCatalogs, readLiveCatalog } from './catalog-document';
+import { diffCatalogs, readLiveCatalog } from '@/lib/catalog/catalog-document';
 
 /** At most this many releases are listed (the newest). */
 const RELEASES_LISTED = 200;

@@ -6,8 +6,8 @@
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import { actorLabel, type TxContext } from '../context';
 import { applyCatalog } from './apply-catalog';
-import { diffCatalogs } from './catalog-document';
-import { recordRelease, type RecordedRelease } from './record-release';
+import { diffCatalogs } from '@/lib/catalog/catalog-document';
+import { recordRelease, type RecordedRelease } from '@/lib/catalog/record-release';
 
 /** `publishedBy`: the label the release names (default: the context's actor). */
 export async function publishCatalog(tx: TxContext, catalog: CatalogDocument, publishedBy = actorLabel(tx.actor)): Promise<RecordedRelease> {

@@ -5,7 +5,7 @@ import type { Draft } from '@/lib/contract/release';
 import { AppError } from '@/lib/errors';
 import { withTransaction, type ServiceContext } from '../context';
 import { storeDraft } from '../drafts/put-draft';
-import { latestRelease, releaseCatalog } from './record-release';
+import { latestRelease, releaseCatalog } from '@/lib/catalog/record-release';
 
 export async function restoreRelease({ ctx, input }: { ctx: ServiceContext; input: { release: number } }): Promise<Draft> {
   return withTransaction(ctx, async (tx) => {

@@ -13,7 +13,7 @@ import { missionSchema, type Mission } from '@/lib/contract/mission';
 import type { CatalogChange } from '@/lib/contract/release';
 import { themePresetSchema } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
-import { campaignFromRow, canonicalJson, missionFromRow, themeFromRow } from '@/lib/catalog/convert';
+import { campaignFromRow, canonicalJson, missionFromRow, themeFromRow } from './convert';
 
 /** The envelope only: each item is parsed on its own, so an error names the item. */
 export const catalogEnvelopeSchema = z.object({
