@@ -90,9 +90,15 @@ export interface RedisClientHandle {
   close(): Promise<void>;
 }
 
-export function createTcpRedisClient(url: string): RedisClientHandle {
+export interface TcpRedisClientHandle extends RedisClientHandle {
+  /** The ioredis connection under `client` (the KV's plain commands go straight to it). */
+  connection: IORedis;
+}
+
+export function createTcpRedisClient(url: string): TcpRedisClientHandle {
   const connection = connectIORedis(url, 'kv', { autoPipelining: true });
   return {
+    connection,
     client: createRawRedis(new TcpRequester(connection)),
     close: async () => {
       await connection.quit().catch(() => connection.disconnect());

@@ -3,6 +3,7 @@ import { createHttpRedisClient, createTcpRedisClient } from './clients';
 import { MemoryKv } from './memory';
 import type { Redis } from '@upstash/redis';
 import type { KV } from './types';
+import { IORedisKv } from './ioredis';
 import { UpstashKv } from './upstash';
 
 export type { KV } from './types';
@@ -17,8 +18,9 @@ export function createKv(env: Env = process.env): KV {
   const backend = backendFromEnv(env);
   switch (backend.kind) {
     case 'redis': {
-      const { client, close } = createTcpRedisClient(backend.url);
-      return new UpstashKv(client, 'redis', close);
+      // Plain commands on ioredis directly; the @upstash/redis client on the same connection serves the limiter and update log.
+      const { connection, client, close } = createTcpRedisClient(backend.url);
+      return new IORedisKv(connection, client, close);
     }
     case 'upstash': {
       const { client, close } = createHttpRedisClient(backend.url, backend.token);
@@ -38,7 +40,8 @@ export function createKv(env: Env = process.env): KV {
  */
 export function redisClientOf(kv: KV): Redis | null {
   if (kv.kind === 'memory') return null;
-  return (kv as UpstashKv).client;
+  // Both IORedisKv (redis) and UpstashKv (upstash) expose it.
+  return (kv as UpstashKv | IORedisKv).client;
 }
 
 // Kept on globalThis so Next.js dev reloads reuse the connection instead of

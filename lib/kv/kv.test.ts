@@ -1,6 +1,6 @@
 import { Redis as IORedis } from 'ioredis';
-import { afterEach, describe, expect, it } from 'vitest';
-import { backendFromEnv, closeKv, createKv, getKv } from './index';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { backendFromEnv, closeKv, createKv, getKv, redisClientOf } from './index';
 import { kvContract } from './kv.contract';
 import { MemoryKv } from './memory';
 import {
@@ -37,6 +37,35 @@ describeWithRedis(`KV contract: redis over TCP (${testRedisUrl})`, redisUp, () =
         await kv.close();
       },
     };
+  });
+});
+
+describeWithRedis('redis over TCP: plain commands on ioredis directly', redisUp, () => {
+  it('answers get/mget/set/del/pttl/ping without an @upstash/redis request; the shared client still works', async () => {
+    const kv = createKv({ REDIS_URL: testRedisUrl });
+    const prefix = runPrefix('kv-direct');
+    const client = redisClientOf(kv)!;
+    // The requester under the @upstash/redis client (protected on the class): every command of that client passes here.
+    const requester = (client as unknown as { client: { request: (...args: unknown[]) => unknown } }).client;
+    const request = vi.spyOn(requester, 'request');
+    try {
+      expect(await kv.set(`${prefix}a`, '{"a":1}', { ttlMs: 60_000 })).toBe(true);
+      expect(await kv.set(`${prefix}a`, 'other', { nx: true })).toBe(false);
+      expect(await kv.mget([`${prefix}a`, `${prefix}b`])).toEqual(['{"a":1}', null]);
+      expect(await kv.get(`${prefix}a`)).toBe('{"a":1}');
+      expect(await kv.pttl(`${prefix}a`)).toBeGreaterThan(0);
+      await kv.ping();
+      await kv.del(`${prefix}a`);
+      expect(request).not.toHaveBeenCalled();
+      // The limiter and update log share the connection through that client.
+      expect(await client.set(`${prefix}c`, 'v')).toBe('OK');
+      expect(await kv.get(`${prefix}c`)).toBe('v');
+      expect(request).toHaveBeenCalledTimes(1);
+    } finally {
+      request.mockRestore();
+      await kv.del(`${prefix}c`);
+      await kv.close();
+    }
   });
 });
 

@@ -3,9 +3,10 @@ import type { KV, SetOptions } from './types';
 import { assertTtl } from './ttl';
 
 /**
- * KV on an @upstash/redis client. The same class serves Upstash over HTTP
- * and plain Redis over TCP (client built on TcpRequester), so both run one
- * code path. The client must have automatic deserialisation off.
+ * KV on an @upstash/redis client: Upstash over HTTP in production. Plain
+ * Redis over TCP uses IORedisKv (ioredis directly) instead; this class also
+ * runs on a TcpRequester-built client in tests. The client must have
+ * automatic deserialisation off.
  */
 export class UpstashKv implements KV {
   constructor(
