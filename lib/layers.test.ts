@@ -16,6 +16,8 @@ describe('layers the linter enforces', () => {
   it.each([
     ['a service importing lib/http', 'lib/services/scratch/verb.ts', "import { parseWith as x } from '@/lib/http/validate';", /never imports lib\/http/],
     ['a service calling the global database getter', 'lib/services/scratch/verb.ts', "import { getDb as x } from '@/db/client';", /from ctx/],
+    ['a domain module calling the global database getter', 'lib/catalog/scratch.ts', "import { getDb as x } from '@/db/client';", /composition root/],
+    ['a domain module calling the global database getter (in a folder of its own)', 'lib/apps/scratch.ts', "import { getDb as x } from '@/db/client';", /composition root/],
     ['a domain module importing next/*', 'lib/catalog/scratch.ts', "import { headers as x } from 'next/headers';", /next\/\*/],
     ['a domain module importing lib/http', 'lib/events/scratch.ts', "import { parseWith as x } from '@/lib/http/validate';", /never imports lib\/http/],
     ['infrastructure importing the domain', 'lib/kv/scratch.ts', "import { getCatalog as x } from '@/lib/catalog/catalog';", /imports no domain/],
@@ -32,5 +34,9 @@ describe('layers the linter enforces', () => {
 
   it('lets a domain module import the contract', async () => {
     expect(await restricted('lib/catalog/scratch.ts', "import { describeIssues as x } from '@/lib/contract/describe-issues';")).toEqual([]);
+  });
+
+  it('lets the composition root call the global database getter', async () => {
+    expect(await restricted('lib/service-deps.ts', "import { getDb as x } from '@/db/client';")).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 // Apps (games): creation with secrets shown once (start-up seeds one too), look-up and credential checks; rotation, listing and settings are verbs in lib/services/apps/.
 import { eq } from 'drizzle-orm';
-import { getDb, type DbOrTx } from '@/db/client';
+import type { DbOrTx } from '@/db/client';
 import { apps, type AppRow } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
@@ -52,15 +52,6 @@ export async function createApp(
 export async function findApp(db: DbOrTx, appId: string): Promise<AppRow | null> {
   const rows = await db.select().from(apps).where(eq(apps.id, appId)).limit(1);
   return rows[0] ?? null;
-}
-
-/**
- * findApp on the process's database, for the callers that have no context yet
- * (lib/catalog's verbs, the webhook's signature check): the one global look-up
- * left in this module until they take a ServiceContext.
- */
-export async function getApp(appId: string): Promise<AppRow | null> {
-  return findApp(await getDb(), appId);
 }
 
 /** True when the secret belongs to the app; the same work either way. */

@@ -7,7 +7,7 @@ import { and, asc, count, eq, ilike, or, sql, type SQL } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { campaigns as campaignsTable, missions as missionsTable, type MissionRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
-import { getApp } from '@/lib/apps/apps';
+import { findApp } from '@/lib/apps/apps';
 import { CATALOG_LIMITS } from '@/lib/contract/catalog';
 import { missionSchema, type Mission } from '@/lib/contract/mission';
 import type { MissionListQuery, MissionRecord } from '@/lib/contract/mission-admin';
@@ -30,7 +30,7 @@ function missionRecordFromRow(row: MissionRow): MissionRecord {
 }
 
 async function requireApp(appId: string): Promise<void> {
-  if (!(await getApp(appId))) throw new AppError('app_not_found', `No app "${appId}"`);
+  if (!(await findApp(await getDb(), appId))) throw new AppError('app_not_found', `No app "${appId}"`);
 }
 
 function parseMission(input: unknown): Mission {

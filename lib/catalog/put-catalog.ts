@@ -7,7 +7,7 @@ import { getDb } from '@/db/client';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
-import { getApp } from '@/lib/apps/apps';
+import { findApp } from '@/lib/apps/apps';
 import { campaignFormSchema, type campaignSchema } from '@/lib/contract/campaign';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import { missionSchema } from '@/lib/contract/mission';
@@ -41,7 +41,7 @@ export async function exportCatalog(appId: string): Promise<CatalogDocument> {
 }
 
 export async function putCatalog(appId: string, input: unknown, actor: string, now = Date.now()): Promise<CatalogDocument> {
-  if (!(await getApp(appId))) throw new AppError('app_not_found', `No app "${appId}"`);
+  if (!(await findApp(await getDb(), appId))) throw new AppError('app_not_found', `No app "${appId}"`);
   const body = catalogEnvelopeSchema.safeParse(input);
   if (!body.success) invalid('body', describeIssues(body.error));
   // The same schemas as the console's forms: fields, filters, campaign bounds.

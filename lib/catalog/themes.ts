@@ -6,7 +6,7 @@ import { and, asc, eq, isNotNull } from 'drizzle-orm';
 import { getDb, type Tx } from '@/db/client';
 import { campaigns as campaignsTable, themes as themesTable, type ThemeRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
-import { getApp } from '@/lib/apps/apps';
+import { findApp } from '@/lib/apps/apps';
 import type { ThemeRecord } from '@/lib/contract/catalog-admin';
 import type { ThemePreset } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
@@ -21,7 +21,7 @@ export interface CatalogVerbContext {
 }
 
 export async function requireApp(appId: string): Promise<void> {
-  if (!(await getApp(appId))) throw new AppError('app_not_found', `No app "${appId}"`);
+  if (!(await findApp(await getDb(), appId))) throw new AppError('app_not_found', `No app "${appId}"`);
 }
 
 function toRecord(row: ThemeRow, usedBy: string[]): ThemeRecord {
