@@ -16,57 +16,26 @@
 // never holds the same user twice. Reads inside a transaction (a webhook
 // delivery's batch) do not come here.
 import type { DbOrTx } from '@/db/client';
+import { gatherer, type Pending } from './gather';
 import { readForEvent, readForEvents, type EventRead, type EventReadInput } from './write-event';
 
-/** Batches out at once; the reads issued meanwhile wait for one of them and leave together. */
-const MAX_IN_FLIGHT = 4;
 /** A bound on one statement's size. */
 const MAX_BATCH = 256;
 
-interface Waiting extends EventReadInput {
-  resolve(read: EventRead): void;
-  reject(err: unknown): void;
-}
-
-interface Batcher {
-  waiting: Waiting[];
-  inFlight: number;
-  scheduled: boolean;
-}
-
-const batchers = new WeakMap<object, Batcher>();
-
-function batcherOf(db: DbOrTx): Batcher {
-  let b = batchers.get(db);
-  if (!b) batchers.set(db, (b = { waiting: [], inFlight: 0, scheduled: false }));
-  return b;
-}
-
-function flush(db: DbOrTx, b: Batcher): void {
-  b.scheduled = false;
-  while (b.waiting.length > 0 && b.inFlight < MAX_IN_FLIGHT) {
-    const batch = b.waiting.splice(0, MAX_BATCH);
-    b.inFlight++;
+async function runReads(db: DbOrTx, batch: Pending<EventReadInput, EventRead>[]): Promise<void> {
+  const inputs = batch.map((p) => p.input);
+  try {
     // One read alone keeps its own (single-user) statement.
-    const run = batch.length === 1 ? readForEvent(db, batch[0].scope, batch[0].key, batch[0].missionIds).then((r) => [r]) : readForEvents(db, batch);
-    run.then(
-      (reads) => batch.forEach((w, i) => w.resolve(reads[i])),
-      (err: unknown) => batch.forEach((w) => w.reject(err)),
-    ).finally(() => {
-      b.inFlight--;
-      if (b.waiting.length > 0) flush(db, b);
-    });
+    const reads = inputs.length === 1 ? [await readForEvent(db, inputs[0].scope, inputs[0].key, inputs[0].missionIds)] : await readForEvents(db, inputs);
+    batch.forEach((p, i) => p.resolve(reads[i]));
+  } catch (err) {
+    batch.forEach((p) => p.reject(err));
   }
 }
 
-/** readForEvent, gathered with the other users' reads issued at the same time on the same database. */
-export function batchedReadForEvent(db: DbOrTx, input: EventReadInput): Promise<EventRead> {
-  const b = batcherOf(db);
-  return new Promise<EventRead>((resolve, reject) => {
-    b.waiting.push({ ...input, resolve, reject });
-    if (!b.scheduled && b.inFlight < MAX_IN_FLIGHT) {
-      b.scheduled = true;
-      setImmediate(() => flush(db, b));
-    }
-  });
-}
+/** readForEvent, gathered with the other users' reads issued at the same time on the same database (4 batches out at once). */
+export const batchedReadForEvent: (db: DbOrTx, input: EventReadInput) => Promise<EventRead> = gatherer<EventReadInput, EventRead>({
+  maxInFlight: 4,
+  take: (waiting) => ({ batch: waiting.slice(0, MAX_BATCH), rest: waiting.slice(MAX_BATCH) }),
+  run: runReads,
+});

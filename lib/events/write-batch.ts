@@ -20,55 +20,36 @@
 // Writes inside a transaction do not come here.
 import type { DbOrTx } from '@/db/client';
 import { isUnavailableError } from '@/lib/errors';
+import { gatherer, type Pending } from './gather';
 import { writeEvent, writeEvents, type EventWrite, type GroupedWrite, type WriteOutcome } from './write-event';
 
-/** Groups out at once; the writes issued meanwhile wait for one of them and leave together. */
-const MAX_IN_FLIGHT = 4;
 /** A bound on one statement's size. */
 const MAX_GROUP = 128;
 
-interface Waiting extends GroupedWrite {
-  resolve(outcome: WriteOutcome): void;
-  reject(err: unknown): void;
-}
-
-interface Grouper {
-  waiting: Waiting[];
-  inFlight: number;
-  scheduled: boolean;
-}
-
-const groupers = new WeakMap<object, Grouper>();
+type Waiting = Pending<GroupedWrite, WriteOutcome>;
 
 /** Groups written and the writes they held, since the process started (tests, profiling). */
 export const groupCommitStats = { groups: 0, writes: 0, fallbacks: 0 };
 
-function grouperOf(db: DbOrTx): Grouper {
-  let g = groupers.get(db);
-  if (!g) groupers.set(db, (g = { waiting: [], inFlight: 0, scheduled: false }));
-  return g;
-}
-
 /** The next group: up to MAX_GROUP waiting writes, at most one per user; the others keep their place. */
-function takeGroup(g: Grouper): Waiting[] {
-  const group: Waiting[] = [];
+function takeGroup(waiting: Waiting[]): { batch: Waiting[]; rest: Waiting[] } {
+  const batch: Waiting[] = [];
   const rest: Waiting[] = [];
   const users = new Set<string>();
-  for (const w of g.waiting) {
-    const user = `${w.scope.appId}\u0000${w.scope.userId}`;
-    if (group.length < MAX_GROUP && !users.has(user)) {
+  for (const w of waiting) {
+    const user = `${w.input.scope.appId}\u0000${w.input.scope.userId}`;
+    if (batch.length < MAX_GROUP && !users.has(user)) {
       users.add(user);
-      group.push(w);
+      batch.push(w);
     } else rest.push(w);
   }
-  g.waiting = rest;
-  return group;
+  return { batch, rest };
 }
 
 async function runOneByOne(db: DbOrTx, group: Waiting[]): Promise<void> {
   for (const w of group) {
     try {
-      w.resolve(await writeEvent(db, w.scope, w.write));
+      w.resolve(await writeEvent(db, w.input.scope, w.input.write));
     } catch (err) {
       w.reject(err);
     }
@@ -79,7 +60,10 @@ async function runGroup(db: DbOrTx, group: Waiting[]): Promise<void> {
   if (group.length === 1) return runOneByOne(db, group);
   let outcomes: WriteOutcome[];
   try {
-    outcomes = await writeEvents(db, group);
+    outcomes = await writeEvents(
+      db,
+      group.map((w) => w.input),
+    );
   } catch (err) {
     // The database unreachable, or no answer in time: whether the statement committed is not known, so
     // writing again could store an event twice. Every caller gets the error, as its own statement's would
@@ -98,26 +82,10 @@ async function runGroup(db: DbOrTx, group: Waiting[]): Promise<void> {
   group.forEach((w, i) => w.resolve(outcomes[i]!));
 }
 
-function flush(db: DbOrTx, g: Grouper): void {
-  g.scheduled = false;
-  while (g.waiting.length > 0 && g.inFlight < MAX_IN_FLIGHT) {
-    const group = takeGroup(g);
-    g.inFlight++;
-    void runGroup(db, group).finally(() => {
-      g.inFlight--;
-      if (g.waiting.length > 0) flush(db, g);
-    });
-  }
-}
+/** 4 groups out at once; the writes issued meanwhile wait for one of them and leave together. */
+const gathered = gatherer<GroupedWrite, WriteOutcome>({ maxInFlight: 4, take: takeGroup, run: runGroup });
 
 /** writeEvent of a standalone event, committed together with the other users' writes issued at the same time on the same database. */
 export function groupedWriteEvent(db: DbOrTx, scope: GroupedWrite['scope'], write: EventWrite): Promise<WriteOutcome> {
-  const g = grouperOf(db);
-  return new Promise<WriteOutcome>((resolve, reject) => {
-    g.waiting.push({ scope, write, resolve, reject });
-    if (!g.scheduled && g.inFlight < MAX_IN_FLIGHT) {
-      g.scheduled = true;
-      setImmediate(() => flush(db, g));
-    }
-  });
+  return gathered(db, { scope, write });
 }

@@ -240,27 +240,39 @@ function writeStatement(shape: WriteShape): Prepared {
   return statement;
 }
 
+/** A progress record as the write statements' JSON rows name its columns. */
+function recordRow(r: ProgressRecord) {
+  return {
+    mission_id: r.missionId,
+    status: r.status,
+    current_count: r.currentCount,
+    target_count: r.targetCount,
+    window_start: r.windowStart,
+    cycle: r.cycle,
+    updated_at: r.updatedAt,
+    state: r.state ?? null,
+  };
+}
+
+/** A rollup delta as the write statements' JSON rows name its columns. */
+function rollupRow(r: EventWrite['rollups'][number]) {
+  return { bucket_start: r.bucketStart, kind: r.kind, key: r.key, shard: r.shard, count: r.count, amount: r.amount };
+}
+
+/** What a write statement's answer row says of one write: written, stale (records and no sequence number) or key taken. */
+function outcomeOf(w: EventWrite, row: Record<string, unknown>, written: boolean): WriteOutcome {
+  const seq = row.seq === null || row.seq === undefined ? null : Number(row.seq);
+  if (written) return { kind: 'written', seq, notified: Number(row.notified ?? 0) };
+  if (w.records.length > 0 && seq === null) return { kind: 'stale' };
+  return { kind: 'key-taken', seq };
+}
+
 /** One statement: sequence check and bump, key row, event row, the user's app_users row, progress upsert, rollups. */
 export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<WriteOutcome> {
   const outbox = w.records.length > 0 && (w.outbox?.length ?? 0) > 0;
   const shape: WriteShape = { records: w.records.length > 0, firstSeq: w.expectedSeq === null, keyed: w.keyRow !== null, rollups: w.rollups.length > 0, outbox };
-  const records = shape.records
-    ? JSON.stringify(
-        w.records.map((r) => ({
-          mission_id: r.missionId,
-          status: r.status,
-          current_count: r.currentCount,
-          target_count: r.targetCount,
-          window_start: r.windowStart,
-          cycle: r.cycle,
-          updated_at: r.updatedAt,
-          state: r.state ?? null,
-        })),
-      )
-    : null;
-  const rollups = shape.rollups
-    ? JSON.stringify(w.rollups.map((r) => ({ bucket_start: r.bucketStart, kind: r.kind, key: r.key, shard: r.shard, count: r.count, amount: r.amount })))
-    : null;
+  const records = shape.records ? JSON.stringify(w.records.map(recordRow)) : null;
+  const rollups = shape.rollups ? JSON.stringify(w.rollups.map(rollupRow)) : null;
   const k = w.keyRow;
   const row =
     (
@@ -285,10 +297,7 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
         ...(outbox ? [JSON.stringify(w.outbox)] : []),
       ])
     )[0] ?? {};
-  const seq = row.seq === null || row.seq === undefined ? null : Number(row.seq);
-  if (Number(row.written) === 1) return { kind: 'written', seq, notified: Number(row.notified ?? 0) };
-  if (w.records.length > 0 && seq === null) return { kind: 'stale' };
-  return { kind: 'key-taken', seq };
+  return outcomeOf(w, row, Number(row.written) === 1);
 }
 
 /**
@@ -364,35 +373,21 @@ export async function writeEvents(db: DbOrTx, writes: readonly GroupedWrite[]): 
       src: w.source,
       at: w.receivedAt,
       outcome: w.outcome,
-      recs: hasRecords
-        ? w.records.map((r) => ({
-            mission_id: r.missionId,
-            status: r.status,
-            current_count: r.currentCount,
-            target_count: r.targetCount,
-            window_start: r.windowStart,
-            cycle: r.cycle,
-            updated_at: r.updatedAt,
-            state: r.state ?? null,
-          }))
-        : null,
+      recs: hasRecords ? w.records.map(recordRow) : null,
       first: w.expectedSeq === null,
       exp: hasRecords ? w.expectedSeq : null,
       k: w.keyRow?.key ?? null,
       h: w.keyRow?.requestHash ?? null,
       st: w.keyRow?.status ?? null,
       resp: w.keyRow?.response ?? null,
-      rolls: w.rollups.length > 0 ? w.rollups.map((r) => ({ bucket_start: r.bucketStart, kind: r.kind, key: r.key, shard: r.shard, count: r.count, amount: r.amount })) : null,
+      rolls: w.rollups.length > 0 ? w.rollups.map(rollupRow) : null,
       outbox: hasRecords && (w.outbox?.length ?? 0) > 0 ? w.outbox : null,
     };
   });
   const rows = await runPrepared(db, WRITE_EVENTS, [JSON.stringify(input)]);
   const byOrd = new Map(rows.map((row) => [Number(row.ord), row]));
-  return writes.map(({ write: w }, ord): WriteOutcome => {
+  return writes.map(({ write: w }, ord) => {
     const row = byOrd.get(ord) ?? {};
-    const seq = row.seq === null || row.seq === undefined ? null : Number(row.seq);
-    if (row.written === true) return { kind: 'written', seq, notified: Number(row.notified ?? 0) };
-    if (w.records.length > 0 && seq === null) return { kind: 'stale' };
-    return { kind: 'key-taken', seq };
+    return outcomeOf(w, row, row.written === true);
   });
 }

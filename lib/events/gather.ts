@@ -1,0 +1,55 @@
+// The gathering both the group read (./read-batch.ts) and the group commit
+// (./write-batch.ts) use: calls issued before the next `setImmediate` (and,
+// while `maxInFlight` batches are out on the same database, until one comes
+// back) leave together as one batch. `take` picks the next batch from the
+// waiting calls (in order; the ones it leaves keep their place); `run` sends
+// it and settles every call of it.
+import type { DbOrTx } from '@/db/client';
+
+export interface Pending<In, Out> {
+  input: In;
+  resolve(out: Out): void;
+  reject(err: unknown): void;
+}
+
+interface State<In, Out> {
+  waiting: Pending<In, Out>[];
+  inFlight: number;
+  scheduled: boolean;
+}
+
+export function gatherer<In, Out>(opts: {
+  maxInFlight: number;
+  /** The next batch and the calls left waiting. */
+  take(waiting: Pending<In, Out>[]): { batch: Pending<In, Out>[]; rest: Pending<In, Out>[] };
+  /** Sends the batch; resolves or rejects every call of it (and never rejects itself). */
+  run(db: DbOrTx, batch: Pending<In, Out>[]): Promise<void>;
+}): (db: DbOrTx, input: In) => Promise<Out> {
+  const states = new WeakMap<object, State<In, Out>>();
+
+  function flush(db: DbOrTx, s: State<In, Out>): void {
+    s.scheduled = false;
+    while (s.waiting.length > 0 && s.inFlight < opts.maxInFlight) {
+      const { batch, rest } = opts.take(s.waiting);
+      s.waiting = rest;
+      s.inFlight++;
+      void opts.run(db, batch).finally(() => {
+        s.inFlight--;
+        if (s.waiting.length > 0) flush(db, s);
+      });
+    }
+  }
+
+  return (db, input) => {
+    let s = states.get(db);
+    if (!s) states.set(db, (s = { waiting: [], inFlight: 0, scheduled: false }));
+    const state = s;
+    return new Promise<Out>((resolve, reject) => {
+      state.waiting.push({ input, resolve, reject });
+      if (!state.scheduled && state.inFlight < opts.maxInFlight) {
+        state.scheduled = true;
+        setImmediate(() => flush(db, state));
+      }
+    });
+  };
+}
