@@ -23,6 +23,16 @@ function nextConfirm(page: Page, accept: boolean): Promise<string> {
   );
 }
 
+/** Clicks `item` in a campaign row's menu, opening the menu again if a render of the list (its draft arriving) closed it first. */
+async function rowMenuItem(page: Page, campaign: string, item: string): Promise<void> {
+  const entry = page.getByRole('menuitem', { name: item });
+  await expect(async () => {
+    if (!(await entry.isVisible())) await page.getByRole('button', { name: `Actions for campaign ${campaign}` }).click();
+    await expect(entry).toBeVisible({ timeout: 2_000 });
+  }).toPass();
+  await entry.click();
+}
+
 test('duplicate a campaign with its missions into the draft, new ids and the lock pointing at the copy; a refused save focuses the first error; Back with unsaved changes asks', async ({ request, pageAs }) => {
   test.setTimeout(180_000);
   const startAt = Date.now() + 3 * DAY;
@@ -40,13 +50,7 @@ test('duplicate a campaign with its missions into the draft, new ids and the loc
 
   const page = await pageAs('editor');
   await page.goto(`/admin/campaigns?app=${app.appId}`);
-  // The row menu, opened again if a render of the list (its draft arriving) closed it first.
-  const item = page.getByRole('menuitem', { name: 'Duplicate with its missions' });
-  await expect(async () => {
-    if (!(await item.isVisible())) await page.getByRole('button', { name: 'Actions for campaign Winter cup' }).click();
-    await expect(item).toBeVisible({ timeout: 2_000 });
-  }).toPass();
-  await item.click();
+  await rowMenuItem(page, 'Winter cup', 'Duplicate with its missions');
   const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'copied into the draft' });
   await expect(toast).toContainText('Campaign “Winter cup” copied into the draft as “Winter cup (copy)”');
   await expect(toast).toContainText('2 missions copied with them, new ids (cup-copy, cup-1-copy, cup-2-copy)');
@@ -77,12 +81,7 @@ test('duplicate a campaign with its missions into the draft, new ids and the loc
 
   // After a reload, the campaign form's card preview shows the campaign's own missions by title.
   await page.goto(`/admin/campaigns?app=${app.appId}`);
-  const editItem = page.getByRole('menuitem', { name: 'Edit' });
-  await expect(async () => {
-    if (!(await editItem.isVisible())) await page.getByRole('button', { name: 'Actions for campaign Winter cup (copy)' }).click();
-    await expect(editItem).toBeVisible({ timeout: 2_000 });
-  }).toPass();
-  await editItem.click();
+  await rowMenuItem(page, 'Winter cup (copy)', 'Edit');
   const editDialog = page.getByRole('dialog', { name: /Edit campaign/ });
   await expect(editDialog.getByRole('list', { name: 'Missions on the card' }).getByRole('listitem')).toHaveText(['Cup: first win0 / 1', 'Cup: three wins0 / 3']);
   await expect(editDialog.getByTestId('campaign-card-preview')).toContainText('Claim 10 gems');

@@ -28,6 +28,11 @@ async function catalogChanged(appId: string, missionIds: string[], editStartedAt
   void afterCatalogEdit(appId, missionIds, editStartedAt);
 }
 
+/** The process's database alone (the hot /v1 handlers need nothing else of the dependencies). */
+export function processDb(): Promise<ServiceContext['deps']['db']> {
+  return getDb();
+}
+
 export async function processServiceDeps(): Promise<ServiceContext['deps']> {
   return { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream, catalogChanged };
 }

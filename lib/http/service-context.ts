@@ -9,7 +9,7 @@ import type { AdminIdentity } from '@/lib/auth/admin';
 import type { TokenClaims } from '@/lib/auth/jwt';
 import { AppError } from '@/lib/errors';
 import type { Actor, ServiceContext } from '@/lib/services/context';
-import { processServiceDeps } from '@/lib/service-deps';
+import { processDb, processServiceDeps } from '@/lib/service-deps';
 
 /** What the context needs of an admin request (lib/http/handler.ts's AdminContext). */
 interface AdminRequest {
@@ -55,6 +55,6 @@ export async function systemServiceContext(requestId: string): Promise<ServiceCo
 }
 
 /** The process's database, resolved on demand: the token check asks for it only when the key-value store cannot answer alone. */
-export async function processDatabase(): Promise<ServiceContext['deps']['db']> {
-  return (await processServiceDeps()).db;
+export function processDatabase(): Promise<ServiceContext['deps']['db']> {
+  return processDb();
 }
