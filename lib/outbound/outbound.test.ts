@@ -108,9 +108,10 @@ describe('outbound webhooks', () => {
     await expect(verifyWebhook('whsec_other', one.headers as Record<string, string>, one.body)).rejects.toBeInstanceOf(WebhookVerificationError);
     await expect(verifyWebhook(endpoint.secret, one.headers as Record<string, string>, one.body.replace('legendary', 'legendarY'))).rejects.toBeInstanceOf(WebhookVerificationError);
     await expect(verifyWebhook(endpoint.secret, one.headers as Record<string, string>, one.body, Date.now() + 6 * 60_000)).rejects.toThrow(/5 minutes/);
-    // The log says delivered, once.
-    const log = await deliveriesOf(app, endpoint.id);
-    expect(log).toEqual([expect.objectContaining({ id: notification.id, type: 'reward.granted', status: 'delivered', attempts: 1, lastStatusCode: 200, nextAttemptAt: null })]);
+    // The log says delivered, once (the worker marks the row after the receiver's 200 reached it: polled, not read once).
+    await expect
+      .poll(() => deliveriesOf(app, endpoint.id), { timeout: 15_000 })
+      .toEqual([expect.objectContaining({ id: notification.id, type: 'reward.granted', status: 'delivered', attempts: 1, lastStatusCode: 200, nextAttemptAt: null })]);
   });
 
   it('a currency claim also sends balance.changed; completions by an event and by staff send mission.completed; a staff grant balance.changed', async () => {
@@ -135,7 +136,8 @@ describe('outbound webhooks', () => {
       ]),
     );
     expect(mine()).toHaveLength(5);
-    expect((await deliveriesOf(app, endpoint.id)).every((d) => d.status === 'delivered')).toBe(true);
+    // Each row is marked delivered once the receiver's 200 reached the worker, just after the receiver saw the body.
+    await expect.poll(async () => (await deliveriesOf(app, endpoint.id)).every((d) => d.status === 'delivered'), { timeout: 15_000 }).toBe(true);
   });
 
   it('an app without endpoints (or without one for the type) writes no delivery row', async () => {
