@@ -22,15 +22,15 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 180_000,
     pool: 'forks',
-    // Embedded: each file has its own PGlite, so files overlap safely, and
-    // two at a time on 2 cores is faster (Vitest's default, cores minus one,
-    // is one). PostgreSQL: files share one database, and three of them lock
-    // or alter the shared `events`/catalog tables on purpose
-    // (webhook-atomicity, webhook-instances, catalog-race; postgres-faults
-    // locks `events`), which made another file's queries time out when two
-    // ran at once (docs/reliability.md, "Suite under load", run 11): one file
-    // at a time there.
-    maxWorkers: process.env.DATABASE_URL?.trim() ? 1 : Math.max(2, availableParallelism() - 1),
+    // Two files at a time on 2 cores (Vitest's default, cores minus one, is
+    // one). Embedded: each file has its own PGlite. PostgreSQL + Redis: each
+    // worker has a database and a Redis index of its own
+    // (lib/testing/worker-stores.ts), since files that lock or alter the
+    // events/catalog tables on purpose (webhook-atomicity, webhook-instances,
+    // catalog-race, postgres-faults) made another file's queries time out when
+    // two shared one database (docs/reliability.md, "Suite under load", run 11).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    setupFiles: ['./lib/testing/worker-stores.ts'],
     env: { TMPDIR: process.env.QUESTLINE_TEST_TMP },
     globalSetup: ['./lib/testing/global-setup.ts'],
   },

@@ -25,13 +25,8 @@ function testFiles(dir: string): string[] {
 
 const fast = testFiles(root).filter((file) => !SLOW.test(readFileSync(path.join(root, file), 'utf8')));
 
-// Two files at a time on PostgreSQL too: the base config runs one at a time
-// there because of files that lock or alter the shared events/catalog tables
-// (webhook-atomicity, webhook-instances, catalog-race, postgres-faults), and
-// all of them start a server, so none is in this tier. Its PostgreSQL files use
-// their own apps and users, or tables of their own name (db/prepared.test.ts);
-// concurrent migrations wait on the advisory lock. One worker made the tier
-// 63 s on PostgreSQL + Redis (docs/reliability.md, "The fast tier").
+// Two files at a time, as in the base config (on PostgreSQL + Redis each
+// worker has its own database and Redis index: lib/testing/worker-stores.ts).
 const maxWorkers = Math.max(2, availableParallelism() - 1);
 
 // Spread, not mergeConfig: mergeConfig would append to the base's include instead of replacing it.
