@@ -8,7 +8,7 @@ import { getDb, getDbDriver, type Db } from '@/db/client';
 import { createApp, findApp } from '@/lib/apps/apps';
 import { generateSecret } from '@/lib/apps/secrets';
 import { warmRevocations } from '@/lib/auth/revocation';
-import { putCatalog } from '@/lib/catalog/put-catalog';
+import { provideCatalogDatabase } from '@/lib/catalog/catalog';
 import { ADMIN_API_KEY_FILE, getConfig, keptSecret, startupErrorLine, type Config } from '@/lib/config';
 import { demoCatalog } from '@/lib/demo/demo-catalog';
 import { getKv, type KV } from '@/lib/kv';
@@ -22,7 +22,9 @@ import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
 import { withOutageAnnounced } from '@/lib/log-outage';
 import { DatabaseStartError, hostAndPort, rootMessage } from '@/lib/startup-errors';
 import { isForkedWorker } from './forked-worker';
-import { processStreamSources } from './service-deps';
+import { processServiceDeps, processStreamSources } from './service-deps';
+import type { ServiceContext } from '@/lib/services/context';
+import { putCatalog } from '@/lib/services/catalog/put-catalog';
 import { provideStreamSources } from '@/lib/updates/sources';
 
 const DEMO_APP_ID = 'demo';
@@ -36,7 +38,10 @@ async function seedDemo(db: Db): Promise<{ secret: string; created: boolean }> {
   const secret = kept.secret;
   if (!(await findApp(db, DEMO_APP_ID))) {
     await createApp(db, { id: DEMO_APP_ID, name: 'Demo game', appSecret: secret }, 'system:seed');
-    await putCatalog(DEMO_APP_ID, demoCatalog(Date.now()), 'system:seed');
+    // The service itself acts (audited as `system`), on the dependencies the request handlers get.
+    const now = Date.now();
+    const ctx: ServiceContext = { appId: DEMO_APP_ID, actor: { kind: 'system', id: 'seed', role: null }, now: () => now, requestId: 'boot-seed', deps: await processServiceDeps() };
+    await putCatalog({ ctx, input: demoCatalog(now) });
   }
   return kept;
 }
@@ -75,8 +80,9 @@ async function runBoot(): Promise<void> {
       // PGlite's own start-up errors (data directory in use) already say it in one line.
       throw config.databaseUrl && !startupErrorLine(err) ? new DatabaseStartError(config.databaseUrl, err) : err;
     });
-    // The update log's repair and publication read the domain through this port (workers too).
+    // The update log's repair and publication read the domain through this port, and the in-memory catalog loads from this database (workers too).
     provideStreamSources(processStreamSources());
+    provideCatalogDatabase(getDb);
     const kv = await getKv();
     // A QUESTLINE_WORKERS worker: the primary (scripts/server.ts) migrated, warmed the shared store,
     // seeded, created the first admin and printed the start-up lines before forking it.

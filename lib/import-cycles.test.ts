@@ -118,7 +118,7 @@ describe('import circles', () => {
 
   it('reads the imports it means to (sanity: a known edge of each kind is there)', () => {
     expect(files.get('lib/outbound/worker.ts')).toContain('lib/signature.ts'); // '@/…'
-    expect(files.get('lib/catalog/put-catalog.ts')).toContain('lib/catalog/record-release.ts'); // './…'
+    expect(files.get('lib/catalog/record-release.ts')).toContain('lib/catalog/catalog-document.ts'); // './…'
     expect(files.get('lib/missions/schema.ts')).toContain('lib/progress/record.ts'); // export type … from
   });
 

@@ -17,6 +17,7 @@ describe('layers the linter enforces', () => {
     ['a service importing lib/http', 'lib/services/scratch/verb.ts', "import { parseWith as x } from '@/lib/http/validate';", /never imports lib\/http/],
     ['a service calling the global database getter', 'lib/services/scratch/verb.ts', "import { getDb as x } from '@/db/client';", /from ctx/],
     ['a domain module calling the global database getter', 'lib/catalog/scratch.ts', "import { getDb as x } from '@/db/client';", /composition root/],
+    ['the catalog loader calling the global database getter (issue 21 moved its last callers into lib/services)', 'lib/catalog/catalog.ts', "import { getDb as x } from '@/db/client';", /composition root/],
     ['a domain module calling the global database getter (in a folder of its own)', 'lib/apps/scratch.ts', "import { getDb as x } from '@/db/client';", /composition root/],
     ['a domain module importing next/*', 'lib/catalog/scratch.ts', "import { headers as x } from 'next/headers';", /next\/\*/],
     ['a domain module importing lib/http', 'lib/events/scratch.ts', "import { parseWith as x } from '@/lib/http/validate';", /never imports lib\/http/],

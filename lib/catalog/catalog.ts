@@ -9,7 +9,7 @@
 // meanwhile never reached it). CATALOG_MAX_AGE_MS bounds a copy's age in any
 // case (a bus that loses a message without either instance noticing).
 import { and, eq, isNull } from 'drizzle-orm';
-import { getDb } from '@/db/client';
+import type { DbOrTx } from '@/db/client';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable, webhookEndpoints } from '@/db/schema';
 import { getBus, type Bus } from '@/lib/bus';
 import { isCircuitOpen } from '@/lib/kv/breaker';
@@ -62,6 +62,8 @@ const state = processWide('catalog', () => ({
   /** The bus the subscription was made on: a closed and reopened bus (tests, shutdown) is subscribed again. */
   bus: null as Bus | null,
   subscribed: null as Promise<void> | null,
+  /** Where the loader reads: the process's database, provided at start-up (lib/boot.ts). */
+  database: null as (() => Promise<DbOrTx>) | null,
   /** Apps whose invalidation could not be published yet, and the timer that retries them. */
   unpublished: new Set<string>(),
   republish: null as ReturnType<typeof setInterval> | null,
@@ -107,8 +109,15 @@ export function buildCatalog(
   return { appId, missions, ordered, byEvent, campaigns, missionCreatedAt, endpoints, loadedAt: now };
 }
 
+/** The database the catalog is loaded from, provided once at start-up by the composition root (lib/boot.ts). */
+export function provideCatalogDatabase(database: () => Promise<DbOrTx>): void {
+  state.database = database;
+}
+
 async function loadCatalog(appId: string): Promise<Catalog> {
-  const db = await getDb();
+  // A load before boot() is a wiring error.
+  if (!state.database) throw new Error('lib/catalog: the catalog database is not provided yet (lib/boot.ts provides it before serving)');
+  const db = await state.database();
   const [missionRows, campaignRows, themeRows, endpointRows] = await Promise.all([
     db.select().from(missionsTable).where(eq(missionsTable.appId, appId)),
     db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId)),

@@ -7,7 +7,8 @@ import { z } from 'zod';
 import { createApp } from '@/lib/apps/apps';
 import { listApps } from '@/lib/services/apps/list-apps';
 import { rotateAppSecret } from '@/lib/services/apps/rotate-app-secret';
-import { exportCatalog, putCatalog } from '@/lib/catalog/put-catalog';
+import { exportCatalog } from '@/lib/services/catalog/export-catalog';
+import { putCatalog } from '@/lib/services/catalog/put-catalog';
 import { createAppSchema, updateAppSchema } from '@/lib/contract/app';
 import { updateApp } from '@/lib/services/apps/update-app';
 import { revokeTokens } from '@/lib/services/auth/revoke-tokens';
@@ -30,17 +31,14 @@ export const getApps = adminRoute('apps.read', async (request) => json({ apps: a
 const requireApp = (request: AdminContext) => adminServiceContext(request, request.params.appId);
 
 export const putAppCatalog = adminRoute('catalog.write', async (request) => {
-  const { req, params, admin } = request;
-  await requireApp(request);
+  const ctx = await requireApp(request);
   // 64 KiB like every body (docs/api.md, "Limits"); a larger catalog goes in several PUTs (upsert by id).
-  const { value } = await readJsonBody(req);
-  return json(await putCatalog(params.appId, value, admin.actor));
+  const { value } = await readJsonBody(request.req);
+  return json(await putCatalog({ ctx, input: value }));
 });
 
 export const getAppCatalog = adminRoute('catalog.read', async (request) => {
-  const { params } = request;
-  await requireApp(request);
-  return json(await exportCatalog(params.appId));
+  return json(await exportCatalog({ ctx: await requireApp(request) }));
 });
 
 // PATCH /api/admin/apps/:appId – the app's settings: name, webhookEventsPerMinute (null: the default); audited

@@ -3,16 +3,14 @@
 // POST /api/admin/apps/:appId/missions/:missionId/{duplicate,archive,unarchive}
 // GET /api/admin/apps/:appId/event-names – suggestions for a mission's event name
 // GET /api/admin/apps/:appId/event-payload-fields?name= – the payload fields (with examples) recent events of a name carried
-import {
-  createMission,
-  duplicateMission,
-  getMissionRecord,
-  listMissionRecords,
-  setMissionArchived,
-  updateMission,
-  type CatalogVerbContext,
-} from '@/lib/catalog/mission-verbs';
 import { missionArchiveSchema, missionDuplicateSchema, missionListQuerySchema, payloadFieldsQuerySchema } from '@/lib/contract/mission-admin';
+import { parseMission } from '@/lib/services/_shared/missions';
+import { createMission } from '@/lib/services/missions/create-mission';
+import { duplicateMission } from '@/lib/services/missions/duplicate-mission';
+import { getMissionRecord } from '@/lib/services/missions/get-mission-record';
+import { listMissionRecords } from '@/lib/services/missions/list-mission-records';
+import { setMissionArchived } from '@/lib/services/missions/set-mission-archived';
+import { updateMission } from '@/lib/services/missions/update-mission';
 import { recentEventNames } from '@/lib/services/events/recent-event-names';
 import { recentPayloadFields } from '@/lib/services/events/recent-payload-fields';
 import { z } from 'zod';
@@ -22,7 +20,8 @@ import { json } from '../respond';
 import { parseWith, queryOf } from '../validate';
 import { adminServiceContext } from '../service-context';
 
-const verbContext = ({ admin }: AdminContext): CatalogVerbContext => ({ actor: admin.actor });
+// Built where the app check always came: after the parse of the request, except a new mission's fields, checked after it.
+const appContext = (req: AdminContext) => adminServiceContext(req, req.params.appId);
 
 /** An optional JSON body: none (or blank) means `{}`. */
 async function optionalBody(req: Request): Promise<unknown> {
@@ -30,47 +29,50 @@ async function optionalBody(req: Request): Promise<unknown> {
   return raw.trim() === '' ? {} : parseJsonText(raw);
 }
 
-export const getMissions = adminRoute('catalog.read', async ({ req, params }) => {
-  const query = parseWith(missionListQuerySchema, queryOf(req), { prefix: 'query' });
-  return json({ missions: await listMissionRecords(params.appId, query) });
+export const getMissions = adminRoute('catalog.read', async (request) => {
+  const query = parseWith(missionListQuerySchema, queryOf(request.req), { prefix: 'query' });
+  return json({ missions: await listMissionRecords({ ctx: await appContext(request), input: query }) });
 });
 
 export const postMission = adminRoute('catalog.write', async (ctx) => {
   const { value } = await readJsonBody(ctx.req);
-  return json(await createMission({ ctx: verbContext(ctx), appId: ctx.params.appId, input: value }), { status: 201 });
+  return json(await createMission({ ctx: await appContext(ctx), input: value }), { status: 201 });
 });
 
-export const getMission = adminRoute('catalog.read', async ({ params }) => json(await getMissionRecord(params.appId, params.missionId)));
+export const getMission = adminRoute('catalog.read', async (req) => json(await getMissionRecord({ ctx: await appContext(req), input: { id: req.params.missionId } })));
 
 /** The version beside the mission's fields; the fields themselves are checked by missionSchema. */
 const versionedBody = z.looseObject({ version: z.number().int().positive() });
 
 export const putMission = adminRoute('catalog.write', async (ctx) => {
   const { value } = await readJsonBody(ctx.req);
-  const { version, ...mission } = parseWith(versionedBody, value);
-  return json(await updateMission({ ctx: verbContext(ctx), appId: ctx.params.appId, id: ctx.params.missionId, input: { version, mission } }));
+  const { version, ...fields } = parseWith(versionedBody, value);
+  const id = ctx.params.missionId;
+  // The body's id may be left out: the path names the mission.
+  const mission = parseMission({ ...fields, id: fields.id ?? id });
+  return json(await updateMission({ ctx: await appContext(ctx), input: { id, version, mission } }));
 });
 
 export const postDuplicateMission = adminRoute('catalog.write', async (ctx) => {
   const input = parseWith(missionDuplicateSchema, await optionalBody(ctx.req));
-  return json(await duplicateMission({ ctx: verbContext(ctx), appId: ctx.params.appId, id: ctx.params.missionId, input }), { status: 201 });
+  return json(await duplicateMission({ ctx: await appContext(ctx), input: { id: ctx.params.missionId, copy: input } }), { status: 201 });
 });
 
 const archiveRoute = (archived: boolean) =>
   adminRoute('catalog.write', async (ctx) => {
     const input = parseWith(missionArchiveSchema, await optionalBody(ctx.req));
-    return json(await setMissionArchived({ ctx: verbContext(ctx), appId: ctx.params.appId, id: ctx.params.missionId, input: { ...input, archived } }));
+    return json(await setMissionArchived({ ctx: await appContext(ctx), input: { ...input, id: ctx.params.missionId, archived } }));
   });
 
 export const postArchiveMission = archiveRoute(true);
 export const postUnarchiveMission = archiveRoute(false);
 
 export const getEventNames = adminRoute('catalog.read', async (request) => {
-  return json(await recentEventNames({ ctx: await adminServiceContext(request, request.params.appId) }));
+  return json(await recentEventNames({ ctx: await appContext(request) }));
 });
 
 export const getPayloadFields = adminRoute('catalog.read', async (req) => {
   const input = parseWith(payloadFieldsQuerySchema, queryOf(req.req), { prefix: 'query' });
-  const ctx = await adminServiceContext(req, req.params.appId);
+  const ctx = await appContext(req);
   return json(await recentPayloadFields({ ctx, input }));
 });

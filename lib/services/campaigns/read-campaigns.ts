@@ -3,10 +3,10 @@
 // recorded (both written by the claim statement, lib/claims/claim-mission.ts).
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import { campaignBudgetAlerts, campaignBudgetSpent } from '@/db/schema';
-import { getCampaignRecord, listCampaignRecords } from '@/lib/catalog/campaigns';
 import { BUDGET_ALERT_TYPE } from '@/lib/contract/campaign';
 import type { CampaignBudgetState, CampaignRecord } from '@/lib/contract/catalog-admin';
 import type { ServiceContext } from '../context';
+import { getCampaignRecord, listCampaignRecords } from '../_shared/campaigns';
 
 /** Spent amounts and alerts of the app's campaigns (all of them, or those named), by campaign id. */
 export async function readCampaignBudgets({ ctx, input }: { ctx: ServiceContext; input: { campaignIds?: string[] } }): Promise<Map<string, CampaignBudgetState>> {
@@ -30,14 +30,14 @@ const EMPTY: CampaignBudgetState = { budgetSpent: {}, budgetAlerts: [] };
 
 /** GET …/campaigns/:id: the campaign (404 campaign_not_found) with budgetSpent and budgetAlerts. */
 export async function getCampaign({ ctx, input }: { ctx: ServiceContext; input: { campaignId: string } }): Promise<CampaignRecord> {
-  const record = await getCampaignRecord(ctx.appId, input.campaignId);
+  const record = await getCampaignRecord(ctx, input.campaignId);
   const budgets = await readCampaignBudgets({ ctx, input: { campaignIds: [input.campaignId] } });
   return { ...record, ...(budgets.get(input.campaignId) ?? EMPTY) };
 }
 
 /** GET …/campaigns: every campaign with budgetSpent and budgetAlerts (two more queries for the whole app). */
 export async function listCampaigns({ ctx }: { ctx: ServiceContext }): Promise<CampaignRecord[]> {
-  const records = await listCampaignRecords(ctx.appId);
+  const records = await listCampaignRecords(ctx.deps.db, ctx.appId);
   const budgets = await readCampaignBudgets({ ctx, input: {} });
   return records.map((r) => ({ ...r, ...(budgets.get(r.id) ?? EMPTY) }));
 }
