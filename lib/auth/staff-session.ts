@@ -19,7 +19,8 @@ export async function getSignedInStaff(headers: Headers, url?: string): Promise<
   // No database round trip for requests that cannot carry a session.
   if (!cookie || !cookie.includes('questline.session_token')) return null;
   const auth = await getStaffAuth(wantsSecureCookies(headers, url));
-  const session = await auth.api.getSession({ headers });
+  // The Node server's requests carry a Headers-like view of Node's headers (lib/http/node-request.ts): Better Auth gets web Headers.
+  const session = await auth.api.getSession({ headers: headers instanceof Headers ? headers : new Headers(headers) });
   if (!session) return null;
   const { id, email, name, role } = session.user;
   if (!isStaffRole(role)) return null;

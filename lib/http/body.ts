@@ -1,6 +1,7 @@
 // Reads a JSON body with a hard size cap, counting bytes as they arrive so a
 // lying or absent Content-Length cannot get more than the cap into memory.
 import { AppError, type ErrorCode } from '@/lib/errors';
+import { bufferedBody } from './node-request';
 
 export const MAX_BODY_BYTES = 64 * 1024;
 
@@ -29,6 +30,12 @@ export async function readRawBytes(req: Request, maxBytes = MAX_BODY_BYTES): Pro
   const declared = Number(req.headers.get('content-length') ?? NaN);
   if (Number.isFinite(declared) && declared > maxBytes) {
     throw new AppError('payload_too_large', `Request body is larger than ${maxBytes} bytes`);
+  }
+  // The Node server's request (lib/http/node-request.ts): the bytes it already read, no stream.
+  const buffered = bufferedBody(req);
+  if (buffered !== undefined) {
+    if (buffered.length > maxBytes) throw new AppError('payload_too_large', `Request body is larger than ${maxBytes} bytes`);
+    return buffered;
   }
   if (!req.body) return Buffer.alloc(0);
   const reader = req.body.getReader();

@@ -19,6 +19,7 @@ import { MAX_BODY_BYTES } from './body';
 import { errorResponse, knownBodyText } from './respond';
 import { AppError } from '@/lib/errors';
 import { handleStaffAuth } from './staff-auth-handler';
+import { NodeRequest } from './node-request';
 import { putTestClock } from './admin/test-clock';
 import { testClockEnabled } from '@/lib/clock';
 
@@ -56,15 +57,24 @@ function headersOf(req: IncomingMessage): Headers {
 }
 
 /**
- * A method no route serves (TRACE, PROPFIND, …): a body-less Request that
+ * A method no route serves (TRACE, PROPFIND, …): a body-less request that
  * reports that method, answered 405 (or 404) by the table like any other
- * wrong method. undici refuses to build a Request with TRACE, TRACK or
- * CONNECT at all, which used to end in a 500 with an error-level stack.
+ * wrong method. (undici refuses to build a Request with TRACE, TRACK or
+ * CONNECT at all, which used to end in a 500 with an error-level stack.)
  */
 function otherMethodRequest(req: IncomingMessage, url: URL, method: string): Request {
-  const request = new Request(url, { headers: headersOf(req) });
-  Object.defineProperty(request, 'method', { value: method });
-  return request;
+  return lightRequest(req, url, method, null, () => new AbortController().signal);
+}
+
+/**
+ * The one place a NodeRequest (lib/http/node-request.ts) is passed where a
+ * web Request is typed: it has every member the route table's handlers use
+ * (method, url, headers' get/has/forEach/iteration, body, signal,
+ * text/json/arrayBuffer); lib/auth/staff-session.ts copies its headers into
+ * web Headers before handing them to Better Auth.
+ */
+function lightRequest(req: IncomingMessage, url: URL, method: string, body: Buffer | null, signal: () => AbortSignal): Request {
+  return new NodeRequest(method, url.href, req.headers, body, signal) as unknown as Request;
 }
 
 /**
@@ -108,11 +118,17 @@ function withLazySignal(request: Request, gone: ClientGone): Request {
   return request;
 }
 
-function toRequest(req: IncomingMessage, url: URL, gone: ClientGone, body: Buffer | null): Request {
+/**
+ * The request handed to the handlers. A body already read (or none): a
+ * NodeRequest over Node's request, unless `web` (Better Auth's routes take a
+ * real Request). A body left to stream: a web Request over the socket.
+ */
+function toRequest(req: IncomingMessage, url: URL, gone: ClientGone, body: Buffer | null, web: boolean): Request {
   const method = (req.method ?? 'GET').toUpperCase();
   if (!REQUEST_METHODS.has(method)) return otherMethodRequest(req, url, method);
+  const hasBody = method !== 'GET' && method !== 'HEAD';
+  if (!web && (!hasBody || body !== null)) return lightRequest(req, url, method, hasBody ? body : null, () => gone.signal);
   const headers = headersOf(req);
-  const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
   if (!hasBody || body !== null) {
     return withLazySignal(new Request(url, { method: req.method, headers, body: hasBody ? (body as Uint8Array<ArrayBuffer>) : undefined }), gone);
   }
@@ -289,8 +305,8 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
         return;
       }
     }
-    const request = toRequest(req, url, gone, body);
     const staffAuth = isStaffAuthPath(url.pathname);
+    const request = toRequest(req, url, gone, body, staffAuth);
     const cors = !url.pathname.startsWith('/api/admin') && !staffAuth;
     const method = (req.method ?? 'GET').toUpperCase();
     let response: Response;
@@ -349,7 +365,7 @@ export function answerBeforeNext(req: IncomingMessage, url: URL): Response | nul
     refused.headers.set('X-Request-Id', requestIdOf(otherMethodRequest(req, url, method)));
     return refused;
   }
-  if (api && hasMalformedEscape(url.pathname)) return malformedPathResponse(new Request(url, { headers: headersOf(req) }), url.pathname, false);
+  if (api && hasMalformedEscape(url.pathname)) return malformedPathResponse(lightRequest(req, url, method, null, () => new AbortController().signal), url.pathname, false);
   return null;
 }
 
