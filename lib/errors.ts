@@ -77,3 +77,16 @@ export function isUnavailableError(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * PostgreSQL chose this transaction as a deadlock's victim (SQLSTATE 40P01):
+ * it was rolled back whole, so running it again is safe. Matched along the
+ * cause chain (drizzle wraps the driver's error).
+ */
+export function isDeadlock(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    if ((e as { code?: unknown }).code === '40P01') return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}

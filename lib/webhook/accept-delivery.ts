@@ -10,9 +10,10 @@
 import { and, eq } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
 import { idempotencyKeys } from '@/db/schema';
-import { getCatalog } from '@/lib/catalog/catalog';
+import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
+import { isDeadlock } from '@/lib/errors';
 import { recordEvents, type RecordEventInput } from '@/lib/events/record-event';
-import { cachedOutcome, runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
+import { cachedOutcome, runIdempotent, type IdempotencyScope, type Outcome } from '@/lib/idempotency/run-idempotent';
 import type { AttributesUpdate } from '@/lib/contract/attributes';
 import { forgetRecords } from '@/lib/events/user-records-cache';
 import { lockUsers } from '@/lib/progress/records';
@@ -91,6 +92,24 @@ export async function acceptDelivery({ ctx, input }: { ctx: DeliveryContext; inp
   await ctx.admit?.(input.events.length + input.users.length);
   // Read before the transaction: the embedded database has one connection.
   const catalog = await getCatalog(appId);
+  // The delivery locks its users in one sorted order, but a group commit of other users' single events
+  // (lib/events/write-batch.ts) updates several sequence rows in one statement, in the plan's order: the
+  // two can deadlock, and PostgreSQL then rolls one back whole. The group commit falls back to one write
+  // at a time; the delivery runs its transaction again (nothing of the rolled-back attempt remains, and
+  // nothing was published: after-commit steps run only after a commit).
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await deliverOnce(appId, scope, input, catalog);
+    } catch (err) {
+      if (!isDeadlock(err) || attempt >= DEADLOCK_ATTEMPTS) throw err;
+    }
+  }
+}
+
+/** Attempts of a delivery chosen as a deadlock's victim before its error is answered (500). */
+const DEADLOCK_ATTEMPTS = 3;
+
+function deliverOnce(appId: string, scope: IdempotencyScope, input: DeliveryInput, catalog: Catalog): Promise<Outcome<DeliveryResponse>> {
   return runIdempotent<DeliveryResponse>(scope, async (uow) => {
     const original = await claimSignature(uow.tx, appId, input.signature, input.requestHash);
     if (original) return { ...original, replay: 'db-hit' };
