@@ -60,20 +60,23 @@ const UNAVAILABLE_MESSAGES = new RegExp(
     .join('|'),
 );
 
+/** The error and its causes (drizzle and the drivers wrap one another), at most 5 deep, objects only. */
+function* causeChain(err: unknown): Generator<Record<string, unknown>> {
+  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
+    yield e as Record<string, unknown>;
+    e = (e as { cause?: unknown }).cause;
+  }
+}
+
 export function isUnavailableError(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && depth < 5; depth++) {
-    if (typeof e === 'object') {
-      if ((e as { name?: unknown }).name === 'AppError' && (e as { code?: unknown }).code === 'unavailable') return true;
-      // ioredis gives up on a command after its retries while the connection is down.
-      if ((e as { name?: unknown }).name === 'MaxRetriesPerRequestError') return true;
-      const code = (e as { code?: unknown }).code;
-      if (typeof code === 'string' && (UNAVAILABLE_CODES.test(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
-      const message = (e as { message?: unknown }).message;
-      if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
-      e = (e as { cause?: unknown }).cause;
-    } else {
-      return false;
-    }
+  for (const e of causeChain(err)) {
+    if (e.name === 'AppError' && e.code === 'unavailable') return true;
+    // ioredis gives up on a command after its retries while the connection is down.
+    if (e.name === 'MaxRetriesPerRequestError') return true;
+    const code = e.code;
+    if (typeof code === 'string' && (UNAVAILABLE_CODES.test(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
+    const message = e.message;
+    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
   }
   return false;
 }
@@ -84,9 +87,6 @@ export function isUnavailableError(err: unknown): boolean {
  * cause chain (drizzle wraps the driver's error).
  */
 export function isDeadlock(err: unknown): boolean {
-  for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
-    if ((e as { code?: unknown }).code === '40P01') return true;
-    e = (e as { cause?: unknown }).cause;
-  }
+  for (const e of causeChain(err)) if (e.code === '40P01') return true;
   return false;
 }
