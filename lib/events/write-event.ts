@@ -309,17 +309,30 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
  * the written rows are summed per rollup row and upserted in one sorted order;
  * app_users rows are one per user. The caller never puts one user twice in a
  * group (their rows would share a sequence number row).
+ *
+ * The sequence rows of the whole group are taken by one upsert in (app, user)
+ * order, the order lockUsers (lib/progress/records.ts) takes a webhook
+ * delivery's users in, so a group and a delivery that share users queue
+ * instead of deadlocking. ON CONFLICT DO UPDATE locks the row it finds even
+ * when its WHERE (the expected number) fails, so a stale row is locked in
+ * that order too and answers stale. A first change inserts 1 (a row already
+ * there means another change came first: stale); a bump whose row has gone
+ * inserts 0, which is no sequence number taken (stale), as lockUser's rows
+ * start at 0. Before, an UPDATE for the bumps and an INSERT for the first
+ * changes took the rows in the query plan's order, and a CI run met the
+ * deadlock (docs/reliability.md).
  */
 const WRITE_EVENTS: Prepared = {
-  name: 'ql_event_write_many_v1',
+  name: 'ql_event_write_many_v2',
   text: `with i as (
     select * from json_to_recordset($1::json) as x(ord integer, a text, u text, eid text, name text, payload jsonb, ts bigint, ikey text, src text,
       at bigint, outcome jsonb, recs json, first boolean, exp bigint, k text, h text, st integer, resp text, rolls json, outbox json)),
-  su as (update user_sequences us set seq = us.seq + 1 from i
-    where i.recs is not null and not i.first and us.app_id = i.a and us.user_id = i.u and us.seq = i.exp returning us.app_id, us.user_id, us.seq),
-  si as (insert into user_sequences (app_id, user_id, seq)
-    select a, u, 1 from i where recs is not null and first order by a, u on conflict do nothing returning app_id, user_id, seq),
-  s as (select i.ord, x.seq from i join (select * from su union all select * from si) x on x.app_id = i.a and x.user_id = i.u),
+  sq as (insert into user_sequences as us (app_id, user_id, seq)
+    select a, u, case when first then 1 else 0 end from i where recs is not null order by a, u
+    on conflict (app_id, user_id) do update set seq = us.seq + 1
+      where us.seq = (select i2.exp from i i2 where i2.a = us.app_id and i2.u = us.user_id and not i2.first)
+    returning us.app_id, us.user_id, us.seq),
+  s as (select i.ord, x.seq from i join sq x on x.app_id = i.a and x.user_id = i.u where x.seq > 0),
   g1 as (select i.*, s.seq from i left join s on s.ord = i.ord where i.recs is null or s.seq is not null),
   k as (insert into idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
     select a, u, k, h, st, to_jsonb(resp), at from g1 where k is not null order by a, u, k on conflict do nothing returning app_id, user_id, key),
