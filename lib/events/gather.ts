@@ -2,8 +2,9 @@
 // (./write-batch.ts) use: calls issued before the next `setImmediate` (and,
 // while `maxInFlight` batches are out on the same database, until one comes
 // back) leave together as one batch. `take` picks the next batch from the
-// waiting calls (in order; the ones it leaves keep their place); `run` sends
-// it and settles every call of it.
+// waiting calls (in order; the ones it leaves keep their place; an empty
+// batch means they wait for one in flight); `run` sends it and settles every
+// call of it.
 import type { DbOrTx } from '@/db/client';
 
 export interface Pending<In, Out> {
@@ -32,6 +33,8 @@ export function gatherer<In, Out>(opts: {
     while (s.waiting.length > 0 && s.inFlight < opts.maxInFlight) {
       const { batch, rest } = opts.take(s.waiting);
       s.waiting = rest;
+      // Everything waiting must wait for a batch in flight (take's choice): the next return flushes again.
+      if (batch.length === 0) break;
       s.inFlight++;
       void opts.run(db, batch).finally(() => {
         s.inFlight--;

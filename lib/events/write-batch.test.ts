@@ -5,8 +5,11 @@
 // first insert that lost), key-taken (with or without records); a stale or
 // key-taken row writes nothing and does not stop the others; rollup rows
 // shared by the group are summed; a row that makes the statement fail fails
-// alone; one user twice goes in two groups, in order.
+// alone; one user twice goes in two groups, in order. On PostgreSQL: the
+// group takes its users' sequence rows in (app, user) order, whatever order
+// its writes came in (the order a webhook delivery locks its users in).
 import { and, eq, inArray, sql } from 'drizzle-orm';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { analyticsRollups, appUsers, events, progress } from '@/db/schema';
@@ -14,7 +17,9 @@ import { eventRollups, rollupRows } from '@/lib/analytics/rollups';
 import type { ProgressRecord } from '@/lib/missions/schema';
 import { createTestApp, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { groupCommitStats, groupedWriteEvent } from './write-batch';
-import { writeEvent, type EventWrite } from './write-event';
+import { writeEvent, writeEvents, type EventWrite } from './write-event';
+
+const postgres = Boolean(process.env.DATABASE_URL?.startsWith('postgres'));
 
 let server: TestServer;
 let app: TestApp;
@@ -124,5 +129,47 @@ describe('group commit of concurrent event writes', () => {
       groupedWriteEvent(db, s, write(userId, { key: 'same' })),
     ]);
     expect(outcomes).toEqual([{ kind: 'written', seq: 1, notified: 0 }, { kind: 'written', seq: 1, notified: 0 }, { kind: 'stale' }, { kind: 'key-taken', seq: null }]);
+  });
+
+  it.skipIf(!postgres)('takes the sequence rows of a group in (app, user) order, not in the order its writes came', async () => {
+    const db = await getDb();
+    const base = uniqueId('gord');
+    const [first, second] = [`${base}-a`, `${base}-b`];
+    // `second`'s row is made first, and the group lists it first: the query plan's order (table or input) would take it first.
+    for (const userId of [second, first]) expect((await writeEvent(db, { appId: app.appId, userId }, write(userId, { count: 1 }))).kind).toBe('written');
+    const blocker = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    const watcher = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await Promise.all([blocker.connect(), watcher.connect()]);
+    const rowLock = `select 1 from user_sequences where app_id = $1 and user_id = $2 for update`;
+    try {
+      const blockerPid = (await blocker.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+      await blocker.query('begin');
+      await blocker.query(rowLock, [app.appId, first]);
+      // The group lists `second` before `first`: taken in the order given, `second` would be locked while it waits for `first`.
+      const group = writeEvents(db, [
+        { scope: { appId: app.appId, userId: second }, write: write(second, { count: 2, expectedSeq: 1 }) },
+        { scope: { appId: app.appId, userId: first }, write: write(first, { count: 2, expectedSeq: 1 }) },
+      ]);
+      const deadline = Date.now() + 60_000;
+      for (;;) {
+        const { rows } = await watcher.query(`select 1 from pg_stat_activity where datname = current_database() and $1::int = any(pg_blocking_pids(pid))`, [blockerPid]);
+        if (rows.length > 0) break;
+        if (Date.now() > deadline) throw new Error('timed out waiting for the group to wait on the blocker');
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      // While the group waits for `first`, it holds nothing of `second`: another transaction locks it at once.
+      await watcher.query('begin');
+      await watcher.query(`${rowLock} nowait`, [app.appId, second]);
+      await watcher.query('rollback');
+      await blocker.query('commit');
+      expect(await group).toEqual([
+        { kind: 'written', seq: 2, notified: 0 },
+        { kind: 'written', seq: 2, notified: 0 },
+      ]);
+    } finally {
+      await blocker.query('rollback').catch(() => undefined);
+      await watcher.query('rollback').catch(() => undefined);
+      await Promise.all([blocker.end(), watcher.end()]);
+    }
   });
 });

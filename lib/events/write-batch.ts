@@ -10,7 +10,8 @@
 // the others); nothing is published before the statement has committed (the
 // caller publishes after this answers); a user's events here are one at a
 // time (record-event.ts's per-user queue), and a group never holds one user
-// twice (a second write of a user waits for the next group). Locks are taken
+// twice (a second write of a user waits for the answer of the group that
+// holds the first). Locks are taken
 // in one order (rows sorted by app, user, key, mission, rollup row), and a
 // group that fails as a whole (a deadlock with another instance, a bad row)
 // committed nothing: its writes are then sent one by one, so each caller gets
@@ -31,18 +32,33 @@ type Waiting = Pending<GroupedWrite, WriteOutcome>;
 /** Groups written and the writes they held, since the process started (tests, profiling). */
 export const groupCommitStats = { groups: 0, writes: 0, fallbacks: 0 };
 
-/** The next group: up to MAX_GROUP waiting writes, at most one per user; the others keep their place. */
+const userOf = (w: Waiting) => `${w.input.scope.appId}\u0000${w.input.scope.userId}`;
+
+/** Users with a write in a group out now (on any database handle): their next write waits for that group's answer. */
+const usersInFlight = new Set<string>();
+
+/**
+ * The next group: up to MAX_GROUP waiting writes, at most one per user and
+ * none of a user whose earlier write is in a group still out (groups run side
+ * by side on different connections, so a later group could commit first);
+ * the others keep their place.
+ */
 function takeGroup(waiting: Waiting[]): { batch: Waiting[]; rest: Waiting[] } {
   const batch: Waiting[] = [];
   const rest: Waiting[] = [];
   const users = new Set<string>();
   for (const w of waiting) {
-    const user = `${w.input.scope.appId}\u0000${w.input.scope.userId}`;
-    if (batch.length < MAX_GROUP && !users.has(user)) {
+    const user = userOf(w);
+    if (batch.length < MAX_GROUP && !users.has(user) && !usersInFlight.has(user)) {
       users.add(user);
       batch.push(w);
-    } else rest.push(w);
+    } else {
+      // A user skipped once keeps its later writes behind it.
+      users.add(user);
+      rest.push(w);
+    }
   }
+  for (const user of batch.map(userOf)) usersInFlight.add(user);
   return { batch, rest };
 }
 
@@ -57,6 +73,14 @@ async function runOneByOne(db: DbOrTx, group: Waiting[]): Promise<void> {
 }
 
 async function runGroup(db: DbOrTx, group: Waiting[]): Promise<void> {
+  try {
+    await sendGroup(db, group);
+  } finally {
+    for (const w of group) usersInFlight.delete(userOf(w));
+  }
+}
+
+async function sendGroup(db: DbOrTx, group: Waiting[]): Promise<void> {
   if (group.length === 1) return runOneByOne(db, group);
   let outcomes: WriteOutcome[];
   try {
