@@ -61,7 +61,7 @@ const UNAVAILABLE_MESSAGES = new RegExp(
 );
 
 /** The error and its causes (drizzle and the drivers wrap one another), at most 5 deep, objects only. */
-function* causeChain(err: unknown): Generator<Record<string, unknown>> {
+export function* causeChain(err: unknown): Generator<Record<string, unknown>> {
   for (let e: unknown = err, depth = 0; e && typeof e === 'object' && depth < 5; depth++) {
     yield e as Record<string, unknown>;
     e = (e as { cause?: unknown }).cause;

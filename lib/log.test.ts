@@ -51,6 +51,27 @@ describe('redaction', () => {
     expect(JSON.parse(lines[1])).toMatchObject({ level: 'warn', message: 'absorbed', cookie: REDACTED, reason: 'timeout' });
   });
 
+  it("logError names what an error wraps, with codes (a driver's error behind a query error), redacted", () => {
+    const lines: string[] = [];
+    vi.spyOn(console, 'error').mockImplementation((line: unknown) => void lines.push(String(line)));
+    const driver = Object.assign(new Error('deadlock detected'), { code: '40P01' });
+    const socket = Object.assign(new Error(`reset while sending Bearer ${JWT}`), { code: 'ECONNRESET' });
+    logError('request failed', new Error('Failed query: update user_sequences …', { cause: Object.assign(driver, { cause: socket }) }));
+    logError('plain', Object.assign(new Error('no cause'), { code: 'E1' }));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).not.toContain(JWT);
+    const first = JSON.parse(lines[0]) as Record<string, unknown>;
+    expect(first).toMatchObject({ error: 'Failed query: update user_sequences …' });
+    expect(first.code).toBeUndefined();
+    expect(first.causes).toEqual([
+      { error: 'deadlock detected', code: '40P01' },
+      { error: `reset while sending Bearer ${REDACTED}`, code: 'ECONNRESET' },
+    ]);
+    const second = JSON.parse(lines[1]) as Record<string, unknown>;
+    expect(second).toMatchObject({ error: 'no cause', code: 'E1' });
+    expect(second.causes).toBeUndefined();
+  });
+
   it('LOG_LEVEL chooses the level; the quiet test mode defaults to warn', () => {
     expect(logLevel({ LOG_LEVEL: 'debug' })).toBe('debug');
     expect(logLevel({ LOG_LEVEL: 'ERROR' })).toBe('error');

@@ -2,6 +2,7 @@
 // Every line goes through redact() first: no token, key, cookie or password
 // reaches the log, whatever field or message it hides in (see docs/security.md).
 import pino, { type Logger } from 'pino';
+import { causeChain } from './errors';
 import { processWide } from './process-wide';
 
 const LEVELS = new Set(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']);
@@ -73,9 +74,27 @@ export function logger(): Logger {
   return processWide('logger', createLogger);
 }
 
+/**
+ * The error's message and stack, its code when it has one (a PostgreSQL
+ * SQLSTATE such as 40P01, a Node code such as ECONNRESET), and what it wraps:
+ * drizzle's "Failed query" carries the driver's error only as its cause.
+ */
 function errorFields(err: unknown): Record<string, unknown> {
   if (err === null || err === undefined) return {};
-  return err instanceof Error ? { error: err.message, stack: err.stack } : { error: String(err) };
+  if (!(err instanceof Error)) return { error: String(err) };
+  const [, ...wrapped] = [...causeChain(err)];
+  const code = (err as { code?: unknown }).code;
+  return {
+    error: err.message,
+    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    stack: err.stack,
+    ...(wrapped.length > 0 ? { causes: wrapped.map(causeFields) } : {}),
+  };
+}
+
+function causeFields(e: Record<string, unknown>): Record<string, unknown> {
+  const message = typeof e.message === 'string' ? e.message : String(e);
+  return { error: message, ...(typeof e.code === 'string' || typeof e.code === 'number' ? { code: e.code } : {}) };
 }
 
 export function logError(message: string, err: unknown, fields: Record<string, unknown> = {}): void {
