@@ -12,12 +12,11 @@ import { getKv } from '@/lib/kv';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError, logInfo, logWarn } from '@/lib/log';
-import { readUserRecords } from '@/lib/progress/records';
-import { readAttributes } from '@/lib/users/attributes';
 import { publishUpdates } from '@/lib/updates/publish';
 import { listCandidates, rankFallback, type Candidate } from './candidates';
 import { modelSettings } from './model';
 import { rankWithModel, RecommendationFailure } from './rank-with-model';
+import { readUserState } from './read-user-state';
 
 export interface Recommendation {
   userId: string;
@@ -54,9 +53,8 @@ const cacheKey = (ctx: Ctx) => kvKey('recs', ctx.appId, ctx.userId);
 
 async function loadCandidates(ctx: Ctx, now: number): Promise<Candidate[]> {
   const catalog = await getCatalog(ctx.appId);
-  // The prepared statement of the mission list (no query building per call).
-  const { db } = ctx;
-  const [records, attributes] = await Promise.all([readUserRecords(db, ctx.appId, ctx.userId), readAttributes(db, ctx.appId, ctx.userId)]);
+  // Records and attributes in one statement, gathered with other users' reads of the same moment.
+  const { records, attributes } = await readUserState(ctx.db, { appId: ctx.appId, userId: ctx.userId });
   // Audiences: a mission outside the user's audience is never a candidate (and a cached answer naming one is stale).
   return rankFallback(listCandidates(catalog, records, now, attributes));
 }
