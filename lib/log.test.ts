@@ -58,7 +58,10 @@ describe('redaction', () => {
     const socket = Object.assign(new Error(`reset while sending Bearer ${JWT}`), { code: 'ECONNRESET' });
     logError('request failed', new Error('Failed query: update user_sequences …', { cause: Object.assign(driver, { cause: socket }) }));
     logError('plain', Object.assign(new Error('no cause'), { code: 'E1' }));
-    expect(lines).toHaveLength(2);
+    const query = new Error(`Failed query: insert into events …\nparams: ${'x'.repeat(5_000)}`);
+    logError('wrapped query', new Error('outer', { cause: query }));
+    logError('long', new Error('outer', { cause: new Error('y'.repeat(1_000)) }));
+    expect(lines).toHaveLength(4);
     expect(lines[0]).not.toContain(JWT);
     const first = JSON.parse(lines[0]) as Record<string, unknown>;
     expect(first).toMatchObject({ error: 'Failed query: update user_sequences …' });
@@ -70,6 +73,9 @@ describe('redaction', () => {
     const second = JSON.parse(lines[1]) as Record<string, unknown>;
     expect(second).toMatchObject({ error: 'no cause', code: 'E1' });
     expect(second.causes).toBeUndefined();
+    // A wrapped query error is cut before its parameters, any wrapped message at 300 characters.
+    expect((JSON.parse(lines[2]) as { causes: unknown }).causes).toEqual([{ error: 'Failed query: insert into events …' }]);
+    expect((JSON.parse(lines[3]) as { causes: unknown }).causes).toEqual([{ error: `${'y'.repeat(300)}…` }]);
   });
 
   it('LOG_LEVEL chooses the level; the quiet test mode defaults to warn', () => {

@@ -92,8 +92,13 @@ function errorFields(err: unknown): Record<string, unknown> {
   };
 }
 
+/** A wrapped error's message is cut before a query's parameters (drizzle appends them: a group's every payload) and at 300 characters. */
+const CAUSE_MAX = 300;
+
 function causeFields(e: Record<string, unknown>): Record<string, unknown> {
-  const message = typeof e.message === 'string' ? e.message : String(e);
+  const full = typeof e.message === 'string' ? e.message : String(e);
+  const head = full.split('\nparams:')[0]!;
+  const message = head.length > CAUSE_MAX ? `${head.slice(0, CAUSE_MAX)}…` : head;
   return { error: message, ...(typeof e.code === 'string' || typeof e.code === 'number' ? { code: e.code } : {}) };
 }
 

@@ -21,8 +21,8 @@ interface State<In, Out> {
 
 export function gatherer<In, Out>(opts: {
   maxInFlight: number;
-  /** The next batch and the calls left waiting. */
-  take(waiting: Pending<In, Out>[]): { batch: Pending<In, Out>[]; rest: Pending<In, Out>[] };
+  /** The next batch and the calls left waiting (of the calls made on `db`). */
+  take(waiting: Pending<In, Out>[], db: DbOrTx): { batch: Pending<In, Out>[]; rest: Pending<In, Out>[] };
   /** Sends the batch; resolves or rejects every call of it (and never rejects itself). */
   run(db: DbOrTx, batch: Pending<In, Out>[]): Promise<void>;
 }): (db: DbOrTx, input: In) => Promise<Out> {
@@ -31,7 +31,7 @@ export function gatherer<In, Out>(opts: {
   function flush(db: DbOrTx, s: State<In, Out>): void {
     s.scheduled = false;
     while (s.waiting.length > 0 && s.inFlight < opts.maxInFlight) {
-      const { batch, rest } = opts.take(s.waiting);
+      const { batch, rest } = opts.take(s.waiting, db);
       s.waiting = rest;
       // Everything waiting must wait for a batch in flight (take's choice): the next return flushes again.
       if (batch.length === 0) break;

@@ -34,8 +34,17 @@ export const groupCommitStats = { groups: 0, writes: 0, fallbacks: 0 };
 
 const userOf = (w: Waiting) => `${w.input.scope.appId}\u0000${w.input.scope.userId}`;
 
-/** Users with a write in a group out now (on any database handle): their next write waits for that group's answer. */
-const usersInFlight = new Set<string>();
+/**
+ * Per database handle (as the gatherer's waiting list: a group's return
+ * flushes the writes waiting on its own handle), the users with a write in a
+ * group out now: their next write waits for that group's answer.
+ */
+const inFlightByDb = new WeakMap<object, Set<string>>();
+function usersInFlight(db: DbOrTx): Set<string> {
+  let users = inFlightByDb.get(db);
+  if (!users) inFlightByDb.set(db, (users = new Set()));
+  return users;
+}
 
 /**
  * The next group: up to MAX_GROUP waiting writes, at most one per user and
@@ -43,13 +52,14 @@ const usersInFlight = new Set<string>();
  * by side on different connections, so a later group could commit first);
  * the others keep their place.
  */
-function takeGroup(waiting: Waiting[]): { batch: Waiting[]; rest: Waiting[] } {
+function takeGroup(waiting: Waiting[], db: DbOrTx): { batch: Waiting[]; rest: Waiting[] } {
   const batch: Waiting[] = [];
   const rest: Waiting[] = [];
   const users = new Set<string>();
+  const inFlight = usersInFlight(db);
   for (const w of waiting) {
     const user = userOf(w);
-    if (batch.length < MAX_GROUP && !users.has(user) && !usersInFlight.has(user)) {
+    if (batch.length < MAX_GROUP && !users.has(user) && !inFlight.has(user)) {
       users.add(user);
       batch.push(w);
     } else {
@@ -58,7 +68,7 @@ function takeGroup(waiting: Waiting[]): { batch: Waiting[]; rest: Waiting[] } {
       rest.push(w);
     }
   }
-  for (const user of batch.map(userOf)) usersInFlight.add(user);
+  for (const user of batch.map(userOf)) inFlight.add(user);
   return { batch, rest };
 }
 
@@ -76,7 +86,8 @@ async function runGroup(db: DbOrTx, group: Waiting[]): Promise<void> {
   try {
     await sendGroup(db, group);
   } finally {
-    for (const w of group) usersInFlight.delete(userOf(w));
+    const inFlight = usersInFlight(db);
+    for (const w of group) inFlight.delete(userOf(w));
   }
 }
 
