@@ -57,6 +57,10 @@ export async function expectAccessible(page: Page, label: string, within?: strin
   // (a colour-scheme switch, a hover) is cut to its end for the scan, then
   // allowed again. (Waiting for document.getAnimations() to finish was not
   // enough under load: axe still read frames of the switch to dark.)
+  // Next.js streams a dynamic page's metadata after its first HTML: the title
+  // may land a moment after the content. Wait for it (a page without one still
+  // fails here), so axe's document-title rule reads the page as it settles.
+  await expect(page, `the title of ${label}`).toHaveTitle(/\S/);
   const settle = await page.addStyleTag({ content: '*, *::before, *::after { transition: none !important; }' });
   await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
   const results = await builder.analyze().finally(() => settle.evaluate((el) => (el as Element).remove()));
