@@ -46,8 +46,8 @@ export default defineConfig({
   expect: { timeout: 20_000 },
   // Two spec files at a time (E2E_WORKERS to change it): every spec makes its
   // own apps, users and staff changes under unique names, so two can share a
-  // server; on 2 cores the suite took 4.5 min instead of about 11 with one
-  // (docs/reliability.md, "Browser suite on two workers").
+  // server; on a 2-core machine the suite took 4.3–4.6 min instead of 5.8
+  // with one (docs/reliability.md, "Browser suite on two workers").
   workers: Number(process.env.E2E_WORKERS ?? 2),
   reporter: process.env.CI ? 'line' : 'list',
   use: {
