@@ -83,10 +83,9 @@ function errorFields(err: unknown): Record<string, unknown> {
   if (err === null || err === undefined) return {};
   if (!(err instanceof Error)) return { error: String(err) };
   const [, ...wrapped] = [...causeChain(err)];
-  const code = (err as { code?: unknown }).code;
   return {
     error: err.message,
-    ...(typeof code === 'string' || typeof code === 'number' ? { code } : {}),
+    ...codeField(err as unknown as Record<string, unknown>),
     stack: err.stack,
     ...(wrapped.length > 0 ? { causes: wrapped.map(causeFields) } : {}),
   };
@@ -99,7 +98,12 @@ function causeFields(e: Record<string, unknown>): Record<string, unknown> {
   const full = typeof e.message === 'string' ? e.message : String(e);
   const head = full.split('\nparams:')[0]!;
   const message = head.length > CAUSE_MAX ? `${head.slice(0, CAUSE_MAX)}…` : head;
-  return { error: message, ...(typeof e.code === 'string' || typeof e.code === 'number' ? { code: e.code } : {}) };
+  return { error: message, ...codeField(e) };
+}
+
+/** `{ code }` when the error has a string or numeric code (SQLSTATE, Node's), else nothing. */
+function codeField(e: Record<string, unknown>): { code?: string | number } {
+  return typeof e.code === 'string' || typeof e.code === 'number' ? { code: e.code } : {};
 }
 
 export function logError(message: string, err: unknown, fields: Record<string, unknown> = {}): void {

@@ -56,3 +56,30 @@ export function gatherer<In, Out>(opts: {
     });
   };
 }
+
+/**
+ * A gathered read: the waiting calls in order, at most `maxBatch` a batch,
+ * `read` answering one output per input in the inputs' order; an error
+ * rejects every call of its batch.
+ */
+export function batchedReads<In, Out>(opts: {
+  maxInFlight: number;
+  maxBatch: number;
+  read(db: DbOrTx, inputs: In[]): Promise<Out[]>;
+}): (db: DbOrTx, input: In) => Promise<Out> {
+  return gatherer<In, Out>({
+    maxInFlight: opts.maxInFlight,
+    take: (waiting) => ({ batch: waiting.slice(0, opts.maxBatch), rest: waiting.slice(opts.maxBatch) }),
+    run: async (db, batch) => {
+      try {
+        const outs = await opts.read(
+          db,
+          batch.map((p) => p.input),
+        );
+        batch.forEach((p, i) => p.resolve(outs[i]!));
+      } catch (err) {
+        batch.forEach((p) => p.reject(err));
+      }
+    },
+  });
+}

@@ -16,26 +16,16 @@
 // never holds the same user twice. Reads inside a transaction (a webhook
 // delivery's batch) do not come here.
 import type { DbOrTx } from '@/db/client';
-import { gatherer, type Pending } from './gather';
+import { batchedReads } from './gather';
 import { readForEvent, readForEvents, type EventRead, type EventReadInput } from './write-event';
 
 /** A bound on one statement's size. */
 const MAX_BATCH = 256;
 
-async function runReads(db: DbOrTx, batch: Pending<EventReadInput, EventRead>[]): Promise<void> {
-  const inputs = batch.map((p) => p.input);
-  try {
-    // One read alone keeps its own (single-user) statement.
-    const reads = inputs.length === 1 ? [await readForEvent(db, inputs[0].scope, inputs[0].key, inputs[0].missionIds)] : await readForEvents(db, inputs);
-    batch.forEach((p, i) => p.resolve(reads[i]));
-  } catch (err) {
-    batch.forEach((p) => p.reject(err));
-  }
-}
-
 /** readForEvent, gathered with the other users' reads issued at the same time on the same database (4 batches out at once). */
-export const batchedReadForEvent: (db: DbOrTx, input: EventReadInput) => Promise<EventRead> = gatherer<EventReadInput, EventRead>({
+export const batchedReadForEvent: (db: DbOrTx, input: EventReadInput) => Promise<EventRead> = batchedReads<EventReadInput, EventRead>({
   maxInFlight: 4,
-  take: (waiting) => ({ batch: waiting.slice(0, MAX_BATCH), rest: waiting.slice(MAX_BATCH) }),
-  run: runReads,
+  maxBatch: MAX_BATCH,
+  // One read alone keeps its own (single-user) statement.
+  read: async (db, inputs) => (inputs.length === 1 ? [await readForEvent(db, inputs[0].scope, inputs[0].key, inputs[0].missionIds)] : readForEvents(db, inputs)),
 });

@@ -60,15 +60,12 @@ function takeGroup(waiting: Waiting[], db: DbOrTx): { batch: Waiting[]; rest: Wa
   for (const w of waiting) {
     const user = userOf(w);
     if (batch.length < MAX_GROUP && !users.has(user) && !inFlight.has(user)) {
-      users.add(user);
+      inFlight.add(user);
       batch.push(w);
-    } else {
-      // A user skipped once keeps its later writes behind it.
-      users.add(user);
-      rest.push(w);
-    }
+    } else rest.push(w);
+    // Seen once: the user's later writes stay behind this one (in the group, or waiting with it).
+    users.add(user);
   }
-  for (const user of batch.map(userOf)) inFlight.add(user);
   return { batch, rest };
 }
 

@@ -12,7 +12,7 @@
 // statements it replaces were.
 import type { DbOrTx } from '@/db/client';
 import { runPrepared, textArray, type Prepared } from '@/db/prepared';
-import { gatherer, type Pending } from '@/lib/events/gather';
+import { batchedReads } from '@/lib/events/gather';
 import type { ProgressRecord } from '@/lib/progress/record';
 import { parseAttributes, type UserAttributes } from '@/lib/users/attributes';
 
@@ -62,21 +62,9 @@ export async function readUserStates(db: DbOrTx, scopes: readonly Scope[]): Prom
 /** A bound on one statement's size. */
 const MAX_BATCH = 256;
 
-async function runReads(db: DbOrTx, batch: Pending<Scope, UserState>[]): Promise<void> {
-  try {
-    const states = await readUserStates(
-      db,
-      batch.map((p) => p.input),
-    );
-    batch.forEach((p, i) => p.resolve(states[i]!));
-  } catch (err) {
-    batch.forEach((p) => p.reject(err));
-  }
-}
-
 /** One user's records and attributes, read together with the other users' reads issued at the same time on the same database (2 statements out at once). */
-export const readUserState: (db: DbOrTx, scope: Scope) => Promise<UserState> = gatherer<Scope, UserState>({
+export const readUserState: (db: DbOrTx, scope: Scope) => Promise<UserState> = batchedReads<Scope, UserState>({
   maxInFlight: 2,
-  take: (waiting) => ({ batch: waiting.slice(0, MAX_BATCH), rest: waiting.slice(MAX_BATCH) }),
-  run: runReads,
+  maxBatch: MAX_BATCH,
+  read: readUserStates,
 });

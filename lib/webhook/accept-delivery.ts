@@ -92,11 +92,11 @@ export async function acceptDelivery({ ctx, input }: { ctx: DeliveryContext; inp
   await ctx.admit?.(input.events.length + input.users.length);
   // Read before the transaction: the embedded database has one connection.
   const catalog = await getCatalog(appId);
-  // The delivery locks its users in one sorted order, but a group commit of other users' single events
-  // (lib/events/write-batch.ts) updates several sequence rows in one statement, in the plan's order: the
-  // two can deadlock, and PostgreSQL then rolls one back whole. The group commit falls back to one write
-  // at a time; the delivery runs its transaction again (nothing of the rolled-back attempt remains, and
-  // nothing was published: after-commit steps run only after a commit).
+  // The delivery locks its users in one sorted order, as the group commit of single events does
+  // (lib/events/write-batch.ts); a writer that takes shared rows in another order (another instance's, a
+  // future one) can still deadlock with it, and PostgreSQL then rolls one back whole. The delivery then
+  // runs its transaction again (nothing of the rolled-back attempt remains, and nothing was published:
+  // after-commit steps run only after a commit).
   for (let attempt = 1; ; attempt++) {
     try {
       return await deliverOnce(appId, scope, input, catalog);
