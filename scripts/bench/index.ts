@@ -43,6 +43,8 @@ const ONLY = new Set(option('only', 'events,many,claims,missions,sse').split(','
 const MANY_USERS = Number(option('many-users', QUICK ? '20000' : '40000'));
 const CONNECTIONS = Number(option('connections', '64'));
 const SECONDS = Number(option('seconds', QUICK ? '12' : '30'));
+/** Seconds of uncounted load before each of the events and claims scenarios (0: none). */
+const WARMUP_SECONDS = Number(option('warmup', QUICK ? '3' : '5'));
 const STREAMS = Number(option('streams', QUICK ? '1000' : '10000'));
 const SSE_RATE = Number(option('rate', '200'));
 const SSE_SECONDS = Number(option('sse-seconds', QUICK ? '8' : '20'));
@@ -338,18 +340,26 @@ const EVENT_SHAPES = [
  */
 async function driveEvents(server: Server, appId: string, userCount: number, perUser: number, scenario: string): Promise<Row> {
   await createApp(server, appId, { missions: EVENT_MISSIONS });
-  const users = Array.from({ length: userCount }, (_, i) => `u${i}`);
+  // The warm-up's players are others (`w…`, a tenth as many): the measured run's are all new to the server.
+  const warm = await warmUp(server, scenario, await eventJobs(appId, 'w', Math.ceil(userCount / 10), perUser));
+  const result = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, next: await eventJobs(appId, 'u', userCount, perUser) });
+  return withWarmUp({ scenario, result, rssMB: rssMB(server.child.pid!), load: load(), note: `${userCount} users, at most ${perUser} events each` }, warm);
+}
+
+/** Round-robin over `count` users named `prefix` + i, at most `perUser` events per token, the four shapes in turn, half keyed. */
+async function eventJobs(appId: string, prefix: string, count: number, perUser: number): Promise<() => Job | null> {
+  const users = Array.from({ length: count }, (_, i) => `${prefix}${i}`);
   const toks = await tokens(appId, users);
   const used = new Uint16Array(users.length);
   let n = 0;
-  const next = (): Job | null => {
+  return () => {
     for (let tries = 0; tries < users.length; tries++) {
       const u = n++ % users.length;
       if (used[u] >= perUser) continue;
       used[u] += 1;
       const shape = EVENT_SHAPES[n % 4];
       const headers: Record<string, string> = { authorization: `Bearer ${toks[u]}`, 'content-type': 'application/json' };
-      if (n % 2 === 0) headers['idempotency-key'] = `k-${n}`;
+      if (n % 2 === 0) headers['idempotency-key'] = `${prefix}k-${n}`;
       return {
         method: 'POST',
         path: '/v1/events',
@@ -359,8 +369,29 @@ async function driveEvents(server: Server, appId: string, userCount: number, per
     }
     return null;
   };
-  const result = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, next });
-  return { scenario, result, rssMB: rssMB(server.child.pid!), load: load(), note: `${users.length} users, at most ${perUser} events each` };
+}
+
+/**
+ * The warm-up: WARMUP_SECONDS of the same load on other players, so the
+ * measured run meets a server as it runs for hours (JIT-compiled code, pooled
+ * connections open, statements prepared) rather than one just started. It is
+ * not counted in the row's rates, latencies or CPU, but its own figures are
+ * logged and kept in the row's note, and its errors count in the row's.
+ */
+async function warmUp(server: Server, scenario: string, next: () => Job | null): Promise<LoadResult | null> {
+  if (WARMUP_SECONDS <= 0) return null;
+  const warm = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: WARMUP_SECONDS, next });
+  log(`${scenario}: warm-up ${warm.requests} requests in ${warm.seconds} s, p50 ${warm.latencyMs.p50} ms, p99 ${warm.latencyMs.p99} ms, ${warm.errors} errors (not counted)`);
+  restartCpu();
+  return warm;
+}
+
+function withWarmUp(row: Row, warm: LoadResult | null): Row {
+  if (warm === null) return row;
+  row.result.errors += warm.errors;
+  row.result.errorSamples.push(...warm.errorSamples.map((sample) => `warm-up: ${sample}`));
+  row.note = `${row.note}; after a ${warm.seconds} s warm-up on other players (${warm.requests} requests, p99 ${warm.latencyMs.p99} ms)`;
+  return row;
 }
 
 /** (a) POST /v1/events: few users, many events each (95 per token at most: the limit is 100/60 s); their records stay cached. */
@@ -396,13 +427,35 @@ async function createClaimsApp(server: Server, runId: string): Promise<string> {
   return appId;
 }
 
-/** Its completed progress rows (SQL). */
+/** The claims scenario's warm-up players (`w…`): a third as many as the measured ones. */
+const claimWarmUsers = () => Math.ceil(claimUsers() / 3);
+
+/** Its completed progress rows (SQL), for the measured players (`u…`) and the warm-up's (`w…`). */
 async function seedClaims(db: Sql, appId: string): Promise<void> {
-  await db.query(
-    `insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
-     select $1, 'u' || u, 'c' || m, 'completed', 1, 1, 0, 1, $2 from generate_series(0, $3 - 1) u, generate_series(0, $4 - 1) m`,
-    [appId, Date.now(), claimUsers(), CLAIMS_PER_USER],
-  );
+  for (const [prefix, users] of [['u', claimUsers()], ['w', claimWarmUsers()]] as const) {
+    await db.query(
+      `insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
+       select $1, $5 || u, 'c' || m, 'completed', 1, 1, 0, 1, $2 from generate_series(0, $3 - 1) u, generate_series(0, $4 - 1) m`,
+      [appId, Date.now(), users, CLAIMS_PER_USER, prefix],
+    );
+  }
+}
+
+/** Round-robin over `count` players named `prefix` + i, each claiming c0, c1, … in turn; half keyed. */
+async function claimJobs(appId: string, prefix: string, count: number): Promise<() => Job | null> {
+  const users = Array.from({ length: count }, (_, i) => `${prefix}${i}`);
+  const toks = await tokens(appId, users);
+  let n = 0;
+  const total = count * CLAIMS_PER_USER;
+  return () => {
+    if (n >= total) return null;
+    const u = n % count;
+    const m = Math.floor(n / count);
+    n += 1;
+    const headers: Record<string, string> = { authorization: `Bearer ${toks[u]}` };
+    if (n % 2 === 0) headers['idempotency-key'] = `${prefix}c-${n}`;
+    return { method: 'POST', path: `/v1/missions/c${m}/claim`, headers };
+  };
 }
 
 /** `db` null: the app and its rows were made before the server started (--embedded). */
@@ -412,23 +465,9 @@ async function benchClaims(server: Server, db: Sql | null, runId: string): Promi
     await createClaimsApp(server, runId);
     await seedClaims(db, appId);
   }
-  const userCount = claimUsers();
-  const perUser = CLAIMS_PER_USER;
-  const users = Array.from({ length: userCount }, (_, i) => `u${i}`);
-  const toks = await tokens(appId, users);
-  let n = 0;
-  const total = userCount * perUser;
-  const next = (): Job | null => {
-    if (n >= total) return null;
-    const u = n % userCount;
-    const m = Math.floor(n / userCount);
-    n += 1;
-    const headers: Record<string, string> = { authorization: `Bearer ${toks[u]}` };
-    if (n % 2 === 0) headers['idempotency-key'] = `c-${n}`;
-    return { method: 'POST', path: `/v1/missions/c${m}/claim`, headers };
-  };
-  const result = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, next });
-  return { scenario: 'claims', result, rssMB: rssMB(server.child.pid!), load: load(), note: `${userCount} users × ${perUser} completed missions` };
+  const warm = await warmUp(server, 'claims', await claimJobs(appId, 'w', claimWarmUsers()));
+  const result = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, next: await claimJobs(appId, 'u', claimUsers()) });
+  return withWarmUp({ scenario: 'claims', result, rssMB: rssMB(server.child.pid!), load: load(), note: `${claimUsers()} users × ${CLAIMS_PER_USER} completed missions` }, warm);
 }
 
 /**
@@ -699,6 +738,15 @@ async function main(): Promise<void> {
   } else {
     db = new pg.Client({ connectionString: DATABASE_URL });
     await db.connect();
+    // With autovacuum off (this machine's PostgreSQL: /etc/postgresql/15/main/conf.d/90-ci.conf),
+    // every run's dead rows and stale statistics stay, and each run on the same database is slower
+    // than the one before: do autovacuum's work first, so that runs compare.
+    const { rows: autovacuum } = await db.query<{ autovacuum: string }>('show autovacuum');
+    if (autovacuum[0]?.autovacuum === 'off') {
+      const started = performance.now();
+      await db.query('vacuum analyze');
+      log(`autovacuum is off on this server: ran VACUUM ANALYZE first (${((performance.now() - started) / 1000).toFixed(1)} s)`);
+    }
   }
   const rows: Row[] = [];
   let cpuStart = 0;
@@ -709,6 +757,7 @@ async function main(): Promise<void> {
     rows.push(r);
     const x = r.result;
     log(`${r.scenario}: ${x.perSecond}/s, p50 ${x.latencyMs.p50} ms, p99 ${x.latencyMs.p99} ms, max ${x.latencyMs.max} ms, ${x.errors} errors, RSS ${r.rssMB} MB, server CPU ${r.cpuPerRequestMs} ms/request`);
+    if (x.p99ByWindow.length > 1) log(`${r.scenario}: p99 of each 5 s: ${x.p99ByWindow.join(', ')} ms`);
   };
   let sse: Record<string, unknown> | null = null;
   try {

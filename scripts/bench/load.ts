@@ -21,15 +21,23 @@ export interface LoadResult {
   seconds: number;
   perSecond: number;
   latencyMs: { p50: number; p90: number; p99: number; max: number };
+  /** p99 (ms) of the requests sent in each 5 s of the run, in order: where in the run the slow ones were. */
+  p99ByWindow: number[];
 }
+
+const WINDOW_MS = 5_000;
 
 const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (x: number) => Math.round(x * 10) / 10;
 
-export function summarize(latencies: number[], errors: number, errorSamples: string[], seconds: number): LoadResult {
+/** `sentAt`: each request's send time (ms from the run's start), when known, for the p99 by window. */
+export function summarize(latencies: number[], errors: number, errorSamples: string[], seconds: number, sentAt: number[] = []): LoadResult {
   const sorted = Float64Array.from(latencies).sort();
   const arr = Array.from(sorted);
+  const windows: number[][] = [];
+  sentAt.forEach((at, i) => (windows[Math.floor(at / WINDOW_MS)] ??= []).push(latencies[i]));
+  const p99ByWindow = Array.from(windows, (w) => round(percentile(Array.from(Float64Array.from(w ?? []).sort()), 99)));
   return {
     requests: latencies.length,
     errors,
@@ -37,12 +45,14 @@ export function summarize(latencies: number[], errors: number, errorSamples: str
     seconds: round(seconds),
     perSecond: Math.round(latencies.length / seconds),
     latencyMs: { p50: round(percentile(arr, 50)), p90: round(percentile(arr, 90)), p99: round(percentile(arr, 99)), max: round(arr.at(-1) ?? 0) },
+    p99ByWindow,
   };
 }
 
 export async function runLoad(opts: { url: string; connections: number; seconds: number; next: () => Job | null }): Promise<LoadResult> {
   const pool = new Pool(opts.url, { connections: opts.connections, pipelining: 1, keepAliveTimeout: 30_000 });
   const latencies: number[] = [];
+  const sentAt: number[] = [];
   const errorSamples: string[] = [];
   let errors = 0;
   const started = performance.now();
@@ -65,6 +75,7 @@ export async function runLoad(opts: { url: string; connections: number; seconds:
         sample = String(err);
       }
       latencies.push(performance.now() - t0);
+      sentAt.push(t0 - started);
       if (failed) {
         errors += 1;
         if (errorSamples.length < 5) errorSamples.push(sample);
@@ -74,5 +85,5 @@ export async function runLoad(opts: { url: string; connections: number; seconds:
   await Promise.all(Array.from({ length: opts.connections }, worker));
   const seconds = (performance.now() - started) / 1000;
   await pool.close();
-  return summarize(latencies, errors, errorSamples, seconds);
+  return summarize(latencies, errors, errorSamples, seconds, sentAt);
 }
