@@ -19,6 +19,8 @@ const config: KnipConfig = {
     // Run by hand: the cost of the staff announcement's publish (docs/benchmarks.md).
     'scripts/bench/redis-publish.mjs',
     'scripts/bench/token-cache.ts',
+    // Run by hand against a server started with --inspect: what outlives the young generation (docs/benchmarks.md).
+    'scripts/bench/promoted-heap.mjs',
     // The SDK package's two entry points (scripts/sdk/pack.ts builds them): their exports are its public API.
     'lib/sdk/index.ts',
     'lib/sdk/backend.ts',
