@@ -30,14 +30,15 @@ const WINDOW_MS = 5_000;
 const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 const round = (x: number) => Math.round(x * 10) / 10;
+/** The numbers in ascending order (a numeric sort, not Array#sort's text order). */
+const ascending = (xs: number[]): number[] => Array.from(Float64Array.from(xs).sort());
 
 /** `sentAt`: each request's send time (ms from the run's start), when known, for the p99 by window. */
 export function summarize(latencies: number[], errors: number, errorSamples: string[], seconds: number, sentAt: number[] = []): LoadResult {
-  const sorted = Float64Array.from(latencies).sort();
-  const arr = Array.from(sorted);
+  const arr = ascending(latencies);
   const windows: number[][] = [];
   sentAt.forEach((at, i) => (windows[Math.floor(at / WINDOW_MS)] ??= []).push(latencies[i]));
-  const p99ByWindow = Array.from(windows, (w) => round(percentile(Array.from(Float64Array.from(w ?? []).sort()), 99)));
+  const p99ByWindow = Array.from(windows, (w) => round(percentile(ascending(w ?? []), 99)));
   return {
     requests: latencies.length,
     errors,

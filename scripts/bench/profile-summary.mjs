@@ -5,6 +5,7 @@
 // not count.
 //   node scripts/bench/profile-summary.mjs /tmp/prof/CPU.….cpuprofile [--marker name] [--top 15]
 import { readFileSync } from 'node:fs';
+import { categoryOf } from './profile-categories.mjs';
 
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--'));
@@ -36,25 +37,6 @@ function stackOf(id) {
   return s;
 }
 
-// The categories, tried on each frame from the leaf up: the first match names the sample.
-const rules = [
-  ['GC', (f) => f.functionName === '(garbage collector)'],
-  ['idle', (f) => f.functionName === '(idle)'],
-  ['metrics (prom-client)', (f) => /prom-client/.test(f.url) || /^(observe|metrics)$/.test(f.functionName) && /observe/.test(f.url)],
-  ['logging (pino)', (f) => /node_modules\/(pino|sonic-boom|thread-stream)/.test(f.url)],
-  ['zod validation', (f) => /node_modules\/zod/.test(f.url)],
-  ['pg protocol + driver', (f) => /node_modules\/(pg|pg-protocol|pg-pool|pg-types|postgres-array|drizzle-orm)\//.test(f.url)],
-  ['Redis client (ioredis)', (f) => /node_modules\/(ioredis|redis-parser|@ioredis|denque|cluster-key-slot)/.test(f.url)],
-  ['token verify', (f) => /node_modules\/jose/.test(f.url) || /verifyAccessToken|verifyHs256|createHmac|timingSafeEqual/.test(f.functionName)],
-  ['JSON parse/serialize', (f) => f.url === '' && /^(parse|stringify)$/.test(f.functionName)],
-  ['mission evaluation', (f) => /explainEvent|evaluate|missionLock|toMissionProgress|claimedMissionIds|matchesFilter|relatedMissionIds|rollupRows|eventRollups/.test(f.functionName)],
-  ['Upstash client (constructed per call)', (f) => /node_modules\/@upstash/.test(f.url)],
-  ['web Request/Headers/AbortSignal', (f) => /node:internal\/(deps\/undici|abort_controller|worker\/js_transferable|event_target|webstreams)|node_modules\/undici/.test(f.url)],
-  ['HTTP parse/write (node:http)', (f) => /node:(_http_|http$|internal\/http)/.test(f.url) || f.functionName === 'parserOnHeadersComplete' || f.functionName === 'parserOnBody' || f.functionName === 'parserOnMessageComplete'],
-  ['crypto (uuid, hashes)', (f) => /node:(internal\/)?crypto/.test(f.url) || /^(randomUUID|digest|update)$/.test(f.functionName) && f.url === ''],
-  ['Questline code (rest)', (f) => /questline-server\.mjs/.test(f.url)],
-  ['timers, promises, event loop', (f) => /node:internal\/(timers|process\/task_queues|async_hooks)|node:timers/.test(f.url) || f.functionName === '(program)'],
-];
 
 const samples = profile.samples;
 const deltas = profile.timeDeltas;
@@ -86,14 +68,7 @@ for (let i = first; i <= last; i++) {
   const stack = stackOf(samples[i]);
   total += dt;
   // Socket writes and stream plumbing count for whoever wrote (pg, Redis, the HTTP answer).
-  let cat = 'sockets, streams (caller not on the stack)';
-  for (const f of stack) {
-    const hit = rules.find(([, test]) => test(f));
-    if (hit) {
-      cat = hit[0];
-      break;
-    }
-  }
+  const cat = categoryOf(stack) ?? 'sockets, streams (caller not on the stack)';
   byCat.set(cat, (byCat.get(cat) ?? 0) + dt);
   for (const name of new Set(stack.filter((f) => /questline-server\.mjs/.test(f.url)).map((f) => f.functionName || '(anonymous)'))) {
     inclusive.set(name, (inclusive.get(name) ?? 0) + dt);

@@ -10,9 +10,11 @@
 // It samples allocations for that many seconds through V8's sampling heap
 // profiler, keeping the samples of objects a major GC collects and dropping
 // those a scavenge collects, so what it reports is the live heap plus the
-// promoted garbage; then it prints the sampled bytes by package and the top
+// promoted garbage; then it prints the sampled bytes by category (the CPU
+// profile summary's: scripts/bench/profile-categories.mjs) and the top
 // allocation sites.
 import WebSocket from 'ws';
+import { categoryOf } from './profile-categories.mjs';
 
 const seconds = Number(process.argv[2] ?? 15);
 const port = Number(process.argv[3] ?? 9229);
@@ -41,36 +43,26 @@ await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
 const { result } = await send('HeapProfiler.stopSampling');
 ws.close();
 
-const PACKAGES = [
-  [/ioredis|redis-parser|standard-as-callback/, 'ioredis'],
-  [/node_modules\/pg|pg-protocol/, 'node-postgres'],
-  [/undici/, 'undici'],
-  [/@upstash/, '@upstash'],
-  [/questline-server|\/lib\/|\/app\//, 'Questline code'],
-];
-const packageOf = (urls) => {
-  for (let i = urls.length - 1; i >= 0; i--) for (const [test, name] of PACKAGES) if (test.test(urls[i])) return name;
-  return 'Node.js and other';
-};
 const byPackage = new Map();
 const bySite = new Map();
 let total = 0;
-const walk = (node, urls) => {
+/** `frames`: the node's stack, leaf first. */
+const walk = (node, frames) => {
   const { functionName, url, lineNumber } = node.callFrame;
-  const path = [...urls, url];
+  const stack = [node.callFrame, ...frames];
   if (node.selfSize > 0) {
     total += node.selfSize;
-    const pkg = packageOf(path);
+    const pkg = categoryOf(stack) ?? 'Node.js and other';
     byPackage.set(pkg, (byPackage.get(pkg) ?? 0) + node.selfSize);
     const site = `${functionName || '(anonymous)'} ${url.split('/').slice(-2).join('/')}:${lineNumber + 1}`;
     bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
   }
-  for (const child of node.children) walk(child, path);
+  for (const child of node.children) walk(child, stack);
 };
 walk(result.profile.head, []);
 const mb = (bytes) => `${(bytes / 1048576).toFixed(1)} MB`;
 console.log(`\nsampled (live + promoted garbage): ${mb(total)} in ${seconds} s\n`);
-console.log('| allocated in | bytes | share |\n|---|---|---|');
+console.log('| allocated in (first match from the leaf up) | bytes | share |\n|---|---|---|');
 for (const [name, bytes] of [...byPackage].sort((a, b) => b[1] - a[1])) console.log(`| ${name} | ${mb(bytes)} | ${((100 * bytes) / total).toFixed(0)} % |`);
 console.log('\n| top allocation sites (self) | bytes |\n|---|---|');
 for (const [site, bytes] of [...bySite].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`| \`${site}\` | ${mb(bytes)} |`);
