@@ -24,10 +24,10 @@ const noGlobalDb = { name: '@/db/client', importNames: ['getDb'], message: 'A se
 const noGlobalDbInDomain = {
   name: '@/db/client',
   importNames: ['getDb'],
-  message: 'Only the composition root (lib/boot.ts, lib/service-deps.ts, lib/auth/staff-auth.ts) reaches the global database getter: take the database from ctx or a parameter.',
+  message: 'Only the composition root (lib/service-deps.ts) reaches the global database getter: take the database from ctx, a parameter or processDb().',
 };
 // The composition root builds the process's dependencies from the global getters and hands them in (docs/architecture.md).
-const COMPOSITION_ROOT = ['lib/boot.ts', 'lib/service-deps.ts', 'lib/auth/staff-auth.ts'];
+const COMPOSITION_ROOT = ['lib/service-deps.ts'];
 const sdkOnly = { group: ['@/**', 'node:*', 'zod', 'zod/**', 'next', 'next/**'], message: 'The SDK imports only its own modules (it ships as a browser package).' };
 const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] });
 const TESTS = ['**/*.test.ts', '**/*.contract.ts'];

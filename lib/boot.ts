@@ -4,7 +4,7 @@
 // process, from Next.js's instrumentation hook or the plain Node server.
 import { testClockEnabled } from '@/lib/clock';
 import path from 'node:path';
-import { getDb, getDbDriver, type Db } from '@/db/client';
+import { getDbDriver, type Db } from '@/db/client';
 import { createApp, findApp } from '@/lib/apps/apps';
 import { generateSecret } from '@/lib/apps/secrets';
 import { warmRevocations } from '@/lib/auth/revocation';
@@ -22,7 +22,7 @@ import { ensureFirstAdmin } from '@/lib/staff/bootstrap';
 import { withOutageAnnounced } from '@/lib/log-outage';
 import { DatabaseStartError, hostAndPort, rootMessage } from '@/lib/startup-errors';
 import { isForkedWorker } from './forked-worker';
-import { processServiceDeps, processStreamSources } from './service-deps';
+import { processDb, processServiceDeps, processStreamSources } from './service-deps';
 import type { ServiceContext } from '@/lib/services/context';
 import { putCatalog } from '@/lib/services/catalog/put-catalog';
 import { provideStreamSources } from '@/lib/updates/sources';
@@ -76,13 +76,13 @@ async function runBoot(): Promise<void> {
   // and the outage logs of the steps below stay quiet meanwhile.
   await withOutageAnnounced(async () => {
     const config = getConfig();
-    const db = await getDb().catch((err: unknown) => {
+    const db = await processDb().catch((err: unknown) => {
       // PGlite's own start-up errors (data directory in use) already say it in one line.
       throw config.databaseUrl && !startupErrorLine(err) ? new DatabaseStartError(config.databaseUrl, err) : err;
     });
     // The update log's repair and publication read the domain through this port, and the in-memory catalog loads from this database (workers too).
     provideStreamSources(processStreamSources());
-    provideCatalogDatabase(getDb);
+    provideCatalogDatabase(processDb);
     const kv = await getKv();
     // A QUESTLINE_WORKERS worker: the primary (scripts/server.ts) migrated, warmed the shared store,
     // seeded, created the first admin and printed the start-up lines before forking it.
@@ -130,7 +130,7 @@ async function bootSteps(config: Config, db: Db, kv: KV, warm: boolean): Promise
   // Scheduled publishes of drafts: polled every second by every instance (docs/api.md, "Drafts and releases").
   startReleaseScheduler();
   // Outbound webhooks: the periodic sweep of due deliveries (anything a process that died left unsent, retries).
-  startOutbound(getDb);
+  startOutbound(processDb);
   const lines = [
     `Questline: database ${await getDbDriver()}${config.embedded ? ` in ${path.join(config.dataDir, 'pg')}` : ''}, key-value store ${kv.kind}`,
   ];

@@ -23,6 +23,8 @@ describe('layers the linter enforces', () => {
     ['a domain module importing lib/http', 'lib/events/scratch.ts', "import { parseWith as x } from '@/lib/http/validate';", /never imports lib\/http/],
     ['infrastructure importing the domain', 'lib/kv/scratch.ts', "import { getCatalog as x } from '@/lib/catalog/catalog';", /imports no domain/],
     ['the update log importing the domain', 'lib/updates/scratch.ts', "import { getCatalog as x } from '@/lib/catalog/catalog';", /lib\/updates is infrastructure/],
+    ['start-up calling the global database getter (it takes processDb() from the composition root)', 'lib/boot.ts', "import { getDb as x } from '@/db/client';", /composition root/],
+    ['staff sign-in calling the global database getter', 'lib/auth/staff-auth.ts', "import { getDb as x } from '@/db/client';", /composition root/],
     ['an HTTP handler calling the global database getter', 'lib/http/admin/scratch.ts', "import { getDb as x } from '@/db/client';", /never reaches the database/],
     ['an HTTP handler importing the schema', 'lib/http/v1/scratch.ts', "import { events as x } from '@/db/schema';", /never reaches the database/],
     ['the SDK importing zod', 'lib/sdk/scratch.ts', "import { z as x } from 'zod';", /only its own modules/],

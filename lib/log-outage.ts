@@ -4,6 +4,7 @@
 // that follow are counted, not logged; one line when the place works again,
 // with how long it failed and how many times. A ten-minute outage so costs
 // two lines per place, not one per request or per retry.
+import { causeChain } from './errors';
 import { logError, logWarn } from './log';
 import { processWide } from './process-wide';
 
@@ -35,16 +36,12 @@ export interface OutageLog {
 }
 
 /**
- * The messages of an error and of its causes, outermost first: a circuit
- * breaker's fast failure names the failure that opened it.
+ * The messages of an error and of its causes, outermost first (lib/errors.ts's
+ * causeChain): a circuit breaker's fast failure names the failure that opened it.
  */
 function causeOf(err: unknown): string {
-  const parts: string[] = [];
-  for (let e: unknown = err, depth = 0; e !== null && e !== undefined && depth < 5; depth++) {
-    parts.push(e instanceof Error ? e.message : String(e));
-    e = e instanceof Error ? e.cause : undefined;
-  }
-  return parts.join(' <- ');
+  if (!err || typeof err !== 'object') return String(err);
+  return [...causeChain(err)].map((e) => (typeof e.message === 'string' ? e.message : String(e))).join(' <- ');
 }
 
 /**

@@ -3,8 +3,10 @@
 // logger, catalogs, stream publication), built here for the HTTP layer
 // (lib/http/service-context.ts) and the service's own background work (the
 // scheduled publish poller), and what the update log needs of the domain
-// (lib/updates/sources.ts), provided by lib/boot.ts. The one place besides
-// boot.ts that reaches the global getters.
+// (lib/updates/sources.ts), provided by lib/boot.ts. The one file that reaches
+// the global database getter: start-up (lib/boot.ts) and the staff sign-in's
+// Better Auth instance (lib/auth/staff-auth.ts) take the database from
+// processDb() here.
 import { getDb } from '@/db/client';
 import { getBus } from '@/lib/bus';
 import { getCatalog, invalidateCatalog } from '@/lib/catalog/catalog';
@@ -28,7 +30,7 @@ async function catalogChanged(appId: string, missionIds: string[], editStartedAt
   void afterCatalogEdit(appId, missionIds, editStartedAt);
 }
 
-/** The process's database alone (the hot /v1 handlers need nothing else of the dependencies). */
+/** The process's database alone (the hot /v1 handlers, start-up, the catalog loader, the outbound sweep and staff sign-in need nothing else of the dependencies). */
 export function processDb(): Promise<ServiceContext['deps']['db']> {
   return getDb();
 }

@@ -4,7 +4,8 @@
 // removal takes effect on the very next request.
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
-import { getDb, type Db } from '@/db/client';
+import type { Db } from '@/db/client';
+import { processDb } from '@/lib/service-deps';
 import { staff, staffAccount, staffSession, staffVerification } from '@/db/schema';
 import { getConfig } from '@/lib/config';
 import { processWide } from '@/lib/process-wide';
@@ -118,7 +119,7 @@ export function wantsSecureCookies(headers: Headers, url?: string): boolean {
 const instances = () => processWide('staffAuth', () => new WeakMap<Db, Map<boolean, Promise<StaffAuth>>>());
 
 export async function getStaffAuth(secureCookies: boolean): Promise<StaffAuth> {
-  const db = await getDb();
+  const db = await processDb();
   const perDb = instances();
   let byFlavour = perDb.get(db);
   if (!byFlavour) perDb.set(db, (byFlavour = new Map()));
