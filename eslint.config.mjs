@@ -24,10 +24,10 @@ const noGlobalDb = { name: '@/db/client', importNames: ['getDb'], message: 'A se
 const noGlobalDbInDomain = {
   name: '@/db/client',
   importNames: ['getDb'],
-  message: 'Only the composition root (lib/service-deps.ts) reaches the global database getter: take the database from ctx, a parameter or processDb().',
+  message: 'Only lib/process-db.ts reaches the global database getter: take the database from ctx, a parameter or processDb() (lib/process-db.ts).',
 };
-// The composition root builds the process's dependencies from the global getters and hands them in (docs/architecture.md).
-const COMPOSITION_ROOT = ['lib/service-deps.ts'];
+// The process's database (lib/process-db.ts, used by the composition root) is the one door to the global getter (docs/architecture.md).
+const COMPOSITION_ROOT = ['lib/process-db.ts'];
 const sdkOnly = { group: ['@/**', 'node:*', 'zod', 'zod/**', 'next', 'next/**'], message: 'The SDK imports only its own modules (it ships as a browser package).' };
 const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] });
 const TESTS = ['**/*.test.ts', '**/*.contract.ts'];

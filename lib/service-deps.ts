@@ -3,12 +3,10 @@
 // logger, catalogs, stream publication), built here for the HTTP layer
 // (lib/http/service-context.ts) and the service's own background work (the
 // scheduled publish poller), and what the update log needs of the domain
-// (lib/updates/sources.ts), provided by lib/boot.ts. The one file that reaches
-// the global database getter: start-up (lib/boot.ts) and the staff sign-in's
-// Better Auth instance (lib/auth/staff-auth.ts) take the database from
-// processDb() here.
-import { getDb } from '@/db/client';
+// (lib/updates/sources.ts), provided by lib/boot.ts. The database comes from
+// lib/process-db.ts, the one file that reaches the global getter.
 import { getBus } from '@/lib/bus';
+import { processDb } from '@/lib/process-db';
 import { getCatalog, invalidateCatalog } from '@/lib/catalog/catalog';
 import { getKv } from '@/lib/kv';
 import { toBalance } from '@/lib/balances/balances';
@@ -30,22 +28,17 @@ async function catalogChanged(appId: string, missionIds: string[], editStartedAt
   void afterCatalogEdit(appId, missionIds, editStartedAt);
 }
 
-/** The process's database alone (the hot /v1 handlers, start-up, the catalog loader, the outbound sweep and staff sign-in need nothing else of the dependencies). */
-export function processDb(): Promise<ServiceContext['deps']['db']> {
-  return getDb();
-}
-
 export async function processServiceDeps(): Promise<ServiceContext['deps']> {
-  return { db: await getDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream, catalogChanged };
+  return { db: await processDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream, catalogChanged };
 }
 
 /** The update log's view of the domain: the database, the catalog's reading of a progress row, a balance row's message, the records cache. */
 export function processStreamSources(): StreamSources {
   return {
-    db: getDb,
+    db: processDb,
     progressReader: async (appId, userId) => {
       const catalog = await getCatalog(appId);
-      const zone = zoneOf(await readAttributes(await getDb(), appId, userId));
+      const zone = zoneOf(await readAttributes(await processDb(), appId, userId));
       return (row, now) => {
         const mission = catalog.missions.get(row.missionId);
         if (!mission) return null;

@@ -5,7 +5,7 @@
 import { betterAuth } from 'better-auth';
 import { drizzleAdapter } from 'better-auth/adapters/drizzle';
 import type { Db } from '@/db/client';
-import { processDb } from '@/lib/service-deps';
+import { processDb } from '@/lib/process-db';
 import { staff, staffAccount, staffSession, staffVerification } from '@/db/schema';
 import { getConfig } from '@/lib/config';
 import { processWide } from '@/lib/process-wide';

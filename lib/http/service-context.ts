@@ -9,7 +9,8 @@ import type { AdminIdentity } from '@/lib/auth/admin';
 import type { TokenClaims } from '@/lib/auth/jwt';
 import { AppError } from '@/lib/errors';
 import type { Actor, ServiceContext } from '@/lib/services/context';
-import { processDb, processServiceDeps } from '@/lib/service-deps';
+import { processDb } from '@/lib/process-db';
+import { processServiceDeps } from '@/lib/service-deps';
 
 /** What the context needs of an admin request (lib/http/handler.ts's AdminContext). */
 interface AdminRequest {
