@@ -14,6 +14,8 @@ const config: KnipConfig = {
     'scripts/fuzz.ts',
     'scripts/sse-soak.ts',
     'scripts/bench-webhook.ts',
+    // Spawned under tsx by the Vitest global setup: one start of the service that makes the run's started test template.
+    'lib/testing/started-template.ts',
     // Run by `npm run bench -- --cpu-prof` (spawned) or by hand on a profile.
     'scripts/bench/profile-summary.mjs',
     // Run by hand: the cost of the staff announcement's publish (docs/benchmarks.md).

@@ -29,5 +29,9 @@ const fast = testFiles(root).filter((file) => !SLOW.test(readFileSync(path.join(
 // worker has its own database and Redis index: lib/testing/worker-stores.ts).
 const maxWorkers = Math.max(2, availableParallelism() - 1);
 
+// No file here starts a server, so the global setup skips the started template
+// (lib/testing/pglite-template.ts buildStartedTemplate, about 3 s).
+process.env.QUESTLINE_TEST_NO_STARTED_TEMPLATE = '1';
+
 // Spread, not mergeConfig: mergeConfig would append to the base's include instead of replacing it.
 export default defineConfig({ ...base, test: { ...base.test, include: fast, maxWorkers } });

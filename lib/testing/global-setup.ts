@@ -5,7 +5,7 @@
 // so a run leaves nothing in the system temp folder.
 import { rmSync } from 'node:fs';
 import pg from 'pg';
-import { buildPgliteTemplate } from './pglite-template';
+import { buildPgliteTemplate, buildStartedTemplate } from './pglite-template';
 import { workerDatabaseName } from './worker-store-urls';
 
 /** Drops and creates `<database>_w1…_w<workers>` on DATABASE_URL's server: each run starts them empty, as CI starts its one database. */
@@ -27,6 +27,8 @@ export default async function setup(project: { config: { maxWorkers?: number | s
   const databaseUrl = process.env.DATABASE_URL?.trim();
   if (databaseUrl) await freshWorkerDatabases(databaseUrl, Math.max(1, Number(project.config.maxWorkers) || 1));
   await buildPgliteTemplate();
+  // The fast tier (vitest.fast.config.mts) starts no server, so it needs no started template.
+  if (!databaseUrl && process.env.QUESTLINE_TEST_NO_STARTED_TEMPLATE !== '1') await buildStartedTemplate();
   return () => {
     const root = process.env.QUESTLINE_TEST_TMP;
     if (root) rmSync(root, { recursive: true, force: true });

@@ -6,12 +6,26 @@
 // (docs/reliability.md, "Suite under load"). Each test file still gets its
 // own database; what it skips is initdb and the migrations, which run once
 // per run here, through the same drizzle migrator as the service.
-import { cpSync, existsSync, mkdirSync, renameSync } from 'node:fs';
+// A second template, "started", is the migrated one after one embedded
+// start-up (the demo app and its catalog, the first admin and their secret
+// files): in-process test servers (lib/testing/test-server.ts) begin from it
+// and skip that work too (0.8 CPU-s each, measured 2026-11-27). Spawned
+// servers (serve-process.ts, production.ts) begin from the migrated one,
+// since some tests read what a first start prints.
+import { spawn } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import path from 'node:path';
 
-const templateDir = (): string | null => {
+export type TemplateKind = 'migrated' | 'started';
+
+const templateRoot = (kind: TemplateKind): string | null => {
   const root = process.env.QUESTLINE_TEST_TMP;
-  return root ? path.join(root, 'pglite-template', 'pg') : null;
+  return root ? path.join(root, kind === 'migrated' ? 'pglite-template' : 'pglite-started') : null;
+};
+const templateDir = (): string | null => {
+  const root = templateRoot('migrated');
+  return root ? path.join(root, 'pg') : null;
 };
 
 /** Makes the run's template (global setup): a PGlite database with every migration applied, closed. */
@@ -33,18 +47,52 @@ export async function buildPgliteTemplate(): Promise<void> {
 }
 
 /**
+ * Makes the "started" template (global setup, after buildPgliteTemplate): a
+ * copy of the migrated one that lib/testing/started-template.ts starts the
+ * service on once, in a process of its own under tsx (the service's modules
+ * import with the `@/` paths; its timers end with that process).
+ */
+export async function buildStartedTemplate(): Promise<void> {
+  const root = templateRoot('started');
+  const migrated = templateDir();
+  if (!root || !migrated || !existsSync(migrated) || existsSync(root)) return;
+  const building = `${root}.building`;
+  rmSync(building, { recursive: true, force: true });
+  mkdirSync(building, { recursive: true, mode: 0o700 });
+  cpSync(migrated, path.join(building, 'pg'), { recursive: true });
+  const tsx = createRequire(import.meta.url).resolve('tsx/cli');
+  const script = path.join(process.cwd(), 'lib', 'testing', 'started-template.ts');
+  const output: Buffer[] = [];
+  const code = await new Promise<number | null>((resolve, reject) => {
+    const child = spawn(process.execPath, [tsx, script, building], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stdout.on('data', (b: Buffer) => output.push(b));
+    child.stderr.on('data', (b: Buffer) => output.push(b));
+    child.on('error', reject);
+    child.on('close', resolve);
+  });
+  if (code !== 0) throw new Error(`the started test template failed (exit ${code}):\n${Buffer.concat(output).toString()}`);
+  // The data-directory lock of the process that made it (lib/data-dir-lock.ts): each copy's server takes its own.
+  rmSync(path.join(building, 'questline.lock'), { force: true });
+  renameSync(building, root);
+}
+
+/**
  * Puts a copy of the run's template database in `dataDir` (as `pg`, where
  * the service keeps it) unless the directory already holds one; without a
  * template (a run outside Vitest) or with DATABASE_URL in `env` (the
- * server's environment) nothing is copied.
+ * server's environment) nothing is copied. `started`: the started template
+ * (its `pg` and the demo app's and first admin's secret files) when the run
+ * has one, else the migrated one.
  * The service still opens, migrates (nothing left to apply) and makes the
  * files owner-only itself.
  */
-export function seedDataDir(dataDir: string, env: NodeJS.ProcessEnv = process.env): void {
+export function seedDataDir(dataDir: string, env: NodeJS.ProcessEnv = process.env, kind: TemplateKind = 'migrated'): void {
   if (env.DATABASE_URL?.trim()) return; // PostgreSQL: no embedded database
   const template = templateDir();
   const target = path.join(dataDir, 'pg');
   if (!template || !existsSync(template) || existsSync(target)) return;
   mkdirSync(dataDir, { recursive: true, mode: 0o700 });
-  cpSync(template, target, { recursive: true });
+  const started = kind === 'started' ? templateRoot('started') : null;
+  if (started && existsSync(started)) cpSync(started, dataDir, { recursive: true, force: false, errorOnExist: false });
+  else cpSync(template, target, { recursive: true });
 }

@@ -7,17 +7,22 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { seedDataDir } from './pglite-template';
+import { seedDataDir, type TemplateKind } from './pglite-template';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
+export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
 
-/** Must run before anything reads the configuration (call it in beforeAll first). */
-export function prepareTestEnv(): void {
+/**
+ * Must run before anything reads the configuration (call it in beforeAll first).
+ * `started`: the data directory begins as the run's started template (the
+ * demo app and first admin made), for an in-process test server.
+ */
+export function prepareTestEnv(template: TemplateKind = 'migrated'): void {
   process.env.QUESTLINE_QUIET = '1';
   process.env.ADMIN_API_KEY ??= TEST_ADMIN_KEY;
-  process.env.JWT_SECRET ??= 'test-jwt-secret-that-is-long-enough-0123456789';
+  process.env.JWT_SECRET ??= TEST_JWT_SECRET;
   process.env.QUESTLINE_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'questline-test-'));
-  seedDataDir(process.env.QUESTLINE_DATA_DIR);
+  seedDataDir(process.env.QUESTLINE_DATA_DIR, process.env, template);
 }
 
 let counter = 0;

@@ -15,7 +15,7 @@ export interface TestServer {
 }
 
 export async function startTestServer(): Promise<TestServer> {
-  prepareTestEnv();
+  prepareTestEnv('started');
   const [{ boot }, { createNodeServer }] = await Promise.all([import('@/lib/boot'), import('@/lib/http/node-server')]);
   await boot();
   const server = createNodeServer();

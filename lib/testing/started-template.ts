@@ -1,0 +1,33 @@
+// Run by the Vitest global setup (lib/testing/pglite-template.ts
+// buildStartedTemplate) in a process of its own, under tsx: one start of the
+// service on a copy of the run's migrated template, in the environment an
+// in-process test server has (lib/testing/test-env.ts), so the embedded
+// start-up's one-time work (the demo app and its catalog, the first admin
+// with its password hash: about 0.8 CPU-s) is done once per run instead of
+// once per test file. argv[2]: the data directory to start in (its `pg`
+// already a copy of the migrated template).
+import { TEST_ADMIN_KEY, TEST_JWT_SECRET } from './test-env';
+
+async function main(): Promise<void> {
+  const dataDir = process.argv[2];
+  if (!dataDir) throw new Error('usage: started-template.ts <data directory>');
+  delete process.env.DATABASE_URL;
+  delete process.env.REDIS_URL;
+  delete process.env.UPSTASH_REDIS_REST_URL;
+  delete process.env.UPSTASH_REDIS_REST_TOKEN;
+  process.env.QUESTLINE_QUIET = '1';
+  process.env.QUESTLINE_DATA_DIR = dataDir;
+  process.env.ADMIN_API_KEY ??= TEST_ADMIN_KEY;
+  process.env.JWT_SECRET ??= TEST_JWT_SECRET;
+  const [{ boot }, { closeDb }] = await Promise.all([import('@/lib/boot'), import('@/db/client')]);
+  await boot();
+  await closeDb();
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
