@@ -135,29 +135,48 @@ function rewarm(database: DatabaseOf): Promise<unknown> {
  * `database` is resolved only when the store lost its contents or is unreachable.
  */
 export async function revocationOf(claims: TokenClaims, database: DatabaseOf): Promise<string | null> {
+  return (await revocationAnd(claims, database, [])).revoked;
+}
+
+/**
+ * revocationOf, with `keys` read in the same MGET (a route's prefetch: one
+ * command, not one more per request). `values` holds their values in order,
+ * or is undefined when the answer came from the database (the store
+ * unreachable): the caller then reads them itself.
+ */
+export async function revocationAnd(
+  claims: TokenClaims,
+  database: DatabaseOf,
+  keys: readonly string[],
+): Promise<{ revoked: string | null; values: (string | null)[] | undefined }> {
   try {
-    return await revocationFromStore(claims, database);
+    return await revocationFromStore(claims, database, keys);
   } catch (err) {
     // Fail-safe, neither open nor closed: with the store unreachable the
     // answer comes from the database, which holds every revocation (three
     // indexed reads per request while the outage lasts). If the database is
     // down too, the request answers 503.
     if (!isUnavailableError(err)) throw err;
-    return revocationFromDatabase(await database(), claims);
+    return { revoked: await revocationFromDatabase(await database(), claims), values: undefined };
   }
 }
 
-async function revocationFromStore(claims: TokenClaims, database: DatabaseOf): Promise<string | null> {
+async function revocationFromStore(
+  claims: TokenClaims,
+  database: DatabaseOf,
+  keys: readonly string[],
+): Promise<{ revoked: string | null; values: (string | null)[] }> {
   const kv = getKv();
-  // One round trip: the jti, the user-wide cut-off, the app's last secret rotation and the marker.
-  const read = () => kv.mget([denyKey(claims.jti), userKey(claims.appId, claims.userId), rotationKey(claims.appId), WARM_MARKER]);
-  let [denied, before, rotated, warm] = await read();
+  // One round trip: the jti, the user-wide cut-off, the app's last secret rotation, the marker, and the caller's keys.
+  const read = () => kv.mget([denyKey(claims.jti), userKey(claims.appId, claims.userId), rotationKey(claims.appId), WARM_MARKER, ...keys]);
+  let [denied, before, rotated, warm, ...values] = await read();
   // The store answers: re-warm it if it lost its contents (no marker) or missed a revocation while unreachable.
   if (warm === null || warming.stale) {
     await rewarm(database);
-    [denied, before, rotated, warm] = await read();
+    [denied, before, rotated, warm, ...values] = await read();
   }
-  return verdict(claims, denied !== null, before === null ? null : Number(before), rotated === null ? null : Number(rotated));
+  const revoked = verdict(claims, denied !== null, before === null ? null : Number(before), rotated === null ? null : Number(rotated));
+  return { revoked, values };
 }
 
 function verdict(claims: TokenClaims, denied: boolean, before: number | null, rotated: number | null): string | null {

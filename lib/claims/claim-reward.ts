@@ -34,6 +34,8 @@ export interface ClaimRewardInput {
   idempotencyKey: string | null;
   /** The key's cached answer when the caller already read it with the token checks (null: not cached); undefined: read it here. */
   cachedAnswer?: string | null;
+  /** The user's cached recommendations entry, read with the token checks (null: none); undefined: the refresh reads it. */
+  cachedRecommendations?: string | null;
 }
 
 /** The stored (namespaced) key of a claim's Idempotency-Key. */
@@ -89,7 +91,7 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
     // After commit, side by side: the stream updates in the user's order, the cached answer.
     await Promise.all([publishInOrder(appId, userId, written.seq, written.updates), cacheOutcome(scope, outcome)]);
     // A first claim changes what is worth recommending: refresh in the background (pushes a `recommendation`).
-    refreshRecommendationsInBackground({ ctx: { appId, userId, db } });
+    refreshRecommendationsInBackground({ ctx: { appId, userId, db }, cached: input.cachedRecommendations });
     return outcome;
   }
   throw new AppError('unavailable', 'Too many concurrent uses of this idempotency key; retry later');

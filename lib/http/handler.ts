@@ -3,7 +3,7 @@
 // Web-standard only (no next/* import), so a plain Node server can mount it.
 import { AppError, isUnavailableError as isUnavailable } from '@/lib/errors';
 import { bearerToken, verifyAccessTokenCached, type TokenClaims } from '@/lib/auth/jwt';
-import { revocationOf } from '@/lib/auth/revocation';
+import { revocationAnd } from '@/lib/auth/revocation';
 import type { Limiter } from '@/lib/ratelimit/types';
 import { checkAdminRequest, identifyAdmin, type AdminIdentity } from '@/lib/auth/admin';
 import type { Capability } from '@/lib/auth/roles';
@@ -59,6 +59,13 @@ export interface UserRouteOptions<P = undefined> {
   limiter?: () => Limiter;
   /** A read sent with the token checks (same round trip); its result reaches the handler as `prefetched`. */
   prefetch?: (req: Request, auth: TokenClaims) => Promise<P> | undefined;
+  /**
+   * Key-value keys read in the token checks' own MGET (the same command):
+   * their values (null: absent), in order, reach the handler as `stored`, or
+   * undefined when the store was not read (unreachable): the handler then
+   * reads what it needs itself.
+   */
+  storedKeys?: (req: Request, auth: TokenClaims) => string[];
 }
 
 function tokenOf(req: Request, tokenInQuery: boolean): string {
@@ -153,18 +160,22 @@ export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>, optio
 
 /**
  * A /v1 endpoint behind a bearer JWT. The token's signature is checked from a
- * short-lived cache (lib/auth/jwt.ts); then the revocation read (one MGET),
- * the rate-limit script and the route's `prefetch` read (the idempotency
- * answer cache) are sent to the key-value store together: one round trip.
+ * short-lived cache (lib/auth/jwt.ts); then the revocation read (one MGET,
+ * which also reads the route's `storedKeys`: the idempotency answer cache),
+ * the rate-limit script and the route's `prefetch` read are sent to the
+ * key-value store together: one round trip.
  * A revoked token is refused even when the limiter or the read answered.
  */
-export function userRoute<P = undefined>(options: UserRouteOptions<P>, fn: (ctx: UserContext & { prefetched: P | undefined }) => Promise<Response>): Handler {
+export function userRoute<P = undefined>(
+  options: UserRouteOptions<P>,
+  fn: (ctx: UserContext & { prefetched: P | undefined; stored: (string | null)[] | undefined }) => Promise<Response>,
+): Handler {
   return (req, routeCtx) =>
     run(req, true, async (requestId, extra) => {
       const auth = await verifyAccessTokenCached(tokenOf(req, options.tokenInQuery ?? false));
       noteApp(req, auth.appId);
-      const [revoked, limited, prefetched] = await Promise.all([
-        revocationOf(auth, processDatabase),
+      const [{ revoked, values: stored }, limited, prefetched] = await Promise.all([
+        revocationAnd(auth, processDatabase, options.storedKeys?.(req, auth) ?? []),
         options.limiter ? options.limiter().consume(auth.jti).then((r) => ({ ok: r }), (err: unknown) => ({ err })) : null,
         // A failed read is no answer: the route reads again (and fails open) itself.
         options.prefetch ? Promise.resolve(options.prefetch(req, auth)).catch(() => undefined) : undefined,
@@ -180,7 +191,7 @@ export function userRoute<P = undefined>(options: UserRouteOptions<P>, fn: (ctx:
         }
         rateLimitHeaders(result).forEach((value, name) => extra.set(name, value));
       }
-      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth, prefetched });
+      return fn({ ...base(req, requestId, await paramsOf(routeCtx), routeCtx), auth, prefetched, stored });
     });
 }
 

@@ -49,7 +49,9 @@ interface CacheEntry {
   result: Recommendation;
 }
 
-const cacheKey = (ctx: Ctx) => kvKey('recs', ctx.appId, ctx.userId);
+/** The key of a user's cached recommendations (the claim route reads it with the token checks). */
+export const recommendationCacheKey = (appId: string, userId: string) => kvKey('recs', appId, userId);
+const cacheKey = (ctx: Ctx) => recommendationCacheKey(ctx.appId, ctx.userId);
 
 async function loadCandidates(ctx: Ctx, now: number): Promise<Candidate[]> {
   const catalog = await getCatalog(ctx.appId);
@@ -59,10 +61,11 @@ async function loadCandidates(ctx: Ctx, now: number): Promise<Candidate[]> {
   return rankFallback(listCandidates(catalog, records, now, attributes));
 }
 
-async function readCache(ctx: Ctx): Promise<CacheEntry | null> {
+/** The cached entry; `raw`: its text already read (null: none), so the store is not asked again. */
+async function readCache(ctx: Ctx, raw?: string | null): Promise<CacheEntry | null> {
   try {
-    const raw = await getKv().get(cacheKey(ctx));
-    return raw === null ? null : (JSON.parse(raw) as CacheEntry);
+    const text = raw === undefined ? await getKv().get(cacheKey(ctx)) : raw;
+    return text === null ? null : (JSON.parse(text) as CacheEntry);
   } catch (err) {
     if (!isCircuitOpen(err)) logError('recommendation cache read failed', err, { appId: ctx.appId });
     return null;
@@ -150,17 +153,20 @@ export async function getRecommendations({ ctx, input }: { ctx: Ctx; input: { li
   return shared(ctx, input.limit, false);
 }
 
-/** Recomputes (with the limit last asked for) and pushes the result; for the background refresh and tests. */
-async function refreshRecommendations({ ctx }: { ctx: Ctx }): Promise<Recommendation> {
-  const cached = await readCache(ctx);
-  return shared(ctx, cached?.limit ?? DEFAULT_LIMIT, true);
+/**
+ * Recomputes (with the limit last asked for) and pushes the result; for the background refresh and tests.
+ * `cached`: the cache entry's text when the caller read it already (the claim route, with the token checks).
+ */
+async function refreshRecommendations({ ctx, cached }: { ctx: Ctx; cached?: string | null }): Promise<Recommendation> {
+  const entry = await readCache(ctx, cached);
+  return shared(ctx, entry?.limit ?? DEFAULT_LIMIT, true);
 }
 
 /**
  * Starts refreshRecommendations without waiting for it (after a claim commits); failures are logged.
  */
-export function refreshRecommendationsInBackground({ ctx }: { ctx: Ctx }): void {
-  void refreshRecommendations({ ctx }).catch((err: unknown) =>
+export function refreshRecommendationsInBackground({ ctx, cached }: { ctx: Ctx; cached?: string | null }): void {
+  void refreshRecommendations({ ctx, cached }).catch((err: unknown) =>
     logError('recommendation refresh failed', err, { appId: ctx.appId }),
   );
 }

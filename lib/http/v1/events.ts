@@ -5,7 +5,6 @@ import { AppError } from '@/lib/errors';
 import { eventTimeProblem } from '@/lib/events/event-time';
 import { eventKey, recordEvent } from '@/lib/events/record-event';
 import { checkKey, idempotencyCacheKey, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
-import { getKv } from '@/lib/kv';
 import { eventsLimiter } from '@/lib/ratelimit/policies';
 import { readJsonBody } from '../body';
 import { userRoute } from '../handler';
@@ -17,14 +16,14 @@ import { metrics } from '@/lib/metrics';
 export const postEvent = userRoute(
   {
     limiter: eventsLimiter,
-    // The cached answer of a header key is read with the token checks (one round trip).
-    prefetch: (req, auth) => {
+    // The cached answer of a header key is read in the token checks' MGET (one command).
+    storedKeys: (req, auth) => {
       const key = req.headers.get('idempotency-key');
-      if (key === null || key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
-      return getKv().get(idempotencyCacheKey(auth.appId, auth.userId, eventKey(key)));
+      if (key === null || key.length === 0 || key.length > MAX_KEY_LENGTH) return [];
+      return [idempotencyCacheKey(auth.appId, auth.userId, eventKey(key))];
     },
   },
-  async ({ req, auth, prefetched }) => {
+  async ({ req, auth, stored }) => {
     const { value } = await readJsonBody(req, { invalidCode: 'invalid_event' });
     const body = parseWith(eventSchema, value, { code: 'invalid_event' });
     if (body.userId !== auth.userId) throw new AppError('user_mismatch', 'Body userId differs from the token subject');
@@ -34,8 +33,8 @@ export const postEvent = userRoute(
     const header = req.headers.get('idempotency-key');
     const idempotencyKey = checkKey(header ?? body.idempotencyKey, 'invalid_event');
     const event = { userId: body.userId, name: body.name, payload: body.payload, timestamp: body.timestamp };
-    // The prefetched answer belongs to the header's key (the header wins over the body's).
-    const cachedAnswer = header !== null ? prefetched : undefined;
+    // The stored answer read with the token checks belongs to the header's key (the header wins over the body's).
+    const cachedAnswer = header !== null ? stored?.[0] : undefined;
     const outcome = await recordEvent({ ctx: { appId: auth.appId, source: 'api', db: await processDatabase() }, input: { event, idempotencyKey, cachedAnswer } });
     if (outcome.replay === null) metrics().eventsIngested.inc({ source: 'api' });
     return idempotentJson(outcome);

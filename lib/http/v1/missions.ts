@@ -6,12 +6,12 @@ import { publicMission } from '@/lib/catalog/convert';
 import { listMissionsQuerySchema, type missionDetailSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
 import { checkKey, idempotencyCacheKey, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
-import { getKv } from '@/lib/kv';
 import { getUpdateLog, userOrderKey } from '@/lib/updates/log';
 import { claimKey, claimReward } from '@/lib/claims/claim-reward';
 import { missionListJson } from '@/lib/missions/list-json';
 import { listMissions as listMissionsVerb, readMission } from '@/lib/missions/read-missions';
 import { claimsLimiter } from '@/lib/ratelimit/policies';
+import { recommendationCacheKey } from '@/lib/recommendations/recommend';
 import { userRoute } from '../handler';
 import { idempotentJson, json, jsonText } from '../respond';
 import { parseWith } from '../validate';
@@ -62,16 +62,18 @@ export const getMission = userRoute({}, async ({ auth, params }) => {
 export const postClaim = userRoute(
   {
     limiter: claimsLimiter,
-    // The cached answer of the key is read with the token checks (one round trip), as for events.
-    prefetch: (req, auth) => {
+    // Read in the token checks' MGET (the same command): the user's cached recommendations (their
+    // limit is the one a granted claim's background refresh uses), and the key's cached answer, as for events.
+    storedKeys: (req, auth) => {
       const key = req.headers.get('idempotency-key');
-      if (key === null || key.length === 0 || key.length > MAX_KEY_LENGTH) return undefined;
-      return getKv().get(idempotencyCacheKey(auth.appId, auth.userId, claimKey(key)));
+      const recs = recommendationCacheKey(auth.appId, auth.userId);
+      if (key === null || key.length === 0 || key.length > MAX_KEY_LENGTH) return [recs];
+      return [recs, idempotencyCacheKey(auth.appId, auth.userId, claimKey(key))];
     },
   },
-  async ({ req, auth, params, prefetched }) => {
+  async ({ req, auth, params, stored }) => {
     const idempotencyKey = checkKey(req.headers.get('idempotency-key'));
-    const input = { missionId: params.id, idempotencyKey, cachedAnswer: prefetched };
+    const input = { missionId: params.id, idempotencyKey, cachedAnswer: stored?.[1], cachedRecommendations: stored?.[0] };
     const outcome = await claimReward({ ctx: { appId: auth.appId, userId: auth.userId, db: await processDatabase() }, input }).catch(
       (err: unknown) => {
         if (err instanceof AppError) metrics().claims.inc({ outcome: err.code });

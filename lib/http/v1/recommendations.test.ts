@@ -314,6 +314,27 @@ describe('GET /v1/recommendations: cache, single flight and stream', () => {
     expect(s.updates.filter((u) => u.type === 'recommendation').map((u) => u.data.reason)).toEqual(['Newly unlocked.', 'The marker.']);
   });
 
+  it("a claim's refresh keeps the limit the user last asked for (the cache entry read with the token checks)", async () => {
+    const user = await player();
+    // The fallback (no model): limit 2 gives the first two of the fallback order.
+    expect((await recommend(user, '?limit=2')).body.missionIds).toEqual(FALLBACK_TOP3.slice(0, 2));
+    const s = await streamOf(user);
+    expect((await user.claim('claimable')).status).toBe(200);
+    await s.waitFor((x) => x.updates.some((u) => u.type === 'recommendation'), 'a recommendation message');
+    // Claiming unlocked "locked"; five candidates remain, and the refresh still answers two.
+    const pushed = s.updates.find((u) => u.type === 'recommendation')?.data as { missionIds: string[] };
+    expect(pushed.missionIds).toEqual(['near', 'half']);
+    const cached = JSON.parse((await getKv().get(kvKey('recs', app.appId, user.userId)))!) as { limit: number };
+    expect(cached.limit).toBe(2);
+    // With no cached entry the refresh uses the default limit (5).
+    await getKv().del(kvKey('recs', app.appId, user.userId));
+    expect((await user.event('trade')).status).toBe(200);
+    expect((await user.claim('half')).status).toBe(200);
+    await s.waitFor((x) => x.updates.filter((u) => u.type === 'recommendation').length === 2, 'a second recommendation message');
+    const second = s.updates.filter((u) => u.type === 'recommendation')[1]?.data as { missionIds: string[] };
+    expect(second.missionIds.length).toBeGreaterThan(2);
+  });
+
   it('drops a cached answer that names a mission the user can no longer progress or claim', async () => {
     const user = await player();
     const model = answering(json({ missionIds: ['claimable'], reason: 'Claim it.' }));
