@@ -27,7 +27,7 @@ const noGlobalDbInDomain = {
   message: 'Only lib/process-db.ts reaches the global database getter: take the database from ctx, a parameter or processDb() (lib/process-db.ts).',
 };
 // The process's database (lib/process-db.ts, used by the composition root) is the one door to the global getter (docs/architecture.md).
-const COMPOSITION_ROOT = ['lib/process-db.ts'];
+const GLOBAL_DB_DOOR = ['lib/process-db.ts'];
 const sdkOnly = { group: ['@/**', 'node:*', 'zod', 'zod/**', 'next', 'next/**'], message: 'The SDK imports only its own modules (it ships as a browser package).' };
 const restrict = (patterns, paths = []) => ({ 'no-restricted-imports': ['error', { patterns, paths }] });
 const TESTS = ['**/*.test.ts', '**/*.contract.ts'];
@@ -58,7 +58,7 @@ export default defineConfig([
     },
   },
   { files: ['lib/**/*.ts', 'lib/**/*.tsx'], ignores: ['lib/http/**', 'lib/testing/**', 'lib/console/**', 'lib/sdk/**', ...TESTS], rules: restrict([noHttp, noNext], [noGlobalDbInDomain]) },
-  { files: COMPOSITION_ROOT, rules: restrict([noHttp, noNext]) },
+  { files: GLOBAL_DB_DOOR, rules: restrict([noHttp, noNext]) },
   { files: ['lib/services/**/*.ts'], ignores: TESTS, rules: restrict([noHttp, noNext], [noGlobalDb]) },
   { files: ['lib/kv/**/*.ts', 'lib/bus/**/*.ts', 'lib/ratelimit/**/*.ts', 'db/**/*.ts'], ignores: TESTS, rules: restrict([noHttp, noNext, noDomain]) },
   { files: ['lib/updates/**/*.ts'], ignores: TESTS, rules: restrict([noHttp, noNext, noDomainInUpdates]) },

@@ -40,6 +40,13 @@ describe('outageLog', () => {
     expect(lines(logged)[2]).toMatchObject({ level: 'error', cause: 'connect ECONNREFUSED 127.0.0.1:6379' });
   });
 
+  it('names a cause that is not an error (a string) at the end of the chain', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const { outageLog } = await import('./log-outage');
+    outageLog(`test-${randomUUID()}`, 'test poll').failed(new Error('poll failed', { cause: new Error('query failed', { cause: 'ECONNREFUSED' }) }));
+    expect(lines(logged)[0]).toMatchObject({ level: 'error', cause: 'poll failed <- query failed <- ECONNREFUSED' });
+  });
+
   it('is one outage whichever copy of the module (Next.js chunk) meets it', async () => {
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const name = `test-${randomUUID()}`;

@@ -41,7 +41,12 @@ export interface OutageLog {
  */
 function causeOf(err: unknown): string {
   if (!err || typeof err !== 'object') return String(err);
-  return [...causeChain(err)].map((e) => (typeof e.message === 'string' ? e.message : String(e))).join(' <- ');
+  const chain = [...causeChain(err)];
+  const parts = chain.map((e) => (typeof e.message === 'string' ? e.message : String(e)));
+  // A cause that is not an object (`new Error('…', { cause: 'ECONNREFUSED' })`) ends the chain, named too.
+  const last = chain.at(-1)?.cause;
+  if (chain.length < 5 && last !== undefined && last !== null && typeof last !== 'object') parts.push(String(last));
+  return parts.join(' <- ');
 }
 
 /**

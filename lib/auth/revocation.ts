@@ -134,13 +134,13 @@ function rewarm(database: DatabaseOf): Promise<unknown> {
  * Why the token no longer counts (the 401's message), or null while it does.
  * `database` is resolved only when the store lost its contents or is unreachable.
  */
-export async function revocationOf(claims: TokenClaims, database: DatabaseOf): Promise<string | null> {
+async function revocationOf(claims: TokenClaims, database: DatabaseOf): Promise<string | null> {
   return (await revocationAnd(claims, database, [])).revoked;
 }
 
 /**
- * revocationOf, with `keys` read in the same MGET (a route's prefetch: one
- * command, not one more per request). `values` holds their values in order,
+ * revocationOf, with `keys` read in the same MGET (a route's `storedKeys`:
+ * one command, not one more per request). `values` holds their values in order,
  * or is undefined when the answer came from the database (the store
  * unreachable): the caller then reads them itself.
  */

@@ -109,7 +109,7 @@ export function buildCatalog(
   return { appId, missions, ordered, byEvent, campaigns, missionCreatedAt, endpoints, loadedAt: now };
 }
 
-/** The database the catalog is loaded from, provided once at start-up by the composition root (lib/boot.ts). */
+/** The database the catalog is loaded from, provided once by start-up (lib/boot.ts: processDb). */
 export function provideCatalogDatabase(database: () => Promise<DbOrTx>): void {
   state.database = database;
 }

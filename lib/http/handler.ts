@@ -161,7 +161,8 @@ export function publicRoute(fn: (ctx: PublicContext) => Promise<Response>, optio
 /**
  * A /v1 endpoint behind a bearer JWT. The token's signature is checked from a
  * short-lived cache (lib/auth/jwt.ts); then the revocation read (one MGET,
- * which also reads the route's `storedKeys`: the idempotency answer cache),
+ * which also reads the route's `storedKeys`: the idempotency answer cache, a
+ * claim's cached recommendations),
  * the rate-limit script and the route's `prefetch` read are sent to the
  * key-value store together: one round trip.
  * A revoked token is refused even when the limiter or the read answered.

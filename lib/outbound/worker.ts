@@ -80,7 +80,7 @@ interface Claimed {
 }
 
 const state = processWide('outbound.worker', () => ({
-  /** The process's database, handed in by the composition root (lib/boot.ts) when it starts the sweep. */
+  /** The process's database, handed in by start-up (lib/boot.ts: processDb) when it starts the sweep. */
   database: null as (() => Promise<DbOrTx>) | null,
   timer: null as ReturnType<typeof setInterval> | null,
   running: false,
@@ -232,7 +232,7 @@ async function runSweeps(): Promise<void> {
 
 /**
  * Starts the periodic sweep of this process (idempotent; never holds the
- * process open) on `database` (the composition root's; a kick before start-up
+ * process open) on `database` (start-up's processDb; a kick before start-up
  * sends nothing until it is given).
  */
 export function startOutbound(database?: () => Promise<DbOrTx>): void {

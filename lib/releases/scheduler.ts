@@ -4,6 +4,7 @@
 // one instance of many publishes it, once). The schedule is a database row:
 // a restart of every instance loses nothing, and the first poll after it
 // publishes what fell due meanwhile.
+import { dbIsOpen } from '@/db/client';
 import { serviceNow } from '@/lib/clock';
 import { logger } from '@/lib/log';
 import { outageLog } from '@/lib/log-outage';
@@ -44,7 +45,8 @@ export function startReleaseScheduler(): void {
   const ms = releasePollMs();
   if (ms === 0 || state.timer !== null) return;
   state.timer = setInterval(() => {
-    if (state.running) return;
+    // Not while the database is closed (a test server's close, the started test template's exit): a poll would reopen it.
+    if (state.running || !dbIsOpen()) return;
     state.running = true;
     void pollScheduledReleases()
       .then(() => pollOutage.recovered())

@@ -9,7 +9,8 @@
 // A second template, "started", is the migrated one after one embedded
 // start-up (the demo app and its catalog, the first admin and their secret
 // files): in-process test servers (lib/testing/test-server.ts) begin from it
-// and skip that work too (0.8 CPU-s each, measured 2026-11-27). Spawned
+// and skip that work too (about 0.3 CPU-s per file across a run, measured
+// 2026-11-27: docs/reliability.md). Spawned
 // servers (serve-process.ts, production.ts) begin from the migrated one,
 // since some tests read what a first start prints.
 import { spawn } from 'node:child_process';
@@ -67,8 +68,13 @@ export async function buildStartedTemplate(): Promise<void> {
     const child = spawn(process.execPath, [tsx, script, building], { cwd: process.cwd(), stdio: ['ignore', 'pipe', 'pipe'] });
     child.stdout.on('data', (b: Buffer) => output.push(b));
     child.stderr.on('data', (b: Buffer) => output.push(b));
+    // A start that hangs fails the run's setup instead of hanging it.
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180_000);
     child.on('error', reject);
-    child.on('close', resolve);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolve(status);
+    });
   });
   if (code !== 0) throw new Error(`the started test template failed (exit ${code}):\n${Buffer.concat(output).toString()}`);
   // The data-directory lock of the process that made it (lib/data-dir-lock.ts): each copy's server takes its own.

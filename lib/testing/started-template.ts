@@ -6,7 +6,7 @@
 // with its password hash: about 0.8 CPU-s) is done once per run instead of
 // once per test file. argv[2]: the data directory to start in (its `pg`
 // already a copy of the migrated template).
-import { TEST_ADMIN_KEY, TEST_JWT_SECRET } from './test-env';
+import { prepareTestEnv } from './test-env';
 
 async function main(): Promise<void> {
   const dataDir = process.argv[2];
@@ -15,10 +15,11 @@ async function main(): Promise<void> {
   delete process.env.REDIS_URL;
   delete process.env.UPSTASH_REDIS_REST_URL;
   delete process.env.UPSTASH_REDIS_REST_TOKEN;
-  process.env.QUESTLINE_QUIET = '1';
   process.env.QUESTLINE_DATA_DIR = dataDir;
-  process.env.ADMIN_API_KEY ??= TEST_ADMIN_KEY;
-  process.env.JWT_SECRET ??= TEST_JWT_SECRET;
+  // No scheduled-release poller: its tick could reopen the database while closeDb() runs.
+  process.env.RELEASE_POLL_MS = '0';
+  // A test server's environment (its `pg` is there already, so nothing is copied).
+  prepareTestEnv();
   const [{ boot }, { closeDb }] = await Promise.all([import('@/lib/boot'), import('@/db/client')]);
   await boot();
   await closeDb();

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { seedDataDir, type TemplateKind } from './pglite-template';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
-export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
+const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
 
 /**
  * Must run before anything reads the configuration (call it in beforeAll first).

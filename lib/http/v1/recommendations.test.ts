@@ -319,7 +319,8 @@ describe('GET /v1/recommendations: cache, single flight and stream', () => {
     // The fallback (no model): limit 2 gives the first two of the fallback order.
     expect((await recommend(user, '?limit=2')).body.missionIds).toEqual(FALLBACK_TOP3.slice(0, 2));
     const s = await streamOf(user);
-    expect((await user.claim('claimable')).status).toBe(200);
+    // With a key, so the route reads two stored keys (the recommendations, then the key's cached answer).
+    expect((await user.claim('claimable', 'limit-claim-1')).status).toBe(200);
     await s.waitFor((x) => x.updates.some((u) => u.type === 'recommendation'), 'a recommendation message');
     // Claiming unlocked "locked"; five candidates remain, and the refresh still answers two.
     const pushed = s.updates.find((u) => u.type === 'recommendation')?.data as { missionIds: string[] };
