@@ -72,9 +72,19 @@ export function hashRequest(value: unknown): string {
   return createHash('sha256').update(JSON.stringify(canonical(value))).digest('hex');
 }
 
+/** Whether a key has a length checkKey accepts (1 to MAX_KEY_LENGTH characters). */
+function keyLengthOk(key: string): boolean {
+  return key.length > 0 && key.length <= MAX_KEY_LENGTH;
+}
+
+/** The key when checkKey would accept it, else null (a route's early read skips a key the handler will refuse). */
+export function usableKey(key: string | null): string | null {
+  return key !== null && keyLengthOk(key) ? key : null;
+}
+
 export function checkKey(key: string | null | undefined, code: 'validation_error' | 'invalid_event' = 'validation_error'): string | null {
   if (key === undefined || key === null) return null;
-  if (key.length === 0 || key.length > MAX_KEY_LENGTH) {
+  if (!keyLengthOk(key)) {
     throw new AppError(code, `idempotency key: must be 1 to ${MAX_KEY_LENGTH} characters`);
   }
   return key;

@@ -4,7 +4,7 @@ import { eventSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
 import { eventTimeProblem } from '@/lib/events/event-time';
 import { eventKey, recordEvent } from '@/lib/events/record-event';
-import { checkKey, idempotencyCacheKey, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
+import { checkKey, idempotencyCacheKey, usableKey } from '@/lib/idempotency/run-idempotent';
 import { eventsLimiter } from '@/lib/ratelimit/policies';
 import { readJsonBody } from '../body';
 import { userRoute } from '../handler';
@@ -18,9 +18,8 @@ export const postEvent = userRoute(
     limiter: eventsLimiter,
     // The cached answer of a header key is read in the token checks' MGET (one command).
     storedKeys: (req, auth) => {
-      const key = req.headers.get('idempotency-key');
-      if (key === null || key.length === 0 || key.length > MAX_KEY_LENGTH) return [];
-      return [idempotencyCacheKey(auth.appId, auth.userId, eventKey(key))];
+      const key = usableKey(req.headers.get('idempotency-key'));
+      return key === null ? [] : [idempotencyCacheKey(auth.appId, auth.userId, eventKey(key))];
     },
   },
   async ({ req, auth, stored }) => {

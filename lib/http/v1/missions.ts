@@ -5,7 +5,7 @@ import type { z } from 'zod';
 import { publicMission } from '@/lib/catalog/convert';
 import { listMissionsQuerySchema, type missionDetailSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
-import { checkKey, idempotencyCacheKey, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
+import { checkKey, idempotencyCacheKey, usableKey } from '@/lib/idempotency/run-idempotent';
 import { getUpdateLog, userOrderKey } from '@/lib/updates/log';
 import { claimKey, claimReward } from '@/lib/claims/claim-reward';
 import { missionListJson } from '@/lib/missions/list-json';
@@ -65,10 +65,9 @@ export const postClaim = userRoute(
     // Read in the token checks' MGET (the same command): the user's cached recommendations (their
     // limit is the one a granted claim's background refresh uses), and the key's cached answer, as for events.
     storedKeys: (req, auth) => {
-      const key = req.headers.get('idempotency-key');
+      const key = usableKey(req.headers.get('idempotency-key'));
       const recs = recommendationCacheKey(auth.appId, auth.userId);
-      if (key === null || key.length === 0 || key.length > MAX_KEY_LENGTH) return [recs];
-      return [recs, idempotencyCacheKey(auth.appId, auth.userId, claimKey(key))];
+      return key === null ? [recs] : [recs, idempotencyCacheKey(auth.appId, auth.userId, claimKey(key))];
     },
   },
   async ({ req, auth, params, stored }) => {
