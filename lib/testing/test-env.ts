@@ -10,7 +10,6 @@ import path from 'node:path';
 import { seedDataDir, type TemplateKind } from './pglite-template';
 
 export const TEST_ADMIN_KEY = 'test-admin-key-0123456789abcdef';
-const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
 
 /**
  * Must run before anything reads the configuration (call it in beforeAll first).
@@ -20,7 +19,7 @@ const TEST_JWT_SECRET = 'test-jwt-secret-that-is-long-enough-0123456789';
 export function prepareTestEnv(template: TemplateKind = 'migrated'): void {
   process.env.QUESTLINE_QUIET = '1';
   process.env.ADMIN_API_KEY ??= TEST_ADMIN_KEY;
-  process.env.JWT_SECRET ??= TEST_JWT_SECRET;
+  process.env.JWT_SECRET ??= 'test-jwt-secret-that-is-long-enough-0123456789';
   process.env.QUESTLINE_DATA_DIR ??= mkdtempSync(path.join(tmpdir(), 'questline-test-'));
   seedDataDir(process.env.QUESTLINE_DATA_DIR, process.env, template);
 }
