@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -10,18 +10,55 @@ import { fileURLToPath } from 'node:url';
 // temp folder. Workers get it as their TMPDIR.
 process.env.QUESTLINE_TEST_TMP ??= mkdtempSync(path.join(tmpdir(), 'questline-vitest-'));
 
+const root = path.dirname(fileURLToPath(import.meta.url));
+const alias = { '@': root };
+const SKIP = new Set(['node_modules', '.next', '.git', 'e2e', '.data', 'dist', 'test-results']);
+
+/** Every Vitest file of the repository, relative to its root. */
+export function testFiles(dir = root): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    if (SKIP.has(entry.name) || entry.name.startsWith('.data')) return [];
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return testFiles(full);
+    return entry.name.endsWith('.test.ts') ? [path.relative(root, full)] : [];
+  });
+}
+
+const source = (file: string) => readFileSync(path.join(root, file), 'utf8');
+
+// A file that starts an in-process test server and nothing else of its own
+// (no process, no fault proxy, no module mock) runs in the `shared` project:
+// its worker runs several such files one after another in one process, so
+// the server's modules are imported once per worker, not once per file (about
+// 1.3 CPU-s each, docs/reliability.md). The server's close() leaves the
+// process as a new one would find it (lib/testing/fresh-process.ts) and the
+// environment is given back before each file (lib/testing/fresh-env.ts).
+// Every other file has a process of its own, as before.
+const SERVER = /lib\/testing\/test-server'/;
+const OWN_PROCESS = /lib\/testing\/(production|serve-process|instance|processes|faults|sdk-fixtures)'|node:child_process|vi\.(mock|doMock|stubGlobal)\(/;
+const all = testFiles();
+const shared = all.filter((file) => {
+  const text = source(file);
+  return SERVER.test(text) && !OWN_PROCESS.test(text);
+});
+
+export const common = {
+  exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**'],
+  // Bounds for a hang, not for speed: on a loaded 2-core machine (load
+  // average 25+ seen while other suites and a build ran) a fresh embedded
+  // database's start and migrations alone took over 60 s, and tests wait on
+  // conditions for up to 30 s each.
+  testTimeout: 120_000,
+  hookTimeout: 180_000,
+  pool: 'forks' as const,
+  // fresh-env first: it gives back the environment before worker-stores reads it.
+  setupFiles: ['./lib/testing/fresh-env.ts', './lib/testing/worker-stores.ts'],
+  env: { TMPDIR: process.env.QUESTLINE_TEST_TMP },
+};
+
 export default defineConfig({
-  resolve: { alias: { '@': fileURLToPath(new URL('.', import.meta.url)).replace(/\/$/, '') } },
+  resolve: { alias },
   test: {
-    include: ['**/*.test.ts'],
-    exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**'],
-    // Bounds for a hang, not for speed: on a loaded 2-core machine (load
-    // average 25+ seen while other suites and a build ran) a fresh embedded
-    // database's start and migrations alone took over 60 s, and tests wait on
-    // conditions for up to 30 s each.
-    testTimeout: 120_000,
-    hookTimeout: 180_000,
-    pool: 'forks',
     // Two files at a time on 2 cores (Vitest's default, cores minus one, is
     // one). Embedded: each file has its own PGlite. PostgreSQL + Redis: each
     // worker has a database and a Redis index of its own
@@ -30,8 +67,11 @@ export default defineConfig({
     // catalog-race, postgres-faults) made another file's queries time out when
     // two shared one database (docs/reliability.md, "Suite under load", run 11).
     maxWorkers: Math.max(2, availableParallelism() - 1),
-    setupFiles: ['./lib/testing/worker-stores.ts'],
-    env: { TMPDIR: process.env.QUESTLINE_TEST_TMP },
+    // Once for the run (the root project's), not once per project.
     globalSetup: ['./lib/testing/global-setup.ts'],
+    projects: [
+      { resolve: { alias }, test: { ...common, name: 'shared', include: shared, isolate: false } },
+      { resolve: { alias }, test: { ...common, name: 'isolated', include: ['**/*.test.ts'], exclude: [...common.exclude, ...shared] } },
+    ],
   },
 });

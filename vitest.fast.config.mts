@@ -1,9 +1,9 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import base from './vitest.config.mts';
+import base, { common, testFiles } from './vitest.config.mts';
 
 // `npm run test:fast`: the tier a developer runs on every change. It is every
 // Vitest file that starts no server and no process: the engine, the contract,
@@ -12,18 +12,8 @@ import base from './vitest.config.mts';
 // process (SLOW below), so a new test lands in the right tier by what it does.
 const root = path.dirname(fileURLToPath(import.meta.url));
 const SLOW = /lib\/testing\/(test-server|production|serve-process|instance|processes|faults|sdk-fixtures)'|node:child_process/;
-const SKIP = new Set(['node_modules', '.next', '.git', 'e2e', '.data', 'dist', 'test-results']);
 
-function testFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
-    if (SKIP.has(entry.name) || entry.name.startsWith('.data')) return [];
-    const full = path.join(dir, entry.name);
-    if (entry.isDirectory()) return testFiles(full);
-    return entry.name.endsWith('.test.ts') ? [path.relative(root, full)] : [];
-  });
-}
-
-const fast = testFiles(root).filter((file) => !SLOW.test(readFileSync(path.join(root, file), 'utf8')));
+const fast = testFiles().filter((file) => !SLOW.test(readFileSync(path.join(root, file), 'utf8')));
 
 // Two files at a time, as in the base config (on PostgreSQL + Redis each
 // worker has its own database and Redis index: lib/testing/worker-stores.ts).
@@ -33,5 +23,5 @@ const maxWorkers = Math.max(2, availableParallelism() - 1);
 // (lib/testing/pglite-template.ts buildStartedTemplate, about 3 s).
 process.env.QUESTLINE_TEST_NO_STARTED_TEMPLATE = '1';
 
-// Spread, not mergeConfig: mergeConfig would append to the base's include instead of replacing it.
-export default defineConfig({ ...base, test: { ...base.test, include: fast, maxWorkers } });
+// One project, each file in a process of its own (the base config's projects split the server files off).
+export default defineConfig({ resolve: base.resolve, test: { ...common, include: fast, maxWorkers, globalSetup: base.test?.globalSetup } });

@@ -54,8 +54,6 @@ export function closeAllStreams(): void {
   for (const stream of [...registry.open]) stream.end(SHUTDOWN_COMMENT);
 }
 
-metrics().sources.openStreams = () => registry.open.size;
-
 /**
  * One keep-alive timer per interval length for all the streams of this
  * process, instead of one per stream: a wheel of up to 150 slots (100 ms each
@@ -192,6 +190,8 @@ export class UpdateStream {
     }
     registry.perUser.set(this.userKey, held + 1);
     registry.open.add(this);
+    // The gauge reads this process's streams from the first one on (before it, its default 0 is the count).
+    metrics().sources.openStreams = openStreamCount;
     this.offResubscribed = getBus().onResubscribed(this.afterBusGap);
   }
 

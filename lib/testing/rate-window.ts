@@ -32,8 +32,10 @@ let shiftMs = 0;
  * (which the limiters, the service clock, tokens and the test all read) forward
  * to just after the next window's start instead of waiting up to a minute for
  * it. The clock then keeps running at the real pace, shifted; it is never moved
- * back, so ids, logs and windows stay in order for the rest of the file (each
- * Vitest file runs in its own process). Not for a server in another process.
+ * back, so ids, logs and windows stay in order for the rest of the file, and
+ * for the later files of a worker of the `shared` project (vitest.config.mts),
+ * which run in the same process and keep the shift. Not for a server in
+ * another process.
  */
 export function freshWindowInProcess(neededMs: number, windowMs = 60_000): void {
   if (neededMs >= windowMs) throw new RangeError(`a burst needing ${neededMs} ms cannot fit a ${windowMs} ms window`);

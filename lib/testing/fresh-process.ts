@@ -1,0 +1,65 @@
+// The process state a new process would have, given back between two test
+// files of one worker (lib/testing/fresh-env.ts). Vitest runs the files that
+// only start an in-process server (the `shared` project in vitest.config.mts)
+// one after another in one worker, without a new process per file, so their
+// modules are imported once per worker instead of once per file. What a
+// process keeps lives on globalThis under `Symbol.for('questline.…')`: the
+// db, kv, bus and boot slots, read where they are used, and the objects of
+// lib/process-wide.ts, which modules hold from their first import (the
+// configuration read once, the catalog cache, the schedulers and their
+// timers, the stream wheels). Stopping the timers, then giving each
+// processWide object its first contents in place and forgetting the other
+// slots, makes the next file's server read its own configuration, open its
+// own database and boot again.
+import { processWideCreators } from '@/lib/process-wide';
+
+const PREFIX = 'questline.';
+
+type Slots = Record<symbol, unknown>;
+
+function questlineSlots(): symbol[] {
+  return Object.getOwnPropertySymbols(globalThis).filter((key) => Symbol.keyFor(key)?.startsWith(PREFIX));
+}
+
+function isTimer(value: unknown): value is ReturnType<typeof setInterval> {
+  return typeof value === 'object' && value !== null && typeof (value as { hasRef?: unknown }).hasRef === 'function' && typeof (value as { refresh?: unknown }).refresh === 'function';
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
+}
+
+/** Stops every interval a process-wide slot holds (the schedulers, the outbound worker, retries, stream wheels), so none fires into the next file. */
+export function stopProcessTimers(): void {
+  const slots = globalThis as unknown as Slots;
+  for (const key of questlineSlots()) {
+    const value = slots[key];
+    const held = value instanceof Map ? [...value.values()] : [value];
+    for (const item of held) {
+      const fields = isPlainObject(item) ? Object.values(item) : [item];
+      for (const field of fields) if (isTimer(field)) clearInterval(field);
+    }
+  }
+}
+
+/** Gives the process its first state back (call after the database, store and bus are closed). */
+export function forgetProcessState(): void {
+  const slots = globalThis as unknown as Slots;
+  const creators = processWideCreators();
+  for (const key of questlineSlots()) {
+    const value = slots[key];
+    const create = creators.get(key);
+    if (create && (value instanceof Map || value instanceof Set)) value.clear();
+    else if (create && value instanceof WeakMap) continue; // keyed by objects of the old process: never found again
+    else if (create && isPlainObject(value)) {
+      // Field by field: a collection is emptied where it is (a module may hold it: `const cache = state.cache`).
+      const first = create() as Record<string, unknown>;
+      for (const field of Object.keys(value)) if (!(field in first)) delete value[field];
+      for (const [field, initial] of Object.entries(first)) {
+        const held = value[field];
+        if ((held instanceof Map && initial instanceof Map) || (held instanceof Set && initial instanceof Set)) held.clear();
+        else value[field] = initial;
+      }
+    } else delete slots[key];
+  }
+}
