@@ -26,21 +26,19 @@ export function testFiles(dir = root): string[] {
 
 const source = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
-// A file that starts an in-process test server and nothing else of its own
-// (no process, no fault proxy, no module mock) runs in the `shared` project:
+// A file that starts no process of its own (no server process, no fault
+// proxy, no child process) and mocks no module runs in the `shared` project:
 // its worker runs several such files one after another in one process, so
-// the server's modules are imported once per worker, not once per file (about
-// 1.3 CPU-s each, docs/reliability.md). The server's close() leaves the
-// process as a new one would find it (lib/testing/fresh-process.ts) and the
-// environment is given back before each file (lib/testing/fresh-env.ts).
-// Every other file has a process of its own, as before.
-const SERVER = /lib\/testing\/test-server'/;
-const OWN_PROCESS = /lib\/testing\/(production|serve-process|instance|processes|faults|sdk-fixtures)'|node:child_process|vi\.(mock|doMock|stubGlobal)\(/;
-const all = testFiles();
-const shared = all.filter((file) => {
-  const text = source(file);
-  return SERVER.test(text) && !OWN_PROCESS.test(text);
-});
+// the modules they import (the whole server, for the files that start one in
+// process) are imported once per worker, not once per file (about 1.3 CPU-s
+// each, docs/reliability.md). Before each later file the environment and the
+// process-wide state are given back as a new process would have them
+// (lib/testing/fresh-env.ts, lib/testing/fresh-process.ts). Every other file
+// has a process of its own, as before.
+const OWN_PROCESS = /lib\/testing\/(production|serve-process|instance|processes|faults)'|node:child_process|vi\.(mock|doMock|stubGlobal)\(/;
+/** Whether the file can share its worker's process with other files. */
+export const sharesProcess = (file: string) => !OWN_PROCESS.test(source(file));
+const shared = testFiles().filter(sharesProcess);
 
 export const common = {
   exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**'],

@@ -3,7 +3,7 @@ import { availableParallelism } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
-import base, { common, testFiles } from './vitest.config.mts';
+import base, { common, sharesProcess, testFiles } from './vitest.config.mts';
 
 // `npm run test:fast`: the tier a developer runs on every change. It is every
 // Vitest file that starts no server and no process: the engine, the contract,
@@ -23,5 +23,16 @@ const maxWorkers = Math.max(2, availableParallelism() - 1);
 // (lib/testing/pglite-template.ts buildStartedTemplate, about 3 s).
 process.env.QUESTLINE_TEST_NO_STARTED_TEMPLATE = '1';
 
-// One project, each file in a process of its own (the base config's projects split the server files off).
-export default defineConfig({ resolve: base.resolve, test: { ...common, include: fast, maxWorkers, globalSetup: base.test?.globalSetup } });
+// As in the base config, files that can share a process run in one per worker.
+const shared = fast.filter(sharesProcess);
+export default defineConfig({
+  resolve: base.resolve,
+  test: {
+    maxWorkers,
+    globalSetup: base.test?.globalSetup,
+    projects: [
+      { resolve: base.resolve, test: { ...common, name: 'shared', include: shared, isolate: false } },
+      { resolve: base.resolve, test: { ...common, name: 'isolated', include: fast.filter((file) => !shared.includes(file)) } },
+    ],
+  },
+});

@@ -18,8 +18,9 @@ describe('npm run test:fast', () => {
   let included: Set<string>;
   beforeAll(async () => {
     // A computed path: the config is a Vite config file (.mts), loaded by Vitest, outside the type-checked tree.
-    const config = (await import(path.join(root, 'vitest.fast.config.mts'))) as { default: { test: { include: string[] } } };
-    included = new Set(config.default.test.include);
+    // Its files are split between two projects (one process per worker, one per file): the tier is both.
+    const config = (await import(path.join(root, 'vitest.fast.config.mts'))) as { default: { test: { projects: Array<{ test: { include: string[] } }> } } };
+    included = new Set(config.default.test.projects.flatMap((project) => project.test.include));
   });
 
   it('includes every test of lib/services (verbs tested directly with a ctx)', () => {

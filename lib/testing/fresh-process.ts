@@ -1,8 +1,9 @@
 // The process state a new process would have, given back between two test
 // files of one worker (lib/testing/fresh-env.ts). Vitest runs the files that
-// only start an in-process server (the `shared` project in vitest.config.mts)
-// one after another in one worker, without a new process per file, so their
-// modules are imported once per worker instead of once per file. What a
+// start no process of their own (the `shared` project in vitest.config.mts,
+// the in-process test servers among them) one after another in one worker,
+// without a new process per file, so their modules are imported once per
+// worker instead of once per file. What a
 // process keeps lives on globalThis under `Symbol.for('questline.…')`: the
 // db, kv, bus and boot slots, read where they are used, and the objects of
 // lib/process-wide.ts, which modules hold from their first import (the
