@@ -37,7 +37,7 @@ export function stopProcessTimers(): void {
     const value = slots[key];
     const held = value instanceof Map ? [...value.values()] : [value];
     for (const item of held) {
-      const fields = isPlainObject(item) ? Object.values(item) : [item];
+      const fields = !isTimer(item) && isPlainObject(item) ? Object.values(item) : [item];
       for (const field of fields) if (isTimer(field)) clearInterval(field);
     }
   }
