@@ -6,7 +6,7 @@
 // screenshots into docs/screenshots on the embedded pass.
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { createApp, expect, expectAccessible, playerToken, publishDraft, test, uniqueSuffix, type CreatedApp } from './fixtures';
+import { createApp, expect, expectAccessible, inBothSchemes, playerToken, publishDraft, test, type CreatedApp, uniqueSuffix } from './fixtures';
 
 const DAY = 86_400_000;
 const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') : path.join('docs', 'screenshots');
@@ -43,72 +43,74 @@ async function shoot(page: Page, name: string, scheme: string): Promise<void> {
   await page.screenshot({ path: path.join(DIR, `${name}-${scheme}.png`), caret: 'hide', animations: 'disabled', fullPage: false });
 }
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  test.describe(`${colorScheme} theme`, () => {
-    test.use({ colorScheme, viewport: { width: 1280, height: 900 } });
+test.use({ viewport: { width: 1280, height: 900 } });
 
-    test('budgets: a claim past the budget is refused; dashboard and campaign show spent and alerts; raising it in the form lets the claim through', async ({ pageAs, request }) => {
-      const app = await budgetedApp(request);
-      const claims = [];
-      for (let i = 0; i < 4; i++) claims.push(await player(request, app, `player-${i}`));
-      for (const claim of claims.slice(0, 3)) expect((await claim('win-three')).status).toBe(200); // 90 of 100 gems
-      const refused = await claims[3]('win-three');
-      expect(refused.status).toBe(409);
-      expect(refused.body.error).toBe('budget_exhausted');
-      expect(refused.body.message).toContain('Winter festival');
-      for (const claim of claims.slice(0, 3)) expect((await claim('play-five')).status).toBe(200); // 3,600 of 5,000 coins
-      expect((await claims[0]('spring-opener')).status).toBe(200); // 150 of 1,000 gems
+test('budgets: a claim past the budget is refused; dashboard and campaign show spent and alerts; raising it in the form lets the claim through', async ({ pageAs, request }) => {
+  const app = await budgetedApp(request);
+  const claims = [];
+  for (let i = 0; i < 4; i++) claims.push(await player(request, app, `player-${i}`));
+  for (const claim of claims.slice(0, 3)) expect((await claim('win-three')).status).toBe(200); // 90 of 100 gems
+  const refused = await claims[3]('win-three');
+  expect(refused.status).toBe(409);
+  expect(refused.body.error).toBe('budget_exhausted');
+  expect(refused.body.message).toContain('Winter festival');
+  for (const claim of claims.slice(0, 3)) expect((await claim('play-five')).status).toBe(200); // 3,600 of 5,000 coins
+  expect((await claims[0]('spring-opener')).status).toBe(200); // 150 of 1,000 gems
 
-      const page = await pageAs('editor');
-      await page.goto(`/admin?app=${app.appId}`);
-      const card = page.getByRole('table', { name: 'Campaign budgets' });
-      await expect(card.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('90 of 100 gems (90 %)');
-      await expect(card.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('3,600 of 5,000 coins (72 %)');
-      await expect(card.getByRole('row').filter({ hasText: 'Spring cup' })).toContainText('150 of 1,000 gems (15 %)');
-      await expect(page.getByRole('status').filter({ hasText: 'Budget alerts' })).toContainText('Winter festival: 80 % of the gems budget reached (90 of 100)');
-      await expect(page.getByRole('meter', { name: 'Winter festival: gems budget spent' })).toHaveAttribute('aria-valuenow', '90');
-      await page.getByRole('heading', { name: 'Campaign budgets' }).scrollIntoViewIfNeeded();
-      await expectAccessible(page, `${colorScheme} dashboard with campaign budgets`);
-      await shoot(page, 'budgets-dashboard', colorScheme);
-
-      await page.goto(`/admin/campaigns?app=${app.appId}`);
-      const row = page.getByRole('row').filter({ hasText: 'Winter festival' });
-      await expect(row).toContainText('90 of 100 gems (90 %)');
-      await expect(row.getByText('80 % reached')).toBeVisible();
-      await expectAccessible(page, `${colorScheme} campaigns with budgets`);
-
-      await row.getByRole('button', { name: 'Actions for campaign Winter festival' }).click();
-      await page.getByRole('menuitem', { name: 'Edit' }).click();
-      const dialog = page.getByRole('dialog', { name: 'Edit campaign “Winter festival”' });
-      const budget = dialog.getByRole('group', { name: 'Payout budget' });
-      await expect(budget.getByLabel('Currency').first()).toHaveValue('gems');
-      await expect(budget.getByLabel('Budget').first()).toHaveValue('100');
-      await expect(budget.getByRole('list', { name: 'Budget alerts' })).toContainText('80 % of the gems budget reached');
-      await expect(budget.getByRole('meter', { name: 'Winter festival: gems budget spent' })).toHaveAttribute('aria-valuetext', '90 of 100 gems (90 %)');
-      await budget.scrollIntoViewIfNeeded();
-      await expectAccessible(page, `${colorScheme} campaign form with its budget`, '[role=dialog]');
-      await shoot(page, 'budget-form', colorScheme);
-
-      // A duplicate currency is refused by the contract's schema before anything is sent.
-      await budget.getByRole('button', { name: 'Add a currency budget' }).click();
-      await budget.getByLabel('Currency').nth(2).fill('gems');
-      await dialog.getByRole('button', { name: 'Save to draft' }).click();
-      await expect(budget.getByText('gems has a budget already', { exact: true })).toBeVisible(); // the contract's message in plain words (lib/console/plain-errors.ts)
-      await budget.getByRole('button', { name: 'Remove the budget line 3' }).click();
-
-      await budget.getByLabel('Budget').first().fill('200');
-      await dialog.getByRole('button', { name: 'Save to draft' }).click();
-      await expect(dialog).toBeHidden();
-      await expect(page.getByText('Campaign “Winter festival” saved to the draft')).toBeVisible();
-      await expect(page.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('90 of 200 gems (45 %)');
-      await expect(page.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('Changed in draft');
-
-      // Still refused while the raised budget is only in the draft; once published the claim goes through, and the figures follow.
-      expect((await claims[3]('win-three')).status).toBe(409);
-      await publishDraft(page, app.appId);
-      expect((await claims[3]('win-three')).status).toBe(200);
-      await page.reload();
-      await expect(page.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('120 of 200 gems (60 %)');
-    });
+  const page = await pageAs('editor');
+  await page.goto(`/admin?app=${app.appId}`);
+  const card = page.getByRole('table', { name: 'Campaign budgets' });
+  await expect(card.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('90 of 100 gems (90 %)');
+  await expect(card.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('3,600 of 5,000 coins (72 %)');
+  await expect(card.getByRole('row').filter({ hasText: 'Spring cup' })).toContainText('150 of 1,000 gems (15 %)');
+  await expect(page.getByRole('status').filter({ hasText: 'Budget alerts' })).toContainText('Winter festival: 80 % of the gems budget reached (90 of 100)');
+  await expect(page.getByRole('meter', { name: 'Winter festival: gems budget spent' })).toHaveAttribute('aria-valuenow', '90');
+  await page.getByRole('heading', { name: 'Campaign budgets' }).scrollIntoViewIfNeeded();
+  await inBothSchemes(page, async (colorScheme) => {
+    await expectAccessible(page, `${colorScheme} dashboard with campaign budgets`);
+    await shoot(page, 'budgets-dashboard', colorScheme);
   });
-}
+
+  await page.goto(`/admin/campaigns?app=${app.appId}`);
+  const row = page.getByRole('row').filter({ hasText: 'Winter festival' });
+  await expect(row).toContainText('90 of 100 gems (90 %)');
+  await expect(row.getByText('80 % reached')).toBeVisible();
+  await inBothSchemes(page, async (colorScheme) => {
+    await expectAccessible(page, `${colorScheme} campaigns with budgets`);
+  });
+
+  await row.getByRole('button', { name: 'Actions for campaign Winter festival' }).click();
+  await page.getByRole('menuitem', { name: 'Edit' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Edit campaign “Winter festival”' });
+  const budget = dialog.getByRole('group', { name: 'Payout budget' });
+  await expect(budget.getByLabel('Currency').first()).toHaveValue('gems');
+  await expect(budget.getByLabel('Budget').first()).toHaveValue('100');
+  await expect(budget.getByRole('list', { name: 'Budget alerts' })).toContainText('80 % of the gems budget reached');
+  await expect(budget.getByRole('meter', { name: 'Winter festival: gems budget spent' })).toHaveAttribute('aria-valuetext', '90 of 100 gems (90 %)');
+  await budget.scrollIntoViewIfNeeded();
+  await inBothSchemes(page, async (colorScheme) => {
+    await expectAccessible(page, `${colorScheme} campaign form with its budget`, '[role=dialog]');
+    await shoot(page, 'budget-form', colorScheme);
+  });
+
+  // A duplicate currency is refused by the contract's schema before anything is sent.
+  await budget.getByRole('button', { name: 'Add a currency budget' }).click();
+  await budget.getByLabel('Currency').nth(2).fill('gems');
+  await dialog.getByRole('button', { name: 'Save to draft' }).click();
+  await expect(budget.getByText('gems has a budget already', { exact: true })).toBeVisible(); // the contract's message in plain words (lib/console/plain-errors.ts)
+  await budget.getByRole('button', { name: 'Remove the budget line 3' }).click();
+
+  await budget.getByLabel('Budget').first().fill('200');
+  await dialog.getByRole('button', { name: 'Save to draft' }).click();
+  await expect(dialog).toBeHidden();
+  await expect(page.getByText('Campaign “Winter festival” saved to the draft')).toBeVisible();
+  await expect(page.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('90 of 200 gems (45 %)');
+  await expect(page.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('Changed in draft');
+
+  // Still refused while the raised budget is only in the draft; once published the claim goes through, and the figures follow.
+  expect((await claims[3]('win-three')).status).toBe(409);
+  await publishDraft(page, app.appId);
+  expect((await claims[3]('win-three')).status).toBe(200);
+  await page.reload();
+  await expect(page.getByRole('row').filter({ hasText: 'Winter festival' })).toContainText('120 of 200 gems (60 %)');
+});

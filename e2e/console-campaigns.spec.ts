@@ -5,7 +5,7 @@
 // edit; axe finds nothing serious on the pages and their dialogs.
 import type { APIRequestContext, Page } from '@playwright/test';
 import { BANNER_URL } from './banner';
-import { createApp, expect, expectAccessible, localInput, playerToken, publishDraft, test, uniqueSuffix, type CreatedApp } from './fixtures';
+import { createApp, expect, expectAccessible, inBothSchemes, localInput, playerToken, publishDraft, test, type CreatedApp, uniqueSuffix } from './fixtures';
 
 const DAY = 86_400_000;
 
@@ -175,27 +175,30 @@ test('support sees themes and campaigns read-only: no create, edit or delete, an
 test.describe('axe', () => {
   // Once, under `npm start`: the pages are the same Next.js pages under both servers.
   test.beforeAll(({}, testInfo) => test.skip(testInfo.project.name !== 'npm start', 'checked under npm start'));
-  for (const colorScheme of ['light', 'dark'] as const) {
-    test.describe(colorScheme, () => {
-      test.use({ colorScheme });
-      test(`themes and campaigns pages and their dialogs (${colorScheme})`, async ({ pageAs }) => {
-        const page = await pageAs('editor');
-        await page.goto('/admin/campaigns?app=demo');
-        await expect(page.getByRole('row').filter({ hasText: 'Launch Week' })).toBeVisible();
-        await expectAccessible(page, `${colorScheme} /admin/campaigns`);
-        await page.getByRole('button', { name: 'Actions for campaign Launch Week' }).click();
-        await page.getByRole('menuitem', { name: 'Edit' }).click();
-        await expect(page.getByRole('dialog', { name: 'Edit campaign “Launch Week”' })).toBeVisible();
-        await expectAccessible(page, `${colorScheme} campaign dialog`, '[role=dialog]');
-        await page.keyboard.press('Escape');
-
-        await page.goto('/admin/themes?app=demo');
-        await expect(page.getByRole('heading', { name: 'Themes', level: 1 })).toBeVisible();
-        await expectAccessible(page, `${colorScheme} /admin/themes`);
-        await page.getByRole('button', { name: 'New theme' }).click();
-        await expect(page.getByRole('dialog', { name: 'New theme' })).toBeVisible();
-        await expectAccessible(page, `${colorScheme} theme dialog`, '[role=dialog]');
-      });
+  test(`themes and campaigns pages and their dialogs`, async ({ pageAs }) => {
+    const page = await pageAs('editor');
+    await page.goto('/admin/campaigns?app=demo');
+    await expect(page.getByRole('row').filter({ hasText: 'Launch Week' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await expectAccessible(page, `${colorScheme} /admin/campaigns`);
     });
-  }
+    await page.getByRole('button', { name: 'Actions for campaign Launch Week' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await expect(page.getByRole('dialog', { name: 'Edit campaign “Launch Week”' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await expectAccessible(page, `${colorScheme} campaign dialog`, '[role=dialog]');
+    });
+    await page.keyboard.press('Escape');
+
+    await page.goto('/admin/themes?app=demo');
+    await expect(page.getByRole('heading', { name: 'Themes', level: 1 })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await expectAccessible(page, `${colorScheme} /admin/themes`);
+    });
+    await page.getByRole('button', { name: 'New theme' }).click();
+    await expect(page.getByRole('dialog', { name: 'New theme' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await expectAccessible(page, `${colorScheme} theme dialog`, '[role=dialog]');
+    });
+  });
 });

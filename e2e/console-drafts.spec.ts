@@ -5,7 +5,7 @@
 // both pages and their dialogs, light and dark; screenshots for the docs.
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN_HEADERS, createApp, expect, expectAccessible, playerToken, test, uniqueSuffix, type CreatedApp } from './fixtures';
+import { ADMIN_HEADERS, createApp, expect, expectAccessible, inBothSchemes, playerToken, test, type CreatedApp, uniqueSuffix } from './fixtures';
 
 const mission = (id: string, title: string, count = 1) => ({ id, title, criteria: { eventName: 'match_won', count }, reward: { kind: 'currency', currency: 'gems', amount: 10 } });
 
@@ -82,54 +82,57 @@ test('edit the draft, publish it, restore the previous release, publish: /v1 fol
   await expect.poll(async () => (await liveMissions(request, app)).map((m) => [m.id, m.title])).toEqual(before.map((m) => [m.id, m.title]));
 });
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  test.describe(`${colorScheme} theme`, () => {
-    test.use({ colorScheme });
 
-    test('the Draft and Releases pages and their dialogs are axe clean', async ({ request, pageAs }, testInfo) => {
-      const app = await createApp(request, `drafts-a11y-${uniqueSuffix()}`, 'Winter season', {
-        missions: [mission('ranked-ace', 'Ranked ace', 2), mission('daily-win', 'Daily win')],
-        campaigns: [],
-      });
-      await request.put(`/api/admin/apps/${app.appId}/missions/daily-win`, { headers: ADMIN_HEADERS, data: { ...mission('daily-win', 'Daily win: any mode'), version: 1 } });
-      const put = await request.put(`/api/admin/apps/${app.appId}/draft`, {
-        headers: ADMIN_HEADERS,
-        data: { missions: [mission('ranked-ace', 'Ranked ace (3 wins)', 3), mission('snow-fort', 'Build a snow fort')], campaigns: [] },
-      });
-      expect(put.status()).toBe(200);
-      const at = Date.now() + 86_400_000;
-      expect((await request.post(`/api/admin/apps/${app.appId}/draft/publish`, { headers: ADMIN_HEADERS, data: { at } })).status()).toBe(202);
-
-      // A few real events, so the Impact panel (and its screenshot) shows differences.
-      for (const player of ['player-1', 'player-2']) {
-        const token = await playerToken(request, app, player);
-        for (let i = 0; i < (player === 'player-1' ? 3 : 2); i++) {
-          expect((await request.post('/v1/events', { headers: { Authorization: `Bearer ${token}` }, data: { userId: player, name: 'match_won', payload: { i }, timestamp: Date.now() } })).status()).toBe(200);
-        }
-      }
-
-      const page = await pageAs('editor');
-      await page.goto(`/admin/draft?app=${app.appId}`);
-      await expect(page.getByRole('list', { name: 'Changes against live' }).getByRole('listitem')).toHaveCount(3);
-      // The draft card's line (a toast says "Scheduled for …" too).
-      await expect(page.locator('[data-slot=card-description]').filter({ hasText: 'Scheduled for' })).toBeVisible();
-      await page.getByRole('button', { name: 'Replay events' }).click();
-      await expect(page.getByRole('table', { name: 'Impact' }).getByRole('row')).toHaveCount(4);
-      await expectAccessible(page, `${colorScheme} /admin/draft`);
-      await shoot(page, 'draft', colorScheme, testInfo.project.name);
-      await page.getByRole('button', { name: 'Discard draft' }).click();
-      await expect(page.getByRole('alertdialog')).toBeVisible();
-      await expectAccessible(page, `${colorScheme} discard draft dialog`, '[role=alertdialog]');
-      await page.keyboard.press('Escape');
-
-      await page.goto(`/admin/releases?app=${app.appId}`);
-      await expect(page.getByRole('table', { name: 'Releases' }).getByRole('row')).toHaveCount(3);
-      await expect(page.getByRole('heading', { name: 'Scheduled' })).toBeVisible();
-      await expectAccessible(page, `${colorScheme} /admin/releases`);
-      await shoot(page, 'releases', colorScheme, testInfo.project.name);
-      await page.getByRole('button', { name: 'Restore release 1 into the draft' }).click();
-      await expect(page.getByRole('alertdialog')).toBeVisible();
-      await expectAccessible(page, `${colorScheme} restore dialog`, '[role=alertdialog]');
-    });
+test('the Draft and Releases pages and their dialogs are axe clean', async ({ request, pageAs }, testInfo) => {
+  const app = await createApp(request, `drafts-a11y-${uniqueSuffix()}`, 'Winter season', {
+    missions: [mission('ranked-ace', 'Ranked ace', 2), mission('daily-win', 'Daily win')],
+    campaigns: [],
   });
-}
+  await request.put(`/api/admin/apps/${app.appId}/missions/daily-win`, { headers: ADMIN_HEADERS, data: { ...mission('daily-win', 'Daily win: any mode'), version: 1 } });
+  const put = await request.put(`/api/admin/apps/${app.appId}/draft`, {
+    headers: ADMIN_HEADERS,
+    data: { missions: [mission('ranked-ace', 'Ranked ace (3 wins)', 3), mission('snow-fort', 'Build a snow fort')], campaigns: [] },
+  });
+  expect(put.status()).toBe(200);
+  const at = Date.now() + 86_400_000;
+  expect((await request.post(`/api/admin/apps/${app.appId}/draft/publish`, { headers: ADMIN_HEADERS, data: { at } })).status()).toBe(202);
+
+  // A few real events, so the Impact panel (and its screenshot) shows differences.
+  for (const player of ['player-1', 'player-2']) {
+    const token = await playerToken(request, app, player);
+    for (let i = 0; i < (player === 'player-1' ? 3 : 2); i++) {
+      expect((await request.post('/v1/events', { headers: { Authorization: `Bearer ${token}` }, data: { userId: player, name: 'match_won', payload: { i }, timestamp: Date.now() } })).status()).toBe(200);
+    }
+  }
+
+  const page = await pageAs('editor');
+  await page.goto(`/admin/draft?app=${app.appId}`);
+  await expect(page.getByRole('list', { name: 'Changes against live' }).getByRole('listitem')).toHaveCount(3);
+  // The draft card's line (a toast says "Scheduled for …" too).
+  await expect(page.locator('[data-slot=card-description]').filter({ hasText: 'Scheduled for' })).toBeVisible();
+  await page.getByRole('button', { name: 'Replay events' }).click();
+  await expect(page.getByRole('table', { name: 'Impact' }).getByRole('row')).toHaveCount(4);
+  await inBothSchemes(page, async (colorScheme) => {
+    await expectAccessible(page, `${colorScheme} /admin/draft`);
+    await shoot(page, 'draft', colorScheme, testInfo.project.name);
+  });
+  await page.getByRole('button', { name: 'Discard draft' }).click();
+  await expect(page.getByRole('alertdialog')).toBeVisible();
+  await inBothSchemes(page, async (colorScheme) => {
+    await expectAccessible(page, `${colorScheme} discard draft dialog`, '[role=alertdialog]');
+  });
+  await page.keyboard.press('Escape');
+
+  await page.goto(`/admin/releases?app=${app.appId}`);
+  await expect(page.getByRole('table', { name: 'Releases' }).getByRole('row')).toHaveCount(3);
+  await expect(page.getByRole('heading', { name: 'Scheduled' })).toBeVisible();
+  await inBothSchemes(page, async (colorScheme) => {
+    await expectAccessible(page, `${colorScheme} /admin/releases`);
+    await shoot(page, 'releases', colorScheme, testInfo.project.name);
+  });
+  await page.getByRole('button', { name: 'Restore release 1 into the draft' }).click();
+  await expect(page.getByRole('alertdialog')).toBeVisible();
+  await inBothSchemes(page, async (colorScheme) => {
+    await expectAccessible(page, `${colorScheme} restore dialog`, '[role=alertdialog]');
+  });
+});

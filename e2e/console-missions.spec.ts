@@ -5,7 +5,7 @@
 // with its diff; support reads missions but gets no way to change them, and the
 // server refuses it too; axe finds nothing serious on these pages.
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN_HEADERS, createApp, expect, expectAccessible, playerToken, publishDraft, test, uniqueSuffix, type CreatedApp } from './fixtures';
+import { ADMIN_HEADERS, createApp, expect, expectAccessible, inBothSchemes, playerToken, publishDraft, test, type CreatedApp, uniqueSuffix } from './fixtures';
 
 function missionsApp(request: APIRequestContext): Promise<CreatedApp> {
   const appId = `missions-${uniqueSuffix()}`;
@@ -227,30 +227,33 @@ test('support reads missions with no way to change them, and the server refuses 
 
 test.describe('accessibility', () => {
   test.beforeAll(({}, testInfo) => test.skip(testInfo.project.name !== 'npm start', 'checked under npm start'));
-  for (const colorScheme of ['light', 'dark'] as const) {
-    test.describe(colorScheme, () => {
-      test.use({ colorScheme });
-      test(`missions list, editor with errors, audit log (${colorScheme})`, async ({ pageAs }) => {
-        const page = await pageAs('admin');
-        await page.goto('/admin/missions?app=demo');
-        await expect(page.getByRole('row').filter({ hasText: 'First match' })).toBeVisible();
-        await expectAccessible(page, `${colorScheme} /admin/missions`);
-
-        await page.goto('/admin/missions/edit?app=demo&id=ranked-ace');
-        await expect(page.getByLabel('Title', { exact: true })).not.toHaveValue('');
-        await expectAccessible(page, `${colorScheme} mission editor`);
-        await page.getByLabel('Title', { exact: true }).fill('');
-        await page.getByLabel('Event name', { exact: true }).fill('');
-        // A live mission: the editor says how many players have progress on it.
-        await expect(page.getByRole('status', { name: 'Players with progress on this mission' })).toBeVisible();
-        await page.getByRole('button', { name: 'Save to draft' }).click();
-        await expect(page.getByLabel('Title', { exact: true })).toHaveAttribute('aria-invalid', 'true');
-        await expectAccessible(page, `${colorScheme} mission editor with errors`);
-
-        await page.goto('/admin/audit');
-        await expect(page.getByRole('table', { name: 'Audit log' })).toBeVisible();
-        await expectAccessible(page, `${colorScheme} /admin/audit`);
-      });
+  test(`missions list, editor with errors, audit log`, async ({ pageAs }) => {
+    const page = await pageAs('admin');
+    await page.goto('/admin/missions?app=demo');
+    await expect(page.getByRole('row').filter({ hasText: 'First match' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await expectAccessible(page, `${colorScheme} /admin/missions`);
     });
-  }
+
+    await page.goto('/admin/missions/edit?app=demo&id=ranked-ace');
+    await expect(page.getByLabel('Title', { exact: true })).not.toHaveValue('');
+    await inBothSchemes(page, async (colorScheme) => {
+      await expectAccessible(page, `${colorScheme} mission editor`);
+    });
+    await page.getByLabel('Title', { exact: true }).fill('');
+    await page.getByLabel('Event name', { exact: true }).fill('');
+    // A live mission: the editor says how many players have progress on it.
+    await expect(page.getByRole('status', { name: 'Players with progress on this mission' })).toBeVisible();
+    await page.getByRole('button', { name: 'Save to draft' }).click();
+    await expect(page.getByLabel('Title', { exact: true })).toHaveAttribute('aria-invalid', 'true');
+    await inBothSchemes(page, async (colorScheme) => {
+      await expectAccessible(page, `${colorScheme} mission editor with errors`);
+    });
+
+    await page.goto('/admin/audit');
+    await expect(page.getByRole('table', { name: 'Audit log' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await expectAccessible(page, `${colorScheme} /admin/audit`);
+    });
+  });
 });

@@ -69,6 +69,24 @@ export async function expectAccessible(page: Page, label: string, within?: strin
   expect(report, `axe on ${label}`).toBe('');
 }
 
+/**
+ * Runs `check` with the page in the light theme, then again with it switched
+ * to dark, then puts light back: the console follows the system's colour
+ * scheme live (components/console/theme.tsx), so one flow gives both themes'
+ * axe checks and screenshots at the same moments instead of the whole flow
+ * run twice. Each pass starts once the theme's colour transitions ended.
+ */
+export async function inBothSchemes(page: Page, check: (colorScheme: 'light' | 'dark') => Promise<void>): Promise<void> {
+  const settled = () => page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  for (const colorScheme of ['light', 'dark'] as const) {
+    await page.emulateMedia({ colorScheme });
+    await settled();
+    await check(colorScheme);
+  }
+  await page.emulateMedia({ colorScheme: 'light' });
+  await settled();
+}
+
 interface WorkerFixtures {
   staffStates: Record<StaffRole, StorageState>;
 }
