@@ -5,7 +5,7 @@
 // database (DATABASE_URL set) to test-results/screenshots/ only.
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { ADMIN_HEADERS, expect, test } from './fixtures';
+import { ADMIN_HEADERS, expect, inBothSchemes, test } from './fixtures';
 import { BANNER_URL } from './banner';
 
 const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') : path.join('docs', 'screenshots');
@@ -92,101 +92,131 @@ async function sendShowcaseActivity(request: APIRequestContext): Promise<void> {
   }
 }
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  test.describe(`${colorScheme}`, () => {
-    test.use({ colorScheme, viewport: { width: 1440, height: 900 } });
+test.describe('screens', () => {
+  test.use({ viewport: { width: 1440, height: 900 } });
 
-    test(`public pages (${colorScheme})`, async ({ page }) => {
-      await page.goto('/');
+  test(`public pages`, async ({ page }) => {
+    await page.goto('/');
+    await inBothSchemes(page, async (colorScheme) => {
       await shoot(page, 'home', colorScheme);
-      await page.goto('/admin/sign-in');
-      await expect(page.getByLabel('Email')).toBeFocused();
+    });
+    await page.goto('/admin/sign-in');
+    await expect(page.getByLabel('Email')).toBeFocused();
+    await inBothSchemes(page, async (colorScheme) => {
       await shoot(page, 'sign-in', colorScheme);
-      await page.goto('/docs');
-      await expect(page.getByRole('heading', { name: 'Questline API', level: 1 })).toBeVisible({ timeout: 20_000 });
+    });
+    await page.goto('/docs');
+    await expect(page.getByRole('heading', { name: 'Questline API', level: 1 })).toBeVisible({ timeout: 20_000 });
+    await inBothSchemes(page, async (colorScheme) => {
       await shoot(page, 'api-reference', colorScheme);
     });
-
-    test(`console screens (${colorScheme})`, async ({ pageAs }) => {
-      const page = await pageAs('admin');
-      await page.goto('/admin?app=star-raiders');
-      await expect(page.getByRole('img', { name: /^Events per minute/ }).locator('.recharts-area-area')).toBeVisible({ timeout: 20_000 });
-      await expect(page.getByRole('listitem').filter({ hasText: 'Ace pilot' })).toBeVisible();
-      await shoot(page, 'dashboard', colorScheme);
-      await expect(page.getByRole('table', { name: 'Currency granted' })).toBeVisible();
-      await shoot(page, 'dashboard-full', colorScheme, true);
-
-      await page.goto('/admin/apps');
-      await expect(page.getByRole('row').filter({ hasText: 'Star Raiders' })).toBeVisible();
-      await shoot(page, 'apps', colorScheme);
-      await page.getByRole('button', { name: 'Actions for Moonfall Tactics (moonfall)' }).click();
-      await page.getByRole('menuitem', { name: 'Rotate app secret' }).click();
-      await page.getByRole('alertdialog').getByRole('button', { name: 'Rotate secret' }).click();
-      await expect(page.getByRole('dialog', { name: /New app secret/ })).toBeVisible();
-      await shoot(page, 'apps-secret-once', colorScheme);
-      await page.keyboard.press('Escape');
-
-      await page.goto('/admin/staff');
-      await expect(page.getByRole('row').filter({ hasText: 'Priya Shah' })).toBeVisible();
-      await shoot(page, 'staff', colorScheme);
-
-      await page.goto('/admin/missions?app=demo');
-      await expect(page.getByRole('row').filter({ hasText: 'Ranked ace' })).toBeVisible();
-      await shoot(page, 'missions', colorScheme);
-      await page.goto('/admin/missions/edit?app=demo&id=ranked-ace');
-      await expect(page.getByLabel('Filter 2 value')).toHaveValue('1000');
-      await shoot(page, 'mission-editor', colorScheme);
-
-      // A signed-in edit, so the audit log shows a person and a diff.
-      const origin = new URL(page.url()).origin;
-      const path = '/api/admin/apps/star-raiders/missions';
-      const created = await page.request.post(path, {
-        headers: { Origin: origin },
-        data: { id: 'asteroid-run', title: 'Asteroid run', criteria: { eventName: 'asteroid_destroyed', count: 25, window: 'daily' }, reward: { kind: 'currency', currency: 'credits', amount: 100 } },
-      });
-      expect([201, 409]).toContain(created.status());
-      // Back to the first version when an earlier run changed it, then the change the picture shows.
-      const baseline = { title: 'Asteroid run', criteria: { eventName: 'asteroid_destroyed', count: 25, window: 'daily' } };
-      let current = await (await page.request.get(`${path}/asteroid-run`)).json();
-      if (current.title !== baseline.title) {
-        const reset = await page.request.put(`${path}/asteroid-run`, { headers: { Origin: origin }, data: { ...current, ...baseline } });
-        expect(reset.status()).toBe(200);
-        current = await reset.json();
-      }
-      const updated = await page.request.put(`${path}/asteroid-run`, {
-        headers: { Origin: origin },
-        data: { ...current, title: 'Asteroid sweep', criteria: { ...current.criteria, count: 30, filter: { sector: { in: ['alpha', 'beta'] } } } },
-      });
-      expect(updated.status()).toBe(200);
-      await page.goto('/admin/audit');
-      const row = page.getByRole('row').filter({ hasText: 'mission.update' }).first();
-      await expect(row).toBeVisible();
-      await shoot(page, 'audit-log', colorScheme);
-      await row.getByRole('button', { name: /^Changes of/ }).click();
-      await expect(page.getByRole('dialog').getByRole('table', { name: 'Changes' })).toBeVisible();
-      await shoot(page, 'audit-diff', colorScheme);
-
-      await page.goto('/admin/campaigns?app=star-raiders');
-      await expect(page.getByRole('list', { name: 'Campaign timeline' }).getByText('Winter Thaw')).toBeVisible();
-      await shoot(page, 'campaigns', colorScheme);
-      await page.getByRole('button', { name: 'Actions for campaign Launch Week' }).click();
-      await page.getByRole('menuitem', { name: 'Edit' }).click();
-      const campaignForm = page.getByRole('dialog', { name: 'Edit campaign “Launch Week”' });
-      await expect.poll(() => campaignForm.getByTestId('campaign-card-preview').locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
-      await shoot(page, 'campaign-form', colorScheme);
-      await page.keyboard.press('Escape');
-
-      await page.goto('/admin/themes?app=star-raiders');
-      await expect(page.getByRole('row').filter({ hasText: 'Solar flare' })).toBeVisible();
-      await shoot(page, 'themes', colorScheme);
-      await page.getByRole('button', { name: 'Actions for theme Nebula' }).click();
-      await page.getByRole('menuitem', { name: 'Edit' }).click();
-      await expect(page.getByRole('dialog', { name: 'Edit theme “Nebula”' })).toBeVisible();
-      await shoot(page, 'theme-form', colorScheme);
-      await page.keyboard.press('Escape');
-    });
   });
-}
+
+  test(`console screens`, async ({ pageAs }) => {
+    const page = await pageAs('admin');
+    await page.goto('/admin?app=star-raiders');
+    await expect(page.getByRole('img', { name: /^Events per minute/ }).locator('.recharts-area-area')).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('listitem').filter({ hasText: 'Ace pilot' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'dashboard', colorScheme);
+    });
+    await expect(page.getByRole('table', { name: 'Currency granted' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'dashboard-full', colorScheme, true);
+    });
+
+    await page.goto('/admin/apps');
+    await expect(page.getByRole('row').filter({ hasText: 'Star Raiders' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'apps', colorScheme);
+    });
+    await page.getByRole('button', { name: 'Actions for Moonfall Tactics (moonfall)' }).click();
+    await page.getByRole('menuitem', { name: 'Rotate app secret' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Rotate secret' }).click();
+    await expect(page.getByRole('dialog', { name: /New app secret/ })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'apps-secret-once', colorScheme);
+    });
+    await page.keyboard.press('Escape');
+
+    await page.goto('/admin/staff');
+    await expect(page.getByRole('row').filter({ hasText: 'Priya Shah' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'staff', colorScheme);
+    });
+
+    await page.goto('/admin/missions?app=demo');
+    await expect(page.getByRole('row').filter({ hasText: 'Ranked ace' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'missions', colorScheme);
+    });
+    await page.goto('/admin/missions/edit?app=demo&id=ranked-ace');
+    await expect(page.getByLabel('Filter 2 value')).toHaveValue('1000');
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'mission-editor', colorScheme);
+    });
+
+    // A signed-in edit, so the audit log shows a person and a diff.
+    const origin = new URL(page.url()).origin;
+    const path = '/api/admin/apps/star-raiders/missions';
+    const created = await page.request.post(path, {
+      headers: { Origin: origin },
+      data: { id: 'asteroid-run', title: 'Asteroid run', criteria: { eventName: 'asteroid_destroyed', count: 25, window: 'daily' }, reward: { kind: 'currency', currency: 'credits', amount: 100 } },
+    });
+    expect([201, 409]).toContain(created.status());
+    // Back to the first version when an earlier run changed it, then the change the picture shows.
+    const baseline = { title: 'Asteroid run', criteria: { eventName: 'asteroid_destroyed', count: 25, window: 'daily' } };
+    let current = await (await page.request.get(`${path}/asteroid-run`)).json();
+    if (current.title !== baseline.title) {
+      const reset = await page.request.put(`${path}/asteroid-run`, { headers: { Origin: origin }, data: { ...current, ...baseline } });
+      expect(reset.status()).toBe(200);
+      current = await reset.json();
+    }
+    const updated = await page.request.put(`${path}/asteroid-run`, {
+      headers: { Origin: origin },
+      data: { ...current, title: 'Asteroid sweep', criteria: { ...current.criteria, count: 30, filter: { sector: { in: ['alpha', 'beta'] } } } },
+    });
+    expect(updated.status()).toBe(200);
+    await page.goto('/admin/audit');
+    const row = page.getByRole('row').filter({ hasText: 'mission.update' }).first();
+    await expect(row).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'audit-log', colorScheme);
+    });
+    await row.getByRole('button', { name: /^Changes of/ }).click();
+    await expect(page.getByRole('dialog').getByRole('table', { name: 'Changes' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'audit-diff', colorScheme);
+    });
+
+    await page.goto('/admin/campaigns?app=star-raiders');
+    await expect(page.getByRole('list', { name: 'Campaign timeline' }).getByText('Winter Thaw')).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'campaigns', colorScheme);
+    });
+    await page.getByRole('button', { name: 'Actions for campaign Launch Week' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    const campaignForm = page.getByRole('dialog', { name: 'Edit campaign “Launch Week”' });
+    await expect.poll(() => campaignForm.getByTestId('campaign-card-preview').locator('img').evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'campaign-form', colorScheme);
+    });
+    await page.keyboard.press('Escape');
+
+    await page.goto('/admin/themes?app=star-raiders');
+    await expect(page.getByRole('row').filter({ hasText: 'Solar flare' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'themes', colorScheme);
+    });
+    await page.getByRole('button', { name: 'Actions for theme Nebula' }).click();
+    await page.getByRole('menuitem', { name: 'Edit' }).click();
+    await expect(page.getByRole('dialog', { name: 'Edit theme “Nebula”' })).toBeVisible();
+    await inBothSchemes(page, async (colorScheme) => {
+      await shoot(page, 'theme-form', colorScheme);
+    });
+    await page.keyboard.press('Escape');
+  });
+});
 
 /**
  * A player of its own app (created after the Apps picture) with progress, a
@@ -216,20 +246,19 @@ async function inspectorShowcase(request: APIRequestContext): Promise<{ userId: 
   return { userId, failedEventId: failed.eventId };
 }
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  test(`inspector (${colorScheme})`, async ({ pageAs, request }) => {
-    const { userId, failedEventId } = await inspectorShowcase(request);
-    const page = await pageAs('support');
-    await page.setViewportSize({ width: 1440, height: 1100 });
-    await page.emulateMedia({ colorScheme });
-    await page.goto(`/admin/inspector?app=nova-league&user=${userId}`);
-    await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 30_000 });
-    const row = page.locator(`[data-event="${failedEventId}"]`);
-    await row.locator('summary').click();
-    await expect(row).toContainText('Filter “mode” did not match');
+test(`inspector`, async ({ pageAs, request }) => {
+  const { userId, failedEventId } = await inspectorShowcase(request);
+  const page = await pageAs('support');
+  await page.setViewportSize({ width: 1440, height: 1100 });
+  await page.goto(`/admin/inspector?app=nova-league&user=${userId}`);
+  await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 30_000 });
+  const row = page.locator(`[data-event="${failedEventId}"]`);
+  await row.locator('summary').click();
+  await expect(row).toContainText('Filter “mode” did not match');
+  await inBothSchemes(page, async (colorScheme) => {
     await shoot(page, 'inspector', colorScheme);
   });
-}
+});
 
 test('a laptop screen (1280 × 800)', async ({ pageAs }) => {
   const page = await pageAs('editor');

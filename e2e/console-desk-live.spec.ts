@@ -10,7 +10,7 @@
 // (docs/screenshots/inspector-live-*.png on the embedded pass).
 import path from 'node:path';
 import type { APIRequestContext, Page, Request } from '@playwright/test';
-import { createApp, expect, expectAccessible, playerToken, test, uniqueSuffix } from './fixtures';
+import { createApp, expect, expectAccessible, inBothSchemes, playerToken, test, uniqueSuffix } from './fixtures';
 
 const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') : path.join('docs', 'screenshots');
 const DAY = 86_400_000;
@@ -164,24 +164,23 @@ test('titles instead of ids before and after a reload; recent events beside the 
   testInfo.annotations.push({ type: 'layout', description: `1280 px: missions x=${Math.round(missionsAt!.x)}, events x=${Math.round(eventsAt!.x)}` });
 });
 
-for (const colorScheme of ['light', 'dark'] as const) {
-  test(`screenshot: the inspector with the live panel (${colorScheme})`, async ({ pageAs, request }, testInfo) => {
-    test.skip(testInfo.project.name !== 'npm start', 'taken under npm start');
-    const { appId, userId, send } = await setUp(request);
-    await send('login', {});
-    await send('match_won', { mode: 'ranked' });
-    const page = await pageAs('support');
-    await page.setViewportSize({ width: 1440, height: 1100 });
-    await page.emulateMedia({ colorScheme });
-    await page.goto(`/admin/inspector?app=${appId}&user=${userId}`);
-    await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 30_000 });
-    await send('level_up', {});
-    await send('match_won', { mode: 'casual' });
-    const wrong = await send('match_win', { mode: 'ranked' });
-    await expect(page.locator(`[data-live-event="${wrong.eventId}"]`)).toContainText('did you mean', { timeout: 5_000 });
-    await page.locator(`[data-event="${wrong.eventId}"] summary`).click();
-    await page.evaluate(() => document.fonts.ready);
-    await page.waitForTimeout(250);
+test(`screenshot: the inspector with the live panel`, async ({ pageAs, request }, testInfo) => {
+  test.skip(testInfo.project.name !== 'npm start', 'taken under npm start');
+  const { appId, userId, send } = await setUp(request);
+  await send('login', {});
+  await send('match_won', { mode: 'ranked' });
+  const page = await pageAs('support');
+  await page.setViewportSize({ width: 1440, height: 1100 });
+  await page.goto(`/admin/inspector?app=${appId}&user=${userId}`);
+  await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 30_000 });
+  await send('level_up', {});
+  await send('match_won', { mode: 'casual' });
+  const wrong = await send('match_win', { mode: 'ranked' });
+  await expect(page.locator(`[data-live-event="${wrong.eventId}"]`)).toContainText('did you mean', { timeout: 5_000 });
+  await page.locator(`[data-event="${wrong.eventId}"] summary`).click();
+  await page.evaluate(() => document.fonts.ready);
+  await page.waitForTimeout(250);
+  await inBothSchemes(page, async (colorScheme) => {
     await page.screenshot({ path: path.join(DIR, `inspector-live-${colorScheme}.png`), caret: 'hide', animations: 'disabled' });
   });
-}
+});
