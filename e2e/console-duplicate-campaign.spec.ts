@@ -9,7 +9,7 @@
 //   first: no keeps the page and what was typed, yes leaves.
 // Axe on the toast and the list, light and dark.
 import type { Page } from '@playwright/test';
-import { ADMIN_HEADERS, createApp, expect, expectAccessible, playerToken, publishDraft, test, uniqueSuffix } from './fixtures';
+import { ADMIN_HEADERS, createApp, expect, expectAccessible, inBothSchemes, playerToken, publishDraft, test, uniqueSuffix } from './fixtures';
 
 const DAY = 86_400_000;
 
@@ -54,12 +54,9 @@ test('duplicate a campaign with its missions into the draft, new ids and the loc
   const toast = page.locator('[data-sonner-toast]').filter({ hasText: 'copied into the draft' });
   await expect(toast).toContainText('Campaign “Winter cup” copied into the draft as “Winter cup (copy)”');
   await expect(toast).toContainText('2 missions copied with them, new ids (cup-copy, cup-1-copy, cup-2-copy)');
-  for (const colorScheme of ['light', 'dark'] as const) {
-    await page.emulateMedia({ colorScheme });
-    await page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await inBothSchemes(page, async (colorScheme) => {
     await expectAccessible(page, `duplicated campaign toast and list (${colorScheme})`);
-  }
-  await page.emulateMedia({ colorScheme: 'light' });
+  });
 
   // The list: the copy badged, with its two missions.
   const copyRow = page.getByRole('row').filter({ hasText: 'Winter cup (copy)' });

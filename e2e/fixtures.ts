@@ -74,10 +74,14 @@ export async function expectAccessible(page: Page, label: string, within?: strin
  * to dark, then puts light back: the console follows the system's colour
  * scheme live (components/console/theme.tsx), so one flow gives both themes'
  * axe checks and screenshots at the same moments instead of the whole flow
- * run twice. Each pass starts once the theme's colour transitions ended.
+ * run twice. Each pass reads the page at rest: the pointer moved off the
+ * element the test last clicked (a hovered row's or button's colours are not
+ * what the page shows, and where the pointer rests after a list re-rendered
+ * under it is a matter of timing), and the theme's colour transitions ended.
  */
 export async function inBothSchemes(page: Page, check: (colorScheme: 'light' | 'dark') => Promise<void>): Promise<void> {
   const settled = () => page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  await page.mouse.move(0, 0);
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
     await settled();
