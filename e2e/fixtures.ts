@@ -81,6 +81,11 @@ export async function expectAccessible(page: Page, label: string, within?: strin
  */
 export async function inBothSchemes(page: Page, check: (colorScheme: 'light' | 'dark') => Promise<void>): Promise<void> {
   const settled = () => page.waitForFunction(() => document.getAnimations().every((a) => a.playState !== 'running'));
+  // The dark pass was a test of its own with its own time: the test's bound
+  // (for a hang, not for speed) grows by a minute per check, or a long flow on
+  // a loaded machine runs out of time with twice the scans (CI: the desk and
+  // budgets flows at 120 s under CPU pressure 60-80 %).
+  test.info().setTimeout(test.info().timeout + 60_000);
   await page.mouse.move(0, 0);
   for (const colorScheme of ['light', 'dark'] as const) {
     await page.emulateMedia({ colorScheme });
