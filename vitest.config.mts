@@ -24,7 +24,7 @@ export function testFiles(dir = root): string[] {
   });
 }
 
-const source = (file: string) => readFileSync(path.join(root, file), 'utf8');
+export const source = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
 // A file that starts no process of its own (no server process, no fault
 // proxy, no child process) and mocks no module runs in the `shared` project:
@@ -36,11 +36,7 @@ const source = (file: string) => readFileSync(path.join(root, file), 'utf8');
 // (lib/testing/fresh-env.ts, lib/testing/fresh-process.ts). Every other file
 // has a process of its own, as before.
 const OWN_PROCESS = /lib\/testing\/(production|serve-process|instance|processes|faults)'|node:child_process|vi\.(mock|doMock|stubGlobal)\(/;
-/** Whether the file can share its worker's process with other files. */
-export const sharesProcess = (file: string) => !OWN_PROCESS.test(source(file));
-const shared = testFiles().filter(sharesProcess);
-
-export const common = {
+const common = {
   exclude: ['node_modules/**', '.next/**', 'e2e/**', '.data/**'],
   // Bounds for a hang, not for speed: on a loaded 2-core machine (load
   // average 25+ seen while other suites and a build ran) a fresh embedded
@@ -53,6 +49,15 @@ export const common = {
   setupFiles: ['./lib/testing/fresh-env.ts', './lib/testing/worker-stores.ts'],
   env: { TMPDIR: process.env.QUESTLINE_TEST_TMP },
 };
+
+/** `files` as two projects: those that can share their worker's process, and the rest, each in a process of its own. */
+export function projectsFor(files: string[]) {
+  const shared = new Set(files.filter((file) => !OWN_PROCESS.test(source(file))));
+  return [
+    { resolve: { alias }, test: { ...common, name: 'shared', include: [...shared], isolate: false } },
+    { resolve: { alias }, test: { ...common, name: 'isolated', include: files.filter((file) => !shared.has(file)) } },
+  ];
+}
 
 export default defineConfig({
   resolve: { alias },
@@ -67,9 +72,6 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // Once for the run (the root project's), not once per project.
     globalSetup: ['./lib/testing/global-setup.ts'],
-    projects: [
-      { resolve: { alias }, test: { ...common, name: 'shared', include: shared, isolate: false } },
-      { resolve: { alias }, test: { ...common, name: 'isolated', include: ['**/*.test.ts'], exclude: [...common.exclude, ...shared] } },
-    ],
+    projects: projectsFor(testFiles()),
   },
 });
