@@ -6,9 +6,10 @@
 // file set, such as a data directory, a limit or a secret, never reaches the
 // next) and the process-wide state (lib/testing/fresh-process.ts: timers
 // stopped, configuration, caches and schedulers as before the first start;
-// the previous file's server closed its database, store and bus). In a
+// the previous file's server closed its database, store and bus) and the
+// real clock (a file may have moved Date.now forward). In a
 // worker that runs one file this only takes the copy.
-import { forgetProcessState, stopProcessTimers } from './fresh-process';
+import { forgetProcessState, restoreProcessClock, stopProcessTimers } from './fresh-process';
 
 const KEY = Symbol.for('vitest.questline.env');
 const g = globalThis as typeof globalThis & { [KEY]?: Record<string, string | undefined> };
@@ -19,6 +20,7 @@ if (!first) {
 } else {
   stopProcessTimers();
   forgetProcessState();
+  restoreProcessClock();
   for (const name of Object.keys(process.env)) if (!(name in first)) delete process.env[name];
   for (const [name, value] of Object.entries(first)) if (value !== undefined) process.env[name] = value;
 }

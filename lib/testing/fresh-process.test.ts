@@ -5,7 +5,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { getConfig } from '@/lib/config';
 import { processWide } from '@/lib/process-wide';
 import { prepareTestEnv } from './test-env';
-import { forgetProcessState, stopProcessTimers } from './fresh-process';
+import { advanceClockInProcess } from './rate-window';
+import { forgetProcessState, restoreProcessClock, stopProcessTimers } from './fresh-process';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -71,5 +72,21 @@ describe('stopProcessTimers', () => {
     vi.advanceTimersByTime(100);
     expect(ticks).toEqual({ direct: 2, field: 2, inMap: 2 });
     forgetProcessState();
+  });
+});
+
+describe('restoreProcessClock', () => {
+  it("gives back the real Date.now after a file moved it forward (new Date() never moved)", () => {
+    const real = Date.now;
+    try {
+      advanceClockInProcess(90_000);
+      advanceClockInProcess(30_000);
+      expect(Date.now() - new Date().getTime()).toBeGreaterThanOrEqual(120_000);
+      restoreProcessClock();
+      expect(Math.abs(Date.now() - new Date().getTime())).toBeLessThan(1_000);
+      expect(Date.now).toBe(real);
+    } finally {
+      Date.now = real;
+    }
   });
 });

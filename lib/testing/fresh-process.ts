@@ -14,6 +14,14 @@
 // own database and boot again.
 import { processWideCreators } from '@/lib/process-wide';
 
+// The process's own Date.now, taken when this module is first evaluated (the
+// first setup file, before any test file's code): lib/testing/rate-window.ts
+// moves Date.now forward for an in-process server, and a later file must find
+// the real clock, as a new process would.
+const REAL_NOW = Symbol.for('vitest.questline.date-now');
+const held = globalThis as typeof globalThis & { [REAL_NOW]?: () => number };
+held[REAL_NOW] ??= Date.now;
+
 const PREFIX = 'questline.';
 
 type Slots = Record<symbol, unknown>;
@@ -63,4 +71,15 @@ export function forgetProcessState(): void {
       }
     } else delete slots[key];
   }
+}
+
+/**
+ * Gives the process its real clock back: a previous file's forward moves of
+ * Date.now (lib/testing/rate-window.ts) add up in a shared worker otherwise,
+ * and only Date.now moves, not `new Date()`: jose checks a token's expiry with
+ * `new Date()`, so a token that expired a minute before the moved clock was
+ * accepted once the moves passed a minute.
+ */
+export function restoreProcessClock(): void {
+  Date.now = held[REAL_NOW]!;
 }

@@ -22,20 +22,17 @@ export async function awayFromWindowEdge(neededMs: number, windowMs = 60_000): P
   if (left < neededMs) await new Promise((r) => setTimeout(r, left + 50));
 }
 
-// This process's clock shifted forward by the jumps of freshWindowInProcess (never back).
-const realNow = Date.now.bind(Date);
-let shiftMs = 0;
-
 /**
  * For a server in this process (lib/testing/test-server.ts): when the current
  * fixed window has less than `neededMs` left, moves this process's `Date.now`
  * (which the limiters, the service clock, tokens and the test all read) forward
  * to just after the next window's start instead of waiting up to a minute for
  * it. The clock then keeps running at the real pace, shifted; it is never moved
- * back, so ids, logs and windows stay in order for the rest of the file, and
- * for the later files of a worker of the `shared` project (vitest.config.mts),
- * which run in the same process and keep the shift. Not for a server in
- * another process.
+ * back, so ids, logs and windows stay in order for the rest of the file. The
+ * next file of a worker of the `shared` project (vitest.config.mts) finds the
+ * real clock again (lib/testing/fresh-env.ts). Only `Date.now` moves: code
+ * that reads `new Date()` (jose's expiry check) keeps the real time. Not for
+ * a server in another process.
  */
 export function freshWindowInProcess(neededMs: number, windowMs = 60_000): void {
   if (neededMs >= windowMs) throw new RangeError(`a burst needing ${neededMs} ms cannot fit a ${windowMs} ms window`);
@@ -52,6 +49,6 @@ export function freshWindowInProcess(neededMs: number, windowMs = 60_000): void 
  */
 export function advanceClockInProcess(ms: number): void {
   if (!(ms >= 0)) throw new RangeError(`the clock only moves forward (${ms} ms)`);
-  shiftMs += ms;
-  Date.now = () => realNow() + shiftMs;
+  const before = Date.now;
+  Date.now = () => before() + ms;
 }
