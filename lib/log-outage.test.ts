@@ -30,6 +30,7 @@ describe('outageLog', () => {
         cause: 'Redis unavailable (circuit open) <- connect ECONNREFUSED 127.0.0.1:6379',
       }),
     ]);
+    expect(lines(logged)[0].causes).toBeUndefined(); // the chain is told once, in `cause`
     place.recovered({ appId: 'a3' });
     place.recovered();
     expect(lines(logged).slice(1)).toEqual([expect.objectContaining({ level: 'warn', message: 'test publish works again', appId: 'a3', failures: 3 })]);

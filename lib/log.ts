@@ -79,10 +79,10 @@ export function logger(): Logger {
  * SQLSTATE such as 40P01, a Node code such as ECONNRESET), and what it wraps:
  * drizzle's "Failed query" carries the driver's error only as its cause.
  */
-function errorFields(err: unknown): Record<string, unknown> {
+function errorFields(err: unknown, withCauses: boolean): Record<string, unknown> {
   if (err === null || err === undefined) return {};
   if (!(err instanceof Error)) return { error: String(err) };
-  const [, ...wrapped] = [...causeChain(err)];
+  const [, ...wrapped] = withCauses ? [...causeChain(err)] : [];
   return {
     error: err.message,
     ...codeField(err as unknown as Record<string, unknown>),
@@ -106,8 +106,13 @@ function codeField(e: Record<string, unknown>): { code?: string | number } {
   return typeof e.code === 'string' || typeof e.code === 'number' ? { code: e.code } : {};
 }
 
+/**
+ * An error line: the error's message, code and stack, and `causes` (what it
+ * wraps, each with its code). `cause` in `fields` (lib/log-outage.ts: the
+ * whole chain on one line) replaces `causes`, so a line tells the chain once.
+ */
 export function logError(message: string, err: unknown, fields: Record<string, unknown> = {}): void {
-  logger().error({ ...fields, ...errorFields(err) }, redactText(message));
+  logger().error({ ...fields, ...errorFields(err, !('cause' in fields)) }, redactText(message));
 }
 
 export function logInfo(message: string, fields: Record<string, unknown> = {}): void {
