@@ -55,7 +55,5 @@ export async function systemServiceContext(requestId: string): Promise<ServiceCo
   return { appId: '', actor: { kind: 'system', id: 'service', role: null }, now: serviceNow, requestId, deps: await processServiceDeps() };
 }
 
-/** The process's database, resolved on demand: the token check asks for it only when the key-value store cannot answer alone. */
-export function processDatabase(): Promise<ServiceContext['deps']['db']> {
-  return processDb();
-}
+/** The process's database, resolved on demand (the token check asks for it only when the key-value store cannot answer alone). */
+export { processDb };

@@ -10,7 +10,7 @@ import { readJsonBody } from '../body';
 import { userRoute } from '../handler';
 import { idempotentJson } from '../respond';
 import { parseWith } from '../validate';
-import { processDatabase } from '../service-context';
+import { processDb } from '../service-context';
 import { metrics } from '@/lib/metrics';
 
 export const postEvent = userRoute(
@@ -34,7 +34,7 @@ export const postEvent = userRoute(
     const event = { userId: body.userId, name: body.name, payload: body.payload, timestamp: body.timestamp };
     // The stored answer read with the token checks belongs to the header's key (the header wins over the body's).
     const cachedAnswer = header !== null ? stored?.[0] : undefined;
-    const outcome = await recordEvent({ ctx: { appId: auth.appId, source: 'api', db: await processDatabase() }, input: { event, idempotencyKey, cachedAnswer } });
+    const outcome = await recordEvent({ ctx: { appId: auth.appId, source: 'api', db: await processDb() }, input: { event, idempotencyKey, cachedAnswer } });
     if (outcome.replay === null) metrics().eventsIngested.inc({ source: 'api' });
     return idempotentJson(outcome);
   },

@@ -15,7 +15,7 @@ import { recommendationCacheKey } from '@/lib/recommendations/recommend';
 import { userRoute } from '../handler';
 import { idempotentJson, json, jsonText } from '../respond';
 import { parseWith } from '../validate';
-import { processDatabase } from '../service-context';
+import { processDb } from '../service-context';
 import { metrics } from '@/lib/metrics';
 
 const encodeCursor = (id: string) => Buffer.from(`m:${id}`, 'utf8').toString('base64url');
@@ -41,7 +41,7 @@ export const listMissions = userRoute(
   async ({ url, auth, prefetched }) => {
     const query = listQueryOf(url);
     const list = await listMissionsVerb({
-      ctx: { appId: auth.appId, userId: auth.userId, db: await processDatabase(), latestSeq: prefetched },
+      ctx: { appId: auth.appId, userId: auth.userId, db: await processDb(), latestSeq: prefetched },
       input: {
         campaignId: query.campaignId,
         status: query.status,
@@ -55,7 +55,7 @@ export const listMissions = userRoute(
 );
 
 export const getMission = userRoute({}, async ({ auth, params }) => {
-  const view = await readMission({ ctx: { appId: auth.appId, userId: auth.userId, db: await processDatabase() }, input: { missionId: params.id } });
+  const view = await readMission({ ctx: { appId: auth.appId, userId: auth.userId, db: await processDb() }, input: { missionId: params.id } });
   return json({ mission: publicMission(view.mission, view.locked), progress: view.progress } satisfies z.output<typeof missionDetailSchema>);
 });
 
@@ -73,7 +73,7 @@ export const postClaim = userRoute(
   async ({ req, auth, params, stored }) => {
     const idempotencyKey = checkKey(req.headers.get('idempotency-key'));
     const input = { missionId: params.id, idempotencyKey, cachedAnswer: stored?.[1], cachedRecommendations: stored?.[0] };
-    const outcome = await claimReward({ ctx: { appId: auth.appId, userId: auth.userId, db: await processDatabase() }, input }).catch(
+    const outcome = await claimReward({ ctx: { appId: auth.appId, userId: auth.userId, db: await processDb() }, input }).catch(
       (err: unknown) => {
         if (err instanceof AppError) metrics().claims.inc({ outcome: err.code });
         throw err;
