@@ -59,18 +59,19 @@ describe('forgetProcessState', () => {
 });
 
 describe('stopProcessTimers', () => {
-  it('stops an interval held by a slot, by a field of a slot and by a value of a slot that is a Map', () => {
+  it('stops an interval held by a slot, by a field of a slot and by a value of a slot that is a Map, and a timeout held in a Set', () => {
     vi.useFakeTimers();
-    const ticks = { direct: 0, field: 0, inMap: 0 };
+    const ticks = { direct: 0, field: 0, inMap: 0, inSet: 0 };
     const direct = Symbol.for('questline.fresh-process-test.timer');
     (globalThis as unknown as Record<symbol, unknown>)[direct] = setInterval(() => ticks.direct++, 10);
     processWide('fresh-process-test.scheduler', () => ({ timer: setInterval(() => ticks.field++, 10) }));
     processWide('fresh-process-test.wheels', () => new Map([[1, { timer: setInterval(() => ticks.inMap++, 10) }]]));
+    processWide('fresh-process-test.pauses', () => new Set([setTimeout(() => ticks.inSet++, 10), setTimeout(() => ticks.inSet++, 50)]));
     vi.advanceTimersByTime(25);
-    expect(ticks).toEqual({ direct: 2, field: 2, inMap: 2 });
+    expect(ticks).toEqual({ direct: 2, field: 2, inMap: 2, inSet: 1 });
     stopProcessTimers();
     vi.advanceTimersByTime(100);
-    expect(ticks).toEqual({ direct: 2, field: 2, inMap: 2 });
+    expect(ticks).toEqual({ direct: 2, field: 2, inMap: 2, inSet: 1 });
     forgetProcessState();
   });
 });

@@ -38,12 +38,16 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && Object.getPrototypeOf(value) === Object.prototype;
 }
 
-/** Stops every interval a process-wide slot holds (the schedulers, the outbound worker, retries, stream wheels), so none fires into the next file. */
+/**
+ * Stops every timer a process-wide slot holds (the schedulers, the outbound
+ * worker, retries, stream wheels, the stream repair's pauses), so none fires
+ * into the next file: the slot itself, a field of it, or a value of a Map or Set.
+ */
 export function stopProcessTimers(): void {
   const slots = globalThis as unknown as Slots;
   for (const key of questlineSlots()) {
     const value = slots[key];
-    const held = value instanceof Map ? [...value.values()] : [value];
+    const held = value instanceof Map || value instanceof Set ? [...value.values()] : [value];
     for (const item of held) {
       const fields = !isTimer(item) && isPlainObject(item) ? Object.values(item) : [item];
       for (const field of fields) if (isTimer(field)) clearInterval(field);

@@ -14,6 +14,7 @@ import type { SdkUpdate } from '@/lib/contract/updates';
 import { metrics } from '@/lib/metrics';
 import { grantsOf, noteUnlogged, reachedLog, repairSoon } from './resync';
 import { streamSources } from './sources';
+import { later } from './timers';
 
 export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
 
@@ -81,7 +82,7 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
     } else if (result.status === 'pending') {
       // Normally the predecessor's publisher arrives within milliseconds and
       // publishes this one too; the request does not wait for that.
-      const timer = setTimeout(() => {
+      later(GAP_WAIT_MS, () => {
         log
           .flushThrough(logKey, channel, order)
           .then(async (ids) => {
@@ -94,8 +95,7 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
             noteUnlogged(appId, userId, grantsOf(updates, at), 'a waiting message\'s flush failed');
             if (!isCircuitOpen(err)) logError('publish gap flush failed', err, { appId, userId, seq });
           });
-      }, GAP_WAIT_MS);
-      timer.unref?.();
+      });
     }
   } catch (err) {
     metrics().busErrors.inc({ operation: 'publish' });

@@ -50,6 +50,7 @@ import { getUpdateLog, LOG_MAX_AGE_MS, userLogKey, userOrderKey } from './log';
 import { parseLogId } from './log-ids';
 import { GAP_WAIT_MS, publishInOrder } from './publish';
 import { streamSources } from './sources';
+import { pause } from './timers';
 
 /** What a resync reports: the records of these missions, or everything changed since a time (a repair). */
 type ResyncScope = { missionIds: string[] } | { sinceMs: number };
@@ -199,8 +200,7 @@ async function hasGap(appId: string, userId: string): Promise<boolean> {
   const key = userOrderKey(appId, userId);
   const behind = async () => ((await log.publishedThrough(key)) ?? 0) < stored;
   if (!(await behind())) return false;
-  // Unref'd: a check in progress never holds a process that is shutting down.
-  await new Promise((r) => setTimeout(r, 2 * GAP_WAIT_MS).unref?.());
+  await pause(2 * GAP_WAIT_MS);
   return behind();
 }
 
@@ -335,7 +335,7 @@ export function afterCatalogEdit(appId: string, missionIds: string[], editStarte
   if (missionIds.length === 0) return Promise.resolve().then(() => void (figures.catalogEditsDone += 1));
   return (async () => {
     await resyncHolders(appId, missionIds, null);
-    await new Promise((r) => setTimeout(r, CATALOG_SETTLE_MS).unref?.());
+    await pause(CATALOG_SETTLE_MS);
     await resyncHolders(appId, missionIds, editStartedAt - CATALOG_SETTLE_MS);
   })()
     .catch((err: unknown) => logError('stream: catalog resync failed', err, { appId, missionIds }))
