@@ -6,7 +6,7 @@
 // Runs on the embedded default, or on PostgreSQL + Redis when DATABASE_URL
 // and REDIS_URL are set. Extra arguments go to Vitest. Every temporary file
 // goes under one directory of this run, removed at the end.
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -32,12 +32,43 @@ function run(label, args, extraEnv = {}) {
   console.log(`${label}: passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 }
 
+/**
+ * Runs the checks side by side (each one process on one core: the type-check,
+ * ESLint and knip took their sum in a row while the other core idled); each
+ * one's output is printed whole when it ends, then its time. Stops the run
+ * when any fails, after all have ended.
+ */
+async function runTogether(steps) {
+  const started = Date.now();
+  const results = await Promise.all(
+    steps.map(
+      ({ label, args }) =>
+        new Promise((resolve) => {
+          const child = spawn(process.execPath, args, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+          const chunks = [];
+          child.stdout.on('data', (c) => chunks.push(c));
+          child.stderr.on('data', (c) => chunks.push(c));
+          child.on('close', (code) => resolve({ label, code, output: Buffer.concat(chunks).toString(), seconds: (Date.now() - started) / 1000 }));
+        }),
+    ),
+  );
+  for (const { label, code, output, seconds } of results) {
+    console.log(`\n=== ${label} ===`);
+    if (output) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+    console.log(code === 0 ? `${label}: passed in ${seconds.toFixed(1)} s` : `${label} failed`);
+  }
+  if (results.some((r) => r.code !== 0)) process.exit(results.find((r) => r.code !== 0).code ?? 1);
+  console.log(`checks side by side: ${((Date.now() - started) / 1000).toFixed(1)} s`);
+}
+
 const backend = process.env.DATABASE_URL ? `PostgreSQL (${process.env.DATABASE_URL.replace(/\/\/[^@]*@/, '//')}) + ${process.env.REDIS_URL ? 'Redis' : 'in-process store'}` : 'embedded PGlite + in-process store';
 console.log(`Questline tests on ${backend}`);
-run('type-check', [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.']);
 // Any finding fails the run, a warning included (eslint.config.mjs, knip.config.ts).
-run('eslint', [bin('eslint', 'bin/eslint.js'), '--max-warnings', '0', '--cache', '--cache-location', path.join(root, 'node_modules', '.cache', 'eslint') + path.sep, '.']);
-run('knip (unused files, exports, dependencies)', [bin('knip', 'bin/knip.js')]);
+await runTogether([
+  { label: 'type-check', args: [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.'] },
+  { label: 'eslint', args: [bin('eslint', 'bin/eslint.js'), '--max-warnings', '0', '--cache', '--cache-location', path.join(root, 'node_modules', '.cache', 'eslint') + path.sep, '.'] },
+  { label: 'knip (unused files, exports, dependencies)', args: [bin('knip', 'bin/knip.js')] },
+]);
 run('production build (when stale)', [path.join(root, 'scripts', 'start.mjs'), '--build-only']);
 // The suites that start the production server fail instead of skipping when the build is missing.
 run('vitest', [bin('vitest', 'vitest.mjs'), 'run', ...extra], { QUESTLINE_REQUIRE_BUILD: '1' });
