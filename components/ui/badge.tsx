@@ -7,12 +7,12 @@ export const badgeVariants = cva(
   {
     variants: {
       variant: {
-        default: 'border-transparent bg-primary/12 text-primary dark:bg-primary/20',
+        default: 'border-transparent bg-primary/12 text-primary dark:bg-primary/15',
         secondary: 'border-transparent bg-secondary text-secondary-foreground',
         outline: 'text-foreground',
         success: 'border-transparent bg-success/12 text-success dark:bg-success/18',
         warning: 'border-transparent bg-warning/15 text-warning',
-        destructive: 'border-transparent bg-destructive/12 text-destructive dark:bg-destructive/20',
+        destructive: 'border-transparent bg-destructive/12 text-destructive',
       },
     },
     defaultVariants: { variant: 'default' },
