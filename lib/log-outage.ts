@@ -62,7 +62,7 @@ export function outageLog(name: string, what: string): OutageLog {
       if (state.since !== 0) return;
       state.since = Date.now();
       if (startup.warned) return;
-      logError(`${what} failing: a dependency is unavailable (repeats are counted until it works again)`, err, { ...fields, cause: causeOf(err) });
+      logError(`${what} failing: a dependency is unavailable (repeats are counted until it works again)`, err, { ...fields, cause: causeOf(err) }, { causes: false });
     },
     recovered(fields = {}) {
       if (state.since === 0) return;

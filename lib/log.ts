@@ -108,11 +108,12 @@ function codeField(e: Record<string, unknown>): { code?: string | number } {
 
 /**
  * An error line: the error's message, code and stack, and `causes` (what it
- * wraps, each with its code). `cause` in `fields` (lib/log-outage.ts: the
- * whole chain on one line) replaces `causes`, so a line tells the chain once.
+ * wraps, each with its code). `causes: false` leaves the list out, for a
+ * caller that tells the chain itself (lib/log-outage.ts: `cause`, on one
+ * line), so a line tells it once.
  */
-export function logError(message: string, err: unknown, fields: Record<string, unknown> = {}): void {
-  logger().error({ ...fields, ...errorFields(err, !('cause' in fields)) }, redactText(message));
+export function logError(message: string, err: unknown, fields: Record<string, unknown> = {}, options: { causes?: boolean } = {}): void {
+  logger().error({ ...fields, ...errorFields(err, options.causes ?? true) }, redactText(message));
 }
 
 export function logInfo(message: string, fields: Record<string, unknown> = {}): void {
