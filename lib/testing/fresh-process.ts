@@ -19,8 +19,8 @@ import { processWideCreators } from '@/lib/process-wide';
 // moves Date.now forward for an in-process server, and a later file must find
 // the real clock, as a new process would.
 const REAL_NOW = Symbol.for('vitest.questline.date-now');
-const held = globalThis as typeof globalThis & { [REAL_NOW]?: () => number };
-held[REAL_NOW] ??= Date.now;
+const clock = globalThis as typeof globalThis & { [REAL_NOW]?: () => number };
+clock[REAL_NOW] ??= Date.now;
 
 const PREFIX = 'questline.';
 
@@ -85,5 +85,5 @@ export function forgetProcessState(): void {
  * accepted once the moves passed a minute.
  */
 export function restoreProcessClock(): void {
-  Date.now = held[REAL_NOW]!;
+  Date.now = clock[REAL_NOW]!;
 }
