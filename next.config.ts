@@ -4,7 +4,12 @@ const nextConfig: NextConfig = {
   // Native, WebAssembly or TCP packages load from node_modules at run time instead of being bundled.
   serverExternalPackages: ['@electric-sql/pglite', 'pg', 'ioredis', '@neondatabase/serverless', 'ws'],
   poweredByHeader: false,
-  typescript: { tsconfigPath: './tsconfig.json' },
+  // `npm test` type-checks the whole project (route types included: it runs
+  // `next typegen` first) right before it builds, and sets
+  // QUESTLINE_TYPECHECKED=1 for the build, which then skips its own second
+  // pass over the same tsconfig (35 s of a 75 s build on a 2-core machine).
+  // Every other build (`npm start`, `npm run build`) type-checks as before.
+  typescript: { tsconfigPath: './tsconfig.json', ignoreBuildErrors: process.env.QUESTLINE_TYPECHECKED === '1' },
 };
 
 export default nextConfig;

@@ -16,7 +16,8 @@ function newestSource(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     // Dot directories (.next, .data, .git, the build lock), dependencies, browser tests, examples, the
     // SDK package's output and test output never change the build.
-    if (entry.name.startsWith('.') || ['node_modules', 'e2e', 'examples', 'dist', 'test-results', 'playwright-report', 'tmp'].includes(entry.name)) continue;
+    // next-env.d.ts is written by Next.js itself (`next build`, `next typegen`).
+    if (entry.name.startsWith('.') || ['node_modules', 'e2e', 'examples', 'dist', 'test-results', 'playwright-report', 'tmp', 'next-env.d.ts'].includes(entry.name)) continue;
     const full = path.join(dir, entry.name);
     if (entry.isDirectory()) newest = Math.max(newest, newestSource(full));
     else if (/\.(tsx?|mjs|json|css|sql)$/.test(entry.name) && !/\.test\.ts$/.test(entry.name)) newest = Math.max(newest, statSync(full).mtimeMs);

@@ -63,13 +63,17 @@ async function runTogether(steps) {
 
 const backend = process.env.DATABASE_URL ? `PostgreSQL (${process.env.DATABASE_URL.replace(/\/\/[^@]*@/, '//')}) + ${process.env.REDIS_URL ? 'Redis' : 'in-process store'}` : 'embedded PGlite + in-process store';
 console.log(`Questline tests on ${backend}`);
+// The route types (next-env.d.ts, .next/types) first, so that the type-check
+// below covers what the build's own type-check would; the build then skips
+// that second pass (QUESTLINE_TYPECHECKED, next.config.ts).
+run('route types (next typegen)', [bin('next', 'dist/bin/next'), 'typegen']);
 // Any finding fails the run, a warning included (eslint.config.mjs, knip.config.ts).
 await runTogether([
   { label: 'type-check', args: [bin('typescript', 'bin/tsc'), '--noEmit', '-p', '.'] },
   { label: 'eslint', args: [bin('eslint', 'bin/eslint.js'), '--max-warnings', '0', '--cache', '--cache-location', path.join(root, 'node_modules', '.cache', 'eslint') + path.sep, '.'] },
   { label: 'knip (unused files, exports, dependencies)', args: [bin('knip', 'bin/knip.js')] },
 ]);
-run('production build (when stale)', [path.join(root, 'scripts', 'start.mjs'), '--build-only']);
+run('production build (when stale)', [path.join(root, 'scripts', 'start.mjs'), '--build-only'], { QUESTLINE_TYPECHECKED: '1' });
 // The suites that start the production server fail instead of skipping when the build is missing.
 run('vitest', [bin('vitest', 'vitest.mjs'), 'run', ...extra], { QUESTLINE_REQUIRE_BUILD: '1' });
 // The browser suite needs Debian's Chromium (Playwright cannot download one here).
