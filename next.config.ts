@@ -10,6 +10,10 @@ const nextConfig: NextConfig = {
   // pass over the same tsconfig (35 s of a 75 s build on a 2-core machine).
   // Every other build (`npm start`, `npm run build`) type-checks as before.
   typescript: { tsconfigPath: './tsconfig.json', ignoreBuildErrors: process.env.QUESTLINE_TYPECHECKED === '1' },
+  // Turbopack keeps a build cache in .next for the next build (on by default
+  // since Next.js 16.4). CI builds a fresh clone once, so writing it only
+  // costs time there: 12 s of a 48 s build on a 2-core machine.
+  experimental: { turbopackFileSystemCacheForBuild: !process.env.CI },
 };
 
 export default nextConfig;
