@@ -2,3 +2,5 @@
 export declare const SERVER_BUNDLE: string;
 export declare function isBuildStale(): boolean;
 export declare function buildServer(): Promise<void>;
+/** The newest modification time (ms) of the files under `dir` that go into the build. */
+export declare function newestSource(dir: string): number;

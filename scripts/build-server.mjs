@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 export const SERVER_BUNDLE = path.join(root, '.next', 'questline-server.mjs');
 
-function newestSource(dir) {
+export function newestSource(dir) {
   let newest = 0;
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     // Dot directories (.next, .data, .git, the build lock), dependencies, browser tests, examples, the
