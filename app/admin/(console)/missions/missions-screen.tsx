@@ -18,7 +18,6 @@ import { DraftBanner, DraftChangeBadge, useDraft, useDraftItems } from '@/compon
 import { formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
-import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
 import type { MissionRecord } from '@/lib/contract/mission-admin';
 import type { Draft } from '@/lib/contract/release';
@@ -26,12 +25,16 @@ import { WINDOW_LABELS, rewardLabel } from './labels';
 import { ANY, useCampaigns, useEventNames, useMissions, type MissionFilters } from './use-missions';
 
 /** A row of the list: the draft's version of a mission (the live one when the app has no draft) and what the draft changes of it. */
-type MissionRow = MissionRecord & { draftChange: 'added' | 'changed' | 'removed' | null };
+// campaignTitle is in the row, not looked up by the column: TanStack Table
+// caches each row's column values until the data changes, so a title looked
+// up in the column stayed the campaign's id when the campaigns answered after
+// the missions.
+type MissionRow = MissionRecord & { draftChange: 'added' | 'changed' | 'removed' | null; campaignTitle: string };
 
 type Action = { kind: 'duplicate' | 'archive' | 'unarchive' | 'revert'; mission: MissionRow };
 
 /** The mission itself, as the draft stores it (no version, no timestamps). */
-function missionOf({ version: _v, createdAt: _c, updatedAt: _u, draftChange: _d, ...mission }: MissionRow): Mission {
+function missionOf({ version: _v, createdAt: _c, updatedAt: _u, draftChange: _d, campaignTitle: _t, ...mission }: MissionRow): Mission {
   return mission;
 }
 
@@ -41,18 +44,18 @@ function missionOf({ version: _v, createdAt: _c, updatedAt: _u, draftChange: _d,
  * without a draft, the live missions. Live records lend their version and
  * timestamps; a change in the draft shows the draft's time.
  */
-function draftView(live: MissionRecord[], draft: Draft | null | undefined): MissionRow[] {
-  if (!draft) return live.map((m) => ({ ...m, draftChange: null }));
+function draftView(live: MissionRecord[], draft: Draft | null | undefined, campaignTitle: (campaignId: string | null | undefined) => string): MissionRow[] {
+  if (!draft) return live.map((m) => ({ ...m, draftChange: null, campaignTitle: campaignTitle(m.campaignId) }));
   const liveById = new Map(live.map((m) => [m.id, m]));
   const changeOf = new Map(draft.changes.filter((c) => c.kind === 'mission').map((c) => [c.id, c.change]));
   const rows: MissionRow[] = draft.catalog.missions.map((m) => {
     const record = liveById.get(m.id);
     const draftChange = changeOf.get(m.id) ?? null;
-    return { ...m, version: record?.version ?? 0, createdAt: record?.createdAt ?? draft.updatedAt, updatedAt: draftChange || !record ? draft.updatedAt : record.updatedAt, draftChange };
+    return { ...m, version: record?.version ?? 0, createdAt: record?.createdAt ?? draft.updatedAt, updatedAt: draftChange || !record ? draft.updatedAt : record.updatedAt, draftChange, campaignTitle: campaignTitle(m.campaignId) };
   });
   for (const [id, change] of changeOf) {
     const record = liveById.get(id);
-    if (change === 'removed' && record) rows.push({ ...record, draftChange: 'removed' });
+    if (change === 'removed' && record) rows.push({ ...record, draftChange: 'removed', campaignTitle: campaignTitle(record.campaignId) });
   }
   return rows;
 }
@@ -74,7 +77,7 @@ function copyId(id: string, taken: Set<string>): string {
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; editHref(id: string): string; onAction(action: Action): void }): ColumnDef<MissionRow, unknown>[] {
+function columns(opts: { canWrite: boolean; editHref(id: string): string; onAction(action: Action): void }): ColumnDef<MissionRow, unknown>[] {
   const cols: ColumnDef<MissionRow, unknown>[] = [
     {
       id: 'mission',
@@ -125,7 +128,7 @@ function columns(opts: { canWrite: boolean; campaigns: Map<string, Campaign>; ed
     { id: 'reward', accessorFn: (m) => rewardLabel(m.reward), header: 'Reward', cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue() as string}</span> },
     {
       id: 'campaign',
-      accessorFn: (m) => (m.campaignId ? (opts.campaigns.get(m.campaignId)?.title ?? m.campaignId) : ''),
+      accessorFn: (m) => m.campaignTitle,
       header: 'Campaign',
       cell: ({ getValue }) =>
         getValue() ? (
@@ -202,15 +205,17 @@ export function MissionsScreen() {
   const items = useDraftItems(appId);
   const campaigns = useCampaigns(appId);
   const eventNames = useEventNames(appId);
-  const all = React.useMemo(() => (missions.data && draft.data !== undefined ? draftView(missions.data, draft.data) : undefined), [missions.data, draft.data]);
-  const rows = React.useMemo(() => all?.filter((m) => matches(m, filters)), [all, filters]);
-
   // The draft's campaigns when there is a draft (a campaign only the draft has names its missions too), else live.
   const campaignList = React.useMemo(
     () => (draft.data ? draft.data.catalog.campaigns.map((c) => ({ ...c, missionIds: c.missionIds ?? [] })) : (campaigns.data ?? [])),
     [draft.data, campaigns.data],
   );
-  const campaignMap = React.useMemo(() => new Map(campaignList.map((c) => [c.id, c])), [campaignList]);
+  const all = React.useMemo(() => {
+    if (!missions.data || draft.data === undefined) return undefined;
+    const titles = new Map(campaignList.map((c) => [c.id, c.title]));
+    return draftView(missions.data, draft.data, (id) => (id ? (titles.get(id) ?? id) : ''));
+  }, [missions.data, draft.data, campaignList]);
+  const rows = React.useMemo(() => all?.filter((m) => matches(m, filters)), [all, filters]);
   const editHref = React.useCallback((id: string) => `${withApp('/admin/missions/edit')}&id=${encodeURIComponent(id)}`, [withApp]);
 
   // Every action writes the draft, never live; archive, unarchive and duplicate offer Undo (the draft's item as it was).
@@ -249,7 +254,7 @@ export function MissionsScreen() {
     },
   });
 
-  const cols = React.useMemo(() => columns({ canWrite, campaigns: campaignMap, editHref, onAction: (a) => act.mutate(a) }), [canWrite, campaignMap, editHref, act]);
+  const cols = React.useMemo(() => columns({ canWrite, editHref, onAction: (a) => act.mutate(a) }), [canWrite, editHref, act]);
   const set = (patch: Partial<MissionFilters>) => setFilters((f) => ({ ...f, ...patch }));
   const filtered = JSON.stringify(filters) !== JSON.stringify(INITIAL_FILTERS);
 
