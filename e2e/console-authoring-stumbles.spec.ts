@@ -169,6 +169,8 @@ test(`themes: unset colours show no colour, errors in words; the missions table 
   await page.setViewportSize({ width: 1280, height: 900 });
 
   await page.goto(`/admin/missions?app=${appId}`);
+  // The missions themselves, not the three placeholder rows shown while they load.
+  await expect(page.getByRole('row').filter({ hasText: 'Play five matches' })).toBeVisible();
   const rows = page.locator('tbody tr:visible');
   await expect(rows).toHaveCount(3);
   // Every row as tall as a title over its id (two text lines and padding), not wrapped further.
