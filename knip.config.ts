@@ -32,6 +32,8 @@ const config: KnipConfig = {
     'examples/sdk-quickstart.mjs',
     // TypeScript reads these declarations for scripts/build-server.mjs (imported by lib/testing/production.ts).
     'scripts/build-server.d.mts',
+    // TypeScript reads these declarations for scripts/chromium-path.mjs (imported by playwright.config.ts).
+    'scripts/chromium-path.d.mts',
   ],
   // Programs of the machine, not of node_modules: the fault tests start redis-server, the benchmark runs pgbench.
   ignoreBinaries: ['redis-server', 'pgbench'],

@@ -1,6 +1,7 @@
 import { defineConfig } from '@playwright/test';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { chromiumPath } from './scripts/chromium-path.mjs';
 
 // The browser suite runs Debian's Chromium (Playwright downloads no browser
 // here) against the production build served two ways: `npm start` (the
@@ -52,7 +53,8 @@ export default defineConfig({
   reporter: process.env.CI ? 'line' : 'list',
   use: {
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      // Debian's headless shell when installed, else its full browser (scripts/chromium-path.mjs).
+      executablePath: chromiumPath() ?? '/usr/bin/chromium',
       args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
     },
   },

@@ -10,6 +10,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { CHROMIUM_CANDIDATES, chromiumPath } from './chromium-path.mjs';
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const bin = (pkg, file) => path.join(root, 'node_modules', pkg, file);
@@ -77,15 +78,16 @@ run('production build (when stale)', [path.join(root, 'scripts', 'start.mjs'), '
 // The suites that start the production server fail instead of skipping when the build is missing.
 run('vitest', [bin('vitest', 'vitest.mjs'), 'run', ...extra], { QUESTLINE_REQUIRE_BUILD: '1' });
 // The browser suite needs Debian's Chromium (Playwright cannot download one here).
-const chromium = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const chromium = chromiumPath();
+const where = process.env.CHROMIUM_PATH ?? CHROMIUM_CANDIDATES.join(' or ');
 if (process.env.QUESTLINE_SKIP_E2E === '1') {
   console.log('\n=== playwright (e2e): skipped (QUESTLINE_SKIP_E2E=1) ===');
-} else if (!existsSync(chromium)) {
+} else if (!chromium || !existsSync(chromium)) {
   if (process.env.CI) {
-    console.error(`Chromium not found at ${chromium}: CI must run the browser suite`);
+    console.error(`Chromium not found at ${where}: CI must run the browser suite`);
     process.exit(1);
   }
-  console.log(`\n=== playwright (e2e): SKIPPED, no Chromium at ${chromium} (apt-get install chromium, or set CHROMIUM_PATH) ===`);
+  console.log(`\n=== playwright (e2e): SKIPPED, no Chromium at ${where} (apt-get install chromium-headless-shell, or set CHROMIUM_PATH) ===`);
 } else {
-  run('playwright (e2e)', [bin('@playwright/test', 'cli.js'), 'test']);
+  run(`playwright (e2e, ${chromium})`, [bin('@playwright/test', 'cli.js'), 'test']);
 }
