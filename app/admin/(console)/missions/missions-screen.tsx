@@ -24,11 +24,14 @@ import type { Draft } from '@/lib/contract/release';
 import { WINDOW_LABELS, rewardLabel } from './labels';
 import { ANY, useCampaigns, useEventNames, useMissions, type MissionFilters } from './use-missions';
 
-/** A row of the list: the draft's version of a mission (the live one when the app has no draft) and what the draft changes of it. */
-// campaignTitle is in the row, not looked up by the column: TanStack Table
-// caches each row's column values until the data changes, so a title looked
-// up in the column stayed the campaign's id when the campaigns answered after
-// the missions.
+/**
+ * A row of the list: the draft's version of a mission (the live one when the
+ * app has no draft), what the draft changes of it, and its campaign's title.
+ * The title is in the row, not looked up by the column: TanStack Table caches
+ * each row's column values until the data changes, so a title looked up in
+ * the column stayed the campaign's id when the campaigns answered after the
+ * missions.
+ */
 type MissionRow = MissionRecord & { draftChange: 'added' | 'changed' | 'removed' | null; campaignTitle: string };
 
 type Action = { kind: 'duplicate' | 'archive' | 'unarchive' | 'revert'; mission: MissionRow };
