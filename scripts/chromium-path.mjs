@@ -9,8 +9,8 @@ import { existsSync } from 'node:fs';
 
 export const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'];
 
-/** The browser to launch: CHROMIUM_PATH, else the first candidate present, else undefined. */
-export function chromiumPath(env = process.env) {
+/** The browser to launch: CHROMIUM_PATH, else the first candidate present (`exists`: the file check, for tests), else undefined. */
+export function chromiumPath(env = process.env, exists = existsSync) {
   if (env.CHROMIUM_PATH) return env.CHROMIUM_PATH;
-  return CHROMIUM_CANDIDATES.find((candidate) => existsSync(candidate));
+  return CHROMIUM_CANDIDATES.find((candidate) => exists(candidate));
 }

@@ -1,19 +1,24 @@
 // Which browser the suite launches (scripts/chromium-path.mjs): CHROMIUM_PATH
-// when set, else Debian's headless shell, else its full browser.
-import { existsSync } from 'node:fs';
+// when set, else Debian's headless shell, else its full browser. The machine's
+// files are stood in for by a list of the paths that exist.
 import { describe, expect, it } from 'vitest';
-import { CHROMIUM_CANDIDATES, chromiumPath } from './chromium-path.mjs';
+import { chromiumPath } from './chromium-path.mjs';
+
+const SHELL = '/usr/lib/chromium/chromium-headless-shell';
+const FULL = '/usr/bin/chromium';
+const having = (...files: string[]) => (file: string) => files.includes(file);
 
 describe('chromiumPath', () => {
   it('takes CHROMIUM_PATH as given, present or not', () => {
-    expect(chromiumPath({ CHROMIUM_PATH: '/opt/nowhere/chrome' })).toBe('/opt/nowhere/chrome');
+    expect(chromiumPath({ CHROMIUM_PATH: '/opt/nowhere/chrome' }, having(SHELL, FULL))).toBe('/opt/nowhere/chrome');
   });
 
   it('prefers the headless shell to the full browser', () => {
-    expect(CHROMIUM_CANDIDATES).toEqual(['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium']);
+    expect(chromiumPath({}, having(FULL, SHELL))).toBe(SHELL);
   });
 
-  it('otherwise answers the first candidate this machine has, or nothing', () => {
-    expect(chromiumPath({})).toBe(CHROMIUM_CANDIDATES.find((candidate) => existsSync(candidate)));
+  it('falls back to the full browser, or to nothing', () => {
+    expect(chromiumPath({}, having(FULL))).toBe(FULL);
+    expect(chromiumPath({}, having())).toBeUndefined();
   });
 });
