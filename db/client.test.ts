@@ -7,7 +7,7 @@ import path from 'node:path';
 import { sql } from 'drizzle-orm';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig, selectDbDriver } from '@/lib/config';
-import { openDatabase } from './client';
+import { openDatabase, pipelineConnections } from './client';
 
 const SECRET = 'a-jwt-secret-that-is-at-least-32-bytes-long';
 const tmp = () => mkdtempSync(path.join(tmpdir(), 'questline-config-'));
@@ -21,6 +21,18 @@ function configError(fn: () => unknown): ConfigError {
   }
   throw new Error('expected a ConfigError');
 }
+
+describe('DATABASE_PIPELINE_CONNECTIONS', () => {
+  it('is 4 by default, 0 turns the pipelined connections off, and anything but a whole number from 0 to 64 is refused', () => {
+    expect(pipelineConnections({})).toBe(4);
+    expect(pipelineConnections({ DATABASE_PIPELINE_CONNECTIONS: ' ' })).toBe(4);
+    expect(pipelineConnections({ DATABASE_PIPELINE_CONNECTIONS: '0' })).toBe(0);
+    expect(pipelineConnections({ DATABASE_PIPELINE_CONNECTIONS: '64' })).toBe(64);
+    for (const bad of ['-1', '65', '2.5', 'four']) {
+      expect(configError(() => pipelineConnections({ DATABASE_PIPELINE_CONNECTIONS: bad })).message).toMatch(/DATABASE_PIPELINE_CONNECTIONS.*whole number from 0 to 64/);
+    }
+  });
+});
 
 describe('selectDbDriver', () => {
   it('chooses the embedded PGlite without DATABASE_URL (or with a blank one)', () => {

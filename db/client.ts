@@ -9,7 +9,8 @@ import { lockDataDir, makeOwnerOnly } from '@/lib/data-dir-lock';
 import { logError } from '@/lib/log';
 import * as schema from './schema';
 import { metrics } from '@/lib/metrics';
-import { registerNamedRunner } from './prepared';
+import { registerNamedRunner, registerPipelinedRunner } from './prepared';
+import { pipelineLane } from './pipeline-lane';
 import { isForkedWorker } from '@/lib/forked-worker';
 
 type Schema = typeof schema;
@@ -85,6 +86,18 @@ function databaseTimeouts(env: Readonly<Record<string, string | undefined>> = pr
   };
 }
 
+/** Statements at most on one pipelined connection before a claim goes to the pool instead (db/pipeline-lane.ts). */
+const PIPELINE_DEPTH = 32;
+
+/** DATABASE_PIPELINE_CONNECTIONS: the pipelined connections beside the pool (default 4; 0: none, every statement on the pool). */
+export function pipelineConnections(env: Readonly<Record<string, string | undefined>> = process.env): number {
+  const raw = env.DATABASE_PIPELINE_CONNECTIONS?.trim();
+  if (!raw) return 4;
+  const n = Number(raw);
+  if (!Number.isInteger(n) || n < 0 || n > 64) throw new ConfigError('DATABASE_PIPELINE_CONNECTIONS', 'must be a whole number from 0 to 64');
+  return n;
+}
+
 async function openNodePostgres(config: Config): Promise<Handle> {
   const [{ default: pg }, { drizzle }, { migrate }] = await Promise.all([
     import('pg'),
@@ -151,8 +164,26 @@ async function openNodePostgres(config: Config): Promise<Handle> {
     }
   }
   const db = drizzle({ client: pool, schema });
+  // Claims (db/prepared.ts `pipelined`) share a few pipelined connections beside the pool (db/pipeline-lane.ts).
+  const laneSize = pipelineConnections();
+  const lane =
+    laneSize > 0
+      ? pipelineLane({
+          size: laneSize,
+          maxInFlight: PIPELINE_DEPTH,
+          makeClient: () =>
+            new BoundedClient({
+              connectionString: config.databaseUrl!,
+              connectionTimeoutMillis: timeouts.connectMs,
+              query_timeout: timeouts.queryMs,
+              keepAlive: true,
+              pipeline: true,
+            } as ConstructorParameters<typeof pg.Client>[0]) as never,
+        })
+      : null;
+  if (lane) registerPipelinedRunner(pool, lane.tryRun);
   metrics().sources.pool = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 });
-  return { db: db as unknown as Db, driver: 'node-postgres', close: () => pool.end() };
+  return { db: db as unknown as Db, driver: 'node-postgres', close: async () => Promise.all([pool.end(), lane?.end()]).then(() => undefined) };
 }
 
 async function openNeon(config: Config): Promise<Handle> {

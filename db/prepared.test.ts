@@ -138,4 +138,22 @@ describe.each(backends)('runPrepared on %s', (label, open) => {
     expect(await runPrepared(handle.db, select, [textArray(['a', 'b'])])).toHaveLength(2);
     expect(await names()).toEqual([select.name]);
   });
+  it.runIf(label === 'PostgreSQL (node-postgres)')(
+    'runs a `pipelined` statement on the pipelined connections, not the pool’s, and inside a transaction on the transaction’s',
+    async () => {
+      const pid: Prepared = { name: `ql_test_pid_${run}`, text: 'select pg_backend_pid() as pid' };
+      const piped: Prepared = { ...pid, name: `ql_test_pid_piped_${run}`, pipelined: true };
+      const pids = async (statement: Prepared) =>
+        new Set((await Promise.all(Array.from({ length: 12 }, () => runPrepared(handle.db, statement, [])))).map(([row]) => row!.pid));
+      const [pooled, pipelined] = [await pids(pid), await pids(piped)];
+      expect([...pipelined].some((p) => pooled.has(p))).toBe(false);
+      expect(pipelined.size).toBeLessThanOrEqual(4);
+      const inTx = await handle.db.transaction(async (tx) => {
+        const [own] = await runPrepared(tx, pid, []);
+        const [viaLane] = await runPrepared(tx, piped, []);
+        return { own: own!.pid, viaLane: viaLane!.pid };
+      });
+      expect(inTx.viaLane).toBe(inTx.own);
+    },
+  );
 });

@@ -12,6 +12,12 @@ export interface Prepared {
   /** Unique per text (node-postgres refuses one name with two texts on a connection). */
   name: string;
   text: string;
+  /**
+   * Runs on the database's pipelined connections when it has them (node-postgres:
+   * db/pipeline-lane.ts), for a statement that runs alone in autocommit; inside
+   * a transaction, and on other drivers, as any statement.
+   */
+  pipelined?: boolean;
 }
 
 interface DriverClient {
@@ -31,6 +37,16 @@ export type NamedRunner = (statement: Prepared, values: unknown[]) => Promise<Re
 
 const runners = new WeakMap<object, NamedRunner>();
 
+/** Runs a statement on pipelined connections; null when they are all busy (run it as any other). */
+export type PipelinedRunner = (statement: Prepared, values: unknown[]) => Promise<Record<string, unknown>[]> | null;
+
+const pipelinedRunners = new WeakMap<object, PipelinedRunner>();
+
+/** Statements marked `pipelined` run on `client` (a pool under drizzle) go through `run` first. */
+export function registerPipelinedRunner(client: object, run: PipelinedRunner): void {
+  pipelinedRunners.set(client, run);
+}
+
 /** Statements run on `client` (the driver's client under drizzle) go through `run`. */
 export function registerNamedRunner(client: object, run: NamedRunner): void {
   runners.set(client, run);
@@ -42,6 +58,10 @@ export async function runPrepared(db: DbOrTx, statement: Prepared, values: unkno
   if (!client) throw new Error('runPrepared: no driver client under this database handle');
   const runner = runners.get(client);
   if (runner) return runner(statement, values);
+  if (statement.pipelined) {
+    const rows = pipelinedRunners.get(client)?.(statement, values);
+    if (rows) return rows;
+  }
   let named = kinds.get(client);
   if (named === undefined) {
     named = isNodePostgres(client);

@@ -143,6 +143,7 @@ function claimStatement(outbox: boolean): Prepared {
   ];
   return {
     name: outbox ? 'ql_claim_outbox_v3' : 'ql_claim_v4',
+    pipelined: true,
     text: `with\n  ${ctes.join(',\n  ')}\n  select ${answers.join(',\n    ')}${outbox ? '' : '\n  where $17::json is null and $19::json is null'}`,
   };
 }
