@@ -151,6 +151,37 @@ test('an editor creates a theme and a campaign using it through the UI; a player
   await expect(page.getByRole('row').filter({ hasText: name })).toBeVisible();
 });
 
+test('the status filter follows the clock: a campaign that ends while the page stays open leaves "Live" and shows under "Ended"', async ({ pageAs, request }) => {
+  const start = Date.now();
+  const appId = `phases-${uniqueSuffix()}`;
+  await createApp(request, appId, `Phases ${appId}`, {
+    missions: [],
+    campaigns: [
+      { id: 'ends-soon', title: 'Ends Soon', startAt: start - DAY, endAt: start + 3 * 60_000, missionIds: [] },
+      { id: 'runs-on', title: 'Runs On', startAt: start - DAY, endAt: start + 30 * DAY, missionIds: [] },
+    ],
+  });
+  const page = await pageAs('support');
+  // The page's clock starts at the real time (the server's rows are real); fast-forwarded below.
+  await page.clock.install({ time: start });
+  await page.goto(`/admin/campaigns?app=${appId}`);
+  const row = (title: string) => page.getByRole('row').filter({ hasText: title });
+  await expect(row('Ends Soon')).toContainText('Live');
+  await page.getByRole('combobox', { name: 'Filter by status' }).click();
+  await page.getByRole('option', { name: 'Live' }).click();
+  await expect(row('Ends Soon')).toBeVisible();
+  await expect(row('Runs On')).toBeVisible();
+
+  // Five minutes later (the console reads the time once a minute), with the filter still on "Live".
+  await page.clock.fastForward('05:00');
+  await expect(row('Runs On')).toBeVisible();
+  await expect(row('Ends Soon')).toHaveCount(0);
+  await page.getByRole('combobox', { name: 'Filter by status' }).click();
+  await page.getByRole('option', { name: 'Ended' }).click();
+  await expect(row('Ends Soon')).toContainText('Ended');
+  await expect(row('Runs On')).toHaveCount(0);
+});
+
 test('support sees themes and campaigns read-only: no create, edit or delete, and the API refuses writes', async ({ pageAs }) => {
   const page = await pageAs('support');
   await page.goto('/admin/campaigns?app=demo');
