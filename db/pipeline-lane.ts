@@ -14,7 +14,11 @@
 // fails with the timeout (503; whether each committed is unknown, as for a
 // lone statement whose reply was lost). A lost connection fails the
 // statements on it the same way and is replaced on the next use.
-import type { Prepared } from './prepared';
+/** A named statement (db/prepared.ts's Prepared; not imported, so the two files make no circle with db/client.ts). */
+interface Statement {
+  name: string;
+  text: string;
+}
 
 interface LaneClient {
   connect(): Promise<void>;
@@ -35,7 +39,7 @@ interface Slot {
 
 export interface PipelineLane {
   /** Runs the statement on the least busy pipelined connection; null when every one already carries `maxInFlight` (use the pool). */
-  tryRun(statement: Prepared, values: unknown[]): Promise<Record<string, unknown>[]> | null;
+  tryRun(statement: Statement, values: unknown[]): Promise<Record<string, unknown>[]> | null;
   /** Statements run here and sent to the pool instead, since the process started (tests, profiling). */
   stats: { run: number; overflow: number; reconnects: number };
   end(): Promise<void>;
@@ -62,7 +66,7 @@ export function pipelineLane(options: { size: number; maxInFlight: number; makeC
     return made;
   };
 
-  const send = async (slot: Slot, statement: Prepared, values: unknown[]): Promise<Record<string, unknown>[]> => {
+  const send = async (slot: Slot, statement: Statement, values: unknown[]): Promise<Record<string, unknown>[]> => {
     slot.inFlight++;
     try {
       const current = slot.client ?? open(slot);
