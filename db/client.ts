@@ -181,7 +181,10 @@ async function openNodePostgres(config: Config): Promise<Handle> {
             } as ConstructorParameters<typeof pg.Client>[0]) as never,
         })
       : null;
-  if (lane) registerPipelinedRunner(pool, lane.tryRun);
+  if (lane) {
+    registerPipelinedRunner(pool, lane.tryRun);
+    metrics().sources.pipeline = () => lane.stats;
+  }
   metrics().sources.pool = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 });
   return { db: db as unknown as Db, driver: 'node-postgres', close: async () => Promise.all([pool.end(), lane?.end()]).then(() => undefined) };
 }

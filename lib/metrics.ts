@@ -13,15 +13,25 @@ interface PoolStats {
   max: number;
 }
 
+/** The pipelined connections' counts since start (db/pipeline-lane.ts); null without them. */
+interface PipelineStats {
+  /** Statements run on a pipelined connection. */
+  run: number;
+  /** Statements sent to the pool because every pipelined connection was full. */
+  overflow: number;
+  reconnects: number;
+}
+
 interface Sources {
   openStreams: () => number;
   pool: () => PoolStats | null;
+  pipeline: () => PipelineStats | null;
 }
 
 function createMetrics() {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry, prefix: 'questline_' });
-  const sources: Sources = { openStreams: () => 0, pool: () => null };
+  const sources: Sources = { openStreams: () => 0, pool: () => null, pipeline: () => null };
   const metrics = {
     registry,
     sources,
@@ -92,6 +102,29 @@ function createMetrics() {
       const stats = sources.pool();
       if (!stats) return;
       for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, stats[state]);
+    },
+  });
+  new Counter({
+    name: 'questline_db_pipelined_statements_total',
+    help: 'Claim statements by where they ran: a pipelined connection, or the pool when every pipelined one was full; absent without pipelined connections',
+    labelNames: ['connection'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      const stats = sources.pipeline();
+      if (!stats) return;
+      this.inc({ connection: 'pipelined' }, stats.run);
+      this.inc({ connection: 'pool' }, stats.overflow);
+    },
+  });
+  new Counter({
+    name: 'questline_db_pipeline_reconnects_total',
+    help: 'Pipelined connections opened again after one was lost or timed out; absent without pipelined connections',
+    registers: [registry],
+    collect() {
+      this.reset();
+      const stats = sources.pipeline();
+      if (stats) this.inc(stats.reconnects);
     },
   });
   return metrics;

@@ -93,6 +93,13 @@ describe('GET /api/metrics', () => {
     const after = await scrape();
     const delta = (outcome: string) => sample(after, 'questline_claims_total', { outcome }) - sample(before, 'questline_claims_total', { outcome });
     expect([delta('granted'), delta('replayed'), delta('claim_not_ready')]).toEqual([1, 1, 1]);
+    // PostgreSQL: the two claim statements (the grant, the refusal; the replay is the cache's) ran on pipelined connections.
+    if (process.env.DATABASE_URL?.trim()) {
+      const piped = (t: string) => sample(t, 'questline_db_pipelined_statements_total', { connection: 'pipelined' });
+      expect(piped(after) - piped(before)).toBeGreaterThanOrEqual(2);
+    } else {
+      expect(after).not.toMatch(/^questline_db_pipelined_statements_total\{/m);
+    }
   });
 
   it('shows the streams open in this process', async () => {
