@@ -42,7 +42,11 @@ export function DataTable<T>({ columns, data, isLoading, label, searchPlaceholde
   const [sorting, setSorting] = React.useState<SortingState>(initialSorting);
   const [globalFilter, setGlobalFilter] = React.useState('');
   const [columnFilters, setColumnFilters] = React.useState<ColumnFiltersState>([]);
-  const rows = React.useMemo(() => data ?? [], [data]);
+  // TanStack Table keeps each row's column values until its data changes. Columns that read something
+  // beside the row (the time now, a lookup that answered later) are new when that changes: a new rows
+  // array then, so sorting and filtering use the values as the cells show them.
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `columns` is the reason to copy
+  const rows = React.useMemo(() => (data ?? []).slice(), [data, columns]);
   const table = useReactTable({
     data: rows,
     columns,

@@ -149,11 +149,6 @@ export function CampaignsScreen() {
   const rows = React.useMemo(() => draftRows(campaigns.data, draft.data, 'campaign', (d) => d.catalog.campaigns, campaignRow), [campaigns.data, draft.data]);
   const missions = draft.data ? draft.data.catalog.missions : catalog.data?.missions;
   const now = useNow();
-  // TanStack Table keeps a row's column values (the Status column's phase, which sorting uses) until the
-  // table's data changes: new row objects each minute, so a campaign that started or ended while the page
-  // stayed open sorts by its phase now (the cell computes it itself either way).
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- `now` is the reason to copy
-  const tableRows = React.useMemo(() => rows?.map((r) => ({ ...r })), [rows, now]);
   // The reader's zone is known in the browser only (the server renders first).
   const zone = useBrowserValue(timeZoneLabel, null);
   const [dialog, setDialog] = React.useState<{ editing: CampaignRecord | null } | null>(null);
@@ -216,8 +211,8 @@ export function CampaignsScreen() {
           <DataTable
             label="Campaigns"
             columns={cols}
-            data={tableRows}
-            isLoading={!tableRows || !app}
+            data={rows}
+            isLoading={!rows || !app}
             searchPlaceholder="Search campaigns"
             getRowId={(c) => c.id}
             initialSorting={[{ id: 'startAt', desc: true }]}
