@@ -119,7 +119,7 @@ function createMetrics() {
   });
   new Counter({
     name: 'questline_db_pipeline_reconnects_total',
-    help: 'Pipelined connections opened again after one was lost or timed out; absent without pipelined connections',
+    help: 'Pipelined connections opened again after one was lost or timed out; 0 without pipelined connections',
     registers: [registry],
     collect() {
       this.reset();
