@@ -176,6 +176,10 @@ async function openNodePostgres(config: Config): Promise<Handle> {
               connectionString: config.databaseUrl!,
               connectionTimeoutMillis: timeouts.connectMs,
               query_timeout: timeouts.queryMs,
+              // The server's bound, a little under the query bound: a claim held on a lock fails
+              // alone (57014, 503) and the claims behind it on the connection still run, instead
+              // of all of them failing when the query bound destroys the connection.
+              statement_timeout: Math.max(1, timeouts.queryMs - Math.min(1000, Math.floor(timeouts.queryMs / 5))),
               keepAlive: true,
               pipeline: true,
             } as ConstructorParameters<typeof pg.Client>[0]) as never,

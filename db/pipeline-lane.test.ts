@@ -3,7 +3,12 @@
 // statements issued together leave in one socket write and each gets its own
 // answer; a failing one fails alone; the in-flight bound sends the caller to
 // the pool; a connection ended by the server or past the query bound fails
-// what was on it as unavailable (503) and is replaced on the next use.
+// what was on it as unavailable (503) and is replaced on the next use; a
+// statement past the server's statement_timeout fails alone. Without
+// PostgreSQL too: a connection that cannot be made (refused, or a server
+// that never answers) or a client that refuses the statement unsent sends it
+// to the pool, and the connection rests before it is tried again.
+import { createServer, type Server, type Socket } from 'node:net';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { isUnavailableError } from '@/lib/errors';
@@ -17,13 +22,19 @@ const ECHO: Prepared = { name: `${run}_echo`, text: 'select $1::int as n, pg_bac
 const DIVIDE: Prepared = { name: `${run}_divide`, text: 'select 10 / $1::int as q' };
 const SLEEP: Prepared = { name: `${run}_sleep`, text: 'select pg_sleep($1::float8) as slept' };
 
-function lane(options: { size: number; maxInFlight: number; queryMs?: number }): { lane: PipelineLane; clients: pg.Client[] } {
+function lane(options: { size: number; maxInFlight: number; queryMs?: number; statementMs?: number }): { lane: PipelineLane; clients: pg.Client[] } {
   const clients: pg.Client[] = [];
   const made = pipelineLane({
     size: options.size,
     maxInFlight: options.maxInFlight,
     makeClient: () => {
-      const client = new pg.Client({ connectionString: url, application_name: run, query_timeout: options.queryMs, pipeline: true } as pg.ClientConfig);
+      const client = new pg.Client({
+        connectionString: url,
+        application_name: run,
+        query_timeout: options.queryMs,
+        statement_timeout: options.statementMs,
+        pipeline: true,
+      } as pg.ClientConfig);
       client.on('error', () => undefined);
       clients.push(client);
       return client as never;
@@ -73,8 +84,8 @@ function suite() {
     await l.tryRun(ECHO, [0]); // connects
     const writes = countWrites(clients[0]!);
     const answers = await Promise.all(Array.from({ length: 20 }, (_, i) => l.tryRun(ECHO, [i + 1])!));
-    expect(answers.map((rows) => rows[0]!.n)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
-    expect(new Set(answers.map((rows) => rows[0]!.pid)).size).toBe(1);
+    expect(answers.map((rows) => rows![0]!.n)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
+    expect(new Set(answers.map((rows) => rows![0]!.pid)).size).toBe(1);
     expect(writes.count).toBe(1);
     expect(l.stats).toMatchObject({ run: 21, overflow: 0, reconnects: 0 });
   });
@@ -124,13 +135,104 @@ function suite() {
     expect(after!.pid).not.toBe(first!.pid);
   });
 
-  it('after end(), the lane takes nothing (the caller uses the pool)', async () => {
+  it('a statement past the server\'s statement_timeout fails alone as unavailable: the one behind it on the connection is answered', async () => {
+    const { lane: l } = make({ size: 1, maxInFlight: 64, queryMs: 20_000, statementMs: 300 });
+    const [first] = (await l.tryRun(ECHO, [1]))!;
+    const [held, behind] = await Promise.allSettled([l.tryRun(SLEEP, [30])!, l.tryRun(ECHO, [2])!]);
+    expect(held).toMatchObject({ status: 'rejected', reason: { code: '57014' } });
+    expect(isUnavailableError((held as PromiseRejectedResult).reason)).toBe(true);
+    expect(behind).toMatchObject({ status: 'fulfilled', value: [{ n: 2, pid: first!.pid }] });
+    expect(l.stats.reconnects).toBe(0);
+  });
+
+  it('end() lets the statements in flight finish; after it, the lane takes nothing (the caller uses the pool)', async () => {
     const { lane: l } = make({ size: 1, maxInFlight: 64 });
     await l.tryRun(ECHO, [1]);
+    const inFlight = [l.tryRun(SLEEP, [0.2])!, l.tryRun(ECHO, [2])!];
+    // Written (the cork is undone at the next setImmediate) before end().
+    await new Promise((r) => setTimeout(r, 50));
+    // Issued in the same turn as end(): not yet sent, so sent to the pool, not failed.
+    const unsent = l.tryRun(ECHO, [3])!;
     await l.end();
-    expect(l.tryRun(ECHO, [2])).toBeNull();
+    expect(await Promise.all(inFlight)).toMatchObject([[{}], [{ n: 2 }]]);
+    expect(await unsent).toBeNull();
+    expect(l.tryRun(ECHO, [4])).toBeNull();
   });
 }
+
+describe('pipelined lane: a connection that cannot be used sends the statement to the pool', () => {
+  const servers: Server[] = [];
+  const sockets: Socket[] = [];
+  afterEach(async () => {
+    for (const socket of sockets.splice(0)) socket.destroy();
+    await Promise.all(servers.splice(0).map((server) => new Promise((r) => server.close(r))));
+  });
+  /** A port that accepts connections (and never answers when `silent`), or one nothing listens on. */
+  const port = async (kind: 'silent' | 'refused'): Promise<number> => {
+    const server = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port: p } = server.address() as { port: number };
+    if (kind === 'silent') servers.push(server);
+    else await new Promise((r) => server.close(r));
+    return p;
+  };
+  const laneTo = (p: number, restMs: number) => {
+    const made = { count: 0 };
+    const l = pipelineLane({
+      size: 1,
+      maxInFlight: 8,
+      restMs,
+      makeClient: () => {
+        made.count++;
+        const client = new pg.Client({ host: '127.0.0.1', port: p, user: 'postgres', connectionTimeoutMillis: 200, pipeline: true } as pg.ClientConfig);
+        client.on('error', () => undefined);
+        return client as never;
+      },
+    });
+    return { l, made };
+  };
+
+  for (const kind of ['refused', 'silent'] as const) {
+    it(`${kind === 'refused' ? 'refused' : 'timed out (a server that accepts and never answers)'}: the statements answer null (run on the pool), and the connection rests before another attempt`, async () => {
+      const { l, made } = laneTo(await port(kind), 300);
+      expect(await Promise.all([l.tryRun(ECHO, [1]), l.tryRun(ECHO, [2])])).toEqual([null, null]);
+      expect(made.count).toBe(1);
+      // Resting: not tried again at once.
+      expect(l.tryRun(ECHO, [3])).toBeNull();
+      expect(made.count).toBe(1);
+      await new Promise((r) => setTimeout(r, 350));
+      expect(await l.tryRun(ECHO, [4])).toBeNull();
+      expect(made.count).toBe(2);
+      // Attempts that failed are not reconnects: no connection was ever made.
+      expect(l.stats).toEqual({ run: 0, overflow: 4, reconnects: 0 });
+      await l.end();
+    });
+  }
+
+  it('a client that refuses the statement unsent (errored, not queryable): null, its socket is closed, and the next statement gets a new one', async () => {
+    const destroyed = { count: 0 };
+    const made: unknown[] = [];
+    const makeClient = () => {
+      const client = {
+        connect: async () => undefined,
+        query: async () => {
+          throw new Error('Client has encountered a connection error and is not queryable');
+        },
+        on: () => undefined,
+        end: async () => undefined,
+        connection: { stream: { destroyed: false, destroy: () => destroyed.count++ } },
+      };
+      made.push(client);
+      return client;
+    };
+    const l = pipelineLane({ size: 1, maxInFlight: 8, makeClient });
+    expect(await l.tryRun(ECHO, [1])).toBeNull();
+    expect(destroyed.count).toBe(1);
+    expect(await l.tryRun(ECHO, [2])).toBeNull();
+    expect(made).toHaveLength(2);
+    expect(l.stats).toMatchObject({ run: 0, overflow: 2 });
+  });
+});
 
 if (url) describe('pipelined lane on PostgreSQL (node-postgres, pipeline mode)', suite);
 else describe.skip('pipelined lane — skipped: set DATABASE_URL (the embedded database has no pipelined connections)', suite);

@@ -37,8 +37,8 @@ export type NamedRunner = (statement: Prepared, values: unknown[]) => Promise<Re
 
 const runners = new WeakMap<object, NamedRunner>();
 
-/** Runs a statement on pipelined connections; null when they are all busy (run it as any other). */
-export type PipelinedRunner = (statement: Prepared, values: unknown[]) => Promise<Record<string, unknown>[]> | null;
+/** Runs a statement on pipelined connections; null (or a promise of null) when it was not sent there (run it as any other). */
+export type PipelinedRunner = (statement: Prepared, values: unknown[]) => Promise<Record<string, unknown>[] | null> | null;
 
 const pipelinedRunners = new WeakMap<object, PipelinedRunner>();
 
@@ -59,7 +59,8 @@ export async function runPrepared(db: DbOrTx, statement: Prepared, values: unkno
   const runner = runners.get(client);
   if (runner) return runner(statement, values);
   if (statement.pipelined) {
-    const rows = pipelinedRunners.get(client)?.(statement, values);
+    const sent = pipelinedRunners.get(client)?.(statement, values);
+    const rows = sent ? await sent : null;
     if (rows) return rows;
   }
   let named = kinds.get(client);

@@ -40,8 +40,9 @@ export class AppError extends Error {
 // from several drivers (pg, pg-pool, ioredis, fetch) and from other Next.js
 // chunks' copies of them (no instanceof).
 const UNAVAILABLE_CODES = /^(ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|EPIPE|EHOSTUNREACH|ENETUNREACH|UND_ERR_CONNECT_TIMEOUT|UND_ERR_SOCKET|EREDISDOWN)$/;
-// SQLSTATE class 08 (connection exception), 57P01-03 (admin shutdown, crash shutdown, cannot connect now).
-const UNAVAILABLE_SQLSTATE = /^(08|57P0)/;
+// SQLSTATE class 08 (connection exception), 57P01-03 (admin shutdown, crash shutdown, cannot connect now),
+// 57014 (query_canceled: the server's statement_timeout, set on the pipelined connections, db/client.ts).
+const UNAVAILABLE_SQLSTATE = /^(08|57P0|57014$)/;
 const UNAVAILABLE_MESSAGES = new RegExp(
   [
     'Connection is closed', // ioredis, connection gone

@@ -17,7 +17,7 @@ interface PoolStats {
 interface PipelineStats {
   /** Statements run on a pipelined connection. */
   run: number;
-  /** Statements sent to the pool because every pipelined connection was full. */
+  /** Statements sent to the pool because every pipelined connection was full, resting or could not be connected. */
   overflow: number;
   reconnects: number;
 }
@@ -106,7 +106,7 @@ function createMetrics() {
   });
   new Counter({
     name: 'questline_db_pipelined_statements_total',
-    help: 'Claim statements by where they ran: a pipelined connection, or the pool when every pipelined one was full; absent without pipelined connections',
+    help: 'Claim statements by where they ran: a pipelined connection, or the pool when every pipelined one was full or could not be connected; absent without pipelined connections',
     labelNames: ['connection'] as const,
     registers: [registry],
     collect() {
@@ -119,7 +119,7 @@ function createMetrics() {
   });
   new Counter({
     name: 'questline_db_pipeline_reconnects_total',
-    help: 'Pipelined connections opened again after one was lost or timed out; 0 without pipelined connections',
+    help: 'Pipelined connections made again after one was lost, timed out or could not be made (failed attempts not counted); 0 without pipelined connections',
     registers: [registry],
     collect() {
       this.reset();
