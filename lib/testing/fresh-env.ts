@@ -9,7 +9,7 @@
 // the previous file's server closed its database, store and bus) and the
 // real clock (a file may have moved Date.now forward). In a
 // worker that runs one file this only takes the copy.
-import { forgetProcessState, restoreProcessClock, stopProcessTimers } from './fresh-process';
+import { forgetProcessState, restoreProcessClock, settleProcessWork, stopProcessTimers } from './fresh-process';
 
 const KEY = Symbol.for('vitest.questline.env');
 const g = globalThis as typeof globalThis & { [KEY]?: Record<string, string | undefined> };
@@ -18,6 +18,8 @@ const first = g[KEY];
 if (!first) {
   g[KEY] = { ...process.env };
 } else {
+  // First the previous file's background work ends (it must not run against the state given back).
+  await settleProcessWork();
   stopProcessTimers();
   forgetProcessState();
   restoreProcessClock();

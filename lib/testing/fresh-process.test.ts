@@ -6,7 +6,8 @@ import { getConfig } from '@/lib/config';
 import { processWide } from '@/lib/process-wide';
 import { prepareTestEnv } from './test-env';
 import { advanceClockInProcess } from './rate-window';
-import { forgetProcessState, restoreProcessClock, stopProcessTimers } from './fresh-process';
+import { later } from '@/lib/updates/timers';
+import { forgetProcessState, restoreProcessClock, settleProcessWork, stopProcessTimers } from './fresh-process';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -88,6 +89,39 @@ describe('restoreProcessClock', () => {
       expect(Date.now).toBe(real);
     } finally {
       Date.now = real;
+    }
+  });
+});
+
+describe('settleProcessWork', () => {
+  it('waits for the work a fired timer started, and for the work that work started (a flush, then the repair it asks for)', async () => {
+    const done: string[] = [];
+    const checks = processWide('fresh-process-test.checks', () => new Map<string, Promise<void>>());
+    const step = (ms: number, what: string) => new Promise<void>((resolve) => setTimeout(() => (done.push(what), resolve()), ms));
+    later(5, () =>
+      step(80, 'flush').then(() => {
+        // As repairSoon: the next piece of work is held in a process-wide Map.
+        const repair = step(80, 'repair').finally(() => checks.delete('user'));
+        checks.set('user', repair);
+      }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 20)); // the timer has fired; its work runs
+    await settleProcessWork();
+    expect(done).toEqual(['flush', 'repair']);
+    forgetProcessState();
+  });
+
+  it('gives up after its bound on work that never ends, and says so', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      processWide('fresh-process-test.stuck', () => new Set([new Promise<void>(() => undefined)]));
+      const started = Date.now();
+      await settleProcessWork(100);
+      expect(Date.now() - started).toBeGreaterThanOrEqual(90);
+      expect(warn).toHaveBeenCalledWith(expect.stringMatching(/still runs after 100 ms \(.*questline\.fresh-process-test\.stuck/));
+    } finally {
+      warn.mockRestore();
+      forgetProcessState();
     }
   });
 });

@@ -55,6 +55,40 @@ export function stopProcessTimers(): void {
   }
 }
 
+const isThenable = (value: unknown): value is PromiseLike<unknown> => typeof (value as { then?: unknown } | null)?.then === 'function';
+
+/**
+ * Waits (at most `boundMs`) for the work a previous file left running in the
+ * background: the promises a process-wide Map or Set holds (a stream repair
+ * in progress, a fired timer's work such as a waiting message's flush, a
+ * recommendation being computed). Such work, resumed after the state was
+ * given back, read the configuration from the reset environment: the next
+ * file's server then kept that configuration (another admin key: every call
+ * 401) and the work opened an embedded database in the working directory
+ * (seen with three Vitest workers). Settling can start more (a flush starts a
+ * repair), so it looks again until none is left.
+ */
+export async function settleProcessWork(boundMs = 10_000): Promise<void> {
+  const slots = globalThis as unknown as Slots;
+  const deadline = Date.now() + boundMs;
+  for (;;) {
+    const holders = questlineSlots().filter((key) => {
+      const value = slots[key];
+      return (value instanceof Map || value instanceof Set) && [...value.values()].some(isThenable);
+    });
+    const held = holders.flatMap((key) => [...(slots[key] as Map<unknown, unknown> | Set<unknown>).values()].filter(isThenable));
+    const left = deadline - Date.now();
+    if (held.length === 0) return;
+    if (left <= 0) {
+      console.warn(`fresh-env: the previous file's background work still runs after ${boundMs} ms (${holders.map((k) => Symbol.keyFor(k)).join(', ')}); going on`);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([Promise.allSettled(held), new Promise((resolve) => (timer = setTimeout(resolve, left)))]);
+    clearTimeout(timer);
+  }
+}
+
 /** Gives the process its first state back (call after the database, store and bus are closed). */
 export function forgetProcessState(): void {
   const slots = globalThis as unknown as Slots;

@@ -82,7 +82,7 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
     } else if (result.status === 'pending') {
       // Normally the predecessor's publisher arrives within milliseconds and
       // publishes this one too; the request does not wait for that.
-      later(GAP_WAIT_MS, () => {
+      later(GAP_WAIT_MS, () =>
         log
           .flushThrough(logKey, channel, order)
           .then(async (ids) => {
@@ -94,8 +94,8 @@ export async function publishInOrder(appId: string, userId: string, seq: number,
             // Whether the message went out before Redis failed is unknown: the repair looks for its grants in the log.
             noteUnlogged(appId, userId, grantsOf(updates, at), 'a waiting message\'s flush failed');
             if (!isCircuitOpen(err)) logError('publish gap flush failed', err, { appId, userId, seq });
-          });
-      });
+          }),
+      );
     }
   } catch (err) {
     metrics().busErrors.inc({ operation: 'publish' });

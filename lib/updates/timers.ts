@@ -7,12 +7,20 @@
 import { processWide } from '@/lib/process-wide';
 
 const pending = processWide('updates.timers', () => new Set<ReturnType<typeof setTimeout>>());
+// The work a fired timer started, until it settles: a test worker waits for it
+// before the next file (lib/testing/fresh-env.ts), so that none of it reads the
+// configuration or opens a database after the process state was given back.
+const running = processWide('updates.timers.running', () => new Set<Promise<unknown>>());
 
-/** Runs `fn` once after `ms`. */
-export function later(ms: number, fn: () => void): void {
+/** Runs `fn` once after `ms`; what it returns (a promise) is held until it settles. */
+export function later(ms: number, fn: () => unknown): void {
   const timer = setTimeout(() => {
     pending.delete(timer);
-    fn();
+    const work = fn();
+    if (typeof (work as PromiseLike<unknown> | undefined)?.then === 'function') {
+      const held: Promise<unknown> = Promise.resolve(work).finally(() => running.delete(held));
+      running.add(held);
+    }
   }, ms);
   timer.unref?.();
   pending.add(timer);
