@@ -187,7 +187,7 @@ async function openNodePostgres(config: Config): Promise<Handle> {
       : null;
   if (lane) {
     registerPipelinedRunner(pool, lane.tryRun);
-    metrics().sources.pipeline = () => lane.stats;
+    metrics().sources.pipeline = () => ({ ...lane.stats, connections: lane.connections() });
   }
   metrics().sources.pool = () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max ?? 10 });
   return { db: db as unknown as Db, driver: 'node-postgres', close: async () => Promise.all([pool.end(), lane?.end()]).then(() => undefined) };

@@ -88,6 +88,7 @@ function suite() {
     expect(new Set(answers.map((rows) => rows![0]!.pid)).size).toBe(1);
     expect(writes.count).toBe(1);
     expect(l.stats).toMatchObject({ run: 21, overflow: 0, reconnects: 0 });
+    expect(l.connections()).toBe(1);
   });
 
   it('a statement that fails fails alone: the ones sent with it, before and after, are answered', async () => {
@@ -205,6 +206,7 @@ describe('pipelined lane: a connection that cannot be used sends the statement t
       expect(made.count).toBe(2);
       // Attempts that failed are not reconnects: no connection was ever made.
       expect(l.stats).toEqual({ run: 0, overflow: 4, reconnects: 0 });
+      expect(l.connections()).toBe(0);
       await l.end();
     });
   }

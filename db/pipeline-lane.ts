@@ -64,6 +64,8 @@ export interface PipelineLane {
    * after one was lost, timed out or could not be made.
    */
   stats: { run: number; overflow: number; reconnects: number };
+  /** Connections open or being opened now (at most `size`). */
+  connections(): number;
   end(): Promise<void>;
 }
 
@@ -158,6 +160,7 @@ export function pipelineLane(options: { size: number; maxInFlight: number; makeC
 
   return {
     stats,
+    connections: () => slots.filter((slot) => slot.client !== null).length,
     tryRun(statement, values) {
       if (ended) return null;
       const now = Date.now();

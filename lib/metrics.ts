@@ -20,6 +20,8 @@ interface PipelineStats {
   /** Statements sent to the pool because every pipelined connection was full, resting or could not be connected. */
   overflow: number;
   reconnects: number;
+  /** Connections open or being opened now. */
+  connections: number;
 }
 
 interface Sources {
@@ -102,6 +104,16 @@ function createMetrics() {
       const stats = sources.pool();
       if (!stats) return;
       for (const state of ['total', 'idle', 'waiting', 'max'] as const) this.set({ state }, stats[state]);
+    },
+  });
+  new Gauge({
+    name: 'questline_db_pipeline_connections',
+    help: 'Pipelined connections open (or being opened) beside the pool, which the pool gauge does not count; 0 without pipelined connections',
+    registers: [registry],
+    collect() {
+      this.reset();
+      const stats = sources.pipeline();
+      if (stats) this.set(stats.connections);
     },
   });
   new Counter({

@@ -97,8 +97,12 @@ describe('GET /api/metrics', () => {
     if (process.env.DATABASE_URL?.trim()) {
       const piped = (t: string) => sample(t, 'questline_db_pipelined_statements_total', { connection: 'pipelined' });
       expect(piped(after) - piped(before)).toBeGreaterThanOrEqual(2);
+      // The connections they ran on, which the pool's gauge does not count: at least one, at most DATABASE_PIPELINE_CONNECTIONS (4).
+      expect(sample(after, 'questline_db_pipeline_connections')).toBeGreaterThanOrEqual(1);
+      expect(sample(after, 'questline_db_pipeline_connections')).toBeLessThanOrEqual(4);
     } else {
       expect(after).not.toMatch(/^questline_db_pipelined_statements_total\{/m);
+      expect(sample(after, 'questline_db_pipeline_connections')).toBe(0);
     }
   });
 
