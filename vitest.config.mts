@@ -62,14 +62,19 @@ export function projectsFor(files: string[]) {
 export default defineConfig({
   resolve: { alias },
   test: {
-    // Two files at a time on 2 cores (Vitest's default, cores minus one, is
-    // one). Embedded: each file has its own PGlite. PostgreSQL + Redis: each
-    // worker has a database and a Redis index of its own
-    // (lib/testing/worker-stores.ts), since files that lock or alter the
-    // events/catalog tables on purpose (webhook-atomicity, webhook-instances,
-    // catalog-race, postgres-faults) made another file's queries time out when
-    // two shared one database (docs/reliability.md, "Suite under load", run 11).
-    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // One file more than the cores: three at a time on 2 cores (Vitest's
+    // default, cores minus one, is one). With two, both cores were still idle
+    // about a fifth of the run on PostgreSQL + Redis (a file waiting on a
+    // server, a timer or the database); a third took the whole run from
+    // 279–280 s to 250–255 s there and from 290 s to 271 s embedded
+    // (docs/reliability.md, "A third Vitest worker"). Embedded: each file has
+    // its own PGlite. PostgreSQL + Redis: each worker has a database and a
+    // Redis index of its own (lib/testing/worker-stores.ts), since files that
+    // lock or alter the events/catalog tables on purpose (webhook-atomicity,
+    // webhook-instances, catalog-race, postgres-faults) made another file's
+    // queries time out when two shared one database (docs/reliability.md,
+    // "Suite under load", run 11).
+    maxWorkers: availableParallelism() + 1,
     // Once for the run (the root project's), not once per project.
     globalSetup: ['./lib/testing/global-setup.ts'],
     projects: projectsFor(testFiles()),
