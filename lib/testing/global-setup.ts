@@ -5,6 +5,7 @@
 // so a run leaves nothing in the system temp folder.
 import { rmSync } from 'node:fs';
 import pg from 'pg';
+import { removeStalePortLocks } from './processes';
 import { buildPgliteTemplate, buildStartedTemplate } from './pglite-template';
 import { workerDatabaseName } from './worker-store-urls';
 
@@ -32,5 +33,6 @@ export default async function setup(project: { config: { maxWorkers?: number | s
   return () => {
     const root = process.env.QUESTLINE_TEST_TMP;
     if (root) rmSync(root, { recursive: true, force: true });
+    removeStalePortLocks();
   };
 }

@@ -1,5 +1,5 @@
 // Test support for suites that start server processes: the ports they listen on.
-import { closeSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, openSync, readdirSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { createServer } from 'node:net';
 
 /** True when nothing listens on `port` (any address: a server may bind 0.0.0.0). */
@@ -62,6 +62,24 @@ function tryReserve(port: number): boolean {
   return false;
 }
 
+/**
+ * Removes the reservations whose owner is gone: a worker Vitest ends without
+ * its exit handlers leaves its lock files (they would be taken over anyway;
+ * the run's teardown removes them so a run leaves none in /tmp).
+ */
+export function removeStalePortLocks(): void {
+  for (const name of readdirSync('/tmp')) {
+    const match = /^questline-test-port-(\d+)\.lock$/.exec(name);
+    if (!match) continue;
+    try {
+      const owner = Number(readFileSync(lockPath(Number(match[1])), 'utf8'));
+      if (Number.isInteger(owner) && owner > 0 && !alive(owner)) unlinkSync(lockPath(Number(match[1])));
+    } catch {
+      // released or taken over meanwhile
+    }
+  }
+}
+
 /** Gives a port of reservePort() back. */
 export function releasePort(port: number): void {
   if (!reserved.delete(port)) return;
@@ -87,17 +105,8 @@ export async function reservePort(name: string, range: string): Promise<number> 
   throw new Error(`no free port in ${name} ${first}-${last}`);
 }
 
-/**
- * A port for a server process a test starts. With QUESTLINE_TEST_PORTS
- * (`first-last`) one of those, reserved until this test process exits (a
- * machine shared with other runs gives each its own range, and no other
- * program can take the port between this probe and the server's bind);
- * without it, one the OS just handed out (closed again at once; the test then
- * binds it).
- */
-export async function freePort(): Promise<number> {
-  const range = process.env.QUESTLINE_TEST_PORTS?.trim();
-  if (range) return reservePort('QUESTLINE_TEST_PORTS', range);
+/** A port the OS hands out for 127.0.0.1, closed again at once. */
+function osPort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -106,4 +115,25 @@ export async function freePort(): Promise<number> {
       probe.close(() => resolve(port));
     });
   });
+}
+
+/**
+ * A port for a server process a test starts. With QUESTLINE_TEST_PORTS
+ * (`first-last`) one of those, reserved until this test process exits (a
+ * machine shared with other runs gives each its own range, and no other
+ * program can take the port between this probe and the server's bind);
+ * without it, one the OS just handed out (closed again at once; the test then
+ * binds it), reserved the same way: the OS can hand the same port to two
+ * workers probing at the same moment, and then one worker's health check
+ * was answered by the other's server (a start whose output was still empty
+ * passed for started, seen in CI with three workers).
+ */
+export async function freePort(): Promise<number> {
+  const range = process.env.QUESTLINE_TEST_PORTS?.trim();
+  if (range) return reservePort('QUESTLINE_TEST_PORTS', range);
+  for (let attempt = 0; ; attempt++) {
+    const port = await osPort();
+    if (tryReserve(port)) return port;
+    if (attempt >= 50) throw new Error('no free port: every port the OS handed out was reserved by another test process');
+  }
 }
