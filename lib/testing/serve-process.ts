@@ -43,7 +43,12 @@ export async function startServeProcess(env: Record<string, string | undefined> 
   let output = '';
   child.stdout!.on('data', (d: Buffer) => (output += d.toString()));
   child.stderr!.on('data', (d: Buffer) => (output += d.toString()));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // After the process ended and its output was read to the end ('close'), or 2 s after its
+  // exit if something it started still holds its output open.
+  const exited = new Promise<number | null>((resolve) => {
+    child.once('close', (code) => resolve(code));
+    child.once('exit', (code) => setTimeout(() => resolve(code), 2_000).unref());
+  });
   const url = `http://127.0.0.1:${port}`;
   const instance: ServeProcess = {
     url,
