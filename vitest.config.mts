@@ -74,7 +74,8 @@ export default defineConfig({
     // webhook-instances, catalog-race, postgres-faults) made another file's
     // queries time out when two shared one database (docs/reliability.md,
     // "Suite under load", run 11).
-    maxWorkers: availableParallelism() + 1,
+    // At most 15: each worker's Redis index is base + its number, mod 16 (lib/testing/worker-store-urls.ts).
+    maxWorkers: Math.min(15, availableParallelism() + 1),
     // Once for the run (the root project's), not once per project.
     globalSetup: ['./lib/testing/global-setup.ts'],
     projects: projectsFor(testFiles()),

@@ -19,9 +19,11 @@
 // replaced on the next use.
 //
 // Nothing written, nothing lost: when a connection cannot be made (refused,
-// timed out, the server's connection limit) or its client refuses the
-// statement before sending it, the statement goes to the pool (the answer
-// null), and that connection rests for `restMs` before it is tried again.
+// the server's connection limit) or its client refuses the statement before
+// sending it, the statement goes to the pool (the answer null); when the
+// attempt ran out its time bound, the statement fails as unavailable (503)
+// instead of waiting as long again on the pool. Either way that connection
+// rests for `restMs` before it is tried again.
 /** A named statement (db/prepared.ts's Prepared; not imported, so the two files make no circle with db/client.ts). */
 interface Statement {
   name: string;
@@ -71,6 +73,8 @@ export interface PipelineLane {
 
 /** node-postgres refuses a statement on a client that errored or is ending before writing anything. */
 const NOT_SENT = /is not queryable/;
+/** node-postgres's connect past connectionTimeoutMillis. */
+const CONNECT_TIMED_OUT = /timeout expired/;
 /** ...and of these, the client that errored (the one that is ending finishes what it sent: left alone). */
 const BROKEN = /connection error/;
 
@@ -125,7 +129,12 @@ export function pipelineLane(options: { size: number; maxInFlight: number; makeC
       let client: LaneClient;
       try {
         client = await connected(slot);
-      } catch {
+      } catch (err) {
+        // A connection attempt that ran out its bound already cost the caller that long: the pool
+        // would likely wait as long again, so it fails now as unavailable (503), nothing written.
+        if (CONNECT_TIMED_OUT.test((err as Error)?.message ?? '')) {
+          throw new Error('Connection terminated due to connection timeout (pipelined connection)', { cause: err });
+        }
         stats.overflow++;
         return null;
       }
