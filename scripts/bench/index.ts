@@ -19,7 +19,6 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { get } from 'node:http';
-import { createServer } from 'node:net';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
@@ -27,6 +26,7 @@ import { SignJWT } from 'jose';
 import { Redis as IORedis } from 'ioredis';
 import pg from 'pg';
 import { Pool } from 'undici';
+import { freePort } from '../../lib/testing/processes';
 import { runLoad, summarize, type Job, type LoadResult } from './load';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -79,17 +79,6 @@ const load = () => loadavg().map((x) => x.toFixed(2)).join(' ');
 const log = (line: string) => console.log(`[${new Date().toISOString().slice(11, 19)}] ${line}`);
 
 // ---------------------------------------------------------------- helpers
-
-async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
-}
 
 /** The process and its descendants (QUESTLINE_WORKERS' worker processes): their pids. */
 function processTree(pid: number): number[] {
