@@ -73,10 +73,10 @@ export interface PipelineLane {
 
 /** node-postgres refuses a statement on a client that errored or is ending before writing anything. */
 const NOT_SENT = /is not queryable/;
-/** node-postgres's connect past connectionTimeoutMillis. */
-const CONNECT_TIMED_OUT = /timeout expired/;
 /** ...and of these, the client that errored (the one that is ending finishes what it sent: left alone). */
 const BROKEN = /connection error/;
+/** node-postgres's connect past connectionTimeoutMillis. */
+const CONNECT_TIMED_OUT = /timeout expired/;
 
 export function pipelineLane(options: { size: number; maxInFlight: number; makeClient: () => LaneClient; restMs?: number }): PipelineLane {
   const restMs = options.restMs ?? 1000;

@@ -72,15 +72,19 @@ export async function settleProcessWork(boundMs = 10_000): Promise<void> {
   const slots = globalThis as unknown as Slots;
   const deadline = Date.now() + boundMs;
   for (;;) {
-    const holders = questlineSlots().filter((key) => {
+    const holders: string[] = [];
+    const held: PromiseLike<unknown>[] = [];
+    for (const key of questlineSlots()) {
       const value = slots[key];
-      return (value instanceof Map || value instanceof Set) && [...value.values()].some(isThenable);
-    });
-    const held = holders.flatMap((key) => [...(slots[key] as Map<unknown, unknown> | Set<unknown>).values()].filter(isThenable));
-    const left = deadline - Date.now();
+      const found = value instanceof Map || value instanceof Set ? [...value.values()].filter(isThenable) : [];
+      if (found.length === 0) continue;
+      holders.push(Symbol.keyFor(key)!);
+      held.push(...found);
+    }
     if (held.length === 0) return;
+    const left = deadline - Date.now();
     if (left <= 0) {
-      console.warn(`fresh-env: the previous file's background work still runs after ${boundMs} ms (${holders.map((k) => Symbol.keyFor(k)).join(', ')}); going on`);
+      console.warn(`fresh-env: the previous file's background work still runs after ${boundMs} ms (${holders.join(', ')}); going on`);
       return;
     }
     let timer: ReturnType<typeof setTimeout> | undefined;
