@@ -9,17 +9,20 @@ import { apps, auditLog, events } from '@/db/schema';
 import { createTestApp, startTestServer, uniqueId, type TestApp, type TestServer } from '@/lib/testing/test-server';
 import { sendDelivery, whEvent } from '@/lib/testing/webhook';
 import { freshWindowInProcess } from '@/lib/testing/rate-window';
+import { setServerClock } from '@/lib/testing/clock';
 
 let server: TestServer;
 
 beforeAll(async () => {
+  // The grace period's end is tested by moving the service clock, not by waiting for it.
+  process.env.QUESTLINE_TEST_CLOCK = '1';
   server = await startTestServer();
 });
 afterAll(async () => {
+  if (server) await setServerClock(server.url, server.adminKey, null).catch(() => undefined);
+  delete process.env.QUESTLINE_TEST_CLOCK;
   await server?.close();
 });
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 
 async function storedCount(appId: string): Promise<number> {
@@ -222,12 +225,19 @@ describe('POST /api/admin/apps/:appId/rotate-webhook-secret', () => {
 
   it('stops accepting the previous secret when its grace period is over', async () => {
     const app = await createTestApp(server);
-    const rotated = await rotate(app, { gracePeriodSeconds: 1 });
+    const rotated = await rotate(app, { gracePeriodSeconds: 3_600 });
     expect(rotated.status).toBe(200);
-    expect(await accepted(app, app.webhookSecret)).toBe(200);
-    await sleep(Math.max(0, (rotated.body.previousSecretExpiresAt as number) - Date.now()) + 50);
-    expect(await accepted(app, app.webhookSecret)).toBe(401);
-    expect(await accepted(app, rotated.body.webhookSecret as string)).toBe(200);
+    const ends = rotated.body.previousSecretExpiresAt as number;
+    try {
+      // A second before the end the previous secret still works; a second after it, not.
+      await setServerClock(server.url, server.adminKey, ends - 1_000);
+      expect(await accepted(app, app.webhookSecret)).toBe(200);
+      await setServerClock(server.url, server.adminKey, ends + 1_000);
+      expect(await accepted(app, app.webhookSecret)).toBe(401);
+      expect(await accepted(app, rotated.body.webhookSecret as string)).toBe(200);
+    } finally {
+      await setServerClock(server.url, server.adminKey, null);
+    }
   });
 
   it('with gracePeriodSeconds 0 ends the previous secret at once (a leaked secret)', async () => {

@@ -69,7 +69,9 @@ export const postWebhook = publicRoute(async ({ req, requestId }) => {
     now,
   );
   const raw = await readRawBytes(req);
-  const { appId, webhookEventsPerMinute } = await verifySignature((await systemServiceContext(requestId)).deps.db, headers, raw, now);
+  // The previous secret's grace period is judged on the service clock (the rotation set its end on it); the
+  // timestamp's tolerance above on the system clock, which the sender's clock is compared with.
+  const { appId, webhookEventsPerMinute } = await verifySignature((await systemServiceContext(requestId)).deps.db, headers, raw, serviceNow());
   noteApp(req, appId);
 
   const webhookId = req.headers.get('x-webhook-id') ?? '';
