@@ -79,6 +79,12 @@ function createMetrics() {
       labelNames: ['app', 'campaign', 'currency', 'threshold'] as const,
       registers: [registry],
     }),
+    releasePolls: new Counter({
+      name: 'questline_release_polls_total',
+      help: 'Scheduled-release polls this process has finished (lib/releases/scheduler.ts), by result: ok or failed',
+      labelNames: ['result'] as const,
+      registers: [registry],
+    }),
     rateLimited: new Counter({
       name: 'questline_rate_limit_rejections_total',
       help: 'Requests refused with 429, by error code (rate_limited, too_many_streams)',

@@ -8,6 +8,7 @@ import { dbIsOpen } from '@/db/client';
 import { serviceNow } from '@/lib/clock';
 import { logger } from '@/lib/log';
 import { outageLog } from '@/lib/log-outage';
+import { metrics } from '@/lib/metrics';
 import { processWide } from '@/lib/process-wide';
 import { processServiceDeps } from '@/lib/service-deps';
 import { publishDueDrafts, type DuePublish } from '@/lib/services/drafts/publish-due';
@@ -49,8 +50,14 @@ export function startReleaseScheduler(): void {
     if (state.running || !dbIsOpen()) return;
     state.running = true;
     void pollScheduledReleases()
-      .then(() => pollOutage.recovered())
-      .catch((err: unknown) => pollOutage.failed(err))
+      .then(() => {
+        pollOutage.recovered();
+        metrics().releasePolls.inc({ result: 'ok' });
+      })
+      .catch((err: unknown) => {
+        pollOutage.failed(err);
+        metrics().releasePolls.inc({ result: 'failed' });
+      })
       .finally(() => (state.running = false));
   }, ms);
   state.timer.unref?.();
