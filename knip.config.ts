@@ -23,6 +23,9 @@ const config: KnipConfig = {
     'scripts/bench/token-cache.ts',
     // Run by hand against a server started with --inspect: what outlives the young generation (docs/benchmarks.md).
     'scripts/bench/promoted-heap.mjs',
+    // Run by hand (and by scripts/backup-restore.test.ts as processes): backup and restore of the embedded database.
+    'scripts/backup.mjs',
+    'scripts/restore.mjs',
     // The SDK package's two entry points (scripts/sdk/pack.ts builds them): their exports are its public API.
     'lib/sdk/index.ts',
     'lib/sdk/backend.ts',

@@ -14,11 +14,12 @@ import { ERRORS, type ErrorCode } from './errors';
 
 type Json = Record<string, unknown>;
 
-/** A success answer: JSON with a schema and a real example, a stream, or no body. */
+/** A success answer: JSON with a schema and a real example, a stream, a file (binary of one media type), or no body. */
 interface Answer {
   description: string;
   json?: { schema: Json; example: unknown };
   stream?: { schema: Json; example: string };
+  file?: { mediaType: string };
 }
 
 /** An error an operation can answer, optionally with what it means here. */
@@ -164,7 +165,9 @@ export function operation(spec: OperationSpec, rules: DocumentRules): Json {
         ? { 'application/json': { schema: answer.json.schema, example: answer.json.example } }
         : answer.stream
           ? { 'text/event-stream': { schema: answer.stream.schema, example: answer.stream.example } }
-          : undefined;
+          : answer.file
+            ? { [answer.file.mediaType]: { schema: { type: 'string', format: 'binary' } } }
+            : undefined;
       return [status, { description: answer.description, headers: successHeaders, ...(content ? { content } : {}) }];
     }),
   );

@@ -22,6 +22,7 @@ import { getAnalytics } from './admin/analytics';
 import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
 import { getEventNames, getPayloadFields, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
 import { getAudit } from './admin/audit';
+import { getBackup } from './admin/backup';
 import { deleteUser, getNotes, getUserExport, getUsers, postGrant, postMissionComplete, postMissionReset, postNote } from './admin/desk';
 import {
   deleteCampaignItem,
@@ -109,6 +110,7 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/event-names', handlers: { GET: getEventNames } },
   { path: '/api/admin/apps/:appId/event-payload-fields', handlers: { GET: getPayloadFields } },
   { path: '/api/admin/audit', handlers: { GET: getAudit } },
+  { path: '/api/admin/backup', handlers: { GET: getBackup } },
   { path: '/api/admin/apps/:appId/themes', handlers: { GET: getThemes, POST: postTheme } },
   { path: '/api/admin/apps/:appId/themes/:themeId', handlers: { GET: getThemeItem, PUT: putTheme, DELETE: deleteThemeItem } },
   { path: '/api/admin/apps/:appId/campaigns', handlers: { GET: getCampaigns, POST: postCampaign } },

@@ -364,6 +364,9 @@ const operations: Record<string, Record<string, OperationSpec>> = {
   '/api/admin/audit': {
     get: op('audit.read', { operationId: 'listAuditEntries', tags: ['audit'], summary: 'The audit log, newest first, a page at a time', description: 'Pass nextCursor as `before` for the next page.', parameters: queryParams(auditQuerySchema), success: { '200': answer('A page', 'AuditPage', ex.auditPage) }, errors: [['validation_error', 'a bad query parameter (named)']] }),
   },
+  '/api/admin/backup': {
+    get: op('apps.manage', { operationId: 'backupDatabase', tags: ['operations'], summary: 'A consistent copy of the embedded database (admins only)', description: 'The embedded database (PGlite) as a gzipped tar of its data directory, taken while the service runs (no statement runs during the copy; a transaction open at that moment is left out, as after a crash). `node scripts/backup.mjs` calls it and `node scripts/restore.mjs` restores the file into a stopped data directory (docs/operations.md, "Backup and restore"). Audited as database.backup. On PostgreSQL: 409 conflict (use pg_dump).', success: { '200': { description: 'The copy (Content-Disposition: attachment; questline-backup-<time>.tar.gz)', file: { mediaType: 'application/gzip' } } }, errors: [['conflict', 'the instance runs on PostgreSQL: back it up with pg_dump']] }),
+  },
   '/api/admin/openapi.json': {
     get: { operationId: 'getAdminOpenApiDocument', tags: ['meta'], summary: 'This document', description: 'Public, like /v1/openapi.json: it names paths and shapes, never data.', public: true, success: { '200': { description: 'The document', json: { schema: { type: 'object' }, example: ex.openapi } } } },
   },
@@ -382,6 +385,7 @@ const TAGS = [
   { name: 'staff', description: 'Staff accounts and the caller' },
   { name: 'webhooks', description: 'Outbound webhooks: endpoints that receive signed notifications (mission.completed, reward.granted, balance.changed), their delivery log and redelivery' },
   { name: 'audit', description: 'The audit log' },
+  { name: 'operations', description: 'Running the service: a copy of the embedded database' },
   { name: 'meta', description: 'This document' },
 ];
 
