@@ -155,7 +155,8 @@ namespace Questline.Tests
             {
                 var types = Updates.ConvertAll(u => u.Type);
                 return "updates: [" + string.Join(", ", types.ToArray()) + "], states: [" + string.Join(", ", States.ConvertAll(s => s.ToString()).ToArray()) +
-                    "], errors: [" + string.Join(" | ", Errors.ConvertAll(e => e.GetType().Name + ": " + e.Message).ToArray()) + "]";
+                    "], errors (" + Errors.Count + ", the last 3): [" +
+                    string.Join(" | ", Errors.GetRange(Math.Max(0, Errors.Count - 3), Math.Min(3, Errors.Count)).ConvertAll(e => e.GetType().Name + ": " + e.Message).ToArray()) + "]";
             }
         }
     }
