@@ -26,8 +26,6 @@ namespace Questline
             if (fixedToken != null) Set(fixedToken);
         }
 
-        public bool HasSource { get { return provider != null || current != null; } }
-
         public bool CanRefresh { get { return provider != null; } }
 
         /// <summary>The token to send: the one held unless it is (about to be) expired.</summary>
