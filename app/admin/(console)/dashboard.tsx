@@ -20,7 +20,7 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { adminFetch, campaignsQuery, errorMessage, queryKeys } from '@/components/console/api';
 import { budgetRows, CampaignBudgets } from '@/components/console/campaign-budget';
 import { useNow } from '@/components/console/browser-store';
 import { CurrencyChart, EventRateChart, MissionBarsChart } from '@/components/console/analytics-charts';
@@ -29,7 +29,6 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/auth/roles';
 import { ANALYTICS_BUCKETS, ANALYTICS_MAX_RANGE_MS, type Analytics, type AnalyticsBucket } from '@/lib/contract/analytics';
 import type { CatalogDocument as CatalogExport } from '@/lib/contract/catalog';
-import type { CampaignRecord } from '@/lib/contract/catalog-admin';
 import { toLocalInput } from '@/lib/console/local-time';
 
 const HOUR = 3_600_000;
@@ -315,11 +314,10 @@ function AnalyticsPanel({ appId, missionTitles }: { appId: string; missionTitles
 /** Spent against budget for every campaign that has one (GET …/campaigns: budgetSpent and budgetAlerts). */
 function CampaignBudgetsCard({ appId }: { appId: string }) {
   const campaigns = useQuery({
-    queryKey: queryKeys.campaigns(appId),
-    queryFn: () => adminFetch<{ campaigns: CampaignRecord[] }>(appPath(appId, 'campaigns')),
+    ...campaignsQuery(appId),
     refetchInterval: 30_000,
   });
-  const budgeted = (campaigns.data?.campaigns ?? []).filter((c) => !c.archived && (c.budget?.length ?? 0) > 0);
+  const budgeted = (campaigns.data ?? []).filter((c) => !c.archived && (c.budget?.length ?? 0) > 0);
   const alerting = budgeted.flatMap((c) => budgetRows(c).filter((r) => r.alert !== null || r.spent >= r.amount).map((r) => ({ c, r })));
   return (
     <Card className="mt-6">
