@@ -56,7 +56,8 @@ async function signIn(page: Page, email: string, appId: string): Promise<void> {
 
 /** The page shows its heading, nothing is loading any more (no skeleton, no request open), and it is not an error page. */
 async function settled(page: Page, name: string, open: Set<unknown>): Promise<void> {
-  await expect(page.getByRole('heading', { name, level: 1 })).toBeVisible();
+  // The error page's heading is a level-1 one too ("This page couldn’t load"): a crash fails here, naming it.
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText(name);
   await expect(page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name, exact: true })).toHaveAttribute('aria-current', 'page');
   await expect(page.locator('[data-slot="skeleton"]')).toHaveCount(0);
   await expect.poll(() => open.size, { message: `requests still open on ${name}` }).toBe(0);
