@@ -150,13 +150,24 @@ test.describe('screens', () => {
       await shoot(page, 'staff', colorScheme);
     });
 
-    await page.goto('/admin/missions?app=demo');
-    await expect(page.getByRole('row').filter({ hasText: 'Ranked ace' })).toBeVisible();
+    // Star Raiders' missions: live ones, the Solar Cup's scheduled one, and a reward the draft raises
+    // (marked Draft, the live one beside it); the draft is discarded after, for the pictures below.
+    const origin = new URL(page.url()).origin;
+    const draftPath = '/api/admin/apps/star-raiders/draft';
+    const raised = await page.request.put(`${draftPath}/missions/ranked-wins`, {
+      headers: { Origin: origin },
+      data: { id: 'ranked-wins', title: 'Win 3 ranked matches', campaignId: 'launch-week', criteria: { eventName: 'match_won', count: 3, filter: { mode: 'ranked' } }, reward: { kind: 'currency', currency: 'gems', amount: 120 } },
+    });
+    expect(raised.status(), await raised.text()).toBe(200);
+    await page.goto('/admin/missions?app=star-raiders');
+    await expect(page.getByRole('row').filter({ hasText: 'Enter the Solar Cup' })).toContainText('Scheduled');
+    await expect(page.getByRole('row').filter({ hasText: 'Win 3 ranked matches' })).toContainText('Live: 50 gems');
     // Campaign titles come from their own request: until it answers, the column shows the campaign's id.
     await expect(page.getByRole('row').filter({ hasText: 'Launch Week' }).first()).toBeVisible();
     await inBothSchemes(page, async (colorScheme) => {
       await shoot(page, 'missions', colorScheme);
     });
+    expect((await page.request.delete(draftPath, { headers: { Origin: origin } })).status()).toBe(204);
     await page.goto('/admin/missions/edit?app=demo&id=ranked-ace');
     await expect(page.getByLabel('Filter 2 value')).toHaveValue('1000');
     await inBothSchemes(page, async (colorScheme) => {
@@ -164,7 +175,6 @@ test.describe('screens', () => {
     });
 
     // A signed-in edit, so the audit log shows a person and a diff.
-    const origin = new URL(page.url()).origin;
     const path = '/api/admin/apps/star-raiders/missions';
     const created = await page.request.post(path, {
       headers: { Origin: origin },

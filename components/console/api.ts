@@ -1,6 +1,8 @@
 // The console's client for /api/admin: same-origin fetch with the session
 // cookie, JSON in and out, errors as ApiError carrying the API's code and
 // message. React Query calls these; no console component reaches the database.
+import { queryOptions } from '@tanstack/react-query';
+import type { CampaignRecord } from '@/lib/contract/catalog-admin';
 
 export class ApiError extends Error {
   constructor(
@@ -43,7 +45,12 @@ export function errorMessage(err: unknown): string {
   return 'Something went wrong';
 }
 
-/** React Query keys of the admin API, in one place so screens invalidate each other's data. */
+/**
+ * React Query keys of the admin API, in one place so screens invalidate each
+ * other's data. A key names one shape of data: every query of a key caches
+ * what the others read back, so two screens that fetch the same resource share
+ * one query function too (see campaignsQuery).
+ */
 export const queryKeys = {
   me: ['admin', 'me'] as const,
   apps: ['admin', 'apps'] as const,
@@ -60,6 +67,18 @@ export const queryKeys = {
   themes: (appId: string) => ['admin', 'apps', appId, 'themes'] as const,
   campaigns: (appId: string) => ['admin', 'apps', appId, 'campaigns'] as const,
 };
+
+/**
+ * The app's campaigns (GET …/campaigns), the list itself: the Campaigns screen
+ * and the dashboard's budgets card both read it. They once cached two shapes
+ * under this key (the answer object and its array), so the Campaigns screen
+ * opened after the dashboard got an object where it mapped an array (issue 37).
+ */
+export const campaignsQuery = (appId: string) =>
+  queryOptions({
+    queryKey: queryKeys.campaigns(appId),
+    queryFn: () => adminFetch<{ campaigns: CampaignRecord[] }>(appPath(appId, 'campaigns')).then((r) => r.campaigns),
+  });
 
 /** The path of an app's admin resource, its ids encoded: appPath('demo', 'themes', 'night'). */
 export function appPath(appId: string, ...segments: string[]): string {

@@ -1,5 +1,6 @@
-// Where a campaign stands in time, as the console shows it: upcoming, live or
-// ended (archived ones are hidden from players whatever their dates).
+// Where a campaign stands in time, as the console shows it: scheduled (not
+// started yet), live or ended (archived ones are hidden from players whatever
+// their dates). The console's one word for what will start is "Scheduled".
 export type CampaignPhase = 'upcoming' | 'live' | 'ended' | 'archived';
 
 export function campaignPhase(c: { startAt: number; endAt: number; archived?: boolean }, now = Date.now()): CampaignPhase {
@@ -9,7 +10,7 @@ export function campaignPhase(c: { startAt: number; endAt: number; archived?: bo
   return 'live';
 }
 
-export const PHASE_LABELS: Record<CampaignPhase, string> = { upcoming: 'Upcoming', live: 'Live', ended: 'Ended', archived: 'Archived' };
+export const PHASE_LABELS: Record<CampaignPhase, string> = { upcoming: 'Scheduled', live: 'Live', ended: 'Ended', archived: 'Archived' };
 export const PHASE_BADGE: Record<CampaignPhase, 'success' | 'default' | 'secondary' | 'outline'> = {
   live: 'success',
   upcoming: 'default',

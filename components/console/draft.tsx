@@ -8,25 +8,32 @@
 // Draft page. Nothing here writes the live catalog.
 import * as React from 'react';
 import Link from 'next/link';
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { GitPullRequestDraftIcon } from 'lucide-react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
-import { ApiError, adminFetch, appPath, errorMessage } from '@/components/console/api';
+import { adminFetch, appPath, errorMessage } from '@/components/console/api';
 import type { ThemeRecord } from '@/lib/contract/catalog-admin';
 import type { CatalogChange, Draft, DraftCampaignDuplicated, DraftCollection } from '@/lib/contract/release';
 
 /** The same key as the Draft page's: a write here refreshes it, and the other way round. */
 const draftQueryKey = (appId: string) => ['admin', 'apps', appId, 'draft'] as const;
 
+/**
+ * The app's draft, or null when it has none: GET …/draft?allowMissing=true
+ * answers 204 then, not 404 (every editing screen reads the draft, and a 404
+ * showed as a failed request in the browser's console on each).
+ */
+export const draftQuery = (appId: string) =>
+  queryOptions({
+    queryKey: draftQueryKey(appId),
+    queryFn: async () => (await adminFetch<Draft | undefined>(`${appPath(appId, 'draft')}?allowMissing=true`)) ?? null,
+  });
+
 /** The app's draft, or null when it has none. */
 export function useDraft(appId: string | undefined) {
-  return useQuery({
-    queryKey: draftQueryKey(appId ?? ''),
-    queryFn: () => adminFetch<Draft>(appPath(appId!, 'draft')).catch((err: unknown) => (err instanceof ApiError && err.code === 'draft_not_found' ? null : Promise.reject(err))),
-    enabled: !!appId,
-  });
+  return useQuery({ ...draftQuery(appId ?? ''), enabled: !!appId });
 }
 
 /** Writes of one draft item; each answers the draft and refreshes every screen reading it. */

@@ -28,6 +28,16 @@ export const draftSchema = z
   .meta({ id: 'Draft' });
 export type Draft = z.output<typeof draftSchema>;
 
+/**
+ * GET …/draft's query: allowMissing=true answers 204 (no body) instead of 404
+ * draft_not_found when the app has no draft, for a reader to whom no draft is
+ * an ordinary state (the console's screens: a 404 is a failed request in the
+ * browser). Other parameters are ignored, as before this one.
+ */
+export const draftQuerySchema = z.object({
+  allowMissing: z.enum(['true', 'false']).optional().describe('true: 204 with no body when the app has no draft (instead of 404 draft_not_found)'),
+}); // no meta id: a query schema is documented as its parameters
+
 export const publishInputSchema = z
   .object({
     at: z.number().int().positive().optional().describe('Publish at this time (Unix ms, in the future) instead of now'),

@@ -20,16 +20,16 @@ import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
-import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { adminFetch, campaignsQuery, errorMessage, queryKeys } from '@/components/console/api';
 import { budgetRows, CampaignBudgets } from '@/components/console/campaign-budget';
 import { useNow } from '@/components/console/browser-store';
+import { MISSION_STATUS_BADGE, MISSION_STATUS_LABELS, missionStatus, type MissionStatus } from '@/components/console/mission-status';
 import { CurrencyChart, EventRateChart, MissionBarsChart } from '@/components/console/analytics-charts';
 import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/auth/roles';
 import { ANALYTICS_BUCKETS, ANALYTICS_MAX_RANGE_MS, type Analytics, type AnalyticsBucket } from '@/lib/contract/analytics';
 import type { CatalogDocument as CatalogExport } from '@/lib/contract/catalog';
-import type { CampaignRecord } from '@/lib/contract/catalog-admin';
 import { toLocalInput } from '@/lib/console/local-time';
 
 const HOUR = 3_600_000;
@@ -315,11 +315,10 @@ function AnalyticsPanel({ appId, missionTitles }: { appId: string; missionTitles
 /** Spent against budget for every campaign that has one (GET …/campaigns: budgetSpent and budgetAlerts). */
 function CampaignBudgetsCard({ appId }: { appId: string }) {
   const campaigns = useQuery({
-    queryKey: queryKeys.campaigns(appId),
-    queryFn: () => adminFetch<{ campaigns: CampaignRecord[] }>(appPath(appId, 'campaigns')),
+    ...campaignsQuery(appId),
     refetchInterval: 30_000,
   });
-  const budgeted = (campaigns.data?.campaigns ?? []).filter((c) => !c.archived && (c.budget?.length ?? 0) > 0);
+  const budgeted = (campaigns.data ?? []).filter((c) => !c.archived && (c.budget?.length ?? 0) > 0);
   const alerting = budgeted.flatMap((c) => budgetRows(c).filter((r) => r.alert !== null || r.spent >= r.amount).map((r) => ({ c, r })));
   return (
     <Card className="mt-6">
@@ -383,6 +382,11 @@ function CampaignBudgetsCard({ appId }: { appId: string }) {
   );
 }
 
+/** What players see of a live mission now (components/console/mission-status.ts). */
+function MissionStatusBadge({ status }: { status: MissionStatus }) {
+  return <Badge variant={MISSION_STATUS_BADGE[status]}>{MISSION_STATUS_LABELS[status]}</Badge>;
+}
+
 export function Dashboard() {
   const { staff, can } = useStaff();
   const { app, apps, isLoading: appsLoading } = useSelectedApp();
@@ -394,11 +398,18 @@ export function Dashboard() {
   const loading = appsLoading || catalog.isLoading;
   const missions = React.useMemo(() => catalog.data?.missions ?? [], [catalog.data]);
   const missionTitles = React.useMemo(() => new Map(missions.map((m) => [m.id, m.title])), [missions]);
-  const liveMissions = missions.filter((m) => !m.archived).length;
   const now = useNow();
   const campaigns = catalog.data?.campaigns ?? [];
+  const campaignById = new Map(campaigns.map((c) => [c.id, c]));
+  // One status word per mission: what players see now (Live, Scheduled, …).
+  const statusOf = (m: (typeof missions)[number]) => missionStatus(m, m.campaignId ? campaignById.get(m.campaignId) : undefined, now);
+  const missionCounts = missions.reduce((n, m) => n.set(statusOf(m), (n.get(statusOf(m)) ?? 0) + 1), new Map<MissionStatus, number>());
+  const missionSummary = (['live', 'scheduled', 'ended', 'expired', 'archived'] as const)
+    .filter((s) => missionCounts.has(s) || s === 'live')
+    .map((s) => `${missionCounts.get(s) ?? 0} ${MISSION_STATUS_LABELS[s].toLowerCase()}`)
+    .join(', ');
   const liveCampaigns = campaigns.filter((c) => !c.archived && c.startAt <= now && now < c.endAt).length;
-  const upcomingCampaigns = campaigns.filter((c) => !c.archived && c.startAt > now).length;
+  const scheduledCampaigns = campaigns.filter((c) => !c.archived && c.startAt > now).length;
 
   if (!appsLoading && apps?.length === 0) {
     return (
@@ -442,7 +453,7 @@ export function Dashboard() {
             <CardDescription>
               {loading
                 ? 'The catalog as players see it.'
-                : `${liveMissions} live, ${missions.length - liveMissions} archived; ${liveCampaigns} live campaigns, ${upcomingCampaigns} upcoming. Authored in the console, or as code with GET and PUT /api/admin/apps/{appId}/catalog.`}
+                : `Missions: ${missionSummary}; ${liveCampaigns} live campaigns, ${scheduledCampaigns} scheduled. Authored in the console, or as code with GET and PUT /api/admin/apps/{appId}/catalog.`}
             </CardDescription>
           </CardHeader>
           <CardContent>
@@ -464,7 +475,7 @@ export function Dashboard() {
                         {m.criteria.count} × {m.criteria.eventName} · {m.criteria.window}
                       </span>
                     </span>
-                    {m.archived ? <Badge variant="secondary">Archived</Badge> : <Badge variant="success">Live</Badge>}
+                    <MissionStatusBadge status={statusOf(m)} />
                   </li>
                 ))}
               </ul>

@@ -76,6 +76,27 @@ describe('the draft', () => {
     expect((await call('DELETE', draftOf(app.appId))).body.error).toBe('draft_not_found');
   });
 
+  it('with allowMissing=true answers 204 with no body when the app has no draft (the console reads it so: no failed request), the draft when it has one', async () => {
+    const app = await createTestApp(server, { missions: [mission('a')], campaigns: [] });
+    const optional = `${draftOf(app.appId)}?allowMissing=true`;
+    const none = await call('GET', optional, undefined, support);
+    expect(none).toEqual({ status: 204, body: null });
+    // Without it (or with false) the documented answer stays 404 draft_not_found.
+    expect((await call('GET', draftOf(app.appId), undefined, support)).body.error).toBe('draft_not_found');
+    expect((await call('GET', `${draftOf(app.appId)}?allowMissing=false`)).status).toBe(404);
+    const bad = await call('GET', `${draftOf(app.appId)}?allowMissing=yes`);
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toBe('validation_error');
+    expect(String(bad.body.message)).toContain('allowMissing');
+    // Another app's id still says the app does not exist.
+    expect((await call('GET', `/api/admin/apps/no-such-app-${app.appId}/draft?allowMissing=true`)).body.error).toBe('app_not_found');
+
+    const put = await call<Draft>('PUT', draftOf(app.appId), { missions: [mission('a'), mission('b')], campaigns: [] }, editor);
+    const got = await call<Draft>('GET', optional, undefined, support);
+    expect(got.status).toBe(200);
+    expect(got.body).toEqual(put.body);
+  });
+
   it('is validated as a whole: one bad item or a reference outside the document and nothing is stored', async () => {
     const app = await createTestApp(server, { missions: [mission('a')], campaigns: [] });
     const bad = await call('PUT', draftOf(app.appId), { missions: [mission('a'), { ...mission('b'), criteria: { eventName: 'play', count: 0 } }], campaigns: [] });

@@ -1,5 +1,5 @@
 // Drafts and releases of an app's catalog (docs/api.md "Drafts and releases"):
-// GET|PUT|DELETE /api/admin/apps/:appId/draft – the draft with its changes against live; write it whole; discard it
+// GET|PUT|DELETE /api/admin/apps/:appId/draft – the draft with its changes against live (?allowMissing=true: 204 without one); write it whole; discard it
 // POST|DELETE /api/admin/apps/:appId/draft/publish – publish it now ({} → 200) or at a time ({at} → 202); cancel the schedule
 // POST /api/admin/apps/:appId/draft/preview – what GET /v1/missions would answer a user from the draft at a time
 // POST /api/admin/apps/:appId/draft/impact – what the draft would have done over the last days of stored events
@@ -16,7 +16,7 @@ import { putDraft } from '@/lib/services/drafts/put-draft';
 import { cancelScheduledPublish, publishDraft } from '@/lib/services/drafts/publish-draft';
 import { listReleases } from '@/lib/services/releases/list-releases';
 import { restoreRelease } from '@/lib/services/releases/restore-release';
-import { duplicateCampaignInputSchema, previewInputSchema, impactInputSchema, publishInputSchema, releaseParamSchema, type DraftCollection } from '@/lib/contract/release';
+import { draftQuerySchema, duplicateCampaignInputSchema, previewInputSchema, impactInputSchema, publishInputSchema, releaseParamSchema, type DraftCollection } from '@/lib/contract/release';
 import { campaignFormSchema } from '@/lib/contract/campaign';
 import { missionSchema } from '@/lib/contract/mission';
 import { themePresetSchema } from '@/lib/contract/theme';
@@ -32,15 +32,17 @@ import { missionListJson } from '@/lib/missions/list-json';
 import { readJsonBody } from '../body';
 import { adminRoute } from '../handler';
 import { json, jsonText } from '../respond';
-import { parseWith } from '../validate';
+import { parseWith, queryOf } from '../validate';
 import { adminServiceContext } from '../service-context';
 
 /** A draft is a whole catalog: up to 1 MiB (other admin bodies: 64 KiB). */
 const DRAFT_MAX_BYTES = 1024 * 1024;
 
 export const getDraftHandler = adminRoute('catalog.read', async (req) => {
+  const query = parseWith(draftQuerySchema, queryOf(req.req), { prefix: 'query' });
   const ctx = await adminServiceContext(req, req.params.appId);
-  return json(await getDraft({ ctx }));
+  const draft = await getDraft({ ctx, input: { allowMissing: query.allowMissing === 'true' } });
+  return draft ? json(draft) : new Response(null, { status: 204 });
 });
 
 export const putDraftHandler = adminRoute('catalog.write', async (req) => {

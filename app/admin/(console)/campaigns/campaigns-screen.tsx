@@ -13,7 +13,7 @@ import { EmptyState } from '@/components/ui/empty-state';
 import { PageHeader } from '@/components/ui/page-header';
 import { actionsColumn } from '@/components/ui/row-actions';
 import { FilterSelect } from '@/components/ui/select';
-import { adminFetch, appPath, errorMessage, queryKeys } from '@/components/console/api';
+import { adminFetch, appPath, campaignsQuery, errorMessage, queryKeys } from '@/components/console/api';
 import { DraftBanner, DraftChangeBadge, draftRows, draftThemeRows, useDraft, useDraftItems, useDraftRowActions, type DraftChange } from '@/components/console/draft';
 import { useBrowserValue, useNow } from '@/components/console/browser-store';
 import { campaignPhase, PHASE_BADGE, PHASE_LABELS, timeZoneLabel, type CampaignPhase } from '@/components/console/campaign-phase';
@@ -128,11 +128,7 @@ export function CampaignsScreen() {
   const appId = app?.id ?? '';
   const draft = useDraft(app?.id);
   const items = useDraftItems(app?.id);
-  const campaigns = useQuery({
-    queryKey: queryKeys.campaigns(appId),
-    queryFn: () => adminFetch<{ campaigns: CampaignRecord[] }>(appPath(appId, 'campaigns')).then((r) => r.campaigns),
-    enabled: !!app,
-  });
+  const campaigns = useQuery({ ...campaignsQuery(appId), enabled: !!app });
   const themes = useQuery({
     queryKey: queryKeys.themes(appId),
     queryFn: () => adminFetch<{ themes: ThemeRecord[] }>(appPath(appId, 'themes')).then((r) => r.themes),

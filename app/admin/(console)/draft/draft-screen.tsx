@@ -10,19 +10,19 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Input, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { PageHeader } from '@/components/ui/page-header';
-import { ApiError, adminFetch, appPath, errorMessage } from '@/components/console/api';
+import { adminFetch, appPath, errorMessage } from '@/components/console/api';
+import { draftQuery } from '@/components/console/draft';
 import { CatalogChanges } from '@/components/console/catalog-changes';
 import { timeZoneLabel } from '@/components/console/campaign-phase';
 import { formatDateTime } from '@/components/console/format';
 import { IfCan, useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { CatalogDocument } from '@/lib/contract/catalog';
-import type { Draft } from '@/lib/contract/release';
 import { fromLocalInput } from '@/lib/console/local-time';
 import { ImpactCard } from './impact-card';
 import { PreviewPlayerCard } from './preview-card';
 
-export const draftKey = (appId: string) => ['admin', 'apps', appId, 'draft'] as const;
+export const draftKey = (appId: string) => draftQuery(appId).queryKey;
 export const releasesKey = (appId: string) => ['admin', 'apps', appId, 'releases'] as const;
 
 const utc = (ms: number) => `${new Date(ms).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
@@ -33,11 +33,7 @@ export function DraftScreen() {
   const { app } = useSelectedApp();
   const appId = app?.id ?? '';
   const queryClient = useQueryClient();
-  const { data: draft, isLoading, error } = useQuery({
-    queryKey: draftKey(appId),
-    queryFn: () => adminFetch<Draft>(appPath(appId, 'draft')).catch((err: unknown) => (err instanceof ApiError && err.code === 'draft_not_found' ? null : Promise.reject(err))),
-    enabled: !!app,
-  });
+  const { data: draft, isLoading, error } = useQuery({ ...draftQuery(appId), enabled: !!app });
   const refresh = () => {
     void queryClient.invalidateQueries({ queryKey: draftKey(appId) });
     void queryClient.invalidateQueries({ queryKey: releasesKey(appId) });

@@ -43,7 +43,7 @@ function useDebounced<T>(value: T, ms: number): T {
 export function PlayerSuggestions({ id, appId, typed }: { id: string; appId: string; typed: string }) {
   const query = useDebounced(typed.trim(), 150);
   const { data } = useQuery({
-    queryKey: ['admin', 'users', appId, query],
+    queryKey: ['admin', 'users', appId, query, 8],
     queryFn: () => adminFetch<UserPage>(usersPath(appId, query, 8)),
     enabled: Boolean(appId),
     staleTime: 5_000,
@@ -62,7 +62,7 @@ export function PlayerSuggestions({ id, appId, typed }: { id: string; appId: str
 /** The app's most recently seen players, as links to inspect them. */
 export function RecentPlayers({ appId }: { appId: string }) {
   const { data, isLoading, error } = useQuery({
-    queryKey: ['admin', 'users', appId, ''],
+    queryKey: ['admin', 'users', appId, '', 10],
     queryFn: () => adminFetch<UserPage>(usersPath(appId, '', 10)),
     enabled: Boolean(appId),
   });

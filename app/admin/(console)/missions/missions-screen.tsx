@@ -16,6 +16,8 @@ import { FilterSelect } from '@/components/ui/select';
 import { errorMessage } from '@/components/console/api';
 import { DraftBanner, DraftChangeBadge, useDraft, useDraftItems } from '@/components/console/draft';
 import { formatDateTime, formatRelative } from '@/components/console/format';
+import { useNow } from '@/components/console/browser-store';
+import { MISSION_STATUS_BADGE, MISSION_STATUS_LABELS, missionStatus, sameReward, type MissionStatus } from '@/components/console/mission-status';
 import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { Mission } from '@/lib/contract/mission';
@@ -30,14 +32,27 @@ import { ANY, useCampaigns, useEventNames, useMissions, type MissionFilters } fr
  * The title is in the row, not looked up by the column: TanStack Table caches
  * each row's column values until the data changes, so a title looked up in
  * the column stayed the campaign's id when the campaigns answered after the
- * missions.
+ * missions. `live` is the live mission of the same id (null: only the draft
+ * has it) and `status` what players see of it now, from the live mission and
+ * its live campaign (null: not live); the Status and Reward columns say the
+ * draft's changes apart from it (docs/console.md "Status words").
  */
-type MissionRow = MissionRecord & { draftChange: 'added' | 'changed' | 'removed' | null; campaignTitle: string };
+type MissionRow = MissionRecord & {
+  draftChange: 'added' | 'changed' | 'removed' | null;
+  campaignTitle: string;
+  live: MissionRecord | null;
+  status: MissionStatus | null;
+  /** When a scheduled mission's live campaign starts. */
+  startsAt: number | null;
+};
+
+/** A live campaign as the rows read it: its schedule and whether it is archived. */
+type LiveCampaign = { startAt: number; endAt: number; archived?: boolean };
 
 type Action = { kind: 'duplicate' | 'archive' | 'unarchive' | 'revert'; mission: MissionRow };
 
 /** The mission itself, as the draft stores it (no version, no timestamps). */
-function missionOf({ version: _v, createdAt: _c, updatedAt: _u, draftChange: _d, campaignTitle: _t, ...mission }: MissionRow): Mission {
+function missionOf({ version: _v, createdAt: _c, updatedAt: _u, draftChange: _d, campaignTitle: _t, live: _l, status: _s, startsAt: _a, ...mission }: MissionRow): Mission {
   return mission;
 }
 
@@ -47,20 +62,61 @@ function missionOf({ version: _v, createdAt: _c, updatedAt: _u, draftChange: _d,
  * without a draft, the live missions. Live records lend their version and
  * timestamps; a change in the draft shows the draft's time.
  */
-function draftView(live: MissionRecord[], draft: Draft | null | undefined, campaignTitle: (campaignId: string | null | undefined) => string): MissionRow[] {
-  if (!draft) return live.map((m) => ({ ...m, draftChange: null, campaignTitle: campaignTitle(m.campaignId) }));
+function draftView(
+  live: MissionRecord[],
+  draft: Draft | null | undefined,
+  campaignTitle: (campaignId: string | null | undefined) => string,
+  liveCampaign: (campaignId: string) => LiveCampaign | undefined,
+  now: number,
+): MissionRow[] {
+  // What players see now: the live mission and its live campaign, whatever the draft says.
+  const liveOf = (record: MissionRecord | undefined) => {
+    if (!record) return { live: null, status: null, startsAt: null };
+    const campaign = record.campaignId ? liveCampaign(record.campaignId) : undefined;
+    const status = missionStatus(record, campaign, now);
+    return { live: record, status, startsAt: status === 'scheduled' && campaign ? campaign.startAt : null };
+  };
+  if (!draft) return live.map((m) => ({ ...m, draftChange: null, campaignTitle: campaignTitle(m.campaignId), ...liveOf(m) }));
   const liveById = new Map(live.map((m) => [m.id, m]));
   const changeOf = new Map(draft.changes.filter((c) => c.kind === 'mission').map((c) => [c.id, c.change]));
   const rows: MissionRow[] = draft.catalog.missions.map((m) => {
     const record = liveById.get(m.id);
     const draftChange = changeOf.get(m.id) ?? null;
-    return { ...m, version: record?.version ?? 0, createdAt: record?.createdAt ?? draft.updatedAt, updatedAt: draftChange || !record ? draft.updatedAt : record.updatedAt, draftChange, campaignTitle: campaignTitle(m.campaignId) };
+    return {
+      ...m,
+      version: record?.version ?? 0,
+      createdAt: record?.createdAt ?? draft.updatedAt,
+      updatedAt: draftChange || !record ? draft.updatedAt : record.updatedAt,
+      draftChange,
+      campaignTitle: campaignTitle(m.campaignId),
+      ...liveOf(record),
+    };
   });
   for (const [id, change] of changeOf) {
     const record = liveById.get(id);
-    if (change === 'removed' && record) rows.push({ ...record, draftChange: 'removed', campaignTitle: campaignTitle(record.campaignId) });
+    if (change === 'removed' && record) rows.push({ ...record, draftChange: 'removed', campaignTitle: campaignTitle(record.campaignId), ...liveOf(record) });
   }
   return rows;
+}
+
+/**
+ * The reward the row shows: the draft's when it differs from the live one
+ * (or the mission is only in the draft), marked Draft with the live reward
+ * beside it; otherwise the reward players get now.
+ */
+function RewardCell({ row }: { row: MissionRow }) {
+  const draftOnly = row.draftChange === 'added' || (row.draftChange === 'changed' && !row.live);
+  const changed = row.draftChange === 'changed' && row.live !== null && !sameReward(row.reward, row.live.reward);
+  if (!draftOnly && !changed) return <span className="whitespace-nowrap">{rewardLabel(row.reward)}</span>;
+  return (
+    <div className="flex flex-col gap-1" data-testid="draft-reward">
+      <span className="flex items-center gap-1.5 whitespace-nowrap">
+        {rewardLabel(row.reward)}
+        <Badge variant="warning">Draft</Badge>
+      </span>
+      <span className="whitespace-nowrap text-xs text-muted-foreground">Live: {row.live ? rewardLabel(row.live.reward) : 'none'}</span>
+    </div>
+  );
 }
 
 /** The list's filters, applied to the draft's view (the same rules as GET …/missions). */
@@ -128,7 +184,7 @@ function columns(opts: { canWrite: boolean; editHref(id: string): string; onActi
         );
       },
     },
-    { id: 'reward', accessorFn: (m) => rewardLabel(m.reward), header: 'Reward', cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue() as string}</span> },
+    { id: 'reward', accessorFn: (m) => rewardLabel(m.reward), header: 'Reward', cell: ({ row }) => <RewardCell row={row.original} /> },
     {
       id: 'campaign',
       accessorFn: (m) => m.campaignTitle,
@@ -143,21 +199,20 @@ function columns(opts: { canWrite: boolean; editHref(id: string): string; onActi
         ),
     },
     {
+      // What players see now (the live mission and campaign), then what the draft changes of it.
       id: 'status',
-      accessorFn: (m) => (m.archived ? 'archived' : 'live'),
+      accessorFn: (m) => m.status ?? 'draft',
       header: 'Status',
       cell: ({ row }) => {
         const m = row.original;
-        const status = m.archived ? (
-          <Badge variant="secondary">Archived</Badge>
-        ) : m.expiresAt !== null && m.expiresAt <= Date.now() ? (
-          <Badge variant="warning">Expired</Badge>
-        ) : m.draftChange === 'added' ? null : (
-          <Badge variant="success">Live</Badge>
-        );
         return (
           <div className="flex flex-col gap-1">
-            {status}
+            {m.status && (
+              <Badge variant={MISSION_STATUS_BADGE[m.status]} title={m.startsAt !== null ? `Its campaign starts ${formatDateTime(m.startsAt)}` : undefined}>
+                {MISSION_STATUS_LABELS[m.status]}
+              </Badge>
+            )}
+            {m.startsAt !== null && <span className="whitespace-nowrap text-xs text-muted-foreground">Starts {formatDateTime(m.startsAt)}</span>}
             <DraftChangeBadge change={m.draftChange} />
           </div>
         );
@@ -208,16 +263,19 @@ export function MissionsScreen() {
   const items = useDraftItems(appId);
   const campaigns = useCampaigns(appId);
   const eventNames = useEventNames(appId);
+  const now = useNow();
   // The draft's campaigns when there is a draft (a campaign only the draft has names its missions too), else live.
   const campaignList = React.useMemo(
     () => (draft.data ? draft.data.catalog.campaigns.map((c) => ({ ...c, missionIds: c.missionIds ?? [] })) : (campaigns.data ?? [])),
     [draft.data, campaigns.data],
   );
   const all = React.useMemo(() => {
-    if (!missions.data || draft.data === undefined) return undefined;
+    // The live campaigns too: a row's status is not guessed before its campaign's schedule is known.
+    if (!missions.data || draft.data === undefined || (campaigns.data === undefined && !campaigns.error)) return undefined;
     const titles = new Map(campaignList.map((c) => [c.id, c.title]));
-    return draftView(missions.data, draft.data, (id) => (id ? (titles.get(id) ?? id) : ''));
-  }, [missions.data, draft.data, campaignList]);
+    const liveCampaigns = new Map((campaigns.data ?? []).map((c) => [c.id, c]));
+    return draftView(missions.data, draft.data, (id) => (id ? (titles.get(id) ?? id) : ''), (id) => liveCampaigns.get(id), now);
+  }, [missions.data, draft.data, campaignList, campaigns.data, campaigns.error, now]);
   const rows = React.useMemo(() => all?.filter((m) => matches(m, filters)), [all, filters]);
   const editHref = React.useCallback((id: string) => `${withApp('/admin/missions/edit')}&id=${encodeURIComponent(id)}`, [withApp]);
 
@@ -302,10 +360,11 @@ export function MissionsScreen() {
                 label="Status"
                 value={filters.status}
                 onChange={(v) => set({ status: v as MissionFilters['status'] })}
+                // Archived or not in the draft's view; "Live" is what players see now (the Status column).
                 options={[
-                  { value: 'live', label: 'Live' },
+                  { value: 'live', label: 'Not archived' },
                   { value: 'archived', label: 'Archived' },
-                  { value: 'all', label: 'Live and archived' },
+                  { value: 'all', label: 'Archived or not' },
                 ]}
               />
               <FilterSelect
