@@ -195,6 +195,23 @@ describe('a zone change at 23:00 local', () => {
     expect(await coinBalance(user)).toBe(200);
   });
 
+  it('the record keeps the zone its window was bucketed in (Tokyo → New York: not read as a UTC day)', async () => {
+    const user = await newUser(server, app);
+    await setZone(user.userId, 'Asia/Tokyo');
+    const tokyo23 = Date.UTC(2031, 0, 14, 14); // 23:00 on the 14th in Tokyo
+    await clock(tokyo23);
+    await user.event('login', {}, tokyo23);
+    expect((await user.claim(DAILY.id)).status).toBe(200);
+    await setZone(user.userId, 'America/New_York'); // 09:00 on the 14th there
+    await clock(tokyo23 + 10 * MINUTE);
+    expect((await user.event('login', {}, tokyo23 + 10 * MINUTE)).body.missionsUpdated).toEqual([]);
+    // The Tokyo 14th has ended (15:00 UTC), but New York is still on its 14th: claimed until New York's midnight.
+    await clock(Date.UTC(2031, 0, 15, 4, 55));
+    expect((await user.event('login', {}, Date.UTC(2031, 0, 15, 4, 55))).body.missionsUpdated).toEqual([]);
+    await clock(Date.UTC(2031, 0, 15, 5, 5));
+    expect((await user.event('login', {}, Date.UTC(2031, 0, 15, 5, 5))).body.missionsUpdated).toEqual([DAILY.id]);
+  });
+
   it('a weekly mission: Sunday 23:00 in London, Monday in Athens; the London week ends first', async () => {
     const user = await newUser(server, app);
     await setZone(user.userId, 'Europe/London');
