@@ -68,9 +68,11 @@ export function aggregateCriteriaIssues(criteria: CriteriaForCheck): Array<{ pat
   return issues;
 }
 
-/** What a progress record keeps for an aggregate or a streak (the progress.state column): a sum's exact running sum in millionths, a distinct mission's values in the window, a streak's length and the last window that met the target. */
+/** What a progress record keeps for an aggregate or a streak (the progress.state column): a sum's exact running sum in millionths, a distinct mission's values in the window, a streak's length and the last window that met the target; and the zone its window was bucketed in. */
 export interface AggregateState {
   sumMicros?: number;
   values?: Array<string | number | boolean>;
   streak?: { current: number; lastMet: number };
+  /** The IANA zone the record's daily, weekly or monthly window was bucketed in, when not UTC (lib/missions/engine.ts, currentWindow): a zone change never moves a window already begun. */
+  zone?: string;
 }

@@ -14,7 +14,7 @@ import type {
   ProgressRecord,
   ProgressStatus,
 } from './schema';
-import { bucketLabel, UTC_ZONE, windowStart } from './windows';
+import { bucketLabel, nextPeriodStart, nextWindowStart, UTC_ZONE, windowStart, zoneStamp } from './windows';
 
 type EvaluationChange = 'progress' | 'completed';
 export interface Evaluation {
@@ -105,13 +105,75 @@ export function isListed(args: {
 }
 
 /**
- * The record's bucket under the mission's CURRENT window. Re-bucketing keeps a
- * record usable when the window is re-authored (e.g. daily → lifetime maps
- * every old bucket to 0 instead of leaving the record "in the future").
+ * The zone the record's window was bucketed in: stored with it (`state.zone`)
+ * when not UTC. A record without one is UTC's, unless (written before zones
+ * were stored) its start is a window start in the user's zone.
  */
-function recordBucket(mission: Mission, record: ProgressRecord, zone: string): number {
-  return windowStart(mission.criteria.window, record.windowStart, zone);
+function recordZone(mission: Mission, record: ProgressRecord, zone: string): string {
+  const stored = record.state?.zone;
+  if (stored !== undefined) return stored;
+  if (zone === UTC_ZONE) return UTC_ZONE;
+  return windowStart(mission.criteria.window, record.windowStart, zone) === record.windowStart ? zone : UTC_ZONE;
 }
+
+/**
+ * The window that is current at `now` for a user with `record` (docs/api.md,
+ * "What a zone change does"). In one zone it is the bucket containing `now`.
+ * After a zone change the record's window, as it was bucketed in its own zone,
+ * goes on until it has ended in absolute time AND the new zone's calendar has
+ * reached the next period (the 28th after a 27th counted anywhere); only then
+ * does the next window begin, in the new zone, never before the old one's
+ * end. So windows never overlap and each calendar period counts once: no
+ * sequence of zones yields more than one window per period.
+ */
+interface CurrentWindow {
+  /** The record's own window ('record', also while a zone change prolongs it), a later one ('after'), or no record ('none'). */
+  relation: 'record' | 'after' | 'none';
+  /** The zone the window is bucketed in: the record's for its own window, the user's otherwise. */
+  zone: string;
+  /** Its bucket start in that zone: what a record of it stores as windowStart (0 for lifetime). */
+  bucket: number;
+  /** An event earlier than this is not in it: the bucket start, or the old window's end when the new one began inside it. */
+  from: number;
+  /** Its end (exclusive) when a zone change prolongs the record's window; undefined: the end of the bucket. */
+  until: number | undefined;
+  /** The record's zone and bucket start (undefined for 'none'). Every field is always set: one object shape on the event path. */
+  recordZone: string | undefined;
+  recordBucket: number | undefined;
+}
+
+function currentWindow(mission: Mission, record: ProgressRecord | null, now: number, zone: string): CurrentWindow {
+  const kind = mission.criteria.window;
+  if (kind === 'lifetime') return { relation: record === null ? 'none' : 'record', zone, bucket: 0, from: -Infinity, until: undefined, recordZone: zone, recordBucket: 0 };
+  const nowBucket = windowStart(kind, now, zone);
+  if (record === null) return { relation: 'none', zone, bucket: nowBucket, from: nowBucket, until: undefined, recordZone: undefined, recordBucket: undefined };
+  // Re-bucketing under the mission's CURRENT window keeps a record usable when the
+  // window is re-authored (daily → weekly: the week of that day).
+  const rz = recordZone(mission, record, zone);
+  const rb = windowStart(kind, record.windowStart, rz);
+  if (rz === zone) {
+    const relation = rb === nowBucket ? 'record' : 'after';
+    return { relation, zone, bucket: nowBucket, from: nowBucket, until: undefined, recordZone: rz, recordBucket: rb };
+  }
+  // A record in the future (stored before event times were bounded) is over.
+  if (rb > now) return { relation: 'after', zone, bucket: nowBucket, from: nowBucket, until: undefined, recordZone: rz, recordBucket: rb };
+  const end = nextWindowStart(kind, rb, rz);
+  const until = Math.max(end, nextPeriodStart(kind, rb, rz, zone));
+  if (now < until) return { relation: 'record', zone: rz, bucket: rb, from: rb, until, recordZone: rz, recordBucket: rb };
+  return { relation: 'after', zone, bucket: nowBucket, from: Math.max(nowBucket, end), until: undefined, recordZone: rz, recordBucket: rb };
+}
+
+/** Whether an event at `t` is in the window. */
+function inWindow(mission: Mission, win: CurrentWindow, t: number): boolean {
+  if (t < win.from) return false;
+  return win.until !== undefined ? t < win.until : windowStart(mission.criteria.window, t, win.zone) === win.bucket;
+}
+
+/** Whether an 'after' window is the period right after the record's (a streak goes on), in whichever zones. */
+function followsRecord(mission: Mission, win: CurrentWindow): boolean {
+  return win.relation === 'after' && win.bucket === nextPeriodStart(mission.criteria.window, win.recordBucket!, win.recordZone!, win.zone);
+}
+
 
 /** Millionths per unit of a sum (SUM_DECIMALS decimal places, exact integer arithmetic). */
 const MICROS = 10 ** SUM_DECIMALS;
@@ -119,6 +181,21 @@ const MICROS = 10 ** SUM_DECIMALS;
 /** The start of the window before the one starting at `bucket` (streaks; daily and weekly only). */
 function previousWindowStart(mission: Mission, bucket: number, zone: string): number {
   return windowStart(mission.criteria.window, bucket - 1, zone);
+}
+
+/**
+ * The streak an active record carries into a later window. In one zone it is
+ * kept as it is (withMeasure and streakView check that its last window met is
+ * the previous one). Across a zone change it goes on only when the record's
+ * own window met the target and the new window is the period right after it,
+ * restated as "the previous window was met" in the new zone's calendar;
+ * otherwise it is broken.
+ */
+function carriedStreak(mission: Mission, record: ProgressRecord, win: CurrentWindow): AggregateState['streak'] {
+  const stored = record.state?.streak;
+  if (stored === undefined || win.recordZone === win.zone) return stored;
+  if (stored.lastMet !== win.recordBucket || !followsRecord(mission, win)) return undefined;
+  return { current: stored.current, lastMet: previousWindowStart(mission, win.bucket, win.zone) };
 }
 
 /**
@@ -303,13 +380,16 @@ function judgeEvent(args: ExplainArgs, explain: boolean): Explanation | Unexplai
   }
   const outside = timeReason(mission, campaign, event.timestamp, now);
   if (outside) return quiet ? UNEXPLAINED : notCounted(outside);
-  const bucket = windowStart(mission.criteria.window, event.timestamp, zone);
-  // The server's clock decides which bucket is current: a late event (or one a
-  // few minutes early across midnight) counts only in its own bucket while that
-  // one is current, so no event ever moves a recurring mission's bucket.
-  const currentBucket = windowStart(mission.criteria.window, now, zone);
-  if (bucket !== currentBucket) {
-    return quiet ? UNEXPLAINED : notCounted({ code: 'outside_current_window', eventWindowStart: bucket, currentWindowStart: currentBucket, ...(zone === UTC_ZONE ? {} : { timeZone: zone }) });
+  // The server's clock decides which window is current: a late event (or one a
+  // few minutes early across midnight) counts only in its own window while that
+  // one is current, so no event ever moves a recurring mission's window; and a
+  // zone change never moves a window already begun (currentWindow).
+  const win = currentWindow(mission, record, now, zone);
+  const bucket = win.bucket;
+  if (!inWindow(mission, win, event.timestamp)) {
+    if (quiet) return UNEXPLAINED;
+    const eventWindowStart = windowStart(mission.criteria.window, event.timestamp, win.zone);
+    return notCounted({ code: 'outside_current_window', eventWindowStart, currentWindowStart: win.from, ...(zone === UTC_ZONE && win.zone === UTC_ZONE ? {} : { timeZone: win.zone }) });
   }
   const mismatch = firstFilterMismatch(mission.criteria.filter, event.payload);
   if (mismatch) {
@@ -322,7 +402,7 @@ function judgeEvent(args: ExplainArgs, explain: boolean): Explanation | Unexplai
   const streakRule = mission.criteria.streak;
   let base: { userId: string; cycle: number; from: ProgressRecord | null; streak: AggregateState['streak'] };
   if (record === null) base = { userId: event.userId, cycle: 1, from: null, streak: undefined };
-  else if (bucket === recordBucket(mission, record, zone)) {
+  else if (win.relation === 'record') {
     // completed waits for its claim; claimed is done for this bucket.
     if (record.status === 'completed') return quiet ? UNEXPLAINED : notCounted({ code: 'already_completed' });
     if (record.status === 'claimed') return quiet ? UNEXPLAINED : notCounted({ code: 'already_claimed' });
@@ -332,11 +412,11 @@ function judgeEvent(args: ExplainArgs, explain: boolean): Explanation | Unexplai
     }
     base = { userId: record.userId, cycle: record.cycle, from: record, streak };
   } else {
-    // The record's bucket is over (or, for a record stored before event times
-    // were bounded, in the future): the mission recurs in the current bucket.
+    // The record's window is over (or, for a record stored before event times
+    // were bounded, in the future): the mission recurs in the current window.
     switch (record.status) {
       case 'active':
-        base = { userId: record.userId, cycle: record.cycle, from: null, streak: record.state?.streak }; // restart the window, same cycle (a streak carries on)
+        base = { userId: record.userId, cycle: record.cycle, from: null, streak: carriedStreak(mission, record, win) }; // restart the window, same cycle (a streak carries on)
         break;
       case 'claimed':
         // A claimed streak mission without repeat is done for good.
@@ -350,7 +430,8 @@ function judgeEvent(args: ExplainArgs, explain: boolean): Explanation | Unexplai
 
   const target = mission.criteria.count;
   const aggregate = mission.criteria.aggregate ?? { op: 'count' as const };
-  const carried: AggregateState = base.streak === undefined ? {} : { streak: base.streak };
+  const stamp = zoneStamp(mission.criteria.window, win.zone);
+  const carried: AggregateState = base.streak === undefined ? { ...stamp } : { streak: base.streak, ...stamp };
   let measure: Parameters<typeof withMeasure>[2];
   let extra: { added?: number; value?: string | number | boolean } = {};
   switch (aggregate.op) {
@@ -386,12 +467,13 @@ function judgeEvent(args: ExplainArgs, explain: boolean): Explanation | Unexplai
     }
   }
 
-  const evaluation = withMeasure({ userId: base.userId, missionId: mission.id, windowStart: bucket, cycle: base.cycle }, mission, measure, now, zone);
+  const evaluation = withMeasure({ userId: base.userId, missionId: mission.id, windowStart: bucket, cycle: base.cycle }, mission, measure, now, win.zone);
   if (quiet) return { evaluation, verdict: null };
   const { currentCount, targetCount } = evaluation.record;
   const streak = streakRule === undefined ? {} : { streak: streakView(mission, evaluation.record, now, zone) };
-  // Only for a user with a zone: a UTC user's verdicts stay exactly as before.
-  const named = mission.criteria.window === 'lifetime' || zone === UTC_ZONE ? {} : { bucket: bucketLabel(mission.criteria.window, bucket, zone), timeZone: zone };
+  // Only for a user with a zone (or a window in one): a UTC user's verdicts stay exactly as before.
+  const named =
+    mission.criteria.window === 'lifetime' || (zone === UTC_ZONE && win.zone === UTC_ZONE) ? {} : { bucket: bucketLabel(mission.criteria.window, bucket, win.zone), timeZone: win.zone };
   return { evaluation, verdict: { counted: true, change: evaluation.change, currentCount, targetCount, ...extra, ...streak, ...named } };
 }
 
@@ -423,9 +505,11 @@ export function toMissionProgress(args: {
   /** The user's IANA zone (the `timezone` attribute); UTC when absent. */
   zone?: string;
 }): MissionProgress | null {
-  const view = baseProgress(args);
-  if (view === null || args.mission.criteria.streak === undefined) return view;
-  return { ...view, streak: streakView(args.mission, args.record, args.now, args.zone) };
+  if (args.record === null) return null;
+  const win = currentWindow(args.mission, args.record, args.now, args.zone ?? UTC_ZONE);
+  const view = baseProgress(args.mission, args.record, win);
+  if (args.mission.criteria.streak === undefined) return view;
+  return { ...view, streak: streakOf(args.mission, args.record, win) };
 }
 
 /**
@@ -436,15 +520,24 @@ export function toMissionProgress(args: {
  * except a repeating streak's claimed record once its window is over (it
  * starts again).
  */
-function streakView(mission: Mission, record: ProgressRecord | null, now: number, zone: string = UTC_ZONE): { current: number; length: number } {
+function streakView(mission: Mission, record: ProgressRecord, now: number, zone: string): { current: number; length: number } {
+  return streakOf(mission, record, currentWindow(mission, record, now, zone));
+}
+
+/** streakView with the current window already known. */
+function streakOf(mission: Mission, record: ProgressRecord, win: CurrentWindow): { current: number; length: number } {
   const length = mission.criteria.streak?.length ?? 0;
-  if (record === null) return { current: 0, length };
   // A completed (or claimed) streak reached its length, also when staff completed it (docs/api.md).
   if (record.status === 'completed' || staysClaimed(mission, record)) return { current: length, length };
-  const current = windowStart(mission.criteria.window, now, zone);
-  if (record.status === 'claimed') return { current: recordBucket(mission, record, zone) === current ? length : 0, length };
+  if (record.status === 'claimed') return { current: win.relation === 'record' ? length : 0, length };
   const stored = record.state?.streak;
-  const alive = stored !== undefined && (stored.lastMet === current || stored.lastMet === previousWindowStart(mission, current, zone));
+  if (stored === undefined) return { current: 0, length };
+  // Alive while the last window met is the current one or the one before it: in the record's
+  // own window, the one it met or the one before that; in a later one, the record's if it follows.
+  const alive =
+    win.relation === 'record'
+      ? stored.lastMet === win.bucket || stored.lastMet === previousWindowStart(mission, win.bucket, win.zone)
+      : stored.lastMet === win.recordBucket && followsRecord(mission, win);
   return { current: alive ? stored.current : 0, length };
 }
 
@@ -453,10 +546,7 @@ function staysClaimed(mission: Mission, record: ProgressRecord | null): boolean 
   return record?.status === 'claimed' && mission.criteria.streak !== undefined && mission.criteria.streak.repeat !== true;
 }
 
-function baseProgress(args: { mission: Mission; record: ProgressRecord | null; now: number; zone?: string }): MissionProgress | null {
-  const { mission, record, now } = args;
-  const zone = args.zone ?? UTC_ZONE;
-  if (record === null) return null;
+function baseProgress(mission: Mission, record: ProgressRecord, win: CurrentWindow): MissionProgress {
   // Built by one function, field by field in the answer's key order (userId, missionId, updatedAt, status, …), not
   // `{ ...base, status, … }`: V8 (Node 20) builds a spread followed by new keys on a slow path (docs/benchmarks.md).
   const view = (status: MissionProgress['status'], currentCount: number, targetCount: number, progress: number): MissionProgress => ({
@@ -468,8 +558,8 @@ function baseProgress(args: { mission: Mission; record: ProgressRecord | null; n
     currentCount,
     targetCount,
   });
-  // Over, or (a record stored before event times were bounded) in the future: either way not the current bucket.
-  const bucketNotCurrent = windowStart(mission.criteria.window, now, zone) !== recordBucket(mission, record, zone);
+  // Over, or (a record stored before event times were bounded) in the future: either way not the current window.
+  const bucketNotCurrent = win.relation !== 'record';
 
   if (record.status !== 'completed' && !staysClaimed(mission, record) && bucketNotCurrent) {
     return view('active', 0, mission.criteria.count, 0);

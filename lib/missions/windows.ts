@@ -157,6 +157,26 @@ export function nextWindowStart(window: MissionWindow, start: number, zone: stri
   }
 }
 
+/**
+ * The start, in `toZone`, of the calendar period (day, week, month) after the
+ * one of `window` that contains `start` in `fromZone`: the 28th after a 27th,
+ * wherever the 27th was counted. After a zone change this is when the new
+ * zone's calendar reaches the period after a record's own (docs/api.md,
+ * "What a zone change does"). In one zone it is nextWindowStart.
+ */
+export function nextPeriodStart(window: MissionWindow, start: number, fromZone: string, toZone: string): number {
+  if (fromZone === toZone) return nextWindowStart(window, start, toZone);
+  if (window === 'lifetime') return Infinity;
+  const { y, m, d } = localTime(fromZone, windowStart(window, start, fromZone));
+  const [ny, nm, nd] = window === 'daily' ? [y, m, d + 1] : window === 'weekly' ? [y, m, d + 7] : [y, m + 1, 1];
+  return isUtc(toZone) ? Date.UTC(ny, nm, nd) : localDayStart(toZone, ny, nm, nd);
+}
+
+/** What a record whose window is bucketed in `zone` keeps of it (progress.state.zone): nothing for UTC and lifetime. */
+export function zoneStamp(window: MissionWindow, zone: string): { zone: string } | undefined {
+  return isUtc(zone) || window === 'lifetime' ? undefined : { zone };
+}
+
 /** "27 Nov" (daily), "week of 23 Nov" (weekly), "Nov 2026" (monthly) of the bucket starting at `start` in `zone`, for verdicts. */
 export function bucketLabel(window: MissionWindow, start: number, zone: string = UTC_ZONE): string {
   if (window === 'lifetime') return 'lifetime';

@@ -6,7 +6,7 @@ import type { MissionActionResult } from '@/lib/contract/desk';
 import { AppError } from '@/lib/errors';
 import type { Outcome } from '@/lib/idempotency/run-idempotent';
 import { toMissionProgress } from '@/lib/missions/engine';
-import { windowStart } from '@/lib/missions/windows';
+import { windowStart, zoneStamp } from '@/lib/missions/windows';
 import type { ServiceContext } from '../context';
 import { missionAction, type MissionActionInput } from './mission-action';
 
@@ -22,6 +22,8 @@ export async function completeMission({ ctx, input }: { ctx: ServiceContext; inp
       currentCount: mission.criteria.count,
       targetCount: mission.criteria.count,
       windowStart: windowStart(mission.criteria.window, now, zone),
+      // The zone the window is bucketed in, kept with it (a later zone change never moves it).
+      state: zoneStamp(mission.criteria.window, zone),
       // A claimed record of an earlier window: this is its next cycle (a new ledger grant key when claimed).
       cycle: record === null ? 1 : record.status === 'claimed' ? record.cycle + 1 : record.cycle,
       updatedAt: now,

@@ -4,7 +4,7 @@
 // the player can earn the mission again. `mission.progress` on the stream.
 import type { MissionActionResult } from '@/lib/contract/desk';
 import type { Outcome } from '@/lib/idempotency/run-idempotent';
-import { windowStart } from '@/lib/missions/windows';
+import { windowStart, zoneStamp } from '@/lib/missions/windows';
 import type { ServiceContext } from '../context';
 import { missionAction, type MissionActionInput } from './mission-action';
 
@@ -16,6 +16,8 @@ export async function resetMission({ ctx, input }: { ctx: ServiceContext; input:
     currentCount: 0,
     targetCount: mission.criteria.count,
     windowStart: windowStart(mission.criteria.window, now, zone),
+    // The zone the window is bucketed in, kept with it (a later zone change never moves it).
+    state: zoneStamp(mission.criteria.window, zone),
     // The next claim writes a new ledger grant key (mission:<id>:cycle:<n>), never the claimed one again.
     cycle: record === null ? 1 : record.status === 'claimed' ? record.cycle + 1 : record.cycle,
     updatedAt: now,
