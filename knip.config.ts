@@ -21,6 +21,8 @@ const config: KnipConfig = {
     // Run by hand: the cost of the staff announcement's publish (docs/benchmarks.md).
     'scripts/bench/redis-publish.mjs',
     'scripts/bench/token-cache.ts',
+    // Run by hand: the cost of a zoned player's mission window (docs/benchmarks.md).
+    'scripts/bench/zoned-windows.ts',
     // Run by hand against a server started with --inspect: what outlives the young generation (docs/benchmarks.md).
     'scripts/bench/promoted-heap.mjs',
     // Run by hand (and by scripts/backup-restore.test.ts as processes): backup and restore of the embedded database.
