@@ -1,11 +1,12 @@
 // The dashboard's read: sums of the per-minute rollups (lib/analytics/rollups.ts)
 // over a range, as a zero-filled series per bucket and totals per event name,
-// mission and currency. Two statements, both on the rollups' primary key
+// mission and currency, and the claims refused per campaign budget. Two statements, both on the rollups' primary key
 // (app, minute, …).
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import { analyticsRollups } from '@/db/schema';
 import type { Analytics, AnalyticsBucket } from '@/lib/contract/analytics';
+import { parseRefusalRollupKey } from './rollups';
 
 const MAX_EVENT_NAMES = 100;
 
@@ -57,6 +58,7 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
   const eventNames: Analytics['eventNames'] = [];
   const missions = new Map<string, Analytics['missions'][number]>();
   const currencies: Analytics['currencies'] = [];
+  const refusals: Analytics['refusals'] = [];
   const mission = (id: string) => missions.get(id) ?? missions.set(id, { missionId: id, completions: 0, claims: 0 }).get(id)!;
   for (const row of keyRows) {
     const n = Number(row.n);
@@ -64,6 +66,7 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
     else if (row.kind === 'completion') mission(row.key).completions += n;
     else if (row.kind === 'claim') mission(row.key).claims += n;
     else if (row.kind === 'currency') currencies.push({ currency: row.key, amount: Number(row.amount), grants: n });
+    else if (row.kind === 'refusal') refusals.push({ ...parseRefusalRollupKey(row.key), count: n });
   }
   const byCount = <T>(value: (x: T) => number, name: (x: T) => string) => (a: T, b: T) => value(b) - value(a) || name(a).localeCompare(name(b));
 
@@ -74,10 +77,16 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
     to,
     bucket,
     bucketMs,
-    totals: { events: sum((e) => e.events), completions: sum((e) => e.completions), claims: sum((e) => e.claims) },
+    totals: {
+      events: sum((e) => e.events),
+      completions: sum((e) => e.completions),
+      claims: sum((e) => e.claims),
+      claimsRefused: refusals.reduce((acc, r) => acc + r.count, 0),
+    },
     series,
     eventNames: eventNames.sort(byCount((e) => e.count, (e) => e.name)).slice(0, MAX_EVENT_NAMES),
     missions: [...missions.values()].sort(byCount((m) => m.completions * 1e6 + m.claims, (m) => m.missionId)),
     currencies: currencies.sort(byCount((c) => c.amount, (c) => c.currency)),
+    refusals: refusals.sort(byCount((r) => r.count, (r) => `${r.campaignId} ${r.currency}`)),
   };
 }
