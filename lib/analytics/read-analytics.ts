@@ -31,7 +31,7 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
   const seriesRows = await db
     .select({ start: bucketExpr, kind: t.kind, n: sql<string>`sum(${t.count})` })
     .from(t)
-    .where(and(inRange, inArray(t.kind, ['event', 'completion', 'claim'])))
+    .where(and(inRange, inArray(t.kind, ['event', 'completion', 'claim', 'refusal'])))
     .groupBy(bucketExpr, t.kind);
   const keyRows = await db
     .select({ kind: t.kind, key: t.key, n: sql<string>`sum(${t.count})`, amount: sql<string>`sum(${t.amount})` })
@@ -42,7 +42,7 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
   const series: Analytics['series'] = [];
   const index = new Map<number, Analytics['series'][number]>();
   for (let start = from; start < to; start += bucketMs) {
-    const entry = { start, events: 0, completions: 0, claims: 0 };
+    const entry = { start, events: 0, completions: 0, claims: 0, claimsRefused: 0 };
     series.push(entry);
     index.set(start, entry);
   }
@@ -53,6 +53,7 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
     if (row.kind === 'event') entry.events += n;
     else if (row.kind === 'completion') entry.completions += n;
     else if (row.kind === 'claim') entry.claims += n;
+    else if (row.kind === 'refusal') entry.claimsRefused += n;
   }
 
   const eventNames: Analytics['eventNames'] = [];
@@ -81,7 +82,7 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
       events: sum((e) => e.events),
       completions: sum((e) => e.completions),
       claims: sum((e) => e.claims),
-      claimsRefused: refusals.reduce((acc, r) => acc + r.count, 0),
+      claimsRefused: sum((e) => e.claimsRefused),
     },
     series,
     eventNames: eventNames.sort(byCount((e) => e.count, (e) => e.name)).slice(0, MAX_EVENT_NAMES),

@@ -76,7 +76,7 @@ export const adminExamples = {
     bucket: 'hour',
     bucketMs: 3_600_000,
     totals: { events: 1240, completions: 87, claims: 80, claimsRefused: 3 },
-    series: [{ start: AT - 3_600_000, events: 52, completions: 4, claims: 3 }],
+    series: [{ start: AT - 3_600_000, events: 52, completions: 4, claims: 3, claimsRefused: 1 }],
     eventNames: [{ name: 'match_won', count: 1240 }],
     missions: [{ missionId: 'win-3-matches', completions: 87, claims: 80 }],
     currencies: [{ currency: 'gems', amount: 4000, grants: 80 }],

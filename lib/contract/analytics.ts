@@ -59,7 +59,7 @@ export const analyticsSchema = z
       claimsRefused: z.number().describe('Claims refused because the campaign’s budget of the reward’s currency was spent (409 budget_exhausted; a retry under the same Idempotency-Key counted once)'),
     }),
     series: z
-      .array(z.object({ start: z.number(), events: z.number(), completions: z.number(), claims: z.number() }))
+      .array(z.object({ start: z.number(), events: z.number(), completions: z.number(), claims: z.number(), claimsRefused: z.number() }))
       .describe('One entry per bucket from `from` to `to`, zeros included'),
     eventNames: z.array(z.object({ name: z.string(), count: z.number() })).describe('Events by name, most first (at most 100)'),
     missions: z.array(z.object({ missionId: z.string(), completions: z.number(), claims: z.number() })).describe('Missions completed or claimed in the range, most completions (then claims) first'),
