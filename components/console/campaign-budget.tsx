@@ -25,7 +25,7 @@ const fullTime = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 's
 const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
 
 /** A time in the reader's zone: "01:23" today, "28 Nov, 01:23" another day. */
-export function formatRefusalTime(ms: number, now: number): string {
+function formatRefusalTime(ms: number, now: number): string {
   return sameDay(ms, now) ? timeOfDay.format(ms) : dayAndTime.format(ms);
 }
 
@@ -35,7 +35,7 @@ export function refusalText(refused: { count: number; firstAt: number }, now: nu
 }
 
 /** The claims a budget line refused, in the reader's zone; the full times on hover. */
-export function RefusalLine({ refused, className }: { refused: NonNullable<BudgetRow['refused']>; className?: string }) {
+function RefusalLine({ refused, className }: { refused: NonNullable<BudgetRow['refused']>; className?: string }) {
   const now = useNow();
   return (
     <p className={cn('text-xs text-destructive', className)} data-testid="budget-refusals" title={`First ${fullTime.format(refused.firstAt)}, last ${fullTime.format(refused.lastAt)}`}>

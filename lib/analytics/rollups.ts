@@ -40,7 +40,7 @@ export function claimRollups(missionId: string, reward: Reward): RollupDelta[] {
 }
 
 /** The key of a `refusal` rollup: the campaign and the currency (a campaign id has no space). */
-export const refusalRollupKey = (campaignId: string, currency: string) => `${campaignId} ${currency}`;
+const refusalRollupKey = (campaignId: string, currency: string) => `${campaignId} ${currency}`;
 
 /** A `refusal` rollup's key read back: the campaign and the currency. */
 export function parseRefusalRollupKey(key: string): { campaignId: string; currency: string } {

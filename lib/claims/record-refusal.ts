@@ -68,7 +68,7 @@ export interface Refusal {
 }
 
 /** Counts a budget refusal (answers whether it counted: false for a retry under the same key). */
-export async function recordRefusal(db: DbOrTx, refusal: Refusal): Promise<boolean> {
+async function recordRefusal(db: DbOrTx, refusal: Refusal): Promise<boolean> {
   const { appId, userId, campaignId, currency, at } = refusal;
   const rollups = rollupRows({ appId, userId, at, deltas: refusalRollups(campaignId, currency) }).map((r) => ({
     bucket_start: r.bucketStart,
