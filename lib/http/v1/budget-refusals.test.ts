@@ -4,8 +4,8 @@
 // per campaign and currency with its first and last time (campaign reads),
 // per minute (analytics), on /api/metrics, and on the player's mission in the
 // inspector until it is claimed; concurrent claims racing a nearly spent
-// budget: refused = claims − granted, exactly; the user's refusal rows go with
-// a data erasure.
+// budget: refused = claims − granted, exactly; the user's refusal rows are in
+// their data export and go with a data erasure.
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
@@ -128,7 +128,9 @@ describe('a claim refused by the campaign budget', () => {
     expect((await refusalsOf(app, 'winter'))?.[0]).toMatchObject({ count: 4 });
     expect(await metricValue(labels)).toBe(4);
 
-    // A data erasure takes the player's refusal row; the campaign's counters stay.
+    // The player's data export holds their refusal; a data erasure takes it, the campaign's counters stay.
+    const exported = await adminJson<{ claimRefusals: Array<Record<string, unknown>> }>(`/api/admin/apps/${app.appId}/users/${c.userId}/export`);
+    expect(exported.claimRefusals).toEqual([{ missionId: 'm', campaignId: 'winter', currency: 'gems', amount: 30, budget: 30, idempotencyKey: null, at: seen.claimRefusal!.at }]);
     const db = await getDb();
     const rows = () => db.select().from(claimRefusals).where(and(eq(claimRefusals.appId, app.appId), eq(claimRefusals.userId, c.userId)));
     expect(await rows()).toHaveLength(1);
