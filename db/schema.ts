@@ -176,6 +176,48 @@ export const campaignBudgetAlerts = pgTable(
   (t) => [primaryKey({ columns: [t.appId, t.campaignId, t.currency, t.threshold] })],
 );
 
+/**
+ * Claims refused because the campaign's budget of the reward's currency was
+ * spent (409 budget_exhausted), per (campaign, currency): how many, the first
+ * and the last. Written after the claim's statement failed, by the refusal's
+ * own statement (lib/claims/record-refusal.ts), never by a grant.
+ */
+export const campaignBudgetRefusals = pgTable(
+  'campaign_budget_refusals',
+  {
+    appId: text('app_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    currency: text('currency').notNull(),
+    refused: ms('refused').notNull(),
+    firstAt: ms('first_at').notNull(),
+    lastAt: ms('last_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.campaignId, t.currency] })],
+);
+
+/**
+ * A user's last claim of a mission refused by its campaign's budget (the
+ * inspector's "claim refused"), with the Idempotency-Key it came with: a
+ * retry under the same key is the same claim and is not counted again.
+ */
+export const claimRefusals = pgTable(
+  'claim_refusals',
+  {
+    appId: text('app_id').notNull(),
+    userId: text('user_id').notNull(),
+    missionId: text('mission_id').notNull(),
+    campaignId: text('campaign_id').notNull(),
+    currency: text('currency').notNull(),
+    amount: ms('amount').notNull(),
+    /** The campaign's budget of the currency as the claim read it (null: none). */
+    budget: ms('budget'),
+    /** The stored Idempotency-Key (namespaced `claim:`), or null. */
+    idempotencyKey: text('idempotency_key'),
+    at: ms('at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.appId, t.userId, t.missionId] })],
+);
+
 export const events = pgTable(
   'events',
   {
@@ -353,7 +395,8 @@ export const userRevocations = pgTable(
  * Dashboard counters, one row per (app, minute, kind, key, shard), upserted in
  * the transaction of the event or claim they count (lib/analytics/rollups.ts):
  * kind `event` (key: event name), `completion` and `claim` (key: mission id),
- * `currency` (key: currency; `amount` sums the amounts granted). The shard
+ * `currency` (key: currency; `amount` sums the amounts granted), `refusal`
+ * (key: `<campaign id> <currency>`: claims refused by that budget). The shard
  * (from the user id) spreads one busy minute over several rows, so concurrent
  * transactions of different users seldom wait on the same row.
  */
@@ -363,7 +406,7 @@ export const analyticsRollups = pgTable(
     appId: text('app_id').notNull(),
     /** Start of the minute, ms since the epoch (server clock at write). */
     bucketStart: ms('bucket_start').notNull(),
-    kind: text('kind', { enum: ['event', 'completion', 'claim', 'currency'] }).notNull(),
+    kind: text('kind', { enum: ['event', 'completion', 'claim', 'currency', 'refusal'] }).notNull(),
     key: text('key').notNull(),
     shard: smallint('shard').notNull(),
     count: ms('count').notNull(),

@@ -85,6 +85,12 @@ function createMetrics() {
       labelNames: ['result'] as const,
       registers: [registry],
     }),
+    claimsRefused: new Counter({
+      name: 'questline_claims_refused_total',
+      help: 'Claims refused by this process because the campaign\'s budget of the reward\'s currency was spent (409 budget_exhausted), by app, campaign and currency; a retry under the same Idempotency-Key is not counted again',
+      labelNames: ['app', 'campaign', 'currency'] as const,
+      registers: [registry],
+    }),
     rateLimited: new Counter({
       name: 'questline_rate_limit_rejections_total',
       help: 'Requests refused with 429, by error code (rate_limited, too_many_streams)',

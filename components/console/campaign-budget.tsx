@@ -1,7 +1,9 @@
 // A campaign's payout budgets as the console shows them: per currency, what
-// its missions granted against the budget (a meter), and the 80 % / 100 %
-// alerts recorded (from GET …/campaigns: budgetSpent, budgetAlerts).
+// its missions granted against the budget (a meter), the 80 % / 100 %
+// alerts recorded and the claims the budget refused (from GET …/campaigns:
+// budgetSpent, budgetAlerts, budgetRefusals).
 import { Badge } from '@/components/ui/badge';
+import { useNow } from '@/components/console/browser-store';
 import { cn } from '@/lib/cn';
 import type { CampaignRecord } from '@/lib/contract/catalog-admin';
 
@@ -13,13 +15,47 @@ export interface BudgetRow {
   spent: number;
   /** The highest alert threshold recorded for the currency (80, 100), or null. */
   alert: number | null;
+  /** Claims the budget refused: how many, the first and the last (null: none). */
+  refused: { count: number; firstAt: number; lastAt: number } | null;
+}
+
+const timeOfDay = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+const dayAndTime = new Intl.DateTimeFormat(undefined, { month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit' });
+const fullTime = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', timeZoneName: 'short' });
+const sameDay = (a: number, b: number) => new Date(a).toDateString() === new Date(b).toDateString();
+
+/** A time in the reader's zone: "01:23" today, "28 Nov, 01:23" another day. */
+function formatRefusalTime(ms: number, now: number): string {
+  return sameDay(ms, now) ? timeOfDay.format(ms) : dayAndTime.format(ms);
+}
+
+/** "3 claims refused since 01:23". */
+export function refusalText(refused: { count: number; firstAt: number }, now: number): string {
+  return `${number.format(refused.count)} ${refused.count === 1 ? 'claim' : 'claims'} refused since ${formatRefusalTime(refused.firstAt, now)}`;
+}
+
+/** The claims a budget line refused, in the reader's zone; the full times on hover. */
+function RefusalLine({ refused, className }: { refused: NonNullable<BudgetRow['refused']>; className?: string }) {
+  const now = useNow();
+  return (
+    <p className={cn('text-xs text-destructive', className)} data-testid="budget-refusals" title={`First ${fullTime.format(refused.firstAt)}, last ${fullTime.format(refused.lastAt)}`}>
+      <time dateTime={new Date(refused.firstAt).toISOString()}>{refusalText(refused, now)}</time>
+    </p>
+  );
 }
 
 /** One row per budget line of the campaign, with what was spent and its highest alert. */
-export function budgetRows(c: Pick<CampaignRecord, 'budget' | 'budgetSpent' | 'budgetAlerts'>): BudgetRow[] {
+export function budgetRows(c: Pick<CampaignRecord, 'budget' | 'budgetSpent' | 'budgetAlerts' | 'budgetRefusals'>): BudgetRow[] {
   return (c.budget ?? []).map(({ currency, amount }) => {
     const thresholds = (c.budgetAlerts ?? []).filter((a) => a.currency === currency).map((a) => a.threshold);
-    return { currency, amount, spent: c.budgetSpent?.[currency] ?? 0, alert: thresholds.length ? Math.max(...thresholds) : null };
+    const refused = (c.budgetRefusals ?? []).find((r) => r.currency === currency);
+    return {
+      currency,
+      amount,
+      spent: c.budgetSpent?.[currency] ?? 0,
+      alert: thresholds.length ? Math.max(...thresholds) : null,
+      refused: refused ? { count: refused.count, firstAt: refused.firstAt, lastAt: refused.lastAt } : null,
+    };
   });
 }
 
@@ -51,12 +87,13 @@ export function BudgetMeter({ row, campaignTitle, className }: { row: BudgetRow;
       >
         <div className={cn('h-full rounded-full', tone)} style={{ width: `${Math.min(percent, 100)}%` }} />
       </div>
+      {row.refused && <RefusalLine refused={row.refused} />}
     </div>
   );
 }
 
 /** Every budget line of a campaign, or a word that it has none. */
-export function CampaignBudgets({ campaign }: { campaign: Pick<CampaignRecord, 'title' | 'budget' | 'budgetSpent' | 'budgetAlerts'> }) {
+export function CampaignBudgets({ campaign }: { campaign: Pick<CampaignRecord, 'title' | 'budget' | 'budgetSpent' | 'budgetAlerts' | 'budgetRefusals'> }) {
   const rows = budgetRows(campaign);
   if (rows.length === 0) return <span className="text-sm text-muted-foreground">No budget</span>;
   return (

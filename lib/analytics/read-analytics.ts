@@ -1,11 +1,12 @@
 // The dashboard's read: sums of the per-minute rollups (lib/analytics/rollups.ts)
 // over a range, as a zero-filled series per bucket and totals per event name,
-// mission and currency. Two statements, both on the rollups' primary key
+// mission and currency, and the claims refused per campaign budget. Two statements, both on the rollups' primary key
 // (app, minute, …).
 import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
 import { analyticsRollups } from '@/db/schema';
 import type { Analytics, AnalyticsBucket } from '@/lib/contract/analytics';
+import { parseRefusalRollupKey } from './rollups';
 
 const MAX_EVENT_NAMES = 100;
 
@@ -30,7 +31,7 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
   const seriesRows = await db
     .select({ start: bucketExpr, kind: t.kind, n: sql<string>`sum(${t.count})` })
     .from(t)
-    .where(and(inRange, inArray(t.kind, ['event', 'completion', 'claim'])))
+    .where(and(inRange, inArray(t.kind, ['event', 'completion', 'claim', 'refusal'])))
     .groupBy(bucketExpr, t.kind);
   const keyRows = await db
     .select({ kind: t.kind, key: t.key, n: sql<string>`sum(${t.count})`, amount: sql<string>`sum(${t.amount})` })
@@ -41,7 +42,7 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
   const series: Analytics['series'] = [];
   const index = new Map<number, Analytics['series'][number]>();
   for (let start = from; start < to; start += bucketMs) {
-    const entry = { start, events: 0, completions: 0, claims: 0 };
+    const entry = { start, events: 0, completions: 0, claims: 0, claimsRefused: 0 };
     series.push(entry);
     index.set(start, entry);
   }
@@ -52,11 +53,13 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
     if (row.kind === 'event') entry.events += n;
     else if (row.kind === 'completion') entry.completions += n;
     else if (row.kind === 'claim') entry.claims += n;
+    else if (row.kind === 'refusal') entry.claimsRefused += n;
   }
 
   const eventNames: Analytics['eventNames'] = [];
   const missions = new Map<string, Analytics['missions'][number]>();
   const currencies: Analytics['currencies'] = [];
+  const refusals: Analytics['refusals'] = [];
   const mission = (id: string) => missions.get(id) ?? missions.set(id, { missionId: id, completions: 0, claims: 0 }).get(id)!;
   for (const row of keyRows) {
     const n = Number(row.n);
@@ -64,6 +67,7 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
     else if (row.kind === 'completion') mission(row.key).completions += n;
     else if (row.kind === 'claim') mission(row.key).claims += n;
     else if (row.kind === 'currency') currencies.push({ currency: row.key, amount: Number(row.amount), grants: n });
+    else if (row.kind === 'refusal') refusals.push({ ...parseRefusalRollupKey(row.key), count: n });
   }
   const byCount = <T>(value: (x: T) => number, name: (x: T) => string) => (a: T, b: T) => value(b) - value(a) || name(a).localeCompare(name(b));
 
@@ -74,10 +78,16 @@ export async function readAnalytics(db: DbOrTx, range: AnalyticsRange): Promise<
     to,
     bucket,
     bucketMs,
-    totals: { events: sum((e) => e.events), completions: sum((e) => e.completions), claims: sum((e) => e.claims) },
+    totals: {
+      events: sum((e) => e.events),
+      completions: sum((e) => e.completions),
+      claims: sum((e) => e.claims),
+      claimsRefused: sum((e) => e.claimsRefused),
+    },
     series,
     eventNames: eventNames.sort(byCount((e) => e.count, (e) => e.name)).slice(0, MAX_EVENT_NAMES),
     missions: [...missions.values()].sort(byCount((m) => m.completions * 1e6 + m.claims, (m) => m.missionId)),
     currencies: currencies.sort(byCount((c) => c.amount, (c) => c.currency)),
+    refusals: refusals.sort(byCount((r) => r.count, (r) => `${r.campaignId} ${r.currency}`)),
   };
 }

@@ -39,6 +39,20 @@ export function claimRollups(missionId: string, reward: Reward): RollupDelta[] {
   return deltas;
 }
 
+/** The key of a `refusal` rollup: the campaign and the currency (a campaign id has no space). */
+const refusalRollupKey = (campaignId: string, currency: string) => `${campaignId} ${currency}`;
+
+/** A `refusal` rollup's key read back: the campaign and the currency. */
+export function parseRefusalRollupKey(key: string): { campaignId: string; currency: string } {
+  const space = key.indexOf(' ');
+  return space < 0 ? { campaignId: key, currency: '' } : { campaignId: key.slice(0, space), currency: key.slice(space + 1) };
+}
+
+/** What one claim refused by its campaign's budget counts (lib/claims/record-refusal.ts). */
+export function refusalRollups(campaignId: string, currency: string): RollupDelta[] {
+  return [{ kind: 'refusal', key: refusalRollupKey(campaignId, currency), count: 1, amount: 0 }];
+}
+
 /** The shard of a user's rows: FNV-1a of the user id. */
 function rollupShard(userId: string): number {
   let h = 0x811c9dc5;

@@ -22,6 +22,8 @@
 // exactly as many are granted as the budget holds; other claims never wait on
 // it. The grant that reaches 80 % or 100 % of the budget records the alert
 // (its primary key: once per threshold) and its audit row, in the statement.
+// A refused claim is counted after the failed statement, by one of its own
+// (lib/claims/record-refusal.ts), before the 409 is answered.
 import { serviceNow } from '@/lib/clock';
 import type { z } from 'zod';
 import type { DbOrTx } from '@/db/client';
@@ -39,6 +41,7 @@ import { readRecords } from '@/lib/progress/records';
 import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import { outboxRows, wantsAny } from '@/lib/outbound/outbox';
 import { kickOutbound } from '@/lib/outbound/worker';
+import { countRefusal } from './record-refusal';
 
 const CLAIM_NOTICES = ['reward.granted', 'balance.changed'] as const;
 /** The claim statement committed (autocommit) with outbox rows: the worker sends them now. */
@@ -251,7 +254,11 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
     ]);
   } catch (err) {
     if (input.key !== null && isKeyTaken(err)) return { kind: 'key-taken' };
-    if (budget && isBudgetExceeded(err)) throw budgetExhausted(campaign?.title ?? budget.campaignId, budget.campaignId, budget.currency, budget.amount, budget.cap);
+    if (budget && isBudgetExceeded(err)) {
+      // Counted in a statement of its own (the failed one wrote nothing); the 409 is answered after it.
+      await countRefusal(db, { appId, userId, missionId, campaignId: budget.campaignId, currency: budget.currency, amount: budget.amount, budget: budget.cap, key: input.key, at: now });
+      throw budgetExhausted(campaign?.title ?? budget.campaignId, budget.campaignId, budget.currency, budget.amount, budget.cap);
+    }
     throw err;
   }
   if (typeof row?.alerts === 'string' && budget) {

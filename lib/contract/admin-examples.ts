@@ -34,7 +34,7 @@ const campaignInput = {
 };
 const campaignRecord = { ...campaignInput, version: 2, createdAt: AT - 7 * DAY, updatedAt: AT };
 const budgetAlert = { type: 'budget.alert', campaignId: 'winter-festival', currency: 'gems', threshold: 80, spent: 40000, budget: 50000, missionId: 'win-3-matches', at: AT - DAY };
-const campaignRead = { ...campaignRecord, budgetSpent: { gems: 41250 }, budgetAlerts: [budgetAlert] };
+const campaignRead = { ...campaignRecord, budgetSpent: { gems: 41250 }, budgetAlerts: [budgetAlert], budgetRefusals: [] };
 const staffMember = { id: 'stf_8Qm2', email: 'dana@example.com', name: 'Dana', role: 'editor', createdAt: AT - 10 * DAY };
 const progress = { userId: 'player-42', missionId: 'win-3-matches', status: 'active', progress: 0.6667, currentCount: 2, targetCount: 3, updatedAt: AT };
 
@@ -75,18 +75,19 @@ export const adminExamples = {
     to: AT,
     bucket: 'hour',
     bucketMs: 3_600_000,
-    totals: { events: 1240, completions: 87, claims: 80 },
-    series: [{ start: AT - 3_600_000, events: 52, completions: 4, claims: 3 }],
+    totals: { events: 1240, completions: 87, claims: 80, claimsRefused: 3 },
+    series: [{ start: AT - 3_600_000, events: 52, completions: 4, claims: 3, claimsRefused: 1 }],
     eventNames: [{ name: 'match_won', count: 1240 }],
     missions: [{ missionId: 'win-3-matches', completions: 87, claims: 80 }],
     currencies: [{ currency: 'gems', amount: 4000, grants: 80 }],
+    refusals: [{ campaignId: 'winter-festival', currency: 'gems', count: 3 }],
   },
   inspection: {
     appId: 'demo',
     userId: 'player-42',
     attributes: { platform: 'ios', level: 12, timezone: 'Europe/Berlin' },
     timeZone: 'Europe/Berlin',
-    missions: [{ mission: missionDefinition, status: 'active', progress, lock: null, inAudience: true }],
+    missions: [{ mission: missionDefinition, status: 'active', progress, lock: null, inAudience: true, claimRefusal: null }],
     balances: [{ userId: 'player-42', currency: 'gems', amount: 150, updatedAt: AT }],
     ledger: [
       { id: 311, kind: 'currency', currency: 'gems', amount: 50, itemId: null, quantity: null, badgeId: null, missionId: 'win-3-matches', balanceAfter: 150, createdAt: AT - DAY, actor: null, reason: null },

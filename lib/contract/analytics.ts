@@ -56,13 +56,17 @@ export const analyticsSchema = z
       events: z.number().describe('Events recorded (API and webhook; replays not counted)'),
       completions: z.number().describe('Missions completed (each cycle of a recurring mission counts)'),
       claims: z.number().describe('Rewards claimed'),
+      claimsRefused: z.number().describe('Claims refused because the campaign’s budget of the reward’s currency was spent (409 budget_exhausted; a retry under the same Idempotency-Key counted once)'),
     }),
     series: z
-      .array(z.object({ start: z.number(), events: z.number(), completions: z.number(), claims: z.number() }))
+      .array(z.object({ start: z.number(), events: z.number(), completions: z.number(), claims: z.number(), claimsRefused: z.number() }))
       .describe('One entry per bucket from `from` to `to`, zeros included'),
     eventNames: z.array(z.object({ name: z.string(), count: z.number() })).describe('Events by name, most first (at most 100)'),
     missions: z.array(z.object({ missionId: z.string(), completions: z.number(), claims: z.number() })).describe('Missions completed or claimed in the range, most completions (then claims) first'),
     currencies: z.array(z.object({ currency: z.string(), amount: z.number(), grants: z.number() })).describe('Currency granted by claims, per currency'),
+    refusals: z
+      .array(z.object({ campaignId: z.string(), currency: z.string(), count: z.number() }))
+      .describe('Claims refused by a campaign’s budget in the range, per campaign and currency, most first'),
   })
   .meta({ id: 'Analytics' });
 export type Analytics = z.infer<typeof analyticsSchema>;

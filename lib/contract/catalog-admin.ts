@@ -37,10 +37,21 @@ const budgetAlertSchema = z
   })
   .meta({ id: 'BudgetAlert' });
 
-/** What a campaign's missions have granted, per currency (every currency granted, budgeted or not), and its alerts. */
+/** Claims refused because the campaign's budget of a currency was spent: how many, since when, the last. */
+const budgetRefusalSchema = z
+  .object({
+    currency: z.string(),
+    count: z.number().int().describe('Claims refused (409 budget_exhausted); a retry under the same Idempotency-Key counts once'),
+    firstAt: z.number().int().describe('The first refusal'),
+    lastAt: z.number().int().describe('The last refusal'),
+  })
+  .meta({ id: 'BudgetRefusals' });
+
+/** What a campaign's missions have granted, per currency (every currency granted, budgeted or not), its alerts and the claims its budgets refused. */
 const campaignBudgetStateSchema = z.object({
   budgetSpent: z.record(z.string(), z.number().int()).describe('Currency → amount the campaign’s missions have granted over all users (exact: kept in each claim’s statement)'),
   budgetAlerts: z.array(budgetAlertSchema).describe('Budget alerts recorded, per currency in the order they were reached'),
+  budgetRefusals: z.array(budgetRefusalSchema).describe('Claims refused because the budget of a currency was spent, per currency (none: no entry)'),
 });
 export type CampaignBudgetState = z.output<typeof campaignBudgetStateSchema>;
 

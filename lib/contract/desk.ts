@@ -143,6 +143,9 @@ export const userExportSchema = z
     ledger: z.array(ledgerEntrySchema).describe('Oldest first'),
     notes: z.array(noteSchema),
     audit: z.array(z.record(z.string(), z.unknown())).describe('Audit entries whose target is the user'),
+    claimRefusals: z
+      .array(z.record(z.string(), z.unknown()))
+      .describe('The user’s last claim of each mission refused by its campaign’s budget (missionId, campaignId, currency, amount, budget, idempotencyKey, at)'),
   })
   .meta({ id: 'UserExport', description: 'Everything stored about one user of the app (a data-access request)' });
 export type UserExport = z.output<typeof userExportSchema>;

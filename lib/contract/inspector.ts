@@ -59,6 +59,16 @@ export const inspectedMissionSchema = z
     progress: missionProgressSchema.nullable(),
     lock: missionLockSchema.nullable(),
     inAudience: z.boolean().describe('Whether the user is inside the audience of the mission and its campaign (false: the mission does not exist for them)'),
+    claimRefusal: z
+      .object({
+        campaignId: z.string(),
+        currency: z.string(),
+        amount: z.number().int().describe('The reward the claim asked for'),
+        budget: z.number().int().nullable().describe('The campaign’s budget of the currency as the claim read it'),
+        at: z.number().int().describe('When the claim was refused'),
+      })
+      .nullable()
+      .describe('The user’s last claim of this completed mission, refused because the campaign’s budget of the reward’s currency was spent (409 budget_exhausted); null when none since the mission was completed'),
   })
   .meta({ id: 'InspectedMission' });
 

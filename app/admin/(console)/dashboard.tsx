@@ -21,7 +21,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { adminFetch, campaignsQuery, errorMessage, queryKeys } from '@/components/console/api';
-import { budgetRows, CampaignBudgets } from '@/components/console/campaign-budget';
+import { budgetRows, CampaignBudgets, refusalText } from '@/components/console/campaign-budget';
 import { useNow } from '@/components/console/browser-store';
 import { MISSION_STATUS_BADGE, MISSION_STATUS_LABELS, missionStatus, type MissionStatus } from '@/components/console/mission-status';
 import { CurrencyChart, EventRateChart, MissionBarsChart } from '@/components/console/analytics-charts';
@@ -206,7 +206,13 @@ function AnalyticsPanel({ appId, missionTitles }: { appId: string; missionTitles
       <section aria-label="Totals" className="grid gap-4 sm:grid-cols-2 xl:grid-cols-4">
         <Stat icon={ActivityIcon} label="Events" value={number.format(data?.totals.events ?? 0)} detail={data && `peak ${number.format(Math.round(peak * 100) / 100)} per minute`} loading={loading} />
         <Stat icon={TrophyIcon} label="Completions" value={number.format(data?.totals.completions ?? 0)} detail={data && `${data.missions.filter((m) => m.completions > 0).length} missions`} loading={loading} />
-        <Stat icon={GiftIcon} label="Claims" value={number.format(data?.totals.claims ?? 0)} detail={data && `${data.missions.filter((m) => m.claims > 0).length} missions`} loading={loading} />
+        <Stat
+          icon={GiftIcon}
+          label="Claims"
+          value={number.format(data?.totals.claims ?? 0)}
+          detail={data && `${data.missions.filter((m) => m.claims > 0).length} missions` + (data.totals.claimsRefused > 0 ? ` · ${number.format(data.totals.claimsRefused)} refused by a budget` : '')}
+          loading={loading}
+        />
         <Stat
           icon={CoinsIcon}
           label="Currency granted"
@@ -312,14 +318,15 @@ function AnalyticsPanel({ appId, missionTitles }: { appId: string; missionTitles
   );
 }
 
-/** Spent against budget for every campaign that has one (GET …/campaigns: budgetSpent and budgetAlerts). */
+/** Spent against budget for every campaign that has one (GET …/campaigns: budgetSpent, budgetAlerts and budgetRefusals). */
 function CampaignBudgetsCard({ appId }: { appId: string }) {
   const campaigns = useQuery({
     ...campaignsQuery(appId),
     refetchInterval: 30_000,
   });
   const budgeted = (campaigns.data ?? []).filter((c) => !c.archived && (c.budget?.length ?? 0) > 0);
-  const alerting = budgeted.flatMap((c) => budgetRows(c).filter((r) => r.alert !== null || r.spent >= r.amount).map((r) => ({ c, r })));
+  const alerting = budgeted.flatMap((c) => budgetRows(c).filter((r) => r.alert !== null || r.spent >= r.amount || r.refused !== null).map((r) => ({ c, r })));
+  const now = useNow();
   return (
     <Card className="mt-6">
       <CardHeader>
@@ -345,7 +352,8 @@ function CampaignBudgetsCard({ appId }: { appId: string }) {
                   <ul>
                     {alerting.map(({ c, r }) => (
                       <li key={`${c.id}-${r.currency}`}>
-                        {c.title}: {r.spent >= r.amount ? `the ${r.currency} budget is spent` : `${r.alert} % of the ${r.currency} budget reached`} ({number.format(r.spent)} of {number.format(r.amount)})
+                        {c.title}: {r.spent >= r.amount ? `the ${r.currency} budget is spent` : r.alert !== null ? `${r.alert} % of the ${r.currency} budget reached` : `the ${r.currency} budget`} ({number.format(r.spent)} of {number.format(r.amount)})
+                        {r.refused && `; ${refusalText(r.refused, now)}`}
                       </li>
                     ))}
                   </ul>

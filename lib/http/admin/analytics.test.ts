@@ -111,7 +111,7 @@ describe('GET /api/admin/apps/:appId/analytics', () => {
     expect(Object.fromEntries(body.currencies.map((x) => [x.currency, { amount: x.amount, grants: x.grants }]))).toEqual(Object.fromEntries(currencyFromLedger));
 
     // And the numbers themselves, from what the test sent (replays and the refused event excluded).
-    expect(body.totals).toEqual({ events: 9, completions: 6, claims: 5 });
+    expect(body.totals).toEqual({ events: 9, completions: 6, claims: 5, claimsRefused: 0 });
     expect(Object.fromEntries(body.eventNames.map((e) => [e.name, e.count]))).toEqual({ play: 4, win: 2, login: 2, shop_open: 1 });
     expect(body.missions).toEqual([
       { missionId: 'daily-login', completions: 2, claims: 2 },
@@ -128,7 +128,10 @@ describe('GET /api/admin/apps/:appId/analytics', () => {
     expect(body.bucket).toBe('minute');
     expect(body.series).toHaveLength((body.to - body.from) / 60_000);
     expect(body.series.every((s, i) => s.start === body.from + i * 60_000)).toBe(true);
-    const sums = body.series.reduce((acc, s) => ({ events: acc.events + s.events, completions: acc.completions + s.completions, claims: acc.claims + s.claims }), { events: 0, completions: 0, claims: 0 });
+    const sums = body.series.reduce(
+      (acc, s) => ({ events: acc.events + s.events, completions: acc.completions + s.completions, claims: acc.claims + s.claims, claimsRefused: acc.claimsRefused + s.claimsRefused }),
+      { events: 0, completions: 0, claims: 0, claimsRefused: 0 },
+    );
     expect(sums).toEqual(body.totals);
 
     // The same range by the hour and by the day: the same totals, fewer buckets.
@@ -140,12 +143,12 @@ describe('GET /api/admin/apps/:appId/analytics', () => {
     // A range before anything happened: zeros.
     const minute = start - (start % 60_000);
     const before = await analytics(app.appId, `?from=${minute - 3 * 3_600_000}&to=${minute - 2 * 3_600_000}`);
-    expect(before.totals).toEqual({ events: 0, completions: 0, claims: 0 });
+    expect(before.totals).toEqual({ events: 0, completions: 0, claims: 0, claimsRefused: 0 });
     expect(before.series).toHaveLength(60);
     expect([before.eventNames, before.missions, before.currencies]).toEqual([[], [], []]);
     // Another app sees none of it.
     const other = await createTestApp(server);
-    expect((await analytics(other.appId, '')).totals).toEqual({ events: 0, completions: 0, claims: 0 });
+    expect((await analytics(other.appId, '')).totals).toEqual({ events: 0, completions: 0, claims: 0, claimsRefused: 0 });
   });
 
   it('defaults to the last hour by the minute, rounded to whole minutes', async () => {

@@ -29,6 +29,8 @@ const ERASED = [
   ['app_users', null],
   // Outbound-webhook deliveries about the user (their data names the user), sent or not.
   ['webhook_deliveries', null],
+  // The user's claims refused by a campaign's budget (the campaign's counters stay: no user id).
+  ['claim_refusals', null],
 ] as const;
 
 async function deleteRows(tx: Tx, table: string, appId: string, userId: string): Promise<number> {

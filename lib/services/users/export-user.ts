@@ -1,10 +1,11 @@
 // A data-access request: one JSON document with everything stored about one
 // user of the app, read in one transaction (one snapshot of the rows): when
 // they were seen, every stored event, progress, balances, the ledger, support
-// notes and the audit entries whose target is the user. Questline stores no
-// other attributes of a user (the id is the game's).
+// notes, the audit entries whose target is the user and their claims refused
+// by a campaign's budget. Questline stores no other attributes of a user (the
+// id is the game's).
 import { and, asc, eq } from 'drizzle-orm';
-import { appUsers, auditLog, balances, events, ledger, progress, userNotes } from '@/db/schema';
+import { appUsers, auditLog, balances, claimRefusals, events, ledger, progress, userNotes } from '@/db/schema';
 import type { UserExport } from '@/lib/contract/desk';
 import { withTransaction, type ServiceContext } from '../context';
 import { userTarget } from '../_shared/staff-write';
@@ -44,6 +45,11 @@ export async function exportUser({ ctx, input }: { ctx: ServiceContext; input: {
       .from(auditLog)
       .where(and(eq(auditLog.appId, appId), eq(auditLog.target, userTarget(userId))))
       .orderBy(asc(auditLog.id));
+    const refusals = await db
+      .select({ missionId: claimRefusals.missionId, campaignId: claimRefusals.campaignId, currency: claimRefusals.currency, amount: claimRefusals.amount, budget: claimRefusals.budget, idempotencyKey: claimRefusals.idempotencyKey, at: claimRefusals.at })
+      .from(claimRefusals)
+      .where(and(eq(claimRefusals.appId, appId), eq(claimRefusals.userId, userId)))
+      .orderBy(asc(claimRefusals.missionId));
     return {
       appId,
       userId,
@@ -55,6 +61,7 @@ export async function exportUser({ ctx, input }: { ctx: ServiceContext; input: {
       ledger: ledgerRows.map(({ appId: _a, userId: _u, grantKey: _g, ...row }) => row),
       notes,
       audit,
+      claimRefusals: refusals,
     };
   });
 }

@@ -1,9 +1,9 @@
 // The inspector's view of one player (GET …/users/:userId): every mission not
-// archived with its status, progress, lock and audience, the attributes and
-// time zone, balances, the newest ledger rows and events (with their verdicts
-// on the current catalog).
+// archived with its status, progress, lock, audience and last claim refused by
+// a campaign's budget, the attributes and time zone, balances, the newest
+// ledger rows and events (with their verdicts on the current catalog).
 import { and, desc, eq } from 'drizzle-orm';
-import { events, ledger } from '@/db/schema';
+import { claimRefusals, events, ledger } from '@/db/schema';
 import { listBalances } from '@/lib/balances/balances';
 import type { Inspection } from '@/lib/contract/inspector';
 import { viewMission, visibleTo } from '@/lib/missions/read-missions';
@@ -37,12 +37,24 @@ export async function inspectUser({ ctx, input }: { ctx: ServiceContext; input: 
     .where(and(eq(events.appId, appId), eq(events.userId, userId)))
     .orderBy(desc(events.timestamp), desc(events.receivedAt))
     .limit(INSPECTOR_LIMIT);
+  const refusalRows = await db
+    .select()
+    .from(claimRefusals)
+    .where(and(eq(claimRefusals.appId, appId), eq(claimRefusals.userId, userId)));
+  const refusals = new Map(refusalRows.map((r) => [r.missionId, r]));
 
   const missions = catalog.ordered
     .filter((m) => !m.archived)
     .map((mission) => {
       const view = viewMission(catalog, mission, records, now, timeZone);
-      return { mission, status: view.status, progress: view.progress, lock: view.lock, inAudience: visibleTo(catalog, mission, attributes) };
+      // A refusal counts while the mission waits to be claimed: not one from before the record last changed (an earlier cycle).
+      const refusal = refusals.get(mission.id);
+      const record = records.get(mission.id);
+      const claimRefusal =
+        refusal && view.status === 'completed' && record && refusal.at >= record.updatedAt
+          ? { campaignId: refusal.campaignId, currency: refusal.currency, amount: refusal.amount, budget: refusal.budget, at: refusal.at }
+          : null;
+      return { mission, status: view.status, progress: view.progress, lock: view.lock, inAudience: visibleTo(catalog, mission, attributes), claimRefusal };
     });
   return {
     appId,

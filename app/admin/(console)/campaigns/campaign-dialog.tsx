@@ -61,7 +61,7 @@ function newCampaign(): CampaignInput {
 }
 
 function toInput(c: CampaignRecord): CampaignInput {
-  const { version: _v, createdAt: _c, updatedAt: _u, budgetSpent: _s, budgetAlerts: _a, ...fields } = c;
+  const { version: _v, createdAt: _c, updatedAt: _u, budgetSpent: _s, budgetAlerts: _a, budgetRefusals: _r, ...fields } = c;
   return fields;
 }
 

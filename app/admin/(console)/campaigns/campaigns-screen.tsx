@@ -52,11 +52,12 @@ function campaignRow(item: Draft['catalog']['campaigns'][number], record: Campai
     updatedAt: record?.updatedAt ?? draft.updatedAt,
     ...(record?.budgetSpent ? { budgetSpent: record.budgetSpent } : {}),
     ...(record?.budgetAlerts ? { budgetAlerts: record.budgetAlerts } : {}),
+    ...(record?.budgetRefusals ? { budgetRefusals: record.budgetRefusals } : {}),
   };
 }
 
 /** The campaign as the draft stores it. */
-function campaignOf({ version: _v, createdAt: _c, updatedAt: _u, budgetSpent: _s, budgetAlerts: _a, draftChange: _d, ...campaign }: CampaignRow) {
+function campaignOf({ version: _v, createdAt: _c, updatedAt: _u, budgetSpent: _s, budgetAlerts: _a, budgetRefusals: _r, draftChange: _d, ...campaign }: CampaignRow) {
   return campaign;
 }
 

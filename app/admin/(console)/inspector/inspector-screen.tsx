@@ -126,6 +126,20 @@ function ProgressBar({ value, label }: { value: number; label: string }) {
   );
 }
 
+/** A completed mission whose last claim its campaign's budget refused (409 budget_exhausted), with the time in the reader's zone. */
+function ClaimRefusalLine({ refusal }: { refusal: NonNullable<Inspection['missions'][number]['claimRefusal']> }) {
+  return (
+    <p className="text-sm text-destructive" data-testid="claim-refusal">
+      Claim refused: the campaign’s {refusal.currency} budget is spent ·{' '}
+      <time dateTime={new Date(refusal.at).toISOString()}>{formatDateTime(refusal.at)}</time>
+      <span className="text-muted-foreground">
+        {' '}
+        ({refusal.amount} {refusal.currency} asked{refusal.budget !== null ? `, budget ${refusal.budget}` : ''})
+      </span>
+    </p>
+  );
+}
+
 function MissionsCard({ data, titles }: { data: Inspection; titles: Titles }) {
   return (
     <Card>
@@ -141,7 +155,7 @@ function MissionsCard({ data, titles }: { data: Inspection; titles: Titles }) {
           <p className="text-sm text-muted-foreground">This app has no missions.</p>
         ) : (
           <ul className="divide-y" aria-label="Missions">
-            {data.missions.map(({ mission, status, progress, lock }) => {
+            {data.missions.map(({ mission, status, progress, lock, claimRefusal }) => {
               const current = progress?.currentCount ?? 0;
               const target = progress?.targetCount ?? mission.criteria.count;
               return (
@@ -163,6 +177,7 @@ function MissionsCard({ data, titles }: { data: Inspection; titles: Titles }) {
                   </div>
                   <ProgressBar value={progress?.progress ?? 0} label={`${mission.title} progress`} />
                   {lock && <p className="text-sm text-warning">{describeLock(lock, titles)}</p>}
+                  {claimRefusal && <ClaimRefusalLine refusal={claimRefusal} />}
                 </li>
               );
             })}
