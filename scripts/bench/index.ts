@@ -717,7 +717,8 @@ async function main(): Promise<void> {
     await server.stop();
     if (ONLY.has('claims') || ONLY.has('missions')) {
       const { PGlite } = await import('@electric-sql/pglite');
-      const lite = new PGlite(path.join(DATA_DIR, 'pg'));
+      const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+      const lite = new PGlite(path.join(DATA_DIR, 'pg'), { extensions: { pg_trgm } });
       await lite.waitReady;
       if (ONLY.has('claims')) await seedClaims(lite, `bench-cl-${runId}`);
       if (ONLY.has('missions')) await seedList(lite, LIST_APP, null);
