@@ -39,6 +39,7 @@ import { formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import { cn } from '@/lib/cn';
+import { fromLocalInput } from '@/lib/console/local-time';
 import type { Inspection, InspectorVerdict, RecordedEventData } from '@/lib/contract/inspector';
 import type { ProgressStatus } from '@/lib/contract/progress';
 import { useEventNames } from '../missions/use-missions';
@@ -201,10 +202,9 @@ function VerdictList({ verdicts, titles }: { verdicts: InspectorVerdict[]; title
 }
 
 /** A datetime-local value (the reader's zone) as unix ms; null when empty or not a time. */
-function fromLocalInput(value: string): number | null {
-  if (!value) return null;
-  const ms = new Date(value).getTime();
-  return Number.isFinite(ms) ? ms : null;
+function timeOf(value: string): number | null {
+  const ms = fromLocalInput(value);
+  return ms !== null && Number.isFinite(ms) ? ms : null;
 }
 
 /** The filter form's fields, applied together (Filter) or cleared (Clear). */
@@ -218,7 +218,7 @@ function EventFilterForm({ names, filter, onApply }: { names: string[]; filter: 
       aria-label="Filter events"
       onSubmit={(e) => {
         e.preventDefault();
-        onApply({ name: name.trim(), from: fromLocalInput(from), to: fromLocalInput(to) });
+        onApply({ name: name.trim(), from: timeOf(from), to: timeOf(to) });
       }}
     >
       <div className="grid gap-1">
