@@ -222,7 +222,7 @@ function EventFilterForm({ names, filter, onApply }: { names: string[]; filter: 
       }}
     >
       <div className="grid gap-1">
-        <Label htmlFor="events-name">Event name</Label>
+        <Label htmlFor="events-name">Name</Label>
         <Input id="events-name" value={name} onChange={(e) => setName(e.target.value)} list="events-names" placeholder="any" autoComplete="off" />
         <datalist id="events-names">
           {names.map((n) => (
