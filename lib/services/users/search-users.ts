@@ -5,7 +5,7 @@
 // too rare to fill a page there, the trigram index (pg_trgm; a fragment under
 // 3 characters has no trigram and walks the recency index). The cursor is the
 // last row's (lastSeenAt, userId): keyset, never an offset.
-import { and, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import { appUsers } from '@/db/schema';
 import type { UserPage, UserSearchQuery } from '@/lib/contract/desk';
 import { AppError } from '@/lib/errors';
@@ -47,20 +47,22 @@ export async function searchUsers({ ctx, input }: { ctx: ServiceContext; input: 
   const columns = { userId: appUsers.userId, firstSeenAt: appUsers.firstSeenAt, lastSeenAt: appUsers.lastSeenAt, events: appUsers.events };
   const order = [desc(appUsers.lastSeenAt), desc(appUsers.userId)];
   const { db } = ctx.deps;
-  let rows;
+  let rows: Array<{ userId: string; firstSeenAt: number; lastSeenAt: number; events: number }>;
   if (input.query) {
     const pattern = `%${escapeLike(input.query)}%`;
-    const recent = db.select(columns).from(appUsers).where(and(...where)).orderBy(...order).limit(RECENT_FIRST).as('recent');
-    rows = await db
+    // Only the recency index's own columns: read from the index, not the table.
+    const recent = db.select({ userId: appUsers.userId, lastSeenAt: appUsers.lastSeenAt }).from(appUsers).where(and(...where)).orderBy(...order).limit(RECENT_FIRST).as('recent');
+    const found = await db
       .select()
       .from(recent)
       .where(ilike(recent.userId, pattern))
       .orderBy(desc(recent.lastSeenAt), desc(recent.userId))
       .limit(input.limit + 1);
     // A full page among the most recent users is the page: nobody seen earlier comes before them.
-    if (rows.length <= input.limit) {
-      rows = await db.select(columns).from(appUsers).where(and(...where, ilike(appUsers.userId, pattern))).orderBy(...order).limit(input.limit + 1);
-    }
+    rows =
+      found.length > input.limit
+        ? await db.select(columns).from(appUsers).where(and(eq(appUsers.appId, ctx.appId), inArray(appUsers.userId, found.map((r) => r.userId)))).orderBy(...order)
+        : await db.select(columns).from(appUsers).where(and(...where, ilike(appUsers.userId, pattern))).orderBy(...order).limit(input.limit + 1);
   } else {
     rows = await db.select(columns).from(appUsers).where(and(...where)).orderBy(...order).limit(input.limit + 1);
   }
