@@ -237,6 +237,7 @@ test(`an admin exports and erases a player; /v1 then shows a new user`, async ({
   // The view now says who erased the player, when and why, never "never seen".
   await expect(page.getByTestId('erased')).toContainText(new RegExp(`${userId} was erased on .+ by alex\\.morgan@studio\\.test: GDPR request 2026-118`));
   await expect(page.getByTestId('never-seen')).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
   await check(page, 'desk-erased', main);
 
   // /v1: the old token is refused; a new one is a new user, no progress, zero balance.

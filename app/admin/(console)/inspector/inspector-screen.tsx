@@ -214,14 +214,14 @@ function EventFilterForm({ names, filter, onApply }: { names: string[]; filter: 
   const [to, setTo] = React.useState('');
   return (
     <form
-      className="grid gap-2 pb-4 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_minmax(0,1fr)_auto]"
+      className="grid gap-2 pb-4 sm:grid-cols-2"
       aria-label="Filter events"
       onSubmit={(e) => {
         e.preventDefault();
         onApply({ name: name.trim(), from: timeOf(from), to: timeOf(to) });
       }}
     >
-      <div className="grid gap-1">
+      <div className="grid gap-1 sm:col-span-2">
         <Label htmlFor="events-name">Name</Label>
         <Input id="events-name" value={name} onChange={(e) => setName(e.target.value)} list="events-names" placeholder="any" autoComplete="off" />
         <datalist id="events-names">
@@ -238,7 +238,7 @@ function EventFilterForm({ names, filter, onApply }: { names: string[]; filter: 
         <Label htmlFor="events-to">To</Label>
         <Input id="events-to" type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} />
       </div>
-      <div className="flex items-end gap-2">
+      <div className="flex gap-2 sm:col-span-2">
         <Button type="submit" variant="outline" size="sm">
           <FilterIcon aria-hidden />
           Filter
