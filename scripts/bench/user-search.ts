@@ -147,7 +147,7 @@ async function main(): Promise<void> {
     inside.push((await insideOf(query)).ms);
   }
   for (let i = 0; i < 150; i++) insideWide.push((await insideOf(randomCase(idOf(1 + Math.floor(Math.random() * USERS)).slice(0, 4)))).ms);
-  console.log('\nInside PostgreSQL (EXPLAIN ANALYZE execution time of the statements the search runs):');
+  console.log('\nInside PostgreSQL (EXPLAIN ANALYZE execution time of the statement the search runs):');
   console.log('| fragment | queries | p50 ms | p90 ms | p99 ms | max ms |');
   console.log('|---|---|---|---|---|---|');
   row('4 to 10 characters, from a random place', inside);
