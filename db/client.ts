@@ -30,8 +30,9 @@ const MIGRATIONS = path.join(process.cwd(), 'db', 'migrations');
 export const MIGRATION_LOCK = 7_411_562_903;
 
 async function openPglite(config: Config): Promise<Handle> {
-  const [{ PGlite }, { drizzle }, { migrate }, { pgliteNamedStatements }] = await Promise.all([
+  const [{ PGlite }, { pg_trgm }, { drizzle }, { migrate }, { pgliteNamedStatements }] = await Promise.all([
     import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
     import('./pglite-named'),
@@ -40,7 +41,8 @@ async function openPglite(config: Config): Promise<Handle> {
   const unlock = lockDataDir(config.dataDir);
   try {
     const dir = path.join(config.dataDir, 'pg');
-    const client = new PGlite(dir);
+    // pg_trgm: the player search's trigram index (migration 0015).
+    const client = new PGlite(dir, { extensions: { pg_trgm } });
     await client.waitReady;
     // PGlite unpacks a fresh database 0666; what PostgreSQL creates later is 0600.
     makeOwnerOnly(dir);

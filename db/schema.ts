@@ -336,8 +336,8 @@ export const ledger = pgTable(
 /**
  * The users an app has seen, one row per (app, user), upserted by the event's
  * own write statement (lib/events/write-event.ts): the support desk's player
- * search. The text_pattern_ops index serves a prefix (LIKE 'abc%') in any
- * collation; the last-seen index serves "most recently seen first".
+ * search. The trigram index (pg_trgm, GIN) serves any part of the id in any
+ * case (ILIKE '%7f3a%'); the last-seen index serves "most recently seen first".
  */
 export const appUsers = pgTable(
   'app_users',
@@ -352,7 +352,7 @@ export const appUsers = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.appId, t.userId] }),
-    index('app_users_prefix_idx').on(t.appId, t.userId.op('text_pattern_ops')),
+    index('app_users_id_trgm_idx').using('gin', t.userId.op('gin_trgm_ops')),
     index('app_users_seen_idx').on(t.appId, t.lastSeenAt, t.userId),
   ],
 );

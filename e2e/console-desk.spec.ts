@@ -1,10 +1,13 @@
 // The support desk in a real browser, against both servers: support finds a
-// player by the start of their id (the Inspector lists recent players and
-// suggests ids as the User ID is typed), is told plainly about an id the app
-// never saw, grants with a reason (it shows in the ledger and in the player's
-// own /v1/balance), notes, dry-runs an event, completes and resets a mission
-// through the reason dialog, and reads the audit log filtered by the player;
-// an admin erases a player, after which /v1 shows them as a new user. Each
+// player by any part of their id in any case (the Inspector lists recent
+// players and suggests ids as the User ID is typed), is told plainly about an
+// id the app never saw, grants with a reason (it shows in the ledger and in
+// the player's own /v1/balance), notes, dry-runs an event (an invalid payload
+// clears the last answer), completes and resets a mission through the reason
+// dialog, and reads the audit log filtered by the player (a grant's amount and
+// reason inline, a long reason wrapped between words); an admin erases a
+// player, after which the Inspector says who erased them, when and why, and
+// /v1 shows them as a new user. Each
 // view and dialog is axe-clean, light and dark (under npm start, one flow that
 // switches the page's colour scheme at each check); screenshots
 // of them go to docs/screenshots/ on the embedded pass (fresh database).
@@ -23,6 +26,9 @@ const CATALOG = {
     },
   ],
 };
+
+/** A grant's reason long enough to wrap in the audit's change view. */
+const LONG_REASON = 'Ticket 4411: ranked win not counted after the matchmaking outage of Saturday evening, confirmed by the match history the player sent and by the server logs of that night';
 
 const bearer = (token: string) => ({ headers: { Authorization: `Bearer ${token}` } });
 
@@ -66,6 +72,7 @@ test(`support finds a player, grants, notes, dry-runs, completes and resets a mi
   await page.goto(`/admin/inspector?app=${appId}`);
   const recent = page.getByRole('list', { name: 'Recent players' });
   await expect(recent.getByRole('link')).toHaveText([players[1], players[0]]);
+  await expect(recent.getByRole('listitem').first()).toContainText(' · 1 event · ');
 
   // Typing the start of an id suggests the players it matches.
   await page.getByLabel('App', { exact: true }).selectOption(appId);
@@ -74,6 +81,10 @@ test(`support finds a player, grants, notes, dry-runs, completes and resets a mi
   await expect(suggestions).toHaveCount(2);
   await expect(suggestions.first()).toHaveAttribute('value', players[1]);
   await check(page, 'desk-search', main);
+  // Any part of the id, in any case, finds it.
+  await page.getByLabel('User ID').fill(`${prefix.slice(2)}-MAI`.toUpperCase());
+  await expect(suggestions).toHaveCount(1);
+  await expect(suggestions.first()).toHaveAttribute('value', players[0]);
 
   // An id the app never saw says so plainly.
   await page.getByLabel('User ID').fill(`${prefix}-typo`);
@@ -93,12 +104,14 @@ test(`support finds a player, grants, notes, dry-runs, completes and resets a mi
   const grant = page.getByRole('form', { name: 'Grant or correct currency' });
   await grant.getByLabel('Currency').fill('gold');
   await grant.getByLabel('Amount').fill('50');
-  await grant.getByLabel('Reason').fill('Ticket 4411: ranked win not counted');
+  await grant.getByLabel('Reason').fill(LONG_REASON);
   await check(page, 'desk-grant-form', main, { card: 'Grant or correct currency' });
   await grant.getByRole('button', { name: 'Grant' }).click();
   await expect(page.getByText('Granted 50 gold: balance now 50')).toBeVisible();
   await expect(page.getByTestId('balance-gold')).toHaveText('50', { timeout: 30_000 });
   await expect(page.getByRole('table', { name: 'Ledger' })).toContainText('Ticket 4411: ranked win not counted');
+  // The test event's name suggests one the app has seen: the player's own.
+  await expect(page.getByLabel('Event name')).toHaveAttribute('placeholder', 'match_won');
   const balance = await request.get('/v1/balance?currency=gold', bearer(tokens[players[0]]));
   expect((await balance.json()).balance.amount).toBe(50);
 
@@ -119,6 +132,11 @@ test(`support finds a player, grants, notes, dry-runs, completes and resets a mi
   await expect(result).toContainText('Filter “mode” did not match');
   await expect(page.getByRole('list', { name: 'Recent events' }).getByRole('listitem')).toHaveCount(1);
   await check(page, 'desk-dry-run', main, { card: 'Actions' });
+  // A payload that is not JSON: the answer of the last one goes, the error says why.
+  await page.getByLabel('Payload (JSON)').fill('{"mode":');
+  await page.getByRole('button', { name: 'Dry run' }).click();
+  await expect(page.getByText('Payload is not valid JSON')).toBeVisible();
+  await expect(result).toHaveCount(0);
 
   // Complete the mission for the wronged player: a dialog asks why; the player's game sees it completed.
   await page.getByLabel('Mission', { exact: true }).selectOption('ranked-wins');
@@ -138,6 +156,9 @@ test(`support finds a player, grants, notes, dry-runs, completes and resets a mi
   await page.getByRole('button', { name: 'Reset progress…' }).click();
   dialog = page.getByRole('dialog', { name: 'Reset the mission’s progress?' });
   await expect(dialog).toContainText('A reward already claimed is not taken back');
+  // A lifetime mission has no window to speak of.
+  await expect(dialog).toContainText(`Win 2 ranked matches goes back to no progress for ${players[0]}, and can be earned again.`);
+  await expect(dialog).not.toContainText('window');
   await dialog.getByLabel('Reason').fill('Ticket 4412: let them play it again');
   await check(page, 'desk-reset-dialog', main, { dialog: true });
   await dialog.getByRole('button', { name: 'Reset progress' }).click();
@@ -152,6 +173,30 @@ test(`support finds a player, grants, notes, dry-runs, completes and resets a mi
   const rows = page.getByRole('table', { name: 'Audit log' }).getByRole('row');
   await expect(rows.filter({ hasText: 'user.' })).toHaveCount(4);
   for (const action of ['user.grant', 'user.note', 'user.mission_complete', 'user.mission_reset']) await expect(rows.filter({ hasText: action })).toHaveCount(1);
+  // A grant's amount, currency and reason are in the list; its change view wraps the long reason between words.
+  const grantRow = rows.filter({ hasText: 'user.grant' });
+  await expect(grantRow.getByTestId('audit-summary')).toHaveText(`+50 gold: ${LONG_REASON}`);
+  await grantRow.getByRole('button', { name: /^Changes of user\.grant/ }).click();
+  const changes = page.getByRole('dialog').getByRole('table', { name: 'Changes' });
+  const reasonCell = changes.getByRole('row').filter({ hasText: 'reason' }).getByRole('cell').nth(2);
+  await expect(reasonCell).toContainText('ranked win not counted');
+  expect(await reasonCell.evaluate((cell) => [getComputedStyle(cell).wordBreak, getComputedStyle(cell).overflowWrap])).toEqual(['normal', 'break-word']);
+  // Every line of the wrapped reason ends at a space: no word is cut.
+  const lines = await reasonCell.evaluate((cell) => {
+    const text = cell.querySelector('ins')!.firstChild as Text;
+    const range = document.createRange();
+    const tops = new Map<number, string>();
+    for (let i = 0; i < text.length; i++) {
+      range.setStart(text, i);
+      range.setEnd(text, i + 1);
+      const top = Math.round(range.getBoundingClientRect().top);
+      tops.set(top, (tops.get(top) ?? '') + text.data[i]);
+    }
+    return [...tops.values()];
+  });
+  expect(lines.length).toBeGreaterThan(1);
+  for (const line of lines.slice(0, -1)) expect(line, `a line of the wrapped reason: ${JSON.stringify(lines)}`).toMatch(/ $/);
+  await page.keyboard.press('Escape');
   await expect(rows.filter({ hasText: players[1] })).toHaveCount(0);
   await check(page, 'desk-audit-by-player', main);
   // Typing another player's id filters to them (nothing done to them yet).
@@ -188,9 +233,12 @@ test(`an admin exports and erases a player; /v1 then shows a new user`, async ({
   await check(page, 'desk-erase-dialog', main, { dialog: true });
   await dialog.getByRole('button', { name: 'Erase player' }).click();
   await expect(dialog).toBeHidden();
-  await expect(page.getByText(`${userId} erased: 2 events, 1 ledger rows, 0 notes removed`)).toBeVisible();
-  // The view now says the app has never seen this id.
-  await expect(page.getByTestId('never-seen')).toContainText(`has never seen ${userId}`);
+  await expect(page.getByText(`${userId} erased: 2 events, 1 ledger row, 0 notes removed`)).toBeVisible();
+  // The view now says who erased the player, when and why, never "never seen".
+  await expect(page.getByTestId('erased')).toContainText(new RegExp(`${userId} was erased on .+ by alex\\.morgan@studio\\.test: GDPR request 2026-118`));
+  await expect(page.getByTestId('never-seen')).toHaveCount(0);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await check(page, 'desk-erased', main);
 
   // /v1: the old token is refused; a new one is a new user, no progress, zero balance.
   expect((await request.get('/v1/balance', bearer(token))).status()).toBe(401);

@@ -18,3 +18,8 @@ export function formatRelative(ms: number, now = Date.now()): string {
   for (const [unit, size] of units) if (Math.abs(seconds) >= size) return rtf.format(Math.round(seconds / size), unit);
   return rtf.format(seconds, 'second');
 }
+
+/** "1 event", "2 events", "1,204 ledger rows". */
+export function countOf(n: number, noun: string): string {
+  return `${n.toLocaleString()} ${n === 1 ? noun : `${noun}s`}`;
+}

@@ -91,7 +91,7 @@ export type DryRunResult = z.output<typeof dryRunResultSchema>;
 /** GET /api/admin/apps/:appId/users query. */
 export const userSearchQuerySchema = z
   .object({
-    query: z.string().max(256).optional().describe('The start of a user id (case-sensitive); empty or absent: every user'),
+    query: z.string().max(256).optional().describe('Any part of a user id, in any case (`7f3a`, `7F3A21C9` and `P-7F3A` all find `p-7f3a21c9`); empty or absent: every user'),
     cursor: z.string().max(400).optional().describe('nextCursor of the previous page'),
     limit: z.coerce.number().int().min(1).max(100).default(20),
   })

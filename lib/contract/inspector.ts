@@ -101,6 +101,34 @@ export const inspectedEventSchema = z
   })
   .meta({ id: 'InspectedEvent' });
 
+/** GET …/users/:userId/events query: every stored event of the user, newest first, a page at a time. */
+export const inspectorEventsQuerySchema = z
+  .object({
+    before: z.string().max(400).optional().describe('nextCursor of the previous page (or eventsNextCursor of the inspection): the events after it'),
+    name: z.string().min(1).max(128).optional().describe('Only events of this name'),
+    from: z.coerce.number().int().nonnegative().optional().describe('Only events at or after this time (unix ms, the event’s timestamp)'),
+    to: z.coerce.number().int().nonnegative().optional().describe('Only events before this time (unix ms, the event’s timestamp)'),
+    limit: z.coerce.number().int().min(1).max(100).default(50),
+  })
+  .strict();
+export type InspectorEventsQuery = z.output<typeof inspectorEventsQuerySchema>;
+
+export const inspectedEventPageSchema = z
+  .object({
+    events: z.array(inspectedEventSchema).describe('Newest first (by event time, then arrival)'),
+    nextCursor: z.string().nullable().describe('Pass as `before` for the next (older) page; null on the last page'),
+  })
+  .meta({ id: 'InspectedEventPage' });
+export type InspectedEventPage = z.infer<typeof inspectedEventPageSchema>;
+
+const erasureRecordSchema = z
+  .object({
+    erasedAt: z.number().describe('When (unix ms)'),
+    actor: z.string().describe('Who: staff:<email> or admin-api-key'),
+    reason: z.string().nullable().describe('The reason given (a request reference, say)'),
+  })
+  .meta({ id: 'ErasureRecord', description: 'The latest data erasure of this user id, from the audit log (which keeps who, when and why, not the data)' });
+
 export const inspectionSchema = z
   .object({
     appId: z.string(),
@@ -110,7 +138,13 @@ export const inspectionSchema = z
     missions: z.array(inspectedMissionSchema).describe('Every mission not archived, in catalog order'),
     balances: z.array(balanceSchema),
     ledger: z.array(ledgerEntrySchema).describe('Newest first, at most 50'),
-    events: z.array(inspectedEventSchema).describe('Newest first (by arrival), at most 50'),
+    events: z.array(inspectedEventSchema).describe('Newest first (by event time, then arrival), at most 50'),
+    eventsNextCursor: z.string().nullable().describe('More events than these: pass as `before` to GET …/users/:userId/events for the older ones; null when these are all'),
+    seen: z
+      .object({ firstSeenAt: z.number(), lastSeenAt: z.number(), events: z.number().int().nonnegative() })
+      .nullable()
+      .describe('When the app first and last stored an event of the user, and how many; null: never seen (or erased since)'),
+    erasure: erasureRecordSchema.nullable().describe('The latest erasure of this user id; null when never erased'),
     campaigns: z.array(z.object({ id: z.string(), title: z.string() })).describe('Every campaign of the catalog by id and title, so locks and verdicts can name campaigns by title'),
   })
   .meta({ id: 'Inspection' });

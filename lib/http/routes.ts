@@ -19,7 +19,7 @@ import { adminOpenApiDocument } from './admin/openapi';
 import { postRotateWebhookSecret } from './admin/webhook-secret';
 import { deleteEndpointItem, getDeliveries, getEndpoints, postEndpoint, postRedeliver } from './admin/endpoints';
 import { getAnalytics } from './admin/analytics';
-import { getInspection, postTestEvent, streamUserUpdates } from './admin/players';
+import { getInspection, getUserEvents, postTestEvent, streamUserUpdates } from './admin/players';
 import { getEventNames, getPayloadFields, getMission as getAdminMission, getMissions, postArchiveMission, postDuplicateMission, postMission, postUnarchiveMission, putMission } from './admin/missions';
 import { getAudit } from './admin/audit';
 import { getBackup } from './admin/backup';
@@ -93,7 +93,7 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/rotate-webhook-secret', handlers: { POST: postRotateWebhookSecret } },
   { path: '/api/admin/apps/:appId/analytics', handlers: { GET: getAnalytics } },
   { path: '/api/admin/apps/:appId/users/:userId', handlers: { GET: getInspection, DELETE: deleteUser } },
-  { path: '/api/admin/apps/:appId/users/:userId/events', handlers: { POST: postTestEvent } },
+  { path: '/api/admin/apps/:appId/users/:userId/events', handlers: { GET: getUserEvents, POST: postTestEvent } },
   { path: '/api/admin/apps/:appId/users/:userId/updates', handlers: { GET: streamUserUpdates } },
   { path: '/api/admin/apps/:appId/users', handlers: { GET: getUsers } },
   { path: '/api/admin/apps/:appId/users/:userId/grants', handlers: { POST: postGrant } },

@@ -33,14 +33,15 @@ const templateDir = (): string | null => {
 export async function buildPgliteTemplate(): Promise<void> {
   const dir = templateDir();
   if (!dir || existsSync(dir)) return;
-  const [{ PGlite }, { drizzle }, { migrate }] = await Promise.all([
+  const [{ PGlite }, { pg_trgm }, { drizzle }, { migrate }] = await Promise.all([
     import('@electric-sql/pglite'),
+    import('@electric-sql/pglite/contrib/pg_trgm'),
     import('drizzle-orm/pglite'),
     import('drizzle-orm/pglite/migrator'),
   ]);
   const building = `${dir}.building`;
   mkdirSync(path.dirname(dir), { recursive: true });
-  const client = new PGlite(building);
+  const client = new PGlite(building, { extensions: { pg_trgm } });
   await client.waitReady;
   await migrate(drizzle({ client }), { migrationsFolder: path.join(process.cwd(), 'db', 'migrations') });
   await client.close();

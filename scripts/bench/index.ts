@@ -17,7 +17,7 @@
 // server is stopped (one process per data directory), then it starts again.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { readFileSync, readdirSync, writeFileSync, mkdtempSync } from 'node:fs';
+import { readFileSync, readdirSync, mkdtempSync } from 'node:fs';
 import { get } from 'node:http';
 import { loadavg, tmpdir, cpus } from 'node:os';
 import path from 'node:path';
@@ -28,6 +28,7 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import { freePort } from '../../lib/testing/processes';
 import { runLoad, summarize, type Job, type LoadResult } from './load';
+import { runIngestPgbench } from './pgbench';
 
 const root = path.resolve(__dirname, '..', '..');
 const argv = process.argv.slice(2);
@@ -260,36 +261,8 @@ async function createApp(server: Server, appId: string, catalog: unknown): Promi
 
 // ---------------------------------------------------------------- pgbench
 
-const PGBENCH_SCRIPT = `\\set u random(1, 2000)
-\\set m random(1, 3)
-BEGIN;
-INSERT INTO bench_pg_events (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at)
-  VALUES (gen_random_uuid()::text, 'bench', 'u' || :u, 'match_played', '{"mode":"ranked","score":12}', 1700000000000, NULL, 'api', 1700000000000);
-INSERT INTO bench_pg_progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
-  VALUES ('bench', 'u' || :u, 'm' || :m, 'active', 1, 1000000, 0, 1, 1700000000000)
-  ON CONFLICT (app_id, user_id, mission_id) DO UPDATE SET current_count = bench_pg_progress.current_count + 1, updated_at = excluded.updated_at;
-END;
-`;
-
-async function runPgbench(db: pg.Client, seconds: number): Promise<{ tps: number; clients: number; seconds: number } | null> {
-  await db.query('drop table if exists bench_pg_events, bench_pg_progress');
-  await db.query('create table bench_pg_events (like events including all)');
-  await db.query('create table bench_pg_progress (like progress including all)');
-  const dir = mkdtempSync(path.join(tmpdir(), 'questline-pgbench-'));
-  const file = path.join(dir, 'ingest.sql');
-  writeFileSync(file, PGBENCH_SCRIPT);
-  const url = new URL(DATABASE_URL);
-  const args = ['-n', '-M', 'prepared', '-c', String(PGBENCH_CLIENTS), '-j', '2', '-T', String(seconds), '-f', file];
-  const env = { ...process.env, PGHOST: url.hostname, PGPORT: url.port || '5432', PGUSER: decodeURIComponent(url.username || 'postgres'), PGDATABASE: decodeURIComponent(url.pathname.slice(1)) };
-  if (url.password) Object.assign(env, { PGPASSWORD: decodeURIComponent(url.password) });
-  const run = spawnSync('pgbench', args, { env, encoding: 'utf8' });
-  await db.query('drop table if exists bench_pg_events, bench_pg_progress');
-  const match = /tps = ([\d.]+)/.exec(run.stdout ?? '');
-  if (!match) {
-    console.error(`pgbench failed: ${run.error ?? ''} ${run.stderr ?? ''}`);
-    return null;
-  }
-  return { tps: Math.round(Number(match[1])), clients: PGBENCH_CLIENTS, seconds };
+function runPgbench(db: pg.Client, seconds: number) {
+  return runIngestPgbench(db, { databaseUrl: DATABASE_URL, clients: PGBENCH_CLIENTS, seconds });
 }
 
 // ---------------------------------------------------------------- scenarios
@@ -717,7 +690,8 @@ async function main(): Promise<void> {
     await server.stop();
     if (ONLY.has('claims') || ONLY.has('missions')) {
       const { PGlite } = await import('@electric-sql/pglite');
-      const lite = new PGlite(path.join(DATA_DIR, 'pg'));
+      const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
+      const lite = new PGlite(path.join(DATA_DIR, 'pg'), { extensions: { pg_trgm } });
       await lite.waitReady;
       if (ONLY.has('claims')) await seedClaims(lite, `bench-cl-${runId}`);
       if (ONLY.has('missions')) await seedList(lite, LIST_APP, null);

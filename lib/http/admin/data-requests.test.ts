@@ -131,4 +131,26 @@ describe('DELETE /api/admin/apps/:appId/users/:userId', () => {
     const [row] = await (await getDb()).select().from(appUsers).where(and(eq(appUsers.appId, app.appId), eq(appUsers.userId, userId)));
     expect(row.events).toBe(1);
   });
+
+  it('the inspection of an erased player says when, by whom and why (not "never seen"); a player never erased has no erasure', async () => {
+    const app = await createTestApp(server, catalog);
+    const { userId } = await busyPlayer(app);
+    const before = await (await asStaff(server, support.cookie, 'GET', userPath(app, userId))).json();
+    expect(before.erasure).toBeNull();
+    expect(before.seen).toMatchObject({ events: 2, firstSeenAt: expect.any(Number), lastSeenAt: expect.any(Number) });
+    const erasedFrom = Date.now();
+    expect((await asStaff(server, admin.cookie, 'DELETE', userPath(app, userId), { reason: 'request #881' })).status).toBe(200);
+
+    const view = await (await asStaff(server, support.cookie, 'GET', userPath(app, userId))).json();
+    expect(view.seen).toBeNull();
+    expect(view.events).toEqual([]);
+    expect(view.erasure).toEqual({ erasedAt: expect.any(Number), actor: `staff:${admin.email}`, reason: 'request #881' });
+    expect(view.erasure.erasedAt).toBeGreaterThanOrEqual(erasedFrom);
+    // A later event starts a new user; the erasure of the id stays on record.
+    const fresh = userClient(server, await issueToken(server, app, userId));
+    expect((await fresh.post('/v1/events', { userId, name: 'match_won', payload: {}, timestamp: Date.now() })).status).toBe(200);
+    const again = await (await asStaff(server, support.cookie, 'GET', userPath(app, userId))).json();
+    expect(again.seen).toMatchObject({ events: 1 });
+    expect(again.erasure).toMatchObject({ reason: 'request #881' });
+  });
 });

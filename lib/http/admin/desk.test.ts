@@ -218,7 +218,7 @@ describe('POST …/users/:userId/events?dryRun=1', () => {
 });
 
 describe('GET /api/admin/apps/:appId/users (find a player)', () => {
-  it('finds users by the start of their id, most recently seen first, a page at a time', async () => {
+  it('finds users by a part of their id, most recently seen first, a page at a time', async () => {
     const app = await createTestApp(server, catalog());
     const prefix = uniqueId('p');
     const ids = [`${prefix}-alice`, `${prefix}-albert`, `${prefix}-bob`];
@@ -246,5 +246,21 @@ describe('GET /api/admin/apps/:appId/users (find a player)', () => {
     expect(bad.status).toBe(400);
     expect((await bad.json()).message).toMatch(/^query\.cursor/);
     expect((await asStaff(server, editor.cookie, 'GET', `/api/admin/apps/${app.appId}/users`)).status).toBe(403);
+  });
+  it('finds a player from any part of the id, in any case: 7f3a, 7F3A21C9 and P-7F3A all find p-7f3a21c9', async () => {
+    const app = await createTestApp(server, catalog());
+    for (const userId of ['p-7f3a21c9', 'p-0b1d2e3f', 'q-47f3b000']) {
+      const token = await issueToken(server, app, userId);
+      expect((await userClient(server, token).post('/v1/events', { userId, name: 'match_won', payload: {}, timestamp: Date.now() })).status).toBe(200);
+    }
+    const found = async (query: string) => {
+      const res = await asStaff(server, support.cookie, 'GET', `/api/admin/apps/${app.appId}/users?query=${encodeURIComponent(query)}`);
+      expect(res.status).toBe(200);
+      return ((await res.json()) as { users: Array<{ userId: string }> }).users.map((u) => u.userId);
+    };
+    for (const query of ['7f3a', '7F3A21C9', 'P-7F3A', '3a21', 'a21C9']) expect(await found(query), query).toEqual(['p-7f3a21c9']);
+    // Under three characters (no trigram): the same answer, most recently seen first.
+    expect(await found('F3')).toEqual(['q-47f3b000', 'p-7f3a21c9']);
+    expect(await found('7f3a_')).toEqual([]);
   });
 });

@@ -1,5 +1,6 @@
 // The inspector's admin API (support staff, docs/api.md "Inspector"):
 // GET  /api/admin/apps/:appId/users/:userId          – missions (status, lock), balances, ledger, recent events with verdicts
+// GET  /api/admin/apps/:appId/users/:userId/events   – every stored event, newest first, a page at a time (?before, name, from, to)
 // POST /api/admin/apps/:appId/users/:userId/events   – a test event as the user (recordEvent, source "test", audited); ?dryRun=1: its verdicts only
 // GET  /api/admin/apps/:appId/users/:userId/updates  – the user's stream updates (SSE), staff session or admin key,
 //                                                     plus event.recorded: every stored event with its verdicts, live
@@ -8,19 +9,20 @@ import { serviceNow } from '@/lib/clock';
 import { z } from 'zod';
 import { can } from '@/lib/auth/roles';
 import { getSignedInStaff } from '@/lib/auth/staff-session';
-import { testEventSchema } from '@/lib/contract/inspector';
+import { inspectorEventsQuerySchema, testEventSchema } from '@/lib/contract/inspector';
 import { AppError } from '@/lib/errors';
 import { eventTimeProblem } from '@/lib/events/event-time';
 import type { ServiceContext } from '@/lib/services/context';
 import { dryRunEvent } from '@/lib/services/events/dry-run-event';
 import { describeRecordedEvent } from '@/lib/services/events/describe-recorded-event';
+import { listUserEvents } from '@/lib/services/events/list-user-events';
 import { recordTestEvent } from '@/lib/services/events/record-test-event';
 import { inspectUser } from '@/lib/services/users/inspect-user';
 import { decodeStoredEvent, staffChannel } from '@/lib/updates/staff';
 import { readJsonBody } from '../body';
 import { adminRoute, type AdminContext } from '../handler';
 import { json } from '../respond';
-import { parseWith } from '../validate';
+import { parseWith, queryOf } from '../validate';
 import { adminServiceContext } from '../service-context';
 import { openUpdateStream } from '../v1/sse';
 
@@ -37,6 +39,12 @@ async function target(request: AdminContext): Promise<{ ctx: ServiceContext; use
 export const getInspection = adminRoute('players.read', async (request) => {
   const { ctx, userId } = await target(request);
   return json(await inspectUser({ ctx, input: { userId } }));
+});
+
+export const getUserEvents = adminRoute('players.read', async (request) => {
+  const input = parseWith(inspectorEventsQuerySchema, queryOf(request.req), { prefix: 'query' });
+  const { ctx, userId } = await target(request);
+  return json(await listUserEvents({ ctx, input: { ...input, userId } }));
 });
 
 export const postTestEvent = adminRoute('players.test_event', async (request) => {

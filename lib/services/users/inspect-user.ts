@@ -1,16 +1,19 @@
 // The inspector's view of one player (GET …/users/:userId): every mission not
 // archived with its status, progress, lock, audience and last claim refused by
 // a campaign's budget, the attributes and time zone, balances, the newest
-// ledger rows and events (with their verdicts on the current catalog).
+// ledger rows and events (with their verdicts on the current catalog; the
+// older ones through listUserEvents), when the app saw the user, and the
+// latest erasure of the id (from the audit log).
 import { and, desc, eq } from 'drizzle-orm';
-import { claimRefusals, events, ledger } from '@/db/schema';
+import { appUsers, auditLog, claimRefusals, ledger } from '@/db/schema';
 import { listBalances } from '@/lib/balances/balances';
 import type { Inspection } from '@/lib/contract/inspector';
 import { viewMission, visibleTo } from '@/lib/missions/read-missions';
 import { readRecords } from '@/lib/progress/records';
 import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import type { ServiceContext } from '../context';
-import { eventVerdicts } from '../events/event-verdicts';
+import { userTarget } from '../_shared/staff-write';
+import { listUserEvents } from '../events/list-user-events';
 
 /** Events and ledger rows the inspector shows, newest first. */
 const INSPECTOR_LIMIT = 50;
@@ -31,12 +34,18 @@ export async function inspectUser({ ctx, input }: { ctx: ServiceContext; input: 
     .where(and(eq(ledger.appId, appId), eq(ledger.userId, userId)))
     .orderBy(desc(ledger.id))
     .limit(INSPECTOR_LIMIT);
-  const eventRows = await db
-    .select()
-    .from(events)
-    .where(and(eq(events.appId, appId), eq(events.userId, userId)))
-    .orderBy(desc(events.timestamp), desc(events.receivedAt))
-    .limit(INSPECTOR_LIMIT);
+  const eventPage = await listUserEvents({ ctx, input: { userId, limit: INSPECTOR_LIMIT, catalog } });
+  const [seen] = await db
+    .select({ firstSeenAt: appUsers.firstSeenAt, lastSeenAt: appUsers.lastSeenAt, events: appUsers.events })
+    .from(appUsers)
+    .where(and(eq(appUsers.appId, appId), eq(appUsers.userId, userId)));
+  const [erased] = await db
+    .select({ at: auditLog.at, actor: auditLog.actor, after: auditLog.after })
+    .from(auditLog)
+    .where(and(eq(auditLog.appId, appId), eq(auditLog.target, userTarget(userId)), eq(auditLog.action, 'user.erase')))
+    .orderBy(desc(auditLog.at), desc(auditLog.id))
+    .limit(1);
+  const erasedReason = (erased?.after as { reason?: unknown } | null | undefined)?.reason;
   const refusalRows = await db
     .select()
     .from(claimRefusals)
@@ -65,14 +74,9 @@ export async function inspectUser({ ctx, input }: { ctx: ServiceContext; input: 
     balances: balanceRows,
     ledger: ledgerRows.map(({ appId: _a, userId: _u, grantKey: _g, ...row }) => row),
     campaigns: [...catalog.campaigns.values()].map((c) => ({ id: c.id, title: c.title })),
-    events: eventRows.map((e) => ({
-      id: e.id,
-      name: e.name,
-      payload: e.payload,
-      timestamp: e.timestamp,
-      receivedAt: e.receivedAt,
-      source: e.source,
-      verdicts: eventVerdicts(catalog, e, now),
-    })),
+    events: eventPage.events,
+    eventsNextCursor: eventPage.nextCursor,
+    seen: seen ?? null,
+    erasure: erased ? { erasedAt: erased.at, actor: erased.actor, reason: typeof erasedReason === 'string' ? erasedReason : null } : null,
   };
 }

@@ -1,9 +1,11 @@
-// Finding a player: the app's users whose id starts with the query (all of
-// them without one), most recently seen first, a page at a time. Served by
-// app_users (upserted by each event's write): the prefix through its
-// text_pattern_ops index, the order through its (app, last seen, user) index.
-// The cursor is the last row's (lastSeenAt, userId): keyset, never an offset.
-import { and, desc, eq, like, sql, type SQL } from 'drizzle-orm';
+// Finding a player: the app's users whose id contains the query anywhere, in
+// any case (all of them without one), most recently seen first, a page at a
+// time. Served by app_users (upserted by each event's write): the fragment
+// through its trigram index (pg_trgm; a fragment under 3 characters has no
+// trigram and walks the recency index instead), the order through its (app,
+// last seen, user) index. The cursor is the last row's (lastSeenAt, userId):
+// keyset, never an offset.
+import { and, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import { appUsers } from '@/db/schema';
 import type { UserPage, UserSearchQuery } from '@/lib/contract/desk';
 import { AppError } from '@/lib/errors';
@@ -27,7 +29,7 @@ function decodeCursor(cursor: string): [number, string] {
 
 export async function searchUsers({ ctx, input }: { ctx: ServiceContext; input: UserSearchQuery }): Promise<UserPage> {
   const where: SQL[] = [eq(appUsers.appId, ctx.appId)];
-  if (input.query) where.push(like(appUsers.userId, `${escapeLike(input.query)}%`));
+  if (input.query) where.push(ilike(appUsers.userId, `%${escapeLike(input.query)}%`));
   if (input.cursor) {
     const [seen, userId] = decodeCursor(input.cursor);
     where.push(sql`(${appUsers.lastSeenAt}, ${appUsers.userId}) < (${seen}, ${userId})`);

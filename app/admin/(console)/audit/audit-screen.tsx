@@ -15,6 +15,7 @@ import { FilterSelect } from '@/components/ui/select';
 import { adminFetch, errorMessage, queryKeys } from '@/components/console/api';
 import { formatDateTime, formatRelative } from '@/components/console/format';
 import { useApps } from '@/components/console/use-selected-app';
+import { auditSummary } from '@/lib/console/audit-summary';
 import type { AuditEntry, AuditPage } from '@/lib/contract/audit';
 import { DiffView } from './diff-view';
 
@@ -63,7 +64,19 @@ function columns(onShow: (entry: AuditEntry) => void): ColumnDef<AuditEntry, unk
       ),
     },
     { id: 'actor', accessorFn: (e) => actorLabel(e.actor), header: 'Who', cell: ({ getValue }) => <span className="whitespace-nowrap">{getValue() as string}</span> },
-    { accessorKey: 'action', header: 'What', cell: ({ row }) => <Badge variant="outline" className="font-mono">{row.original.action}</Badge> },
+    {
+      accessorKey: 'action',
+      header: 'What',
+      cell: ({ row }) => {
+        const summary = auditSummary(row.original);
+        return (
+          <div className="grid max-w-md justify-items-start gap-1">
+            <Badge variant="outline" className="font-mono">{row.original.action}</Badge>
+            {summary && <span className="text-xs wrap-break-word text-muted-foreground" data-testid="audit-summary">{summary}</span>}
+          </div>
+        );
+      },
+    },
     {
       accessorKey: 'target',
       header: 'Entity',

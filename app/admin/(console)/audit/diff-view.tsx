@@ -55,10 +55,10 @@ export function DiffView({ before, after }: { before: unknown; after: unknown })
                       <Badge variant={KIND_VARIANT[row.kind]}>{KIND_LABEL[row.kind]}</Badge>
                     </div>
                   </TableCell>
-                  <TableCell className={cn('align-top font-mono text-xs break-all whitespace-pre-wrap', (row.kind === 'removed' || row.kind === 'changed') && 'bg-destructive/8')}>
+                  <TableCell className={cn('align-top font-mono text-xs wrap-break-word whitespace-pre-wrap', (row.kind === 'removed' || row.kind === 'changed') && 'bg-destructive/8')}>
                     {row.kind === 'added' ? <span className="text-muted-foreground">—</span> : <del className="no-underline">{formatValue(row.before)}</del>}
                   </TableCell>
-                  <TableCell className={cn('align-top font-mono text-xs break-all whitespace-pre-wrap', (row.kind === 'added' || row.kind === 'changed') && 'bg-success/10')}>
+                  <TableCell className={cn('align-top font-mono text-xs wrap-break-word whitespace-pre-wrap', (row.kind === 'added' || row.kind === 'changed') && 'bg-success/10')}>
                     {row.kind === 'removed' ? <span className="text-muted-foreground">—</span> : <ins className="no-underline">{formatValue(row.after)}</ins>}
                   </TableCell>
                 </TableRow>

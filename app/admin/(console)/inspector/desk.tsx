@@ -1,7 +1,7 @@
 'use client';
 
 // The Inspector's support-desk parts: player suggestions as the User ID is
-// typed, the app's recent players, a plain "never seen" notice, a currency
+// typed, the app's recent players, a plain "never seen" (or "erased") notice, a currency
 // grant or correction with its reason, notes, a mission reset or completion
 // (each in a dialog asking why), and data requests (export, erasure). Each
 // write goes through the admin API, which audits it under the signed-in
@@ -18,10 +18,11 @@ import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, D
 import { Input, inputClass, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
 import { adminFetch, errorMessage } from '@/components/console/api';
-import { formatDateTime, formatRelative } from '@/components/console/format';
+import { countOf, formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
 import type { ErasureResult, MissionActionResult, Note, UserExport, UserPage } from '@/lib/contract/desk';
 import type { Inspection } from '@/lib/contract/inspector';
+import type { MissionWindow } from '@/lib/contract/mission';
 
 type Target = { appId: string; userId: string };
 
@@ -39,7 +40,7 @@ function useDebounced<T>(value: T, ms: number): T {
   return settled;
 }
 
-/** A <datalist> of the app's players whose id starts with what is typed (most recently seen first). */
+/** A <datalist> of the app's players whose id contains what is typed, in any case (most recently seen first). */
 export function PlayerSuggestions({ id, appId, typed }: { id: string; appId: string; typed: string }) {
   const query = useDebounced(typed.trim(), 150);
   const { data } = useQuery({
@@ -52,7 +53,7 @@ export function PlayerSuggestions({ id, appId, typed }: { id: string; appId: str
     <datalist id={id}>
       {data?.users.map((u) => (
         <option key={u.userId} value={u.userId}>
-          {`seen ${formatRelative(u.lastSeenAt)} · ${u.events} events`}
+          {`seen ${formatRelative(u.lastSeenAt)} · ${countOf(u.events, 'event')}`}
         </option>
       ))}
     </datalist>
@@ -73,7 +74,7 @@ export function RecentPlayers({ appId }: { appId: string }) {
           <UserRoundSearchIcon className="size-4 text-muted-foreground" aria-hidden />
           Recent players
         </CardTitle>
-        <CardDescription>The players of <code>{appId}</code> seen most recently. Type the start of an id above to find others.</CardDescription>
+        <CardDescription>The players of <code>{appId}</code> seen most recently. Type any part of an id above to find others.</CardDescription>
       </CardHeader>
       <CardContent>
         {error ? (
@@ -90,7 +91,7 @@ export function RecentPlayers({ appId }: { appId: string }) {
                   {u.userId}
                 </Link>
                 <span className="text-xs text-muted-foreground">
-                  seen {formatRelative(u.lastSeenAt)} · {u.events} events · first {formatDateTime(u.firstSeenAt)}
+                  seen {formatRelative(u.lastSeenAt)} · {countOf(u.events, 'event')} · first {formatDateTime(u.firstSeenAt)}
                 </span>
               </li>
             ))}
@@ -101,13 +102,28 @@ export function RecentPlayers({ appId }: { appId: string }) {
   );
 }
 
-/** Says plainly when the app has never stored an event of this user id (a typo, or another app). */
-export function NeverSeenNotice({ target }: { target: Target }) {
-  const { data } = useQuery({
-    queryKey: ['admin', 'users', target.appId, target.userId, 'exact'],
-    queryFn: () => adminFetch<UserPage>(usersPath(target.appId, target.userId, 1)),
-  });
-  if (!data || data.users[0]?.userId === target.userId) return null;
+/** The actor as staff read it: the e-mail of a staff member, else the label (admin-api-key). */
+const actorName = (actor: string) => actor.replace(/^staff:/, '');
+
+/**
+ * Says plainly when the app holds nothing of this user id: erased (when, by
+ * whom, why, from the audit log), or never seen (a typo, or another app).
+ */
+export function NeverSeenNotice({ target, data }: { target: Target; data: Inspection | undefined }) {
+  if (!data || data.seen || data.events.length > 0) return null;
+  const { erasure } = data;
+  if (erasure) {
+    return (
+      <Alert variant="warning" className="xl:col-span-2" data-testid="erased">
+        <UserXIcon aria-hidden />
+        <AlertTitle>
+          <code>{target.userId}</code> was erased on {formatDateTime(erasure.erasedAt)} by {actorName(erasure.actor)}
+          {erasure.reason ? `: ${erasure.reason}` : ''}
+        </AlertTitle>
+        <AlertDescription>A data-erasure request removed everything stored about this player; the audit log keeps who erased them, when and why. A new event from the same id starts a new, empty player.</AlertDescription>
+      </Alert>
+    );
+  }
   return (
     <Alert variant="warning" className="xl:col-span-2" data-testid="never-seen">
       <UserXIcon aria-hidden />
@@ -345,8 +361,8 @@ const MISSION_ACTION = {
   reset: {
     title: 'Reset the mission’s progress?',
     confirm: 'Reset progress',
-    describe: (title: string, userId: string) =>
-      `${title} goes back to no progress for ${userId} (a windowed mission: no progress in the current window). A reward already claimed is not taken back: correct the balance for that.`,
+    describe: (title: string, userId: string, window: MissionWindow) =>
+      `${title} goes back to no progress for ${userId}${window === 'lifetime' ? '' : ` in the current ${window} window`}, and can be earned again. A reward already claimed is not taken back: correct the balance for that.`,
     done: (title: string) => `${title}: progress reset`,
   },
   complete: {
@@ -415,7 +431,7 @@ export function MissionFixCard({ target, data, titleOf, onDone }: { target: Targ
           onOpenChange={(o) => !o && setAction(null)}
           id="mission-fix-reason"
           title={action ? MISSION_ACTION[action].title : ''}
-          description={action ? MISSION_ACTION[action].describe(titleOf(missionId), target.userId) : ''}
+          description={action ? MISSION_ACTION[action].describe(titleOf(missionId), target.userId, chosen?.mission.criteria.window ?? 'lifetime') : ''}
           confirmLabel={action ? MISSION_ACTION[action].confirm : ''}
           pending={run.isPending}
           error={run.error ? errorMessage(run.error) : null}
@@ -445,7 +461,7 @@ export function DataRequestCard({ target, onErased }: { target: Target; onErased
   const erase = useMutation({
     mutationFn: (reason: string) => adminFetch<ErasureResult>(userPath(target), { method: 'DELETE', body: { reason } }),
     onSuccess: (r) => {
-      toast.success(`${r.userId} erased: ${r.removed.events} events, ${r.removed.ledger} ledger rows, ${r.removed.notes} notes removed`);
+      toast.success(`${r.userId} erased: ${countOf(r.removed.events, 'event')}, ${countOf(r.removed.ledger, 'ledger row')}, ${countOf(r.removed.notes, 'note')} removed`);
       setErasing(false);
       onErased();
     },

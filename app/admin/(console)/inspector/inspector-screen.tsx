@@ -12,7 +12,7 @@
 import * as React from 'react';
 import { usePathname, useRouter, useSearchParams } from 'next/navigation';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ActivityIcon, BanIcon, RadioIcon, ChevronRightIcon, CoinsIcon, ListChecksIcon, RefreshCwIcon, ScrollTextIcon, SearchCheckIcon, SendIcon } from 'lucide-react';
+import { ActivityIcon, BanIcon, RadioIcon, ChevronRightIcon, CoinsIcon, FilterIcon, ListChecksIcon, RefreshCwIcon, ScrollTextIcon, SearchCheckIcon, SendIcon } from 'lucide-react';
 import { toast } from 'sonner';
 import {
   AlertDialog,
@@ -39,11 +39,14 @@ import { formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import { cn } from '@/lib/cn';
+import { fromLocalInput } from '@/lib/console/local-time';
 import type { Inspection, InspectorVerdict, RecordedEventData } from '@/lib/contract/inspector';
 import type { ProgressStatus } from '@/lib/contract/progress';
+import { useEventNames } from '../missions/use-missions';
 import { AttributesCard } from './attributes-card';
 import { DataRequestCard, GrantCard, MissionFixCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
 import { describeLock, describeNameMismatches, describeVerdict, summarizeEvent, type Titles } from './explain';
+import { isFiltered, NO_FILTER, useEventPages, type EventFilter } from './use-event-pages';
 
 type Target = { appId: string; userId: string };
 
@@ -213,22 +216,97 @@ function VerdictList({ verdicts, titles }: { verdicts: InspectorVerdict[]; title
   );
 }
 
-function EventsCard({ data, titles }: { data: Inspection; titles: Titles }) {
+/** A datetime-local value (the reader's zone) as unix ms; null when empty or not a time. */
+function timeOf(value: string): number | null {
+  const ms = fromLocalInput(value);
+  return ms !== null && Number.isFinite(ms) ? ms : null;
+}
+
+/** The filter form's fields, applied together (Filter) or cleared (Clear). */
+function EventFilterForm({ names, filter, onApply }: { names: string[]; filter: EventFilter; onApply(f: EventFilter): void }) {
+  const [name, setName] = React.useState(filter.name);
+  const [from, setFrom] = React.useState('');
+  const [to, setTo] = React.useState('');
+  return (
+    <form
+      className="grid gap-2 pb-4 sm:grid-cols-2"
+      aria-label="Filter events"
+      onSubmit={(e) => {
+        e.preventDefault();
+        onApply({ name: name.trim(), from: timeOf(from), to: timeOf(to) });
+      }}
+    >
+      <div className="grid gap-1 sm:col-span-2">
+        <Label htmlFor="events-name">Name</Label>
+        <Input id="events-name" value={name} onChange={(e) => setName(e.target.value)} list="events-names" placeholder="any" autoComplete="off" />
+        <datalist id="events-names">
+          {names.map((n) => (
+            <option key={n} value={n} />
+          ))}
+        </datalist>
+      </div>
+      <div className="grid gap-1">
+        <Label htmlFor="events-from">From</Label>
+        <Input id="events-from" type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} />
+      </div>
+      <div className="grid gap-1">
+        <Label htmlFor="events-to">To</Label>
+        <Input id="events-to" type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} />
+      </div>
+      <div className="flex gap-2 sm:col-span-2">
+        <Button type="submit" variant="outline" size="sm">
+          <FilterIcon aria-hidden />
+          Filter
+        </Button>
+        {isFiltered(filter) && (
+          <Button
+            type="button"
+            variant="ghost"
+            size="sm"
+            onClick={() => {
+              setName('');
+              setFrom('');
+              setTo('');
+              onApply(NO_FILTER);
+            }}
+          >
+            Clear
+          </Button>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function EventsCard({ target, data, titles }: { target: Target; data: Inspection; titles: Titles }) {
+  const [filter, setFilter] = React.useState<EventFilter>(NO_FILTER);
+  const pages = useEventPages(target, data, filter);
+  const filtered = isFiltered(filter);
+  const names = React.useMemo(() => [...new Set(data.events.map((e) => e.name))].sort(), [data.events]);
   return (
     <Card>
       <CardHeader>
         <CardTitle className="flex items-center gap-2">
           <ActivityIcon className="size-4 text-muted-foreground" aria-hidden />
-          Recent events
+          {filtered ? 'Events' : 'Recent events'}
         </CardTitle>
-        <CardDescription>Newest first, live as they are stored. Open an event to see why it counted or not, mission by mission.</CardDescription>
+        <CardDescription>
+          {filtered
+            ? 'The stored events that match, newest first (not live: clear the filter to see new events as they arrive).'
+            : 'Newest first, live as they are stored. Open an event to see why it counted or not, mission by mission.'}
+        </CardDescription>
       </CardHeader>
       <CardContent>
-        {data.events.length === 0 ? (
-          <p className="text-sm text-muted-foreground">No events from this player yet.</p>
+        <EventFilterForm names={names} filter={filter} onApply={setFilter} />
+        {pages.error ? (
+          <p role="alert" className="text-sm text-destructive">{errorMessage(pages.error)}</p>
+        ) : pages.loading ? (
+          <p className="text-sm text-muted-foreground">Loading…</p>
+        ) : pages.events.length === 0 ? (
+          <p className="text-sm text-muted-foreground">{filtered ? 'No stored event of this player matches.' : 'No events from this player yet.'}</p>
         ) : (
-          <ul className="grid gap-2" aria-label="Recent events">
-            {data.events.map((e) => {
+          <ul className="grid gap-2" aria-label={filtered ? 'Matching events' : 'Recent events'}>
+            {pages.events.map((e) => {
               const counted = e.verdicts?.filter((v) => v.counted).map((v) => titles.mission(v.missionId)) ?? [];
               const suggestion = e.verdicts && !counted.length ? describeNameMismatches(e.verdicts)?.suggestion : null;
               return (
@@ -258,6 +336,11 @@ function EventsCard({ data, titles }: { data: Inspection; titles: Titles }) {
               );
             })}
           </ul>
+        )}
+        {pages.hasOlder && (
+          <Button type="button" variant="outline" size="sm" className="mt-3" onClick={pages.loadOlder} disabled={pages.loadingOlder}>
+            {pages.loadingOlder ? 'Loading…' : 'Show older events'}
+          </Button>
         )}
       </CardContent>
     </Card>
@@ -459,8 +542,11 @@ function LivePanel({ state, messages, titles }: { state: LiveState; messages: Li
   );
 }
 
-function ActionsCard({ target, onDone, titles }: { target: Target; onDone(): void; titles: Titles }) {
+function ActionsCard({ target, onDone, titles, playerEventName }: { target: Target; onDone(): void; titles: Titles; playerEventName: string | undefined }) {
   const { can } = useStaff();
+  // The placeholder names an event the app has seen: the player's newest, else the app's most recent.
+  const appNames = useEventNames(can('catalog.read') ? target.appId : undefined);
+  const seenName = playerEventName ?? appNames.data?.find((n) => n.lastSeenAt !== null)?.name;
   const [name, setName] = React.useState('');
   const [payload, setPayload] = React.useState('{}');
   const [payloadError, setPayloadError] = React.useState<string | null>(null);
@@ -501,16 +587,20 @@ function ActionsCard({ target, onDone, titles }: { target: Target; onDone(): voi
               try {
                 parsed = JSON.parse(payload || '{}');
               } catch {
+                dryRun.reset();
                 return setPayloadError('Payload is not valid JSON');
               }
-              if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return setPayloadError('Payload must be a JSON object');
+              if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+                dryRun.reset();
+                return setPayloadError('Payload must be a JSON object');
+              }
               setPayloadError(null);
               send.mutate({ name: name.trim(), payload: parsed as Record<string, unknown> });
             }}
           >
             <div className="grid gap-2">
               <Label htmlFor="test-event-name">Event name</Label>
-              <Input id="test-event-name" value={name} onChange={(e) => setName(e.target.value)} placeholder="match.won" required autoComplete="off" />
+              <Input id="test-event-name" value={name} onChange={(e) => setName(e.target.value)} placeholder={seenName ?? 'event_name'} required autoComplete="off" />
             </div>
             <div className="grid gap-2">
               <Label htmlFor="test-event-payload">Payload (JSON)</Label>
@@ -541,9 +631,14 @@ function ActionsCard({ target, onDone, titles }: { target: Target; onDone(): voi
                   try {
                     parsed = JSON.parse(payload || '{}');
                   } catch {
+                    // The previous answer was for another payload: it goes with the invalid one.
+                    dryRun.reset();
                     return setPayloadError('Payload is not valid JSON');
                   }
-                  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return setPayloadError('Payload must be a JSON object');
+                  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) {
+                    dryRun.reset();
+                    return setPayloadError('Payload must be a JSON object');
+                  }
                   setPayloadError(null);
                   dryRun.mutate({ name: name.trim(), payload: parsed as Record<string, unknown> });
                 }}
@@ -636,8 +731,6 @@ function Inspected({ target }: { target: Target }) {
     onEvent: (event) => {
       heard.current.set(heardKey, [...(heard.current.get(heardKey) ?? []), event].slice(-50));
       queryClient.setQueryData<Inspection>(inspectionKey(target), (old) => (old ? withEvent(old, event) : old));
-      // A first event makes a never-seen player a seen one.
-      void queryClient.invalidateQueries({ queryKey: ['admin', 'users', target.appId, target.userId, 'exact'] });
     },
     onChange: refresh,
     onOpen: refresh,
@@ -672,7 +765,7 @@ function Inspected({ target }: { target: Target }) {
           Refresh
         </Button>
       </div>
-      <NeverSeenNotice target={target} />
+      <NeverSeenNotice target={target} data={data} />
       <div className="contents xl:grid xl:content-start xl:gap-6" data-testid="inspector-left">
         <div className="order-1">{isLoading || !data ? <Skeleton className="h-64" /> : <MissionsCard data={data} titles={titles} />}</div>
         <div className="order-4">{isLoading || !data ? <Skeleton className="h-40" /> : <BalancesCard data={data} titles={titles} />}</div>
@@ -696,12 +789,12 @@ function Inspected({ target }: { target: Target }) {
         <div className="order-2">
           <LivePanel state={live.state} messages={live.messages} titles={titles} />
         </div>
-        <div className="order-3">{isLoading || !data ? <Skeleton className="h-64" /> : <EventsCard data={data} titles={titles} />}</div>
+        <div className="order-3">{isLoading || !data ? <Skeleton className="h-64" /> : <EventsCard target={target} data={data} titles={titles} />}</div>
         <div className="order-6 empty:hidden">
           <NotesCard target={target} />
         </div>
         <div className="order-7 empty:hidden">
-          <ActionsCard target={target} onDone={refresh} titles={titles} />
+          <ActionsCard target={target} onDone={refresh} titles={titles} playerEventName={data?.events[0]?.name} />
         </div>
         <div className="order-8 empty:hidden">
           <DataRequestCard target={target} onErased={() => void queryClient.invalidateQueries({ queryKey: ['admin'] })} />
