@@ -3,7 +3,7 @@
 // audiences; prerequisites; time zones) and a player's progress in its units.
 import { describe, expect, it } from 'vitest';
 import { missionSchema, type Mission, type MissionInput } from '@/lib/contract/mission';
-import { describeCondition, describeMission } from './describe-mission';
+import { describeCondition, describeMission, streakLengthLabel, targetLabel } from './describe-mission';
 
 const mission = (criteria: MissionInput['criteria'], extra: Partial<MissionInput> = {}): Mission =>
   missionSchema.parse({ id: 'm', title: 'M', criteria, reward: { kind: 'currency', currency: 'gems', amount: 5 }, ...extra });
@@ -122,5 +122,18 @@ describe('describeMission: a player’s progress', () => {
     expect(describeMission(wins, { progress: { currentCount: 2, targetCount: 3, streak: { current: 1, length: 5 } } }).progress).toBe('day 1 of 5 (2 / 3 today)');
     expect(describeMission(wins, { progress: { currentCount: 3, targetCount: 3, streak: { current: 2, length: 5 } } }).progress).toBe('day 2 of 5');
     expect(describeMission(login, { progress: null }).progress).toBe('day 0 of 7');
+  });
+});
+
+describe('the mission form’s labels', () => {
+  it('name the target in the measure’s words, and a streak’s length in days or weeks in a row', () => {
+    expect(targetLabel({})).toBe('Count');
+    expect(targetLabel({ aggregate: { op: 'sum' } })).toBe('Total');
+    expect(targetLabel({ aggregate: { op: 'distinct' } })).toBe('Different values');
+    expect(targetLabel({ aggregate: { op: 'sum' }, window: 'daily', streak: { length: 7 } })).toBe('Total a day');
+    expect(targetLabel({ window: 'weekly', streak: { length: 4 } })).toBe('Count a week');
+    expect(streakLengthLabel('daily')).toBe('Days in a row');
+    expect(streakLengthLabel('weekly')).toBe('Weeks in a row');
+    expect(streakLengthLabel('lifetime')).toBe('Windows in a row');
   });
 });

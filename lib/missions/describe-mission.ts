@@ -175,3 +175,20 @@ export function describeMission(mission: DescribableMission, options: DescribeOp
     summary: [measure, window, audience, prerequisites].filter((part): part is string => part !== null).join(' · '),
   };
 }
+
+/** A fragment as a line of its own: "only players with …" → "Only players with …". */
+export const sentence = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** The label of criteria.count in the mission form, in the measure's words: Count, Total, Different values (with a streak: "… a day"). */
+export function targetLabel(criteria: { aggregate?: { op: string }; window?: MissionWindow; streak?: unknown }): string {
+  const op = criteria.aggregate?.op;
+  const label = op === 'sum' ? 'Total' : op === 'distinct' ? 'Different values' : 'Count';
+  const period = criteria.streak ? PERIOD[criteria.window ?? 'lifetime'] : undefined;
+  return period ? `${label} ${period.adverb}` : label;
+}
+
+/** The label of criteria.streak.length in the mission form: Days in a row, Weeks in a row (Windows in a row until the window is daily or weekly). */
+export function streakLengthLabel(window: MissionWindow | undefined): string {
+  const period = PERIOD[window ?? 'lifetime'];
+  return period ? `${sentence(period.noun)}s in a row` : 'Windows in a row';
+}

@@ -31,6 +31,7 @@ import { ANALYTICS_BUCKETS, ANALYTICS_MAX_RANGE_MS, type Analytics, type Analyti
 import type { CatalogDocument as CatalogExport } from '@/lib/contract/catalog';
 import type { CampaignRecord } from '@/lib/contract/catalog-admin';
 import { toLocalInput } from '@/lib/console/local-time';
+import { describeMission } from '@/lib/missions/describe-mission';
 
 const HOUR = 3_600_000;
 const PRESETS = {
@@ -460,9 +461,7 @@ export function Dashboard() {
                   <li key={m.id} className="flex items-center justify-between gap-3 py-2.5">
                     <span className="min-w-0">
                       <span className="block truncate text-sm font-medium">{m.title}</span>
-                      <span className="block truncate font-mono text-xs text-muted-foreground">
-                        {m.criteria.count} × {m.criteria.eventName} · {m.criteria.window}
-                      </span>
+                      <span className="block truncate text-xs text-muted-foreground">{describeMission(m, { titles: missionTitles }).summary}</span>
                     </span>
                     {m.archived ? <Badge variant="secondary">Archived</Badge> : <Badge variant="success">Live</Badge>}
                   </li>
