@@ -47,7 +47,8 @@ const CATALOG = {
 const AUDIENCE = 'Only players with platform = "ios"';
 const AFTER = 'After ‘Play 5 matches’';
 
-const criteriaOf = (page: Page, title: string) => page.getByRole('row').filter({ hasText: title }).getByTestId('mission-criteria');
+/** The Criteria cell of a mission's row, found by the mission's id (its title is in other rows' prerequisites). */
+const criteriaOf = (page: Page, id: string) => page.getByRole('row').filter({ hasText: id }).getByTestId('mission-criteria');
 
 test('sum, streak and distinct missions read by what they measure, with audience and prerequisite: Missions table, editor preview, Inspector', async ({ pageAs, request }, testInfo) => {
   test.setTimeout(180_000);
@@ -58,10 +59,10 @@ test('sum, streak and distinct missions read by what they measure, with audience
   const page = await pageAs('editor');
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.goto(`/admin/missions?app=${appId}`);
-  await expect(criteriaOf(page, 'Gold rush')).toHaveText(['Collect 10,000 gold (sum of gold on gold_earned)', 'Weekly', AUDIENCE, AFTER].join(''));
-  await expect(criteriaOf(page, 'Log in every day')).toHaveText(['login on 7 days in a row', 'Daily streak', AUDIENCE, AFTER].join(''));
-  await expect(criteriaOf(page, 'Try every mode')).toHaveText(['3 different modes (distinct mode on match_played)', 'Lifetime', AUDIENCE, AFTER].join(''));
-  await expect(criteriaOf(page, 'Play 5 matches')).toHaveText('5 match_played eventsLifetime');
+  await expect(criteriaOf(page, 'gold-rush')).toHaveText(['Collect 10,000 gold (sum of gold on gold_earned)', 'Weekly', AUDIENCE, AFTER].join(''));
+  await expect(criteriaOf(page, 'login-streak')).toHaveText(['login on 7 days in a row', 'Daily streak', AUDIENCE, AFTER].join(''));
+  await expect(criteriaOf(page, 'mode-explorer')).toHaveText(['3 different modes (distinct mode on match_played)', 'Lifetime', AUDIENCE, AFTER].join(''));
+  await expect(criteriaOf(page, 'play-five')).toHaveText('5 match_played eventsLifetime');
   if (testInfo.project.name === 'npm start') {
     await inBothSchemes(page, async (colorScheme) => {
       await page.evaluate(() => document.fonts.ready);
