@@ -26,6 +26,9 @@ describe('describeMission: what it measures', () => {
     expect(d.progress).toBe('0 / 10,000 gold');
     // A nested field: the unit is its last segment.
     expect(describeMission(mission({ eventName: 'loot', count: 50, aggregate: { op: 'sum', field: 'reward.coins' } })).measure).toBe('Collect 50 coins (sum of reward.coins on loot)');
+    // A field that names no unit ("amount"): a total, no unit after the numbers.
+    const amount = describeMission(mission({ eventName: 'gold_earned', count: 1000, aggregate: { op: 'sum', field: 'amount' } }), { progress: { currentCount: 412, targetCount: 1000 } });
+    expect([amount.measure, amount.progress]).toEqual(['Collect a total of 1,000 (sum of amount on gold_earned)', '412 / 1,000']);
   });
 
   it('a distinct mission says how many different values of which field', () => {

@@ -80,8 +80,14 @@ function describeFilter(filter: Record<string, unknown>): string {
     .join(' and ');
 }
 
-/** The unit a field's values are in: its last path segment (`reward.gold` → gold). */
-const unitOf = (field: string): string => field.split('.').pop() || field;
+/** Field names that say how much, not of what: a sum of them has no unit to name ("Collect a total of 1,000"). */
+const UNITLESS = new Set(['amount', 'value', 'total', 'count', 'quantity', 'qty', 'sum', 'number', 'n']);
+
+/** The unit a field's values are in: its last path segment (`reward.gold` → gold); '' for a unitless name (`amount`). */
+function unitOf(field: string): string {
+  const last = field.split('.').pop() || field;
+  return UNITLESS.has(last.toLowerCase()) ? '' : last;
+}
 
 function plural(word: string, n: number): string {
   if (n === 1) return word;
@@ -98,8 +104,11 @@ function target(criteria: DescribableMission['criteria'], per: string): string {
   const { eventName, count, aggregate } = criteria;
   const n = formatAmount(count);
   const each = per ? ` ${per}` : '';
-  if (aggregate?.op === 'sum') return `Collect ${n} ${unitOf(aggregate.field)}${each} (sum of ${aggregate.field} on ${eventName})`;
-  if (aggregate?.op === 'distinct') return `${n} different ${plural(unitOf(aggregate.field), count)}${each} (distinct ${aggregate.field} on ${eventName})`;
+  if (aggregate?.op === 'sum') {
+    const unit = unitOf(aggregate.field);
+    return `Collect ${unit ? `${n} ${unit}` : `a total of ${n}`}${each} (sum of ${aggregate.field} on ${eventName})`;
+  }
+  if (aggregate?.op === 'distinct') return `${n} different ${plural(aggregate.field.split('.').pop() || aggregate.field, count)}${each} (distinct ${aggregate.field} on ${eventName})`;
   return `${n} ${eventName} ${plural('event', count)}${each}`;
 }
 
@@ -147,8 +156,8 @@ function progressOf(criteria: DescribableMission['criteria'], p: DescribableProg
     return { text: `${period.noun} ${formatAmount(met)} of ${formatAmount(length)}${within}`, ratio: ratio(met, length) };
   }
   const a = criteria.aggregate;
-  const unit = a?.op === 'sum' ? ` ${unitOf(a.field)}` : a?.op === 'distinct' ? ` ${plural(unitOf(a.field), goal)}` : '';
-  return { text: `${formatAmount(current)} / ${formatAmount(goal)}${unit}`, ratio: ratio(current, goal) };
+  const unit = a?.op === 'sum' ? unitOf(a.field) : a?.op === 'distinct' ? plural(a.field.split('.').pop() || a.field, goal) : '';
+  return { text: `${formatAmount(current)} / ${formatAmount(goal)}${unit ? ` ${unit}` : ''}`, ratio: ratio(current, goal) };
 }
 
 /** The mission in words (see MissionDescription), with the player's progress when given. */

@@ -224,7 +224,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   const payloadFields = usePayloadFields(appId, values.criteria?.eventName ?? '');
   const rowListId = React.useId();
   const title = editing ? `Edit ${existing.data?.title ?? 'mission'}` : 'New mission';
-  // The form's mission as describeMission reads it: the target's label and the window's hint in its words.
+  // The form's mission as describeMission reads it: the target's label and the window's hint (when it resets; the streak section says the rest) in its words.
   const described = describableMission(values);
 
   if (editing && (draft.error || (existing.error && draft.data !== undefined && !inDraft))) {
@@ -313,7 +313,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                     control={form.control}
                     name="criteria.window"
                     label="Window"
-                    description={describeMission(described).recurrence}
+                    description={describeMission({ ...described, criteria: { ...described.criteria, streak: undefined } }).recurrence}
                     options={Object.entries(WINDOW_LABELS).map(([value, label]) => ({ value, label }))}
                   />
                 </div>

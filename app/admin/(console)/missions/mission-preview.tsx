@@ -82,32 +82,32 @@ export function MissionPreview({ values, campaigns, missionTitles }: { values: M
             )}
           </div>
           <div className="mt-4 space-y-1.5">
-            <div className="flex justify-between gap-3 text-xs text-muted-foreground">
-              <span data-testid="preview-measure">{values.criteria.eventName.trim() ? described.measure : 'No event chosen'}</span>
-              <span className="shrink-0 tabular-nums" data-testid="preview-progress">
-                {described.progress}
-              </span>
-            </div>
+            <p className="text-xs text-muted-foreground" data-testid="preview-measure">
+              {values.criteria.eventName.trim() ? described.measure : 'No event chosen'}
+            </p>
+            <p className="text-right text-xs tabular-nums text-muted-foreground" data-testid="preview-progress">
+              {described.progress}
+            </p>
             <div className="h-2 rounded-full bg-muted" role="progressbar" aria-label="Progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={0} />
           </div>
           <ul className="mt-4 space-y-1.5 text-sm">
             <li className="flex items-center gap-2">
-              <GiftIcon className="size-4 text-muted-foreground" aria-hidden />
+              <GiftIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
               {reward ? rewardLabel(reward) : <span className="text-muted-foreground">No reward yet</span>}
             </li>
             <li className="flex items-center gap-2">
-              <RotateCcwIcon className="size-4 text-muted-foreground" aria-hidden />
+              <RotateCcwIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
               {described.recurrence}
             </li>
             {described.audience && (
               <li className="flex items-center gap-2">
-                <UsersIcon className="size-4 text-muted-foreground" aria-hidden />
+                <UsersIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
                 {sentence(described.audience)}
               </li>
             )}
             {expiresAt !== null && !Number.isNaN(expiresAt) && (
               <li className="flex items-center gap-2">
-                <ClockIcon className="size-4 text-muted-foreground" aria-hidden />
+                <ClockIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
                 {expiresAt <= now ? 'Expired' : `Ends ${formatRelative(expiresAt, now)}`} ({formatDateTime(expiresAt)})
               </li>
             )}
