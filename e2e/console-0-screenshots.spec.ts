@@ -281,6 +281,6 @@ test('a laptop screen (1280 × 800)', async ({ pageAs }) => {
   const page = await pageAs('editor');
   await page.setViewportSize({ width: 1280, height: 800 });
   await page.goto('/admin?app=demo');
-  await expect(page.getByRole('listitem').filter({ hasText: 'First match' })).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ has: page.getByText('First match', { exact: true }) })).toBeVisible();
   await shoot(page, 'dashboard-editor-laptop', 'light');
 });

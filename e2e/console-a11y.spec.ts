@@ -34,7 +34,7 @@ test('console pages and their dialogs (admin)', async ({ pageAs }) => {
   const page = await pageAs('admin');
   // The demo app: on a shared database the first app in the list may be another test's.
   await page.goto('/admin?app=demo');
-  await expect(page.getByRole('listitem').filter({ hasText: 'First match' })).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ has: page.getByText('First match', { exact: true }) })).toBeVisible();
   await inBothSchemes(page, async (colorScheme) => {
     await expectAccessible(page, `${colorScheme} /admin`);
   });

@@ -63,7 +63,7 @@ test('an event that counts for nothing reaches the live panel with its reason, p
   const navigations: string[] = [];
   page.on('framenavigated', (f) => f === page.mainFrame() && navigations.push(f.url()));
   await page.goto(`/admin/inspector?app=${appId}&user=${userId}`);
-  await expect(page.locator('[data-mission="ranked-wins"]').getByTestId('mission-count')).toHaveText('1/3');
+  await expect(page.locator('[data-mission="ranked-wins"]').getByTestId('mission-count')).toHaveText('1 / 3');
   await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 30_000 });
   // Settled: the first read and the one made when the stream opened are done.
   await expect.poll(() => reads.started > 0 && reads.done === reads.started).toBe(true);
@@ -121,7 +121,7 @@ test('titles instead of ids before and after a reload; recent events beside the 
   const live = page.getByRole('log', { name: 'Live updates' });
   await expect(live.locator(`[data-live-event="${wrong.eventId}"]`)).toContainText('did you mean “match_won”?', { timeout: 5_000 });
   // A change of the player names the mission by title in the panel too.
-  await expect(live).toContainText('“Play a match today” 1/1 (completed)', { timeout: 30_000 });
+  await expect(live).toContainText('“Play a match today” 1 / 1 (completed)', { timeout: 30_000 });
 
   const lock = page.locator('[data-mission="cup-entry"]');
   const expectTitles = async () => {

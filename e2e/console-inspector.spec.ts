@@ -50,7 +50,7 @@ test('support answers “why didn’t my mission progress?” live, then claims 
   await page.getByLabel('User ID').fill(userId);
   await page.getByRole('button', { name: 'Inspect' }).click();
   await expect(page).toHaveURL(new RegExp(`\\?app=${appId}&user=${userId}$`));
-  await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('0/2');
+  await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('0 / 2');
   await expect(mission(page, 'encore')).toContainText('locked');
   await expect(mission(page, 'encore')).toContainText('Locked: claim “Win 2 ranked matches” first');
   await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 30_000 });
@@ -61,8 +61,8 @@ test('support answers “why didn’t my mission progress?” live, then claims 
   await send({ mode: 'ranked' });
   const live = page.getByRole('log', { name: 'Live updates' });
   await expect(live).toContainText('mission.progress', { timeout: 30_000 });
-  await expect(live).toContainText('“Win 2 ranked matches” 1/2');
-  await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('1/2');
+  await expect(live).toContainText('“Win 2 ranked matches” 1 / 2');
+  await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('1 / 2');
   await expect(page.getByRole('progressbar', { name: 'Win 2 ranked matches progress' })).toHaveAttribute('aria-valuenow', '50');
 
   // An event that fails the filter changes nothing, yet the staff stream brings it (event.recorded): it shows up without a refresh, with the reason.
@@ -74,7 +74,7 @@ test('support answers “why didn’t my mission progress?” live, then claims 
   const verdictOf = (title: string) => why.getByRole('listitem').filter({ has: page.getByText(title, { exact: true }) });
   await expect(verdictOf('Win 2 ranked matches')).toContainText('Filter “mode” did not match: needs = "ranked", saw "casual"');
   await expect(verdictOf('Encore')).toContainText('Locked: “Win 2 ranked matches” not claimed yet');
-  await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('1/2');
+  await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('1 / 2');
   if (testInfo.project.name === 'npm start') await expectAccessible(page, 'inspector with an event explained');
 
   // Complete, then claim through /v1: balance and ledger change without a reload.
@@ -93,7 +93,7 @@ test('support answers “why didn’t my mission progress?” live, then claims 
   await page.getByLabel('Payload (JSON)').fill('{"mode":"casual"}');
   await page.getByRole('button', { name: 'Send test event' }).click();
   await expect(page.getByText('Test event recorded: advanced encore')).toBeVisible();
-  await expect(mission(page, 'encore').getByTestId('mission-count')).toHaveText('1/1', { timeout: 30_000 });
+  await expect(mission(page, 'encore').getByTestId('mission-count')).toHaveText('1 / 1', { timeout: 30_000 });
   await expect(page.getByRole('list', { name: 'Recent events' }).getByRole('listitem').first()).toContainText('test');
   expect(navigations).toEqual([]);
 
@@ -115,7 +115,7 @@ test('a shared link opens the same player; an editor is refused the inspector', 
   const page = await pageAs('support');
   await page.goto(`/admin/inspector?app=${appId}&user=${userId}`);
   await expect(page.getByLabel('User ID')).toHaveValue(userId);
-  await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('1/2');
+  await expect(mission(page, 'ranked-wins').getByTestId('mission-count')).toHaveText('1 / 2');
   await expect(page.getByRole('navigation').getByRole('link', { name: 'Inspector' })).toHaveAttribute('aria-current', 'page');
 
   const editor = await pageAs('editor');

@@ -25,7 +25,7 @@ test(`an editor builds a sum mission with a 5-day streak`, async ({ pageAs, requ
   await page.getByRole('combobox', { name: 'Measure' }).click();
   await page.getByRole('option', { name: 'Sum of a payload field' }).click();
   await page.getByLabel('Streak: the target must be met in consecutive windows').check();
-  await page.getByLabel(/^Length/).fill('5');
+  await page.getByRole('spinbutton', { name: /in a row$/ }).fill('5');
 
   // The schema's errors: no payload field; then a streak on the default lifetime window.
   await page.getByRole('button', { name: 'Save to draft' }).click();
@@ -68,5 +68,5 @@ test(`an editor builds a sum mission with a 5-day streak`, async ({ pageAs, requ
   // Editing shows what was saved.
   await page.goto(`/admin/missions/edit?app=${appId}&id=${encodeURIComponent(missions[0].id)}`);
   await expect(page.getByLabel('Payload field')).toHaveValue('amount');
-  await expect(page.getByLabel(/^Length/)).toHaveValue('5');
+  await expect(page.getByRole('spinbutton', { name: /in a row$/ })).toHaveValue('5');
 });

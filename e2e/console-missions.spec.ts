@@ -201,7 +201,7 @@ test('an editor edits and duplicates a mission in the draft; published, the audi
 test('support reads missions with no way to change them, and the server refuses the change too', async ({ pageAs }) => {
   const page = await pageAs('support');
   await page.goto('/admin/missions?app=demo');
-  await expect(page.getByRole('row').filter({ hasText: 'First match' })).toBeVisible();
+  await expect(page.getByRole('row').filter({ has: page.getByText('First match', { exact: true }) })).toBeVisible();
   await expect(page.getByText('Your role can read missions, not change them.')).toBeVisible();
   await expect(page.getByRole('link', { name: 'New mission' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: /^Actions for/ })).toHaveCount(0);
@@ -230,7 +230,7 @@ test.describe('accessibility', () => {
   test(`missions list, editor with errors, audit log`, async ({ pageAs }) => {
     const page = await pageAs('admin');
     await page.goto('/admin/missions?app=demo');
-    await expect(page.getByRole('row').filter({ hasText: 'First match' })).toBeVisible();
+    await expect(page.getByRole('row').filter({ has: page.getByText('First match', { exact: true }) })).toBeVisible();
     await inBothSchemes(page, async (colorScheme) => {
       await expectAccessible(page, `${colorScheme} /admin/missions`);
     });

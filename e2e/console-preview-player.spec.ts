@@ -14,13 +14,19 @@ const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') 
 const HOUR = 3_600_000;
 const DAY = 24 * HOUR;
 
-/** The preview table's rows as [mission, state, progress, why locked], in the answer's order (mission ids). */
+/** The preview table's rows as [mission, state, progress, why locked], in the answer's order (mission ids); the mission's description under its title left out. */
 async function rows(card: Locator): Promise<string[][]> {
   const table = card.getByRole('table', { name: 'Missions the player would see' });
   await expect(table).toBeVisible();
-  return table
-    .getByRole('row')
-    .evaluateAll((trs) => trs.slice(1).map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => (td.textContent ?? '').replace(/\s+/g, ' ').trim())));
+  return table.getByRole('row').evaluateAll((trs) =>
+    trs.slice(1).map((tr) =>
+      Array.from(tr.querySelectorAll('td')).map((td) => {
+        const cell = td.cloneNode(true) as HTMLElement;
+        cell.querySelectorAll('[data-hint]').forEach((hint) => hint.remove());
+        return (cell.textContent ?? '').replace(/\s+/g, ' ').trim();
+      }),
+    ),
+  );
 }
 
 async function preview(page: Page, card: Locator, userId: string, at: number | null): Promise<void> {

@@ -9,13 +9,14 @@ import * as React from 'react';
 import { ImageOffIcon } from 'lucide-react';
 import { cn } from '@/lib/cn';
 import { safeCssColor } from '@/lib/contract/css-color';
+import { describeMission, type DescribableMission } from '@/lib/missions/describe-mission';
 import { formatDate } from './format';
 
-/** A mission of the previewed campaign: its title, its target and what it pays. */
+/** A mission of the previewed campaign: its title, its criteria (its target in its units: describeMission) and what it pays. */
 export interface PreviewMission {
   id: string;
   title: string;
-  criteria: { count: number };
+  criteria: DescribableMission['criteria'];
   reward: { kind: 'currency'; currency: string; amount: number } | { kind: 'item'; itemId: string; quantity: number } | { kind: 'badge'; badgeId: string };
 }
 
@@ -141,7 +142,7 @@ export function CampaignCardPreview({
                   <li key={m.id} className="space-y-1.5">
                     <div className="flex justify-between gap-2 text-xs font-medium">
                       <span className="truncate">{m.title}</span>
-                      <span className="shrink-0 tabular-nums">0 / {m.criteria.count}</span>
+                      <span className="shrink-0 tabular-nums">{describeMission(m).progress}</span>
                     </div>
                     <div className="h-2 overflow-hidden rounded-full bg-black/10 dark:bg-white/15" role="presentation" />
                   </li>

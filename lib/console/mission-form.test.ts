@@ -3,7 +3,8 @@
 // through the form and back unchanged.
 import { describe, expect, it } from 'vitest';
 import { missionSchema } from '@/lib/contract/mission';
-import { duplicateRows, filterToRows, parseLiteral, rowsToFilter, toFormValues, toMissionInput } from './mission-form';
+import { describeMission } from '@/lib/missions/describe-mission';
+import { describableMission, duplicateRows, emptyMissionForm, filterToRows, parseLiteral, rowsToFilter, toFormValues, toMissionInput } from './mission-form';
 
 describe('filter rows', () => {
   it('types literals as JSON when they read as JSON, else as text', () => {
@@ -59,5 +60,24 @@ describe('a whole mission', () => {
     const result = missionSchema.safeParse(toMissionInput(values));
     expect(result.success).toBe(false);
     expect(result.error?.issues[0].path).toEqual(['criteria', 'count']);
+  });
+});
+
+describe('describableMission', () => {
+  it('reads the form as it is typed: the measure, streak, audience and prerequisites the preview words', () => {
+    const form = emptyMissionForm();
+    form.criteria = { ...form.criteria, eventName: 'gold_earned', count: '10000', window: 'daily', aggregate: { op: 'sum', field: 'gold', streak: true, length: '7', repeat: false } };
+    form.audience = { platform: 'ios' };
+    form.prerequisites = ['first-win'];
+    const d = describeMission(describableMission(form), { titles: new Map([['first-win', 'Play 5 matches']]) });
+    expect(d.measure).toBe('Collect 10,000 gold a day (sum of gold on gold_earned), 7 days in a row');
+    expect(d.audience).toBe('only players with platform = "ios"');
+    expect(d.prerequisites).toBe('after ‘Play 5 matches’');
+  });
+
+  it('a count or length not typed yet reads as 1 or no streak; blanks as …', () => {
+    const form = emptyMissionForm();
+    form.criteria = { ...form.criteria, count: '', aggregate: { op: 'distinct', field: ' ', streak: true, length: 'x', repeat: false } };
+    expect(describeMission(describableMission(form)).measure).toBe('1 different … (distinct … on …)');
   });
 });

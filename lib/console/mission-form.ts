@@ -7,6 +7,7 @@ import { FILTER_OPERATORS, isFilterLiteral, isPlainObject, type FilterOperator }
 import type { Mission, MissionInput, MissionWindow, RewardKind } from '@/lib/contract/mission';
 import { fromLocalInput, toLocalInput } from '@/lib/console/local-time';
 import { aggregateToForm, emptyAggregateForm, formToAggregate, type AggregateFormValues } from '@/lib/console/mission-aggregate-form';
+import type { DescribableMission } from '@/lib/missions/describe-mission';
 
 export interface FilterRow {
   path: string;
@@ -200,4 +201,28 @@ export function toMissionInput(v: MissionFormValues): MissionInput {
     archived: v.archived,
     ...(v.audience ? { audience: v.audience } : {}),
   } as MissionInput;
+}
+
+/**
+ * The form as describeMission reads it (the preview, the labels), while it is
+ * typed: a count that is not a whole number ≥ 1 yet reads as 1, a streak
+ * length that is not a number leaves the streak out, a blank field or event
+ * name reads as "…".
+ */
+export function describableMission(v: MissionFormValues): DescribableMission {
+  const a = v.criteria.aggregate ?? emptyAggregateForm();
+  const length = Math.floor(Number(a.length));
+  const filter = rowsToFilter(v.criteria.filterRows);
+  return {
+    criteria: {
+      eventName: v.criteria.eventName.trim() || '…',
+      count: Math.max(1, Math.floor(Number(v.criteria.count)) || 1),
+      window: v.criteria.window,
+      ...(filter ? { filter } : {}),
+      ...(a.op === 'count' ? {} : { aggregate: { op: a.op, field: a.field.trim() || '…' } }),
+      ...(a.streak && length >= 1 ? { streak: { length, repeat: a.repeat } } : {}),
+    },
+    ...(v.audience ? { audience: v.audience } : {}),
+    prerequisites: v.prerequisites,
+  };
 }

@@ -31,6 +31,7 @@ import { ROLE_DESCRIPTIONS, ROLE_LABELS } from '@/lib/auth/roles';
 import { ANALYTICS_BUCKETS, ANALYTICS_MAX_RANGE_MS, type Analytics, type AnalyticsBucket } from '@/lib/contract/analytics';
 import type { CatalogDocument as CatalogExport } from '@/lib/contract/catalog';
 import { toLocalInput } from '@/lib/console/local-time';
+import { describeMission } from '@/lib/missions/describe-mission';
 
 const HOUR = 3_600_000;
 const PRESETS = {
@@ -479,9 +480,7 @@ export function Dashboard() {
                   <li key={m.id} className="flex items-center justify-between gap-3 py-2.5">
                     <span className="min-w-0">
                       <span className="block truncate text-sm font-medium">{m.title}</span>
-                      <span className="block truncate font-mono text-xs text-muted-foreground">
-                        {m.criteria.count} × {m.criteria.eventName} · {m.criteria.window}
-                      </span>
+                      <span className="block truncate text-xs text-muted-foreground">{describeMission(m, { titles: missionTitles }).summary}</span>
                     </span>
                     <MissionStatusBadge status={statusOf(m)} />
                   </li>

@@ -20,13 +20,12 @@ import { formatDateTime } from '@/components/console/format';
 import type { Draft } from '@/lib/contract/release';
 import type { missionListSchema } from '@/lib/contract/v1';
 import { fromLocalInput } from '@/lib/console/local-time';
+import { describeMission } from '@/lib/missions/describe-mission';
 import { PlayerSuggestions } from '../inspector/desk';
 
 type MissionList = z.output<typeof missionListSchema>;
 type CatalogDocument = Draft['catalog'];
 type Answer = { userId: string; at: number; list: MissionList };
-
-const WINDOW_LABEL: Record<string, string> = { lifetime: '', daily: 'daily', weekly: 'weekly', monthly: 'monthly' };
 
 /** The player's state of one listed mission, in words. */
 function stateOf(m: MissionList['missions'][number], p: MissionList['progress'][string] | undefined): string {
@@ -139,15 +138,21 @@ export function PreviewPlayerCard({ appId, draft }: { appId: string; draft: Cata
                   <TableBody>
                     {answer.list.missions.map((m) => {
                       const p = answer.list.progress[m.id];
-                      const window = WINDOW_LABEL[m.criteria.window] ?? m.criteria.window;
+                      // The draft's mission (its audience too: /v1 leaves it out), in the console's words.
+                      const described = describeMission(draft.missions.find((d) => d.id === m.id) ?? m, { progress: p, titles: title });
                       const reasons = m.locked ? lockReasons(m, answer, draft, title) : [];
                       return (
                         <TableRow key={m.id}>
-                          <TableCell className="font-medium">{m.title}</TableCell>
+                          <TableCell>
+                            <span className="font-medium">{m.title}</span>
+                            <span className="block max-w-80 text-xs text-muted-foreground" data-hint="measure">
+                              {described.summary}
+                            </span>
+                          </TableCell>
                           <TableCell>{stateOf(m, p)}</TableCell>
                           <TableCell className="tabular-nums">
-                            {p ? `${p.currentCount} / ${p.targetCount}` : '—'}
-                            {window ? <span className="ml-1 text-xs text-muted-foreground">({window})</span> : null}
+                            {p ? described.progress : '—'}
+                            {described.window ? <span className="ml-1 text-xs text-muted-foreground">({described.window})</span> : null}
                           </TableCell>
                           <TableCell>{m.locked ? (reasons.length > 0 ? reasons.join('; ') : 'Locked') : <span className="text-muted-foreground">—</span>}</TableCell>
                         </TableRow>

@@ -62,7 +62,7 @@ describe('describeNameMismatches', () => {
 describe('summarizeEvent', () => {
   it('one line: what it counted for, else the did-you-mean, else the first reason by mission title', () => {
     expect(summarizeEvent([{ missionId: 'ranked-wins', counted: true, change: 'progress', currentCount: 1, targetCount: 2 }, mismatch('login', 'login', 'match_won')], titles)).toBe(
-      'counted for “Win 2 ranked matches” (progress 1/2)',
+      'counted for “Win 2 ranked matches” (progress 1 / 2)',
     );
     expect(summarizeEvent([mismatch('ranked-wins', 'match_won', 'match_win'), mismatch('login', 'login', 'match_win')], titles)).toBe(
       'counted for nothing. No mission counts “match_win”: did you mean “match_won”? (2 missions count “match_won”, “login”)',

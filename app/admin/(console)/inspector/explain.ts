@@ -4,25 +4,20 @@
 // missions and campaigns), never by id, unless the catalog no longer has them.
 import { formatDateTime } from '@/components/console/format';
 import type { InspectorVerdict } from '@/lib/contract/inspector';
+import { describeCondition, describeMission, formatAmount, type DescribableMission, type DescribableProgress } from '@/lib/missions/describe-mission';
 import { nearestEventName } from '@/lib/missions/did-you-mean';
 
 /** Titles by id, for missions and campaigns; an unknown id answers itself. */
 export interface Titles {
   mission(id: string): string;
   campaign(id: string): string;
+  /** The mission itself, when the catalog has it: progress is then said in its units ("4,200 / 10,000 gold", "day 3 of 7"). */
+  missionOf?(id: string): DescribableMission | undefined;
 }
 
 type Lock = { reason: 'campaign_not_started'; campaignId: string; startAt: number; endAt: number } | { reason: 'prerequisites'; missing: string[] };
 
 const show = (value: unknown): string => (typeof value === 'string' ? `"${value}"` : JSON.stringify(value));
-
-function condition(c: unknown): string {
-  if (c === null || typeof c !== 'object' || Array.isArray(c)) return `= ${show(c)}`;
-  const ops: Record<string, string> = { eq: '=', ne: '≠', gt: '>', gte: '≥', lt: '<', lte: '≤', in: 'in', nin: 'not in' };
-  return Object.entries(c as Record<string, unknown>)
-    .map(([op, operand]) => (op === 'exists' ? (operand ? 'present' : 'absent') : `${ops[op] ?? op} ${show(operand)}`))
-    .join(' and ');
-}
 
 const titled = (ids: string[], titleOf: (id: string) => string) => ids.map((id) => `“${titleOf(id)}”`).join(', ');
 
@@ -50,22 +45,41 @@ function invalidValue(r: Record<string, unknown>): string {
   }
 }
 
+/**
+ * A player's progress on a mission in its units, as the Missions card says it
+ * (describeMission); without the mission (gone from the catalog) the bare
+ * counts and streak.
+ */
+export function describeProgress(missionId: string, progress: DescribableProgress, titles: Titles): string {
+  const mission = titles.missionOf?.(missionId);
+  if (mission) return describeMission(mission, { progress }).progress;
+  const streak = progress.streak ? `, streak ${progress.streak.current} of ${progress.streak.length}` : '';
+  return `${formatAmount(progress.currentCount)} / ${formatAmount(progress.targetCount)}${streak}`;
+}
+
+/** Where a streak stands once this window met its target: "day 2 of 7" (its mission's words), else "streak 2 of 7". */
+function metStreak(missionId: string, streak: { current: number; length: number }, titles: Titles): string {
+  const mission = titles.missionOf?.(missionId);
+  if (!mission) return `streak ${streak.current} of ${streak.length}`;
+  const target = mission.criteria.count;
+  return describeMission(mission, { progress: { currentCount: target, targetCount: target, streak } }).progress;
+}
+
 /** One sentence: counted and how far, or the first rule the event failed. */
 export function describeVerdict(v: InspectorVerdict, titles: Titles): string {
   const r = v as Record<string, unknown>;
   if (v.counted) {
-    const counts = `${v.currentCount}/${v.targetCount}`;
-    // Sum, distinct and streak missions say what the event added and where the streak stands.
-    const what = typeof r.added === 'number' ? ` +${r.added}` : r.value !== undefined ? ` new value ${show(r.value)}` : '';
-    const streak = isStreak(r.streak) ? `, streak ${r.streak.current}/${r.streak.length}` : '';
+    // Sum, distinct and streak missions say what the event added, and the progress is in the mission's units.
+    const counts = describeProgress(v.missionId, { currentCount: v.currentCount ?? 0, targetCount: v.targetCount ?? 0, ...(isStreak(r.streak) ? { streak: r.streak } : {}) }, titles);
+    const what = typeof r.added === 'number' ? ` +${formatAmount(r.added)}` : r.value !== undefined ? ` new value ${show(r.value)}` : '';
     const bucket = typeof r.bucket === 'string' && typeof r.timeZone === 'string' ? `, counts for ${r.bucket} in ${r.timeZone}` : '';
-    return v.change === 'completed' ? `Counted${what}: completed (${counts}${streak}${bucket})` : `Counted${what}: progress ${counts}${streak}${bucket}`;
+    return v.change === 'completed' ? `Counted${what}: completed (${counts}${bucket})` : `Counted${what}: progress ${counts}${bucket}`;
   }
   switch (v.code) {
     case 'event_name_mismatch':
       return `Event name ${show(r.seen)} is not the mission’s ${show(r.expected)}`;
     case 'filter_mismatch':
-      return `Filter “${String(r.key)}” did not match: needs ${condition(r.condition)}, saw ${r.missing ? 'no such field' : show(r.seen)}`;
+      return `Filter “${String(r.key)}” did not match: needs ${describeCondition(r.condition)}, saw ${r.missing ? 'no such field' : show(r.seen)}`;
     case 'outside_window':
       return `Event time ${formatDateTime(Number(r.timestamp))} is outside its campaign’s window (${formatDateTime(Number(r.startAt))} – ${formatDateTime(Number(r.endAt))})`;
     case 'campaign_not_live':
@@ -91,7 +105,7 @@ export function describeVerdict(v: InspectorVerdict, titles: Titles): string {
     case 'distinct_repeat':
       return `Added nothing: ${String(r.field)} ${show(r.value)} was already counted in this window`;
     case 'streak_window_met':
-      return `Added nothing: this window already met the target${isStreak(r.streak) ? ` (streak ${r.streak.current}/${r.streak.length})` : ''}`;
+      return `Added nothing: this window already met the target${isStreak(r.streak) ? ` (${metStreak(v.missionId, r.streak, titles)})` : ''}`;
     case 'outside_audience':
       return 'Outside the audience of the mission or its campaign: the mission does not exist for this user';
     case 'not_evaluated':

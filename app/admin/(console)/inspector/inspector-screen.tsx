@@ -41,11 +41,12 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import { cn } from '@/lib/cn';
 import { fromLocalInput } from '@/lib/console/local-time';
 import type { Inspection, InspectorVerdict, RecordedEventData } from '@/lib/contract/inspector';
-import type { ProgressStatus } from '@/lib/contract/progress';
+import type { MissionProgress, ProgressStatus } from '@/lib/contract/progress';
+import { describeMission } from '@/lib/missions/describe-mission';
 import { useEventNames } from '../missions/use-missions';
 import { AttributesCard } from './attributes-card';
 import { DataRequestCard, GrantCard, MissionFixCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
-import { describeLock, describeNameMismatches, describeVerdict, summarizeEvent, type Titles } from './explain';
+import { describeLock, describeNameMismatches, describeProgress, describeVerdict, summarizeEvent, type Titles } from './explain';
 import { isFiltered, NO_FILTER, useEventPages, type EventFilter } from './use-event-pages';
 
 type Target = { appId: string; userId: string };
@@ -159,26 +160,25 @@ function MissionsCard({ data, titles }: { data: Inspection; titles: Titles }) {
         ) : (
           <ul className="divide-y" aria-label="Missions">
             {data.missions.map(({ mission, status, progress, lock, claimRefusal }) => {
-              const current = progress?.currentCount ?? 0;
-              const target = progress?.targetCount ?? mission.criteria.count;
+              const described = describeMission(mission, { progress, titles: titles.mission, timeZone: data.timeZone });
               return (
                 <li key={mission.id} className="grid gap-2 py-3 first:pt-0 last:pb-0" data-mission={mission.id}>
                   <div className="flex flex-wrap items-center justify-between gap-2">
                     <div className="min-w-0">
                       <p className="font-medium">{mission.title}</p>
-                      <p className="text-xs text-muted-foreground">
-                        <code>{mission.id}</code> · counts <code>{mission.criteria.eventName}</code> · {mission.criteria.window}
+                      <p className="text-xs text-muted-foreground" data-testid="mission-criteria">
+                        <code>{mission.id}</code> · {described.summary}
                         {mission.campaignId && <> · in “{titles.campaign(mission.campaignId)}”</>}
                       </p>
                     </div>
                     <div className="flex items-center gap-2">
                       <span className="text-sm tabular-nums text-muted-foreground" data-testid="mission-count">
-                        {current}/{target}
+                        {described.progress}
                       </span>
                       <Badge variant={STATUS_BADGE[status]}>{status}</Badge>
                     </div>
                   </div>
-                  <ProgressBar value={progress?.progress ?? 0} label={`${mission.title} progress`} />
+                  <ProgressBar value={described.ratio} label={`${mission.title} progress`} />
                   {lock && <p className="text-sm text-warning">{describeLock(lock, titles)}</p>}
                   {claimRefusal && <ClaimRefusalLine refusal={claimRefusal} />}
                 </li>
@@ -426,7 +426,10 @@ interface LiveMessage {
 function summarize(m: LiveMessage, titles: Titles): string {
   const { type, data } = m;
   if (type === 'event.recorded') return summarizeEvent((data as unknown as RecordedEventData).verdicts, titles);
-  if (type.startsWith('mission.')) return `“${titles.mission(String(data.missionId))}” ${String(data.currentCount)}/${String(data.targetCount)} (${String(data.status)})`;
+  if (type.startsWith('mission.')) {
+    const missionId = String(data.missionId);
+    return `“${titles.mission(missionId)}” ${describeProgress(missionId, data as unknown as MissionProgress, titles)} (${String(data.status)})`;
+  }
   if (type === 'balance.changed') return `${String(data.currency)} = ${String(data.amount)}`;
   if (type === 'reward.granted') return `reward for “${titles.mission(String(data.missionId))}”`;
   return JSON.stringify(data).slice(0, 120);
@@ -736,9 +739,9 @@ function Inspected({ target }: { target: Target }) {
     onOpen: refresh,
   });
   const titles = React.useMemo<Titles>(() => {
-    const missions = new Map(data?.missions.map((m) => [m.mission.id, m.mission.title]));
+    const missions = new Map(data?.missions.map((m) => [m.mission.id, m.mission]));
     const campaigns = new Map(data?.campaigns.map((c) => [c.id, c.title]));
-    return { mission: (id) => missions.get(id) ?? id, campaign: (id) => campaigns.get(id) ?? id };
+    return { mission: (id) => missions.get(id)?.title ?? id, campaign: (id) => campaigns.get(id) ?? id, missionOf: (id) => missions.get(id) };
   }, [data]);
 
   if (error) {

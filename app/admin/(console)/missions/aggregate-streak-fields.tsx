@@ -10,6 +10,7 @@ import type { FieldErrors, UseFormReturn } from 'react-hook-form';
 import { NumberFormField, SelectFormField, TextFormField } from '@/components/ui/form-fields';
 import type { Mission } from '@/lib/contract/mission';
 import type { MissionFormValues } from '@/lib/console/mission-form';
+import { streakLengthLabel } from '@/lib/missions/describe-mission';
 
 const OPS = [
   { value: 'count', label: 'Count events' },
@@ -32,7 +33,6 @@ export function AggregateStreakFields({ form }: { form: UseFormReturn<MissionFor
   const window = values?.window ?? 'lifetime';
   const errors = form.formState.errors.criteria as CriteriaErrors | undefined;
   const streakError = errors?.streak?.length?.message ?? errors?.streak?.message;
-  const unit = window === 'weekly' ? 'weeks' : 'days';
   // The streak's error is the schema's (no field of its own revalidates it): a changed window, length or switch clears it until the next save.
   const length = values?.aggregate?.length;
   const { clearErrors } = form;
@@ -68,7 +68,7 @@ export function AggregateStreakFields({ form }: { form: UseFormReturn<MissionFor
             <NumberFormField
               control={form.control}
               name="criteria.aggregate.length"
-              label={`Length (${window === 'weekly' || window === 'daily' ? unit : 'windows'})`}
+              label={streakLengthLabel(window)}
               description="2 to 365"
             />
             <div className="grid gap-2 sm:pt-7">

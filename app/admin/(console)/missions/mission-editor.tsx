@@ -36,12 +36,14 @@ import {
   OPERATOR_LABELS,
   toFormValues,
   toMissionInput,
+  describableMission,
   type MissionFormValues,
 } from '@/lib/console/mission-form';
+import { describeMission, targetLabel } from '@/lib/missions/describe-mission';
 import { AudienceField } from '@/components/console/audience-field';
 import { AggregateStreakFields } from './aggregate-streak-fields';
 import { MissionPreview } from './mission-preview';
-import { WINDOW_HINTS, WINDOW_LABELS } from './labels';
+import { WINDOW_LABELS } from './labels';
 import { useCampaigns, useEventNames, useMission, useMissions, usePayloadFields } from './use-missions';
 import { useIdFollowsName } from '@/lib/console/use-id-follows-name';
 import { plainResolver, revealFirstError } from '@/lib/console/plain-errors';
@@ -222,6 +224,8 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   const payloadFields = usePayloadFields(appId, values.criteria?.eventName ?? '');
   const rowListId = React.useId();
   const title = editing ? `Edit ${existing.data?.title ?? 'mission'}` : 'New mission';
+  // The form's mission as describeMission reads it: the target's label and the window's hint (when it resets; the streak section says the rest) in its words.
+  const described = describableMission(values);
 
   if (editing && (draft.error || (existing.error && draft.data !== undefined && !inDraft))) {
     return (
@@ -304,12 +308,12 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                     className="font-mono"
                     placeholder="match_won"
                   />
-                  <NumberFormField control={form.control} name="criteria.count" label="Count" />
+                  <NumberFormField control={form.control} name="criteria.count" label={targetLabel(described.criteria)} />
                   <SelectFormField
                     control={form.control}
                     name="criteria.window"
                     label="Window"
-                    description={WINDOW_HINTS[values.criteria?.window ?? 'lifetime']}
+                    description={describeMission({ ...described, criteria: { ...described.criteria, streak: undefined } }).recurrence}
                     options={Object.entries(WINDOW_LABELS).map(([value, label]) => ({ value, label }))}
                   />
                 </div>

@@ -1,10 +1,12 @@
 'use client';
 
 // The mission as a player sees it in the game's mission list: icon, title,
-// progress towards the count, when it resets, the reward, expiry, and why it
-// is locked. Drawn from the form's current values, so it follows every keystroke.
+// what it measures and the progress towards it (describeMission, as the rest
+// of the console words it), when it resets, who it is for, the reward, expiry,
+// and why it is locked. Drawn from the form's current values, so it follows
+// every keystroke.
 import * as React from 'react';
-import { ClockIcon, GiftIcon, LockIcon, RotateCcwIcon, TargetIcon } from 'lucide-react';
+import { ClockIcon, GiftIcon, LockIcon, RotateCcwIcon, TargetIcon, UsersIcon } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent, CardHeader, CardTitle } from '@/components/ui/card';
 import { useNow } from '@/components/console/browser-store';
@@ -13,8 +15,9 @@ import type { Campaign } from '@/lib/contract/campaign';
 import { safeCssColor } from '@/lib/contract/css-color';
 import type { Reward } from '@/lib/contract/mission';
 import { fromLocalInput } from '@/lib/console/local-time';
-import { NO_CAMPAIGN, type MissionFormValues } from '@/lib/console/mission-form';
-import { WINDOW_HINTS, rewardLabel } from './labels';
+import { NO_CAMPAIGN, describableMission, type MissionFormValues } from '@/lib/console/mission-form';
+import { describeMission, sentence } from '@/lib/missions/describe-mission';
+import { rewardLabel } from './labels';
 
 function previewReward(r: MissionFormValues['reward']): Reward | null {
   if (r.kind === 'currency') return r.currency && Number(r.amount) > 0 ? { kind: 'currency', currency: r.currency, amount: Number(r.amount) } : null;
@@ -32,7 +35,7 @@ function safeImageUrl(url: string): string | null {
 }
 
 export function MissionPreview({ values, campaigns, missionTitles }: { values: MissionFormValues; campaigns: Campaign[]; missionTitles: Map<string, string> }) {
-  const count = Math.max(1, Math.floor(Number(values.criteria.count)) || 1);
+  const described = describeMission(describableMission(values), { titles: missionTitles });
   const reward = previewReward(values.reward);
   const campaign = values.campaignId === NO_CAMPAIGN ? null : (campaigns.find((c) => c.id === values.campaignId) ?? null);
   const expiresAt = fromLocalInput(values.expiresAt);
@@ -79,24 +82,32 @@ export function MissionPreview({ values, campaigns, missionTitles }: { values: M
             )}
           </div>
           <div className="mt-4 space-y-1.5">
-            <div className="flex justify-between text-xs text-muted-foreground">
-              <span>{values.criteria.eventName ? <code className="font-mono">{values.criteria.eventName}</code> : 'No event chosen'}</span>
-              <span className="tabular-nums">0 / {count.toLocaleString()}</span>
-            </div>
-            <div className="h-2 rounded-full bg-muted" role="progressbar" aria-label="Progress" aria-valuemin={0} aria-valuemax={count} aria-valuenow={0} />
+            <p className="text-xs text-muted-foreground" data-testid="preview-measure">
+              {values.criteria.eventName.trim() ? described.measure : 'No event chosen'}
+            </p>
+            <p className="text-right text-xs tabular-nums text-muted-foreground" data-testid="preview-progress">
+              {described.progress}
+            </p>
+            <div className="h-2 rounded-full bg-muted" role="progressbar" aria-label="Progress" aria-valuemin={0} aria-valuemax={100} aria-valuenow={0} />
           </div>
           <ul className="mt-4 space-y-1.5 text-sm">
             <li className="flex items-center gap-2">
-              <GiftIcon className="size-4 text-muted-foreground" aria-hidden />
+              <GiftIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
               {reward ? rewardLabel(reward) : <span className="text-muted-foreground">No reward yet</span>}
             </li>
             <li className="flex items-center gap-2">
-              <RotateCcwIcon className="size-4 text-muted-foreground" aria-hidden />
-              {WINDOW_HINTS[values.criteria.window]}
+              <RotateCcwIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+              {described.recurrence}
             </li>
+            {described.audience && (
+              <li className="flex items-center gap-2">
+                <UsersIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
+                {sentence(described.audience)}
+              </li>
+            )}
             {expiresAt !== null && !Number.isNaN(expiresAt) && (
               <li className="flex items-center gap-2">
-                <ClockIcon className="size-4 text-muted-foreground" aria-hidden />
+                <ClockIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
                 {expiresAt <= now ? 'Expired' : `Ends ${formatRelative(expiresAt, now)}`} ({formatDateTime(expiresAt)})
               </li>
             )}
@@ -104,7 +115,7 @@ export function MissionPreview({ values, campaigns, missionTitles }: { values: M
           {locked && (
             <p className="mt-3 rounded-md bg-muted px-3 py-2 text-xs text-muted-foreground">
               {notStarted && campaign ? `Opens with ${campaign.title}, ${formatRelative(campaign.startAt, now)}. ` : ''}
-              {values.prerequisites.length > 0 && `Unlocks after claiming: ${values.prerequisites.map((id) => missionTitles.get(id) ?? id).join(', ')}.`}
+              {described.prerequisites && `Unlocks ${described.prerequisites} ${values.prerequisites.length === 1 ? 'is' : 'are'} claimed.`}
             </p>
           )}
         </div>

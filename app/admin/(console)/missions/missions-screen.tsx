@@ -4,7 +4,7 @@ import * as React from 'react';
 import Link from 'next/link';
 import type { ColumnDef } from '@tanstack/react-table';
 import { useMutation } from '@tanstack/react-query';
-import { ArchiveIcon, ArchiveRestoreIcon, CopyIcon, FilterIcon, PencilIcon, PlusIcon, TargetIcon, Undo2Icon } from 'lucide-react';
+import { ArchiveIcon, ArchiveRestoreIcon, CopyIcon, FilterIcon, LockIcon, PencilIcon, PlusIcon, TargetIcon, Undo2Icon, UsersIcon } from 'lucide-react';
 import { toast } from 'sonner';
 import { Badge } from '@/components/ui/badge';
 import { Button } from '@/components/ui/button';
@@ -23,6 +23,7 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { Mission } from '@/lib/contract/mission';
 import type { MissionRecord } from '@/lib/contract/mission-admin';
 import type { Draft } from '@/lib/contract/release';
+import { describeMission, sentence } from '@/lib/missions/describe-mission';
 import { WINDOW_LABELS, rewardLabel } from './labels';
 import { ANY, useCampaigns, useEventNames, useMissions, type MissionFilters } from './use-missions';
 
@@ -136,7 +137,7 @@ function copyId(id: string, taken: Set<string>): string {
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-function columns(opts: { canWrite: boolean; editHref(id: string): string; onAction(action: Action): void }): ColumnDef<MissionRow, unknown>[] {
+function columns(opts: { canWrite: boolean; editHref(id: string): string; onAction(action: Action): void; titleOf(id: string): string }): ColumnDef<MissionRow, unknown>[] {
   const cols: ColumnDef<MissionRow, unknown>[] = [
     {
       id: 'mission',
@@ -161,25 +162,36 @@ function columns(opts: { canWrite: boolean; editHref(id: string): string; onActi
     },
     {
       id: 'criteria',
-      accessorFn: (m) => `${m.criteria.eventName} ${m.criteria.window}`,
-      header: 'Counts',
+      accessorFn: (m) => describeMission(m).summary,
+      header: 'Criteria',
       cell: ({ row }) => {
-        const c = row.original.criteria;
-        const filters = Object.keys(c.filter ?? {}).length;
+        const m = row.original;
+        const d = describeMission(m, { titles: opts.titleOf });
+        const filters = Object.keys(m.criteria.filter ?? {}).length;
         return (
-          <div className="flex flex-col gap-1">
-            <span className="whitespace-nowrap">
-              <span className="tabular-nums">{c.count.toLocaleString()}</span> × <code className="rounded bg-muted px-1 py-0.5 font-mono text-xs">{c.eventName}</code>
-            </span>
+          <div className="flex max-w-80 min-w-48 flex-col gap-1" data-testid="mission-criteria">
+            <span>{d.measure}</span>
             <span className="flex gap-1 whitespace-nowrap">
-              <Badge variant="secondary">{WINDOW_LABELS[c.window]}</Badge>
+              <Badge variant="secondary">{d.window ? sentence(d.window) : WINDOW_LABELS.lifetime}</Badge>
               {filters > 0 && (
-                <Badge variant="outline">
+                <Badge variant="outline" title={d.filter ?? undefined}>
                   <FilterIcon aria-hidden />
                   {filters === 1 ? '1 filter' : `${filters} filters`}
                 </Badge>
               )}
             </span>
+            {d.audience && (
+              <span className="flex items-start gap-1 text-xs text-muted-foreground">
+                <UsersIcon className="mt-0.5 size-3 shrink-0" aria-hidden />
+                {sentence(d.audience)}
+              </span>
+            )}
+            {d.prerequisites && (
+              <span className="flex items-start gap-1 text-xs text-muted-foreground">
+                <LockIcon className="mt-0.5 size-3 shrink-0" aria-hidden />
+                {sentence(d.prerequisites)}
+              </span>
+            )}
           </div>
         );
       },
@@ -315,7 +327,12 @@ export function MissionsScreen() {
     },
   });
 
-  const cols = React.useMemo(() => columns({ canWrite, editHref, onAction: (a) => act.mutate(a) }), [canWrite, editHref, act]);
+  // Prerequisites are named by title: the cells read them through the columns, which change with the list.
+  const titleOf = React.useMemo(() => {
+    const titles = new Map((all ?? []).map((m) => [m.id, m.title]));
+    return (id: string) => titles.get(id) ?? id;
+  }, [all]);
+  const cols = React.useMemo(() => columns({ canWrite, editHref, onAction: (a) => act.mutate(a), titleOf }), [canWrite, editHref, act, titleOf]);
   const set = (patch: Partial<MissionFilters>) => setFilters((f) => ({ ...f, ...patch }));
   const filtered = JSON.stringify(filters) !== JSON.stringify(INITIAL_FILTERS);
 
