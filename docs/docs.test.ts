@@ -9,6 +9,38 @@ const root = path.resolve(__dirname, '..');
 const docs = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
+/** The service's own source files: what `npm start`, `next start` and the routes run (not tests, test support, benchmarks or tooling). */
+function serviceSources(): string[] {
+  const walk = (dir: string): string[] =>
+    readdirSync(path.join(root, dir), { withFileTypes: true }).flatMap((e) =>
+      e.isDirectory() ? walk(`${dir}/${e.name}`) : /\.(ts|tsx|mjs)$/.test(e.name) && !/\.(test|spec)\./.test(e.name) ? [`${dir}/${e.name}`] : [],
+    );
+  return [...walk('lib'), ...walk('db'), ...walk('app'), 'instrumentation.ts', 'proxy.ts', 'scripts/start.mjs', 'scripts/server.ts', 'scripts/serve.ts'].filter(
+    (f) => !f.startsWith('lib/testing/') && f !== 'lib/kv/testing.ts',
+  );
+}
+
+/**
+ * Not configuration: set by Node.js, Next.js or the tooling (NODE_ENV, NEXT_*,
+ * CI), by the service for its own worker processes, and the test-only knobs
+ * (QUESTLINE_TEST_*, documented in docs/operations.md, never set in production).
+ */
+const NOT_CONFIGURATION = /^(NODE_ENV|NEXT_[A-Z_]+|CI|QUESTLINE_FORKED_WORKER|QUESTLINE_TEST_[A-Z_]+)$/;
+
+/** Every environment variable the service's code reads: `process.env.X`, `env.X`, `env['X']`, or a name handed to a reader (`nonEmpty(env, 'X')`, `envMs('X', …)`). */
+function serviceVariables(): Set<string> {
+  const names = new Set<string>();
+  for (const file of serviceSources()) {
+    const text = read(file);
+    if (!/process\.env|\benv\b/.test(text)) continue;
+    for (const m of text.matchAll(/(?:process\.env|\benv)(?:\.([A-Z][A-Z0-9_]+)|\[['"]([A-Z][A-Z0-9_]+)['"]\])|['"]([A-Z][A-Z0-9]*_[A-Z0-9_]+)['"]/g)) {
+      const name = m[1] ?? m[2] ?? m[3];
+      if (!NOT_CONFIGURATION.test(name)) names.add(name);
+    }
+  }
+  return names;
+}
+
 describe('documentation', () => {
   it.each(docs)('%s cites no document outside the repository', (file) => {
     expect(read(file)).not.toMatch(/service-spec\.md|decisions\.md/);
@@ -19,10 +51,11 @@ describe('documentation', () => {
     for (const link of links) expect(existsSync(path.resolve(root, path.dirname(file), link)), `${file} → ${link}`).toBe(true);
   });
 
-  it('the README configuration table names every variable lib/config.ts reads', () => {
-    const names = new Set([...read('lib/config.ts').matchAll(/nonEmpty\(env, '([A-Z0-9_]+)'\)/g)].map((m) => m[1]));
-    expect(names).toContain('TRUST_PROXY');
-    expect(names).toContain('SSE_MAX_STREAMS_PER_USER');
+  it('the README configuration table names every variable the service reads (lib/config.ts and the rest of its code)', () => {
+    const names = serviceVariables();
+    for (const name of ['TRUST_PROXY', 'SSE_MAX_STREAMS_PER_USER', 'DATABASE_POOL_MAX', 'REDIS_BREAKER_MS', 'OUTBOUND_WEBHOOK_ALLOW_PRIVATE', 'EVENT_RETENTION_DAYS', 'RELEASE_POLL_MS']) {
+      expect(names).toContain(name);
+    }
     const table = read('README.md').split('## Configuration')[1].split('\n## ')[0];
     for (const name of names) expect(table, name).toContain(`\`${name}\``);
   });
