@@ -4,6 +4,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { getAdminOpenApiDocument } from '@/lib/http/admin/openapi';
+import { getOpenApiDocument } from '@/lib/http/v1/openapi';
 
 const root = path.resolve(__dirname, '..');
 const docs = ['README.md', ...readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
@@ -41,6 +43,12 @@ function serviceVariables(): Set<string> {
   return names;
 }
 
+const HTTP_METHODS = new Set(['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace']);
+/** The operations of a served OpenAPI document (its `paths`; the outbound `webhooks` are calls Questline makes, not operations it serves). */
+function operationCount(doc: { paths: Record<string, Record<string, unknown>> }): number {
+  return Object.values(doc.paths).reduce((n, item) => n + Object.keys(item).filter((m) => HTTP_METHODS.has(m)).length, 0);
+}
+
 describe('documentation', () => {
   it.each(docs)('%s cites no document outside the repository', (file) => {
     expect(read(file)).not.toMatch(/service-spec\.md|decisions\.md/);
@@ -49,6 +57,13 @@ describe('documentation', () => {
   it.each(docs)('%s links only to files that exist', (file) => {
     const links = [...read(file).matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]).filter((l) => !/^[a-z]+:/.test(l));
     for (const link of links) expect(existsSync(path.resolve(root, path.dirname(file), link)), `${file} → ${link}`).toBe(true);
+  });
+
+  it('docs/api.md gives the number of operations each served OpenAPI document has', () => {
+    const text = read('docs/api.md').replace(/\s+/g, ' ');
+    const stated = (route: string) => Number(new RegExp(`\`GET ${route.replace(/[/.]/g, '\\$&')}\` \\((\\d+) operations`).exec(text)?.[1]);
+    expect(stated('/v1/openapi.json')).toBe(operationCount(getOpenApiDocument()));
+    expect(stated('/api/admin/openapi.json')).toBe(operationCount(getAdminOpenApiDocument()));
   });
 
   it('the README configuration table names every variable the service reads (lib/config.ts and the rest of its code)', () => {
