@@ -4,6 +4,8 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { NOTIFICATION_TYPES } from '@/lib/contract/outbound';
+import { sdkUpdateSchema } from '@/lib/contract/updates';
 import { getAdminOpenApiDocument } from '@/lib/http/admin/openapi';
 import { getOpenApiDocument } from '@/lib/http/v1/openapi';
 
@@ -64,6 +66,16 @@ describe('documentation', () => {
     const stated = (route: string) => Number(new RegExp(`\`GET ${route.replace(/[/.]/g, '\\$&')}\` \\((\\d+) operations`).exec(text)?.[1]);
     expect(stated('/v1/openapi.json')).toBe(operationCount(getOpenApiDocument()));
     expect(stated('/api/admin/openapi.json')).toBe(operationCount(getAdminOpenApiDocument()));
+  });
+
+  it('docs/sdk.md names every stream message type and every outbound notification type of the contract', () => {
+    const sdk = read('docs/sdk.md');
+    const streamTypes = sdkUpdateSchema.options.map((o) => o.shape.type.value);
+    expect(streamTypes).toContain('recommendation');
+    for (const type of [...streamTypes, ...NOTIFICATION_TYPES]) expect(sdk, type).toContain(`\`${type}\``);
+    // verifyWebhook's list of what a Notification can be names each of them.
+    const verify = sdk.split('### Verifying Questline')[1].split('\n## ')[0];
+    for (const type of NOTIFICATION_TYPES) expect(verify, type).toContain(`\`${type}\``);
   });
 
   it('the README configuration table names every variable the service reads (lib/config.ts and the rest of its code)', () => {
