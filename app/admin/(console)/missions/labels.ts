@@ -5,9 +5,10 @@ export const WINDOW_LABELS: Record<MissionWindow, string> = { lifetime: 'Lifetim
 
 export const WINDOW_HINTS: Record<MissionWindow, string> = {
   lifetime: 'Counts once, forever',
-  daily: 'Resets every day at 00:00 UTC',
-  weekly: 'Resets every Monday at 00:00 UTC',
-  monthly: 'Resets on the 1st at 00:00 UTC',
+  // The player's own calendar when they have a `timezone` attribute (docs/api.md, "Mission rules").
+  daily: 'Resets every day at the player’s midnight (00:00 UTC without a time zone)',
+  weekly: 'Resets every Monday at the player’s midnight (00:00 UTC without a time zone)',
+  monthly: 'Resets on the 1st at the player’s midnight (00:00 UTC without a time zone)',
 };
 
 export function rewardLabel(reward: Reward): string {
