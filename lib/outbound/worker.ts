@@ -41,6 +41,8 @@ const DEFAULT_FIRST_RETRY_MS = 30_000;
 const MAX_DELAY_MS = 6 * 3_600_000;
 const DEFAULT_SWEEP_MS = 5_000;
 const BATCH = 20;
+/** The retry timer, armed again after it fired, waits at least this long. */
+const REARM_MIN_MS = 100;
 
 function envMs(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
@@ -237,7 +239,8 @@ async function retryDue(): Promise<void> {
     const result = await db.execute(sql`select min(next_attempt_at) as at from webhook_deliveries
       where status = 'pending' and (locked_until is null or locked_until <= ${now}::bigint)`);
     const [next] = ((result as { rows?: unknown[] }).rows ?? (result as unknown[])) as Array<{ at: string | number | null }>;
-    if (next?.at !== null && next?.at !== undefined) armRetry(Number(next.at));
+    // One already due (it fell due while the sweeps ran, or their claim failed): shortly, never in a tight loop.
+    if (next?.at !== null && next?.at !== undefined) armRetry(Math.max(Number(next.at), serviceNow() + REARM_MIN_MS));
   } catch (err) {
     logError('outbound webhook retry timer failed', err); // the sweep still sends it
   }
