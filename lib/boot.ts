@@ -15,6 +15,7 @@ import { getKv, type KV } from '@/lib/kv';
 import { lastRedisConnectionError } from '@/lib/kv/clients';
 import { startRetention } from '@/lib/retention/retention';
 import { startReleaseScheduler } from '@/lib/releases/scheduler';
+import { privateAllowed } from '@/lib/outbound/address';
 import { startOutbound } from '@/lib/outbound/worker';
 import { isUnavailableError } from '@/lib/errors';
 import { logError } from '@/lib/log';
@@ -94,6 +95,12 @@ async function runBoot(): Promise<void> {
     // (without its warm marker) re-warms it.
     if (storeDown) console.warn(`Questline: warning: ${storeDown}`);
     if (testClockEnabled()) console.warn('Questline: warning: QUESTLINE_TEST_CLOCK=1: the admin key can move this process\'s clock (PUT /api/admin/test-clock); for tests only');
+    if (privateAllowed()) {
+      console.warn(
+        'Questline: warning: OUTBOUND_WEBHOOK_ALLOW_PRIVATE=1: outbound-webhook endpoints may point at loopback, private and link-local addresses ' +
+          '(this machine, its network, cloud metadata); only for a game backend on a private network, and tests (docs/operations.md, "Outbound webhooks")',
+      );
+    }
     await bootSteps(config, db, kv, !storeDown);
   });
 }

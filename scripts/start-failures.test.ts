@@ -86,7 +86,7 @@ describe('start-up failures: one line, exit 1', () => {
 describe('start-up with an unreachable Redis', () => {
   it('serves, after one warning line naming REDIS_URL (host and port) and what still works; no JSON error, no [redis:…] line', async () => {
     const port = await closedPort();
-    const server = await startServeProcess({ REDIS_URL: `redis://:r3dis-Pa55@127.0.0.1:${port}/4`, QUESTLINE_QUIET: undefined, LOG_LEVEL: 'info' });
+    const server = await startServeProcess({ REDIS_URL: `redis://:r3dis-Pa55@127.0.0.1:${port}/4`, QUESTLINE_QUIET: undefined, LOG_LEVEL: 'info', OUTBOUND_WEBHOOK_ALLOW_PRIVATE: undefined });
     try {
       expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
       const lines = linesOf(server.output()).filter((l) => !l.startsWith('{"level":"info"'));
@@ -96,6 +96,21 @@ describe('start-up with an unreachable Redis', () => {
       ]);
       expect(lines.filter((l) => l.startsWith('{') || l.startsWith('[redis'))).toEqual([]);
       expect(server.output()).not.toContain('r3dis-Pa55');
+    } finally {
+      await server.stop('SIGKILL');
+    }
+  });
+});
+
+describe('start-up with OUTBOUND_WEBHOOK_ALLOW_PRIVATE=1', () => {
+  it('serves, after one warning line saying outbound webhooks may reach private addresses (a start without it has none: above)', async () => {
+    const server = await startServeProcess({ OUTBOUND_WEBHOOK_ALLOW_PRIVATE: '1', REDIS_URL: undefined, QUESTLINE_QUIET: undefined, QUESTLINE_TEST_CLOCK: undefined });
+    try {
+      expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
+      expect(linesOf(server.output()).filter((l) => /warning|PRIVATE/i.test(l))).toEqual([
+        'Questline: warning: OUTBOUND_WEBHOOK_ALLOW_PRIVATE=1: outbound-webhook endpoints may point at loopback, private and link-local addresses ' +
+          '(this machine, its network, cloud metadata); only for a game backend on a private network, and tests (docs/operations.md, "Outbound webhooks")',
+      ]);
     } finally {
       await server.stop('SIGKILL');
     }

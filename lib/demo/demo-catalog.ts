@@ -30,7 +30,7 @@ export function demoCatalog(now: number): { missions: MissionInput[]; campaigns:
       {
         id: 'daily-three',
         title: 'Daily grind',
-        description: 'Play three matches today (resets at 00:00 UTC).',
+        description: 'Play three matches today (resets at midnight in your time zone, or at 00:00 UTC when you have none).',
         criteria: { eventName: 'match_played', count: 3, window: 'daily' },
         reward: { kind: 'currency', currency: 'coins', amount: 100 },
       },

@@ -1,5 +1,6 @@
 // Reads a JSON body with a hard size cap, counting bytes as they arrive so a
 // lying or absent Content-Length cannot get more than the cap into memory.
+import { fieldPath } from '@/lib/contract/describe-issues';
 import { AppError, type ErrorCode } from '@/lib/errors';
 import { bufferedBody } from './node-request';
 
@@ -107,7 +108,8 @@ const BAD_NUMBER = 'number is out of range (JSON numbers must be finite doubles)
 function unstorablePart(root: unknown): { path: string; problem: string } | null {
   // Iterative: a 64 KiB body can nest deeper than the call stack allows.
   const stack: { value: unknown; path: string; depth: number }[] = [{ value: root, path: '', depth: 0 }];
-  const join = (path: string, key: string) => (path ? `${path}.${key}` : key);
+  // The notation of every error message (lib/contract/describe-issues.ts): `events[0].payload.deep[1].x`.
+  const join = (path: string, key: string | number) => fieldPath(path, [key]);
   for (let item = stack.pop(); item; item = stack.pop()) {
     const { value, path, depth } = item;
     if (typeof value === 'string') {
@@ -121,7 +123,7 @@ function unstorablePart(root: unknown): { path: string; problem: string } | null
     if (value === null || typeof value !== 'object') continue;
     if (depth >= MAX_JSON_DEPTH) return { path, problem: `nests deeper than ${MAX_JSON_DEPTH} levels` };
     if (Array.isArray(value)) {
-      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: join(path, String(i)), depth: depth + 1 });
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], path: join(path, i), depth: depth + 1 });
     } else {
       const entries = Object.entries(value);
       for (const [key] of entries) if (UNSTORABLE_TEXT.test(key)) return { path, problem: BAD_TEXT };

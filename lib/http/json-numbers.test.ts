@@ -53,7 +53,7 @@ describe('out-of-range JSON numbers are refused with 400, nothing stored', () =>
     const raw = `{"events":[{"userId":"w1","name":"play","payload":{"deep":[1,{"x":-1e999}]},"timestamp":${Date.now()}}]}`;
     const sent = await sendDelivery(server, app, raw);
     expect(sent.status).toBe(400);
-    expect(sent.body).toEqual({ error: 'validation_error', message: 'events.0.payload.deep.1.x: number is out of range (JSON numbers must be finite doubles)' });
+    expect(sent.body).toEqual({ error: 'validation_error', message: 'events[0].payload.deep[1].x: number is out of range (JSON numbers must be finite doubles)' });
     expect(await appRowCounts([app.appId])).toEqual(before);
   });
 
@@ -73,7 +73,7 @@ describe('out-of-range JSON numbers are refused with 400, nothing stored', () =>
       `/api/admin/apps/${app.appId}/catalog`,
       `{"missions":[{"id":"m2","title":"M","criteria":{"eventName":"play","count":1},"reward":{"kind":"currency","currency":"gems","amount":1e999}}],"campaigns":[]}`,
     );
-    await expectRefused(res, 'validation_error', 'missions.0.reward.amount');
+    await expectRefused(res, 'validation_error', 'missions[0].reward.amount');
     expect(await appRowCounts([app.appId])).toEqual(before);
   });
 

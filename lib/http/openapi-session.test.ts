@@ -149,6 +149,12 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect(stream.text).toMatch(/^data: /m);
     const byQuery = await call('GET', `/v1/sse/updates?access_token=${encodeURIComponent(token)}&lastEventId=0-0`, { stream: true });
     expect(byQuery.status).toBe(200);
+    // HEAD: the stream's status and headers, no body.
+    const probe = await call('HEAD', '/v1/sse/updates', { headers: bearer() });
+    expect(probe.status).toBe(200);
+    expect(probe.headers.get('content-type')).toBe('text/event-stream');
+    expect(probe.text).toBe('');
+    expect((await call('HEAD', '/v1/sse/updates')).status).toBe(401);
   });
 
   it('the signed webhook', async () => {

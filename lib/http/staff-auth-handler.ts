@@ -5,10 +5,12 @@
 // sees them:
 // - per (account, client): 10 failures per 15 minutes, then 429 for that
 //   client and that account only;
-// - per client across accounts (password spraying): 30 failures per 15 minutes;
-// - per account across clients: a client that has not failed for the account
-//   within 24 h gets its attempt through at once (its first failure marks it);
-//   every other attempt on the account shares 20 per hour (sliding window).
+// - a client that has not failed for the account within 24 h gets its attempt
+//   through at once (its first failure marks it), whatever else that client
+//   or anyone else tried: the owner's first attempt from a shared address;
+// - every other attempt: per client across accounts (password spraying) 30
+//   failures per 15 minutes, and per account across clients 20 per hour
+//   (sliding windows).
 // The body is parsed here, once, and Better Auth gets the very body that was
 // counted: JSON or form fields, re-encoded as JSON; anything else is refused.
 import { createHmac } from 'node:crypto';
@@ -22,7 +24,6 @@ import { toStoredEmail } from '@/lib/staff/email';
 import { logError, logInfo } from '@/lib/log';
 import { outageLog } from '@/lib/log-outage';
 import { signInAttemptsPerAccount, signInFailuresPerClient, signInFailuresPerPair, SIGN_IN_CLEAN_MS } from '@/lib/ratelimit/policies';
-import type { LimitResult } from '@/lib/ratelimit/types';
 import { readRawBody } from './body';
 import { clientIp, UNKNOWN_CLIENT } from './client-ip';
 import { rateLimitedError } from './rate-limit';
@@ -72,10 +73,6 @@ function accountTag(email: string): string {
  */
 const cleanKey = (account: string, client: string) => kvKey('signin-seen', account, client);
 
-function refused(results: LimitResult[]): LimitResult | null {
-  return results.find((r) => r.remaining <= 0) ?? null;
-}
-
 async function signInWithLimit(req: Request, auth: StaffAuth, remoteAddress: string | undefined, requestId: string): Promise<Response> {
   const { email, fields } = parseSignIn(req.headers.get('content-type'), await readRawBody(req));
   const account = accountTag(email);
@@ -84,18 +81,22 @@ async function signInWithLimit(req: Request, auth: StaffAuth, remoteAddress: str
   // client: every request is then the one client "unknown".
   const client = clientIp(req, remoteAddress, getConfig().trustProxy);
   const pairKey = `${account}:${client}`;
-  const checks = [signInFailuresPerPair().peek(pairKey)];
-  if (client !== UNKNOWN_CLIENT) checks.push(signInFailuresPerClient().peek(client));
-  const over = refused(await Promise.all(checks));
-  if (over) throw rateLimitedError({ ...over, success: false });
+  const pair = await signInFailuresPerPair().peek(pairKey);
+  if (pair.remaining <= 0) throw rateLimitedError({ ...pair, success: false });
 
   // A client's first attempt on an account within 24 h goes through (so nobody
-  // else's guesses can refuse it); claimed atomically, so a burst from one
-  // client gets one. Every later attempt shares the account's hourly budget.
+  // else's guesses, not even those from its own address on other accounts,
+  // can refuse it); claimed atomically, so a burst from one client gets one.
+  // Every later attempt must be within the client's failures across accounts
+  // (spraying) and shares the account's hourly budget.
   const kv = getKv();
   const marker = cleanKey(account, client);
   const fresh = await kv.set(marker, '1', { nx: true, ttlMs: SIGN_IN_CLEAN_MS });
   if (!fresh) {
+    if (client !== UNKNOWN_CLIENT) {
+      const spraying = await signInFailuresPerClient().peek(client);
+      if (spraying.remaining <= 0) throw rateLimitedError({ ...spraying, success: false });
+    }
     const lane = await signInAttemptsPerAccount().consume(account);
     if (!lane.success) throw rateLimitedError(lane);
   }

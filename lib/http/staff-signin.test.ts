@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { httpFrom } from '@/lib/testing/http-from';
 import { signedInStaff, type TestStaff } from '@/lib/testing/staff';
 import { startTestServer, type TestServer } from '@/lib/testing/test-server';
-import { awayFromWindowEdge } from '@/lib/testing/rate-window';
+import { awayFromWindowEdge, freshWindowInProcess } from '@/lib/testing/rate-window';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -88,6 +88,32 @@ describe('POST /api/auth/sign-in/email, clients told apart by socket address', (
     const victim = await signInFrom('127.0.0.1', 'application/json', json(member.email, member.password));
     expect(victim.status).toBe(200);
     expect(String(victim.headers['set-cookie'])).toContain('questline.session_token=');
+  });
+
+  it('one shared address (an office NAT): 35 wrong guesses spread over other accounts do not refuse the owner\'s right password, their first attempt on their account from there; the spraying stays bounded (30 failures per quarter hour, then one first attempt per account)', async () => {
+    const owner = await signedInStaff(server, 'editor');
+    const colleague = await signedInStaff(server, 'support');
+    const sprayed = await Promise.all([0, 1, 2, 3].map(() => signedInStaff(server, 'support')));
+    freshWindowInProcess(2 * 60_000, 15 * 60_000);
+    const office = nextAddress();
+    const statuses: Record<number, number> = {};
+    for (let i = 0; i < 35; i++) {
+      // At most 9 per account: under the per-(account, address) limit, so only the address's count refuses.
+      const { status } = await signInFrom(office, 'application/json', json(sprayed[i % sprayed.length].email, `wrong password ${i}!`));
+      statuses[status] = (statuses[status] ?? 0) + 1;
+    }
+    expect(statuses).toEqual({ 401: 30, 429: 5 });
+    // The owner's first attempt on their own account from the office reaches Better Auth and signs in.
+    const ownerIn = await signInFrom(office, 'application/json', json(owner.email, owner.password));
+    expect(ownerIn.status).toBe(200);
+    expect(String(ownerIn.headers['set-cookie'])).toContain('questline.session_token=');
+    // A colleague's first attempt is checked too (a typo answers 401) ...
+    expect((await signInFrom(office, 'application/json', json(colleague.email, 'a typo!'))).status).toBe(401);
+    // ... and is the only one the address gets on that account while it is over its spraying bound.
+    expect((await signInFrom(office, 'application/json', json(colleague.email, colleague.password))).status).toBe(429);
+    // The sprayed accounts stay refused from that address; from another address, their owners sign in.
+    expect((await signInFrom(office, 'application/json', json(sprayed[0].email, sprayed[0].password))).status).toBe(429);
+    expect((await signInFrom(nextAddress(), 'application/json', json(sprayed[0].email, sprayed[0].password))).status).toBe(200);
   });
 
   it('sign-out over HTTP clears every cookie Better Auth clears, each in its own Set-Cookie header', async () => {

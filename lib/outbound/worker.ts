@@ -1,7 +1,9 @@
 // The outbound-webhook worker: sends the outbox's due deliveries
 // (webhook_deliveries, written with the changes they report) after commit.
-// Kicked by the writer once its transaction committed, and a periodic sweep
-// catches anything due (a retry, a row whose instance died before sending).
+// Kicked by the writer once its transaction committed; a failed attempt arms
+// a timer for its retry's due time (so a retry is never later than its
+// backoff says), and a periodic sweep catches anything else due (a row whose
+// instance died before sending, a retry whose instance restarted).
 //
 // Across instances each delivery is sent by one at a time: a row is claimed
 // with a lease (UPDATE … locked_until = now + lease over a SELECT … FOR UPDATE
@@ -39,6 +41,8 @@ const DEFAULT_FIRST_RETRY_MS = 30_000;
 const MAX_DELAY_MS = 6 * 3_600_000;
 const DEFAULT_SWEEP_MS = 5_000;
 const BATCH = 20;
+/** The retry timer, armed again after it fired, waits at least this long. */
+const REARM_MIN_MS = 100;
 
 function envMs(name: string, fallback: number): number {
   const raw = process.env[name]?.trim();
@@ -48,14 +52,17 @@ function envMs(name: string, fallback: number): number {
 
 /**
  * Test-only knobs (docs/operations.md): QUESTLINE_TEST_OUTBOUND_BACKOFF_MS
- * replaces the 30 s of the first retry (each later one is 4× the one before),
- * QUESTLINE_TEST_OUTBOUND_RETRY_FOR_MS the 24 h, and
- * QUESTLINE_TEST_OUTBOUND_HOLD=1 makes this process write deliveries but
- * never send them (a test kills it "between commit and send").
+ * replaces the 30 s of the first retry (each later one is 4× the one before;
+ * the sweep then runs at that period too), QUESTLINE_TEST_OUTBOUND_RETRY_FOR_MS
+ * the 24 h, QUESTLINE_TEST_OUTBOUND_SWEEP=0 turns the periodic sweep off (only
+ * kicks and retry timers send), and QUESTLINE_TEST_OUTBOUND_HOLD=1 makes this
+ * process write deliveries but never send them (a test kills it "between
+ * commit and send").
  */
 const firstRetryMs = () => envMs('QUESTLINE_TEST_OUTBOUND_BACKOFF_MS', DEFAULT_FIRST_RETRY_MS);
 const retryForMs = () => envMs('QUESTLINE_TEST_OUTBOUND_RETRY_FOR_MS', DEFAULT_RETRY_FOR_MS);
 const held = () => process.env.QUESTLINE_TEST_OUTBOUND_HOLD === '1';
+const sweepOff = () => process.env.QUESTLINE_TEST_OUTBOUND_SWEEP?.trim() === '0';
 const sweepMs = () => Math.min(DEFAULT_SWEEP_MS, firstRetryMs());
 
 /** The delay before retry number `n` (1: the first retry): 30 s · 4^(n−1), capped at 6 h, times a jitter in [0.5, 1). */
@@ -83,8 +90,12 @@ const state = processWide('outbound.worker', () => ({
   /** The process's database, handed in by start-up (lib/boot.ts: processDb) when it starts the sweep. */
   database: null as (() => Promise<DbOrTx>) | null,
   timer: null as ReturnType<typeof setInterval> | null,
-  running: false,
+  /** The sweeps running now (they end when nothing more was asked), or null. */
+  sweeping: null as Promise<void> | null,
   again: false,
+  /** The timer for the earliest retry this process knows is due (service clock), and that time. */
+  retryTimer: null as ReturnType<typeof setTimeout> | null,
+  retryAt: null as number | null,
 }));
 
 function rowsOf(result: unknown): Claimed[] {
@@ -195,6 +206,44 @@ async function attempt(db: DbOrTx, row: Claimed): Promise<void> {
   await db.execute(sql`update webhook_deliveries set status = ${giveUp ? 'failed' : 'pending'}, attempts = ${attempts},
     last_status_code = ${result.status}, last_error = ${result.error?.slice(0, 500) ?? null}, next_attempt_at = ${next}::bigint, locked_until = null
     where id = ${row.id} and locked_until = ${lease}::bigint`);
+  if (next !== null) armRetry(next);
+}
+
+/**
+ * Sends the retry due at `at` (service clock) at that time rather than at the
+ * next sweep (up to 5 s later): one timer, for the earliest retry this process
+ * knows of. When it fires, the sweeps send every due row; then the timer is
+ * armed again for the earliest pending row nobody holds (any instance's:
+ * whoever claims it first sends it).
+ */
+function armRetry(at: number): void {
+  if (state.retryTimer && state.retryAt !== null && state.retryAt <= at) return;
+  if (state.retryTimer) clearTimeout(state.retryTimer);
+  state.retryAt = at;
+  // + 1: a timer may fire within the millisecond before its time.
+  state.retryTimer = setTimeout(() => void retryDue(), Math.max(0, at - serviceNow()) + 1);
+  state.retryTimer.unref?.();
+}
+
+async function retryDue(): Promise<void> {
+  state.retryTimer = null;
+  state.retryAt = null;
+  // A closed database (a test's server closed, shutdown) is not reopened.
+  if (held() || !dbIsOpen() || !state.database) return;
+  await runSweeps();
+  if (!dbIsOpen()) return;
+  try {
+    const db = await state.database();
+    const now = serviceNow();
+    // Unleased: a row another instance holds is its to retry (its lease lapsing is the sweep's).
+    const result = await db.execute(sql`select min(next_attempt_at) as at from webhook_deliveries
+      where status = 'pending' and (locked_until is null or locked_until <= ${now}::bigint)`);
+    const [next] = ((result as { rows?: unknown[] }).rows ?? (result as unknown[])) as Array<{ at: string | number | null }>;
+    // One already due (it fell due while the sweeps ran, or their claim failed): shortly, never in a tight loop.
+    if (next?.at !== null && next?.at !== undefined) armRetry(Math.max(Number(next.at), serviceNow() + REARM_MIN_MS));
+  } catch (err) {
+    logError('outbound webhook retry timer failed', err); // the sweep still sends it
+  }
 }
 
 async function sweepOnce(): Promise<void> {
@@ -210,24 +259,26 @@ async function sweepOnce(): Promise<void> {
   }
 }
 
-/** Runs sweeps until nothing more is asked (a kick during a sweep runs one more). */
-async function runSweeps(): Promise<void> {
-  if (held()) return;
-  if (state.running) {
+/** Runs sweeps until nothing more is asked (a kick during a sweep runs one more); resolves when they end. */
+function runSweeps(): Promise<void> {
+  if (held()) return Promise.resolve();
+  if (state.sweeping) {
     state.again = true;
-    return;
+    return state.sweeping;
   }
-  state.running = true;
-  try {
-    do {
-      state.again = false;
-      await sweepOnce();
-    } while (state.again);
-  } catch (err) {
-    logError('outbound webhook sweep failed', err);
-  } finally {
-    state.running = false;
-  }
+  state.sweeping = (async () => {
+    try {
+      do {
+        state.again = false;
+        await sweepOnce();
+      } while (state.again);
+    } catch (err) {
+      logError('outbound webhook sweep failed', err);
+    } finally {
+      state.sweeping = null;
+    }
+  })();
+  return state.sweeping;
 }
 
 /**
@@ -237,7 +288,7 @@ async function runSweeps(): Promise<void> {
  */
 export function startOutbound(database?: () => Promise<DbOrTx>): void {
   if (database) state.database = database;
-  if (state.timer) return;
+  if (state.timer || sweepOff()) return;
   // A closed database (a test's server closed, shutdown) is not reopened by the sweep.
   state.timer = setInterval(() => {
     if (dbIsOpen()) void runSweeps();

@@ -27,7 +27,7 @@ const HOUR = 60 * MINUTE;
 // Staff sign-in (lib/http/staff-auth-handler.ts, docs/security.md "Staff sign-in").
 /** Failed sign-ins per (account, client): a person mistyping gets ten tries per quarter hour from their machine. */
 export const signInFailuresPerPair = (): Limiter => createLimiter({ name: 'staff-signin-pair', limit: 10, windowMs: FIFTEEN_MINUTES });
-/** Failed staff sign-ins per client across accounts (password spraying). */
+/** Failed staff sign-ins per client across accounts (password spraying); a client's first attempt on an account is not held to it. */
 export const signInFailuresPerClient = (): Limiter => createLimiter({ name: 'staff-signin-ip', limit: 30, windowMs: FIFTEEN_MINUTES });
 /** Attempts on one account from clients that already tried it within SIGN_IN_CLEAN_MS, across all of them. */
 export const SIGN_IN_ACCOUNT_PER_HOUR = 20;

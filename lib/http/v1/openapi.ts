@@ -211,8 +211,31 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       success: { '200': { description: 'Event stream; each data line is an SDKUpdate', stream: { schema: { type: 'string', description: 'Frames of `id:` and `data:` lines; each data line is the JSON of an SDKUpdate (x-sse-data)', 'x-sse-data': ref('SDKUpdate') }, example: ex.stream } } },
       errors: ['too_many_streams'],
     },
+    // Served wherever GET is (lib/http/routes.ts); listed here because clients and monitors probe the stream with it.
+    head: {
+      operationId: 'probeUpdates',
+      tags: ['stream'],
+      summary: 'The stream’s status and headers, without a stream',
+      description:
+        'Answers what GET /v1/sse/updates would (200 with Content-Type text/event-stream, or the same error status and headers) and ends at once: no body, and no stream stays open. ' +
+        'The same credentials as GET (the Authorization header or `access_token`).',
+      parameters: [{ name: 'access_token', in: 'query', required: false, schema: { type: 'string' }, description: 'The JWT, for clients that cannot send headers' }],
+      success: { '200': { description: 'The stream would open (Content-Type text/event-stream); no body' } },
+      errors: ['too_many_streams'],
+    },
   },
 };
+
+/** A HEAD operation's answers carry no body: each answer of `op` without its content. */
+function withoutBodies(op: Record<string, unknown>): Record<string, unknown> {
+  const responses = Object.fromEntries(
+    Object.entries(op.responses as Record<string, Record<string, unknown>>).map(([status, answer]) => {
+      const { content: _content, ...rest } = answer;
+      return [status, rest];
+    }),
+  );
+  return { ...op, responses };
+}
 
 const TAGS = [
   { name: 'auth', description: 'Tokens: issue (with the app secret) and revoke' },
@@ -241,7 +264,7 @@ function buildDocument() {
       schemas: componentJsonSchemas(),
     },
     paths: Object.fromEntries(
-      Object.entries(operations).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, spec]) => [method, operation(spec, rules)]))]),
+      Object.entries(operations).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, spec]) => [method, method === 'head' ? withoutBodies(operation(spec, rules)) : operation(spec, rules)]))]),
     ),
     // Outbound webhooks: what Questline POSTs to an app's endpoints (docs/webhooks.md), as OpenAPI 3.1 describes calls the API makes.
     webhooks: {

@@ -229,7 +229,7 @@ describe('POST /v1/webhook/incoming: the body is decided whole', () => {
     ['an event is not an object', { events: [whEvent('u'), 'play'] }, /^events\[1\]: /],
     ['an event has no userId', { events: [{ name: 'play', payload: {}, timestamp: 1 }] }, /^events\[0\]\.userId: /],
     ['an event has an empty idempotencyKey', { events: [whEvent('u', 'play', { idempotencyKey: '' })] }, /^events\[0\]\.idempotencyKey: /],
-    ['an event carries a NUL character', { events: [whEvent('u', 'pl\u0000ay')] }, /^events\.0\.name: /],
+    ['an event carries a NUL character', { events: [whEvent('u', 'pl\u0000ay')] }, /^events\[0\]\.name: /],
   ])('answers 400 validation_error when %s', async (_name, body, message) => {
     const sent = await sendDelivery(server, app, body);
     expect(sent.status).toBe(400);
