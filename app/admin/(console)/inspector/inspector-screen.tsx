@@ -40,6 +40,7 @@ import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import { cn } from '@/lib/cn';
 import type { Inspection, InspectorVerdict, RecordedEventData } from '@/lib/contract/inspector';
+import { adminUserPath } from '@/lib/contract/user-address';
 import type { ProgressStatus } from '@/lib/contract/progress';
 import { AttributesCard } from './attributes-card';
 import { DataRequestCard, GrantCard, MissionFixCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
@@ -48,7 +49,7 @@ import { describeLock, describeNameMismatches, describeVerdict, summarizeEvent, 
 type Target = { appId: string; userId: string };
 
 const inspectionKey = (t: Target) => ['admin', 'inspector', t.appId, t.userId] as const;
-const userPath = (t: Target) => `/api/admin/apps/${encodeURIComponent(t.appId)}/users/${encodeURIComponent(t.userId)}`;
+const userPath = (t: Target, rest = '', query: Record<string, string> = {}) => adminUserPath(t.appId, t.userId, rest, query);
 
 const STATUS_BADGE: Record<ProgressStatus, 'default' | 'success' | 'secondary' | 'warning' | 'outline'> = {
   active: 'default',
@@ -360,7 +361,7 @@ function useLiveUpdates(target: Target | null, handlers: LiveHandlers): { state:
   const onOpen = React.useEffectEvent(handlers.onOpen);
   React.useEffect(() => {
     if (!target) return;
-    const source = new EventSource(`${userPath(target)}/updates`);
+    const source = new EventSource(userPath(target, '/updates'));
     source.onopen = () => {
       setState('live');
       onOpen();
@@ -451,7 +452,7 @@ function ActionsCard({ target, onDone, titles }: { target: Target; onDone(): voi
   const [payloadError, setPayloadError] = React.useState<string | null>(null);
   const send = useMutation({
     mutationFn: (body: { name: string; payload: Record<string, unknown> }) =>
-      adminFetch<{ eventId: string; missionsUpdated: string[] }>(`${userPath(target)}/events`, { method: 'POST', body }),
+      adminFetch<{ eventId: string; missionsUpdated: string[] }>(userPath(target, '/events'), { method: 'POST', body }),
     onSuccess: (r) => {
       toast.success(r.missionsUpdated.length ? `Test event recorded: advanced ${r.missionsUpdated.join(', ')}` : 'Test event recorded: no mission advanced');
       onDone();
@@ -460,7 +461,7 @@ function ActionsCard({ target, onDone, titles }: { target: Target; onDone(): voi
   });
   const dryRun = useMutation({
     mutationFn: (body: { name: string; payload: Record<string, unknown> }) =>
-      adminFetch<{ missionsUpdated: string[]; verdicts: Array<{ missionId: string; counted: boolean; code?: string }> }>(`${userPath(target)}/events?dryRun=1`, { method: 'POST', body }),
+      adminFetch<{ missionsUpdated: string[]; verdicts: Array<{ missionId: string; counted: boolean; code?: string }> }>(userPath(target, '/events', { dryRun: '1' }), { method: 'POST', body }),
     onError: (err) => toast.error(errorMessage(err)),
   });
   const revoke = useMutation({
