@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { expect } from 'vitest';
 import { adminUserPath } from '@/lib/contract/user-address';
 
-export const AWKWARD_USER_IDS = ['.', '..', 'export', 'by-id', 'a/b', '50%', 'what?', '%2E%2E'] as const;
+const AWKWARD_USER_IDS = ['.', '..', 'export', 'by-id', 'a/b', '50%', 'what?', '%2E%2E'] as const;
 
 export const ADDRESS_CATALOG = {
   campaigns: [],
@@ -31,7 +31,7 @@ async function call(target: Target, method: string, path: string, body?: unknown
 }
 
 /** A GET sent with its path exactly as given: no URL parser resolves its dot segments on the way. */
-export function rawGet(target: Target, path: string): Promise<{ status: number; body: Record<string, unknown> }> {
+function rawGet(target: Target, path: string): Promise<{ status: number; body: Record<string, unknown> }> {
   const { hostname, port } = new URL(target.url);
   return new Promise((resolve, reject) => {
     const req = request({ host: hostname, port, path, method: 'GET', headers: { Authorization: `Bearer ${target.adminKey}` } }, (res) => {
