@@ -35,6 +35,7 @@ const NEXT_START_SPECS = [
   'console-roles.spec.ts',
   'console-authoring-flow.spec.ts',
   'console-desk-live.spec.ts',
+  'console-dot-user.spec.ts',
 ];
 
 export default defineConfig({

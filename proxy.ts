@@ -3,13 +3,14 @@
 // - a CORS preflight for any /v1 path and method is answered here;
 // - a path whose percent-escapes do not decode (also under Better Auth's
 //   /api/auth) is a 400 validation_error here, before Next.js's router fails
-//   on it with a bare 500;
+//   on it with a bare 500; so is an API path with a `.`/`..` segment still
+//   in it (lib/http/malformed-path.ts);
 // - a signed-out visitor of an /admin page goes to the sign-in page, keeping
 //   where they were going (the console layout checks the session itself;
 //   this spares a round trip and remembers the destination).
 // Responses of the handlers carry the CORS headers themselves (lib/http/handler.ts).
 import { isPreflight, preflightResponse } from './lib/http/cors';
-import { hasMalformedEscape, malformedPathResponse } from './lib/http/malformed-path';
+import { hasDotSegment, hasMalformedEscape, malformedPathResponse, rawPathOf } from './lib/http/malformed-path';
 import { requestIdOf } from './lib/http/request-id';
 
 const SESSION_COOKIE = /(?:^|;\s*)(?:__Secure-)?questline\.session_token=/;
@@ -30,6 +31,8 @@ export function proxy(request: Request): Response | undefined {
   const cors = !pathname.startsWith('/api/');
   if (cors && isPreflight(request)) return preflightResponse(requestIdOf(request));
   if (hasMalformedEscape(pathname)) return malformedPathResponse(request, pathname, cors);
+  const raw = rawPathOf(request.url);
+  if (hasDotSegment(raw)) return malformedPathResponse(request, raw, cors, 'dot');
   return undefined;
 }
 

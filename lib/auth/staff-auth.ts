@@ -9,7 +9,7 @@ import { processDb } from '@/lib/process-db';
 import { staff, staffAccount, staffSession, staffVerification } from '@/db/schema';
 import { getConfig } from '@/lib/config';
 import { processWide } from '@/lib/process-wide';
-import { logError, logInfo } from '@/lib/log';
+import { logError, logInfo, logWarn } from '@/lib/log';
 import { STAFF_ROLES } from '@/lib/auth/roles';
 import { STAFF_PASSWORD_MAX, STAFF_PASSWORD_MIN } from '@/lib/contract/staff';
 import { requestHost } from './same-origin';
@@ -86,11 +86,40 @@ function logBetterAuthError(error: unknown): void {
   logError('staff auth: request failed', error);
 }
 
-/** Better Auth's warnings and errors as our one-line JSON logs, minus the expected "Base URL is not set". */
-function logBetterAuth(level: 'debug' | 'info' | 'warn' | 'error', message: string, ...args: unknown[]): void {
+/**
+ * What Better Auth reports at error level about a request it refuses, not a
+ * failure of ours: a foreign `Origin` (anyone can send one, on every
+ * request), a callback URL off this host, a cross-site navigation sign-in.
+ */
+const CLIENT_REFUSAL = /^(Invalid (?:origin|callbackURL|redirectURL|errorCallbackURL|newUserCallbackURL)|Blocked cross-site navigation login attempt)/;
+/** Per kind of refusal and instance, one warn line per this time at most; the ones between are counted into the next. */
+export const REFUSAL_LOG_EVERY_MS = 60_000;
+const refusalLog = processWide('staff-auth.refusal-log', () => new Map<string, { loggedAt: number; unlogged: number }>());
+
+function logRefusal(kind: string, message: string): void {
+  const now = Date.now();
+  const last = refusalLog.get(kind);
+  if (last && now - last.loggedAt < REFUSAL_LOG_EVERY_MS) {
+    last.unlogged += 1;
+    return;
+  }
+  // The message quotes what the client sent (the Origin): cut, and redacted as every line.
+  const detail = message.length > 200 ? `${message.slice(0, 200)}…` : message;
+  logWarn('staff auth: request refused by Better Auth', { refusal: kind, detail, ...(last ? { unloggedSinceLast: last.unlogged } : {}) });
+  refusalLog.set(kind, { loggedAt: now, unlogged: 0 });
+}
+
+/**
+ * Better Auth's warnings and errors as our one-line JSON logs (one `level`
+ * each), minus the expected "Base URL is not set"; a refused request is a
+ * rate-bounded warning, not an error.
+ */
+export function logBetterAuth(level: 'debug' | 'info' | 'warn' | 'error', message: string, ...args: unknown[]): void {
   if (level === 'debug' || level === 'info' || /Base URL is not set/.test(message)) return;
-  if (level === 'error') logError(`staff auth: ${message}`, args[0] ?? message);
-  else logInfo(`staff auth: ${message}`, { level });
+  const refusal = CLIENT_REFUSAL.exec(message);
+  if (refusal) logRefusal(refusal[1], message);
+  else if (level === 'error') logError(`staff auth: ${message}`, args[0] ?? message);
+  else logWarn(`staff auth: ${message}`);
 }
 
 export type StaffAuth = Awaited<ReturnType<typeof createStaffAuth>>;

@@ -7,12 +7,23 @@ import { idSchema } from './common';
 import { publicCampaignSchema } from './campaign';
 import { publicMissionSchema, rewardSchema } from './mission';
 import { missionProgressSchema, progressStatusSchema } from './progress';
+import { isDotSegment } from './user-address';
+
+/**
+ * The user id of a token request or a webhook delivery, which may create the
+ * user: not `.` or `..`, which no URL path can carry (user-address.ts).
+ */
+const newUserIdSchema = z
+  .string()
+  .min(1)
+  .max(256)
+  .refine((id) => !isDotSegment(id), 'must not be "." or ".." (no URL path segment can name such a user)');
 
 // POST /v1/auth/token, POST /v1/auth/revoke
 export const tokenRequestSchema = z.object({
   appId: z.string().min(1).max(64),
   appSecret: z.string().min(1).max(512),
-  userId: z.string().min(1).max(256),
+  userId: newUserIdSchema,
   attributes: attributesUpdateSchema.optional(),
 });
 export const tokenResponseSchema = z.object({
@@ -86,7 +97,7 @@ export const campaignDetailSchema = z.object({
 // POST /v1/webhook/incoming (signed by the app's backend; no JWT)
 export const MAX_DELIVERY_EVENTS = 100;
 export const webhookEventSchema = eventSchema.extend({
-  userId: z.string().min(1).max(256).describe('The player the event is for (any user of the app)'),
+  userId: newUserIdSchema.describe('The player the event is for (any user of the app)'),
   timestamp: eventSchema.shape.timestamp.describe(
     'Unix ms (not seconds) of the event: at most 5 minutes ahead of the server clock and at most 7 days old (a backend’s buffer), else 400 validation_error naming events[i].timestamp',
   ),
@@ -94,7 +105,7 @@ export const webhookEventSchema = eventSchema.extend({
 });
 export const MAX_DELIVERY_USERS = 100;
 export const webhookUserSchema = z.object({
-  userId: z.string().min(1).max(256).describe('The player whose attributes change'),
+  userId: newUserIdSchema.describe('The player whose attributes change'),
   attributes: attributesUpdateSchema,
 });
 export const webhookDeliverySchema = z

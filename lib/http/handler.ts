@@ -18,6 +18,7 @@ import { getConfig } from '@/lib/config';
 import { clientIp } from './client-ip';
 import { loggableUrl, noteApp } from './observe';
 import { processDb } from './service-context';
+import { USER_BY_ID_SEGMENT } from '@/lib/contract/user-address';
 
 type Params = Record<string, string>;
 /** The second argument Next.js passes to route handlers; the Node servers pass the same, plus the peer's address. */
@@ -197,6 +198,20 @@ export function userRoute<P = undefined>(
 }
 
 /**
+ * The user an admin path names: its `:userId` segment, or, when that segment
+ * is `by-id`, the `userId` query parameter (the one way to name `.` and `..`,
+ * which no path segment can carry: lib/contract/user-address.ts). A query
+ * `userId` beside any other segment names the user twice: 400.
+ */
+function addressedUser(url: URL, params: Params): Params {
+  if (params.userId === undefined) return params;
+  const named = url.searchParams.get('userId');
+  if (named === null) return params;
+  if (params.userId === USER_BY_ID_SEGMENT) return { ...params, userId: named };
+  throw new AppError('validation_error', `userId: given in the path and in the query; name a user in the query after the segment ${USER_BY_ID_SEGMENT} (…/users/${USER_BY_ID_SEGMENT}?userId=…)`);
+}
+
+/**
  * An admin endpoint: ADMIN_API_KEY bearer (admin rights) or a staff session
  * whose role has `capability` (lib/auth/roles.ts); 401 signed out, 403 when
  * the role falls short or a cookie write comes from another origin. No CORS.
@@ -208,7 +223,8 @@ export function adminRoute(capability: Capability | 'authenticated', fn: (ctx: A
       const admin = capability === 'authenticated' ? await identifyAdmin(req) : await checkAdminRequest(req, capability);
       const params = await paramsOf(routeCtx);
       if (params.appId) noteApp(req, params.appId);
-      return fn({ ...base(req, requestId, params, routeCtx), admin });
+      const context = base(req, requestId, params, routeCtx);
+      return fn({ ...context, params: addressedUser(context.url, params), admin });
     });
   // Tagged so a test can check every admin route against the role map.
   return Object.assign(handler, { capability });

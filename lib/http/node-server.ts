@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import { Readable } from 'node:stream';
 import { adminNotFound, allRoutes, endpoint, matchRoute, notFound, type Method } from './routes';
 import { isPreflight, preflightResponse } from './cors';
-import { hasMalformedEscape, malformedPathResponse } from './malformed-path';
+import { hasDotSegment, hasMalformedEscape, malformedPathResponse, rawPathOf } from './malformed-path';
 import { requestIdOf } from './request-id';
 import { logError, logInfo } from '@/lib/log';
 import { metrics } from '@/lib/metrics';
@@ -309,9 +309,12 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
     const request = toRequest(req, url, gone, body, staffAuth);
     const cors = !url.pathname.startsWith('/api/admin') && !staffAuth;
     const method = (req.method ?? 'GET').toUpperCase();
+    const rawPath = rawPathOf(req.url ?? '/');
     let response: Response;
     if (staffAuth && hasMalformedEscape(url.pathname)) {
       response = malformedPathResponse(request, url.pathname, false);
+    } else if (staffAuth && hasDotSegment(rawPath)) {
+      response = malformedPathResponse(request, rawPath, false, 'dot');
     } else if (staffAuth) {
       // Better Auth's routes (the Next.js route file serves GET and POST), with the socket's address for the sign-in guard.
       const ctx = { params: Promise.resolve(undefined), remoteAddress: req.socket.remoteAddress };
@@ -321,6 +324,9 @@ export async function handleApiRequest(req: IncomingMessage, res: ServerResponse
       response = preflightResponse(requestIdOf(request));
     } else if (hasMalformedEscape(url.pathname)) {
       response = malformedPathResponse(request, url.pathname, cors);
+    } else if (hasDotSegment(rawPath)) {
+      // Resolved, it would be another route's path (…/users/%2E/export is …/users/export).
+      response = malformedPathResponse(request, rawPath, cors, 'dot');
     } else if (url.pathname === TEST_CLOCK_PATH && testClockEnabled()) {
       const ctx = { params: Promise.resolve(undefined), remoteAddress: req.socket.remoteAddress };
       response = await (method === 'PUT' ? putTestClock : testClockNotAllowed)(request, ctx);

@@ -266,7 +266,7 @@ describe('outbound webhooks', () => {
     }
     delete process.env.OUTBOUND_WEBHOOK_ALLOW_PRIVATE;
     try {
-      for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://192.168.0.10/x']) {
+      for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://169.254.169.254/latest', 'http://[::1]/x', 'http://192.168.0.10/x', 'http://[::127.0.0.1]/', 'http://[::ffff:0:127.0.0.1]/', 'http://[2002:7f00:1::]/']) {
         const res = await admin('POST', base, { url, events: ['reward.granted'] });
         expect(res.status, url).toBe(400);
         const body = await res.json();

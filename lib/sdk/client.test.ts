@@ -88,6 +88,68 @@ describe('SDK methods (happy paths)', () => {
   });
 });
 
+/** Waits out the current millisecond, so a second Date.now() differs from the first. */
+function nextMillisecond(): void {
+  const start = Date.now();
+  while (Date.now() === start) {
+    // spin: a millisecond at most
+  }
+}
+
+describe('retries under the same idempotency key (docs/sdk.md, "Retries")', () => {
+  it('sendEvent retried after a lost response replays: the retry sends the first attempt\'s timestamp', async () => {
+    const token = await issueToken(server, app, uniqueId('user'));
+    let lose = true;
+    // The request reaches the server and is applied; the answer is lost on the way back.
+    const lossy: typeof fetch = async (input, init) => {
+      const res = await fetch(input, init);
+      if (!lose) return res;
+      lose = false;
+      await res.text();
+      throw new TypeError('fetch failed: socket hang up');
+    };
+    const client = createQuestlineClient({ baseUrl: server.url, token, fetch: lossy });
+    await expect(client.sendEvent({ name: 'match', payload: { map: 'x' } }, { idempotencyKey: 'lost-1' })).rejects.toBeInstanceOf(E.NetworkError);
+    nextMillisecond();
+    const retried = await client.sendEvent({ name: 'match', payload: { map: 'x' } }, { idempotencyKey: 'lost-1' });
+    expect(retried).toMatchObject({ accepted: true, replay: 'hit' });
+    nextMillisecond();
+    const again = await client.sendEvent({ name: 'match', payload: { map: 'x' } }, { idempotencyKey: 'lost-1' });
+    expect(again).toEqual(retried);
+    // One event was stored, and a new key is a new event (with a fresh time).
+    expect((await client.getMission('three-matches')).progress?.currentCount).toBe(1);
+    nextMillisecond();
+    expect(await client.sendEvent({ name: 'match', payload: { map: 'x' } }, { idempotencyKey: 'lost-2' })).toMatchObject({ replay: null });
+    expect((await client.getMission('three-matches')).progress?.currentCount).toBe(2);
+    // The same key with another event is still a misuse.
+    await expect(client.sendEvent({ name: 'other' }, { idempotencyKey: 'lost-1' })).rejects.toBeInstanceOf(E.IdempotencyKeyReusedError);
+  });
+
+  it('keys are per user: the same key for two users of one client is two events', async () => {
+    const backend = createQuestlineClient({ baseUrl: server.url });
+    const [a, b] = [uniqueId('user'), uniqueId('user')];
+    const tokens: Record<string, string> = {};
+    for (const u of [a, b]) tokens[u] = (await backend.issueToken({ appId: app.appId, appSecret: app.appSecret, userId: u })).accessToken;
+    let current = a;
+    const client = createQuestlineClient({ baseUrl: server.url, getToken: () => tokens[current] });
+    expect(await client.sendEvent({ name: 'match' }, { idempotencyKey: 'shared' })).toMatchObject({ replay: null });
+    current = b;
+    nextMillisecond();
+    expect(await client.sendEvent({ name: 'match' }, { idempotencyKey: 'shared' })).toMatchObject({ replay: null });
+    nextMillisecond();
+    expect(await client.sendEvent({ name: 'match' }, { idempotencyKey: 'shared' })).toMatchObject({ replay: 'hit' });
+  });
+
+  it('claimMission retried under its key replays the claim', async () => {
+    const { client } = await userClient();
+    for (let i = 0; i < 3; i++) await client.sendEvent({ name: 'match', timestamp: Date.now() - i });
+    const first = await client.claimMission('three-matches', { idempotencyKey: 'claim-retry' });
+    nextMillisecond();
+    const retried = await client.claimMission('three-matches', { idempotencyKey: 'claim-retry' });
+    expect(retried).toEqual({ ...first, replay: 'hit' });
+  });
+});
+
 describe('SDK typed errors from the real service', () => {
   it('maps every reachable error code', async () => {
     const { client } = await userClient();

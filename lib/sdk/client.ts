@@ -51,7 +51,11 @@ export interface QuestlineClient {
   issueToken(input: TokenRequest): Promise<TokenResponse>;
   /** POST /v1/auth/revoke: revokes the client's current token. */
   revokeToken(): Promise<RevokeResponse>;
-  /** POST /v1/events. `userId` defaults to the token's subject. The result carries `replay`. */
+  /**
+   * POST /v1/events. `userId` defaults to the token's subject. The result carries `replay`.
+   * Retry with the same `idempotencyKey` (after a NetworkError, a 503): without a `timestamp`
+   * of its own the retry sends the one the key's first call stamped, so it replays.
+   */
   sendEvent(event: EventInput, options?: { idempotencyKey?: string }): Promise<SendEventResult>;
   /** GET /v1/missions: one page (follow `nextCursor`, or use listAllMissions). */
   listMissions(params?: ListMissionsParams): Promise<MissionList>;
@@ -77,8 +81,27 @@ export interface QuestlineClient {
 
 const seg = (id: string) => encodeURIComponent(id);
 
+/**
+ * How many idempotency keys a client remembers the first timestamp of. The
+ * server takes a key's retry as a replay only when the request is the same,
+ * timestamp included, so a retry of `sendEvent` without its own `timestamp`
+ * must send the one the first attempt stamped.
+ */
+const REMEMBERED_KEYS = 1000;
+
 export function createQuestlineClient(options: QuestlineClientOptions): QuestlineClient {
   const core = createCore(options satisfies CoreOptions);
+  // (user, key) → the timestamp the key's first sendEvent stamped; oldest forgotten first.
+  const stamped = new Map<string, number>();
+  const stampFor = (userId: string, key: string): number => {
+    const entry = `${userId}\u0000${key}`;
+    const first = stamped.get(entry);
+    if (first !== undefined) return first;
+    const now = Date.now();
+    stamped.set(entry, now);
+    if (stamped.size > REMEMBERED_KEYS) stamped.delete(stamped.keys().next().value!);
+    return now;
+  };
 
   const client: QuestlineClient = {
     async issueToken(input) {
@@ -89,7 +112,8 @@ export function createQuestlineClient(options: QuestlineClientOptions): Questlin
     },
     async sendEvent(event, opts = {}) {
       const userId = event.userId ?? tokenSubject(await core.token()) ?? '';
-      const body = { userId, name: event.name, payload: event.payload ?? {}, timestamp: event.timestamp ?? Date.now() };
+      const timestamp = event.timestamp ?? (opts.idempotencyKey ? stampFor(userId, opts.idempotencyKey) : Date.now());
+      const body = { userId, name: event.name, payload: event.payload ?? {}, timestamp };
       const headers: Record<string, string> = opts.idempotencyKey ? { 'Idempotency-Key': opts.idempotencyKey } : {};
       const { data, response } = await core.call<EventResponse>('/v1/events', { method: 'POST', body, headers });
       return { ...data, replay: replayOf(response) };

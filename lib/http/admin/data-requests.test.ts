@@ -3,7 +3,7 @@
 // revokes the user's tokens and drops their stream log, keeps the dashboard's
 // counters and an audit entry of the erasure without the data, and a later
 // event for the same id starts a new, empty user. Admins only.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import { asStaff, signedInStaff, type TestStaff } from '@/lib/testing/staff';
 import { createTestApp, issueToken, startTestServer, uniqueId, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';
@@ -152,5 +152,60 @@ describe('DELETE /api/admin/apps/:appId/users/:userId', () => {
     const again = await (await asStaff(server, support.cookie, 'GET', userPath(app, userId))).json();
     expect(again.seen).toMatchObject({ events: 1 });
     expect(again.erasure).toMatchObject({ reason: 'request #881' });
+  });
+
+  it('leaves no cached answer of the user in the key-value store: a replayed claim key after the erasure is a new claim, and no key naming the user holds data', async () => {
+    const app = await createTestApp(server, catalog);
+    const userId = uniqueId('player');
+    const client = userClient(server, await issueToken(server, app, userId));
+    for (let i = 0; i < 2; i++) {
+      expect((await client.post('/v1/events', { userId, name: 'match_won', payload: { map: 'secret-map' }, timestamp: Date.now() - i }, { 'Idempotency-Key': `win-${i}` })).status).toBe(200);
+    }
+    const claim = await client.post('/v1/missions/two-wins/claim', undefined, { 'Idempotency-Key': 'claim-1' });
+    expect(await claim.json()).toMatchObject({ balance: { currency: 'gold', amount: 25 } });
+    // That first claim refreshes (and caches) the recommendations in the background: let it finish (cached, then pushed).
+    const { getKv } = await import('@/lib/kv');
+    const { recommendationCacheKey } = await import('@/lib/recommendations/recommend');
+    const { getUpdateLog, userLogKey } = await import('@/lib/updates/log');
+    await vi.waitFor(async () => expect(await getKv().get(recommendationCacheKey(app.appId, userId))).not.toBeNull(), { timeout: 30_000, interval: 20 });
+    const pushed = async () => (await getUpdateLog().readAfter(userLogKey(app.appId, userId), null)).some((e) => e.update.includes('"recommendation"'));
+    await vi.waitFor(async () => expect(await pushed()).toBe(true), { timeout: 30_000, interval: 20 });
+    const grant = await asStaff(server, support.cookie, 'POST', `${userPath(app, userId)}/grants`, { currency: 'gold', amount: 5, reason: 'ticket 13: goodwill' }, { 'Idempotency-Key': 'grant-1' });
+    expect(grant.status).toBe(200);
+    // Replays are answered from the cache before the erasure.
+    expect((await client.post('/v1/missions/two-wins/claim', undefined, { 'Idempotency-Key': 'claim-1' })).headers.get('x-idempotent-replay')).toBe('hit');
+
+    expect((await asStaff(server, admin.cookie, 'DELETE', userPath(app, userId), { reason: 'GDPR request 78' })).status).toBe(200);
+
+    // The same id with a new token: the old claim key is not replayed (there is nothing to claim).
+    const again = userClient(server, await issueToken(server, app, userId));
+    const replay = await again.post('/v1/missions/two-wins/claim', undefined, { 'Idempotency-Key': 'claim-1' });
+    expect([replay.status, replay.headers.get('x-idempotent-replay'), (await replay.json()).error]).toEqual([409, null, 'claim_not_ready']);
+
+    const { idempotencyCacheKey } = await import('@/lib/idempotency/run-idempotent');
+    const kv = getKv();
+    for (const key of ['event:win-0', 'event:win-1', 'claim:claim-1', 'desk:grant:grant-1']) expect(await kv.get(idempotencyCacheKey(app.appId, userId, key)), key).toBeNull();
+    expect(await kv.get(recommendationCacheKey(app.appId, userId))).toBeNull();
+    if (kv.kind === 'redis') {
+      const { Redis } = await import('ioredis');
+      const redis = new Redis(process.env.REDIS_URL!);
+      // Every key naming the user, whatever its kind: only the revocation and the stream's state (an emptied log, counters) stay, and no value holds their data.
+      const named = `:${encodeURIComponent(app.appId)}:${encodeURIComponent(userId)}`;
+      const keys: string[] = [];
+      let cursor = '0';
+      do {
+        const [next, batch] = await redis.scan(cursor, 'MATCH', `*${named}*`, 'COUNT', 1000);
+        keys.push(...batch);
+        cursor = next;
+      } while (cursor !== '0');
+      const kinds = [...new Set(keys.map((k) => k.split(':')[0]))].sort();
+      expect(kinds.every((kind) => ['revoked-before', 'streams', 'updlog', 'updseq'].includes(kind)), kinds.join(', ')).toBe(true);
+      for (const key of keys) {
+        const type = await redis.type(key);
+        const value = type === 'string' ? await redis.get(key) : type === 'hash' ? await redis.hgetall(key) : type === 'zset' ? await redis.zrange(key, 0, -1) : type === 'stream' ? await redis.xrange(key, '-', '+') : type;
+        expect(JSON.stringify(value), key).not.toMatch(/secret-map|gold|two-wins|ticket 13/);
+      }
+      redis.disconnect();
+    }
   });
 });

@@ -23,12 +23,13 @@ import { useStaff } from '@/components/console/staff-context';
 import type { ErasureResult, MissionActionResult, Note, UserExport, UserPage } from '@/lib/contract/desk';
 import type { Inspection } from '@/lib/contract/inspector';
 import type { MissionWindow } from '@/lib/contract/mission';
+import { adminUserPath } from '@/lib/contract/user-address';
 
 type Target = { appId: string; userId: string };
 
 const usersPath = (appId: string, query: string, limit: number) =>
   `/api/admin/apps/${encodeURIComponent(appId)}/users?limit=${limit}${query ? `&query=${encodeURIComponent(query)}` : ''}`;
-const userPath = (t: Target) => `/api/admin/apps/${encodeURIComponent(t.appId)}/users/${encodeURIComponent(t.userId)}`;
+const userPath = (t: Target, rest = '') => adminUserPath(t.appId, t.userId, rest);
 
 /** The text after it stopped changing for `ms`. */
 function useDebounced<T>(value: T, ms: number): T {
@@ -233,7 +234,7 @@ export function GrantCard({ target, currencies, onDone }: { target: Target; curr
   const [key, setKey] = React.useState(() => crypto.randomUUID());
   const grant = useMutation({
     mutationFn: (body: { currency: string; amount: number; reason: string }) =>
-      adminFetch<{ balance: { amount: number } }>(`${userPath(target)}/grants`, { method: 'POST', body, headers: { 'Idempotency-Key': key } }),
+      adminFetch<{ balance: { amount: number } }>(userPath(target, '/grants'), { method: 'POST', body, headers: { 'Idempotency-Key': key } }),
     onSuccess: (r, body) => {
       toast.success(`${body.amount > 0 ? 'Granted' : 'Corrected'} ${Math.abs(body.amount)} ${body.currency}: balance now ${r.balance.amount}`);
       setAmount('');
@@ -295,10 +296,10 @@ export function NotesCard({ target }: { target: Target }) {
   const { can } = useStaff();
   const queryClient = useQueryClient();
   const queryKey = ['admin', 'notes', target.appId, target.userId];
-  const { data } = useQuery({ queryKey, queryFn: () => adminFetch<{ notes: Note[] }>(`${userPath(target)}/notes`) });
+  const { data } = useQuery({ queryKey, queryFn: () => adminFetch<{ notes: Note[] }>(userPath(target, '/notes')) });
   const [text, setText] = React.useState('');
   const add = useMutation({
-    mutationFn: (body: { text: string }) => adminFetch(`${userPath(target)}/notes`, { method: 'POST', body }),
+    mutationFn: (body: { text: string }) => adminFetch(userPath(target, '/notes'), { method: 'POST', body }),
     onSuccess: () => {
       setText('');
       void queryClient.invalidateQueries({ queryKey });
@@ -382,7 +383,7 @@ export function MissionFixCard({ target, data, titleOf, onDone }: { target: Targ
   const [key, setKey] = React.useState(() => crypto.randomUUID());
   const run = useMutation({
     mutationFn: ({ act, reason }: { act: MissionAction; reason: string }) =>
-      adminFetch<MissionActionResult>(`${userPath(target)}/missions/${encodeURIComponent(missionId)}/${act}`, { method: 'POST', body: { reason }, headers: { 'Idempotency-Key': key } }),
+      adminFetch<MissionActionResult>(userPath(target, `/missions/${encodeURIComponent(missionId)}/${act}`), { method: 'POST', body: { reason }, headers: { 'Idempotency-Key': key } }),
     onSuccess: (_r, { act }) => {
       toast.success(MISSION_ACTION[act].done(titleOf(missionId)));
       setAction(null);
@@ -447,7 +448,7 @@ export function DataRequestCard({ target, onErased }: { target: Target; onErased
   const { can } = useStaff();
   const [erasing, setErasing] = React.useState(false);
   const exportData = useMutation({
-    mutationFn: () => adminFetch<UserExport>(`${userPath(target)}/export`),
+    mutationFn: () => adminFetch<UserExport>(userPath(target, '/export')),
     onSuccess: (doc) => {
       const url = URL.createObjectURL(new Blob([JSON.stringify(doc, null, 2)], { type: 'application/json' }));
       const a = document.createElement('a');

@@ -42,6 +42,7 @@ import { cn } from '@/lib/cn';
 import { fromLocalInput } from '@/lib/console/local-time';
 import type { Inspection, InspectorVerdict, RecordedEventData } from '@/lib/contract/inspector';
 import type { MissionProgress, ProgressStatus } from '@/lib/contract/progress';
+import { adminUserPath } from '@/lib/contract/user-address';
 import { describeMission } from '@/lib/missions/describe-mission';
 import { useEventNames } from '../missions/use-missions';
 import { AttributesCard } from './attributes-card';
@@ -52,7 +53,7 @@ import { isFiltered, NO_FILTER, useEventPages, type EventFilter } from './use-ev
 type Target = { appId: string; userId: string };
 
 const inspectionKey = (t: Target) => ['admin', 'inspector', t.appId, t.userId] as const;
-const userPath = (t: Target) => `/api/admin/apps/${encodeURIComponent(t.appId)}/users/${encodeURIComponent(t.userId)}`;
+const userPath = (t: Target, rest = '', query: Record<string, string> = {}) => adminUserPath(t.appId, t.userId, rest, query);
 
 const STATUS_BADGE: Record<ProgressStatus, 'default' | 'success' | 'secondary' | 'warning' | 'outline'> = {
   active: 'default',
@@ -461,7 +462,7 @@ function useLiveUpdates(target: Target | null, handlers: LiveHandlers): { state:
   const onOpen = React.useEffectEvent(handlers.onOpen);
   React.useEffect(() => {
     if (!target) return;
-    const source = new EventSource(`${userPath(target)}/updates`);
+    const source = new EventSource(userPath(target, '/updates'));
     source.onopen = () => {
       setState('live');
       onOpen();
@@ -555,7 +556,7 @@ function ActionsCard({ target, onDone, titles, playerEventName }: { target: Targ
   const [payloadError, setPayloadError] = React.useState<string | null>(null);
   const send = useMutation({
     mutationFn: (body: { name: string; payload: Record<string, unknown> }) =>
-      adminFetch<{ eventId: string; missionsUpdated: string[] }>(`${userPath(target)}/events`, { method: 'POST', body }),
+      adminFetch<{ eventId: string; missionsUpdated: string[] }>(userPath(target, '/events'), { method: 'POST', body }),
     onSuccess: (r) => {
       toast.success(r.missionsUpdated.length ? `Test event recorded: advanced ${r.missionsUpdated.join(', ')}` : 'Test event recorded: no mission advanced');
       onDone();
@@ -564,7 +565,7 @@ function ActionsCard({ target, onDone, titles, playerEventName }: { target: Targ
   });
   const dryRun = useMutation({
     mutationFn: (body: { name: string; payload: Record<string, unknown> }) =>
-      adminFetch<{ missionsUpdated: string[]; verdicts: Array<{ missionId: string; counted: boolean; code?: string }> }>(`${userPath(target)}/events?dryRun=1`, { method: 'POST', body }),
+      adminFetch<{ missionsUpdated: string[]; verdicts: Array<{ missionId: string; counted: boolean; code?: string }> }>(userPath(target, '/events', { dryRun: '1' }), { method: 'POST', body }),
     onError: (err) => toast.error(errorMessage(err)),
   });
   const revoke = useMutation({
