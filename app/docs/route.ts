@@ -18,9 +18,9 @@ export const GET = ApiReference({
   telemetry: false,
   hideClientButton: true,
   showDeveloperTools: 'never',
-  // Accepted by the browser bundle's configuration schema; the integration's type omits it.
-  ...({ showToolbar: 'never' } as object),
-  mcp: { disabled: true },
+  // Accepted by the browser bundle's configuration schema; the integration's type (0.9, the last
+  // release that runs on Node 20) omits them.
+  ...({ showToolbar: 'never', mcp: { disabled: true } } as object),
   favicon: '/favicon.svg',
   // Scalar's code-block copy buttons are icon-only with no name: give them one
   // (serialised into the page as is, so it must stand alone).
