@@ -72,7 +72,7 @@ export const balanceListSchema = z.object({ balances: z.array(balanceSchema) });
 export const singleBalanceSchema = z.object({ balance: balanceSchema });
 
 // POST /v1/balance/spend (the game backend: app secret or webhook signature)
-export const MAX_SPEND_AMOUNT = 1_000_000_000;
+const MAX_SPEND_AMOUNT = 1_000_000_000;
 export const spendRequestSchema = z
   .object({
     userId: z.string().min(1).max(256).describe('The player; 404 user_not_found when the app has never seen them'),

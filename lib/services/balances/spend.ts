@@ -34,7 +34,7 @@ export interface SpendCommand {
 }
 
 /** The ledger's actor of a spend. */
-export const SPEND_ACTOR = 'backend';
+const SPEND_ACTOR = 'backend';
 
 /** Currencies the app's live catalog names (mission rewards, campaign budgets), in a stable order. */
 async function catalogCurrencies(ctx: ServiceContext): Promise<string[]> {
