@@ -138,6 +138,11 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect(claimed.status).toBe(200);
     expect((await call('GET', '/v1/balance', { headers: bearer() })).status).toBe(200);
     expect((await call('GET', '/v1/balance?currency=gems', { headers: bearer() })).status).toBe(200);
+    // The game backend spends (app secret), then asks for more than is left, and a player's token is refused.
+    const backend = { Authorization: `Basic ${Buffer.from(`${appId}:${appSecret}`).toString('base64')}` };
+    expect((await call('POST', '/v1/balance/spend', { headers: { ...backend, 'Idempotency-Key': randomUUID() }, body: { userId, currency: 'gems', amount: 1, reason: 'shop' } })).status).toBe(200);
+    expect((await call('POST', '/v1/balance/spend', { headers: { ...backend, 'Idempotency-Key': randomUUID() }, body: { userId, currency: 'gems', amount: 1_000_000 } })).status).toBe(409);
+    expect((await call('POST', '/v1/balance/spend', { headers: { ...bearer(), 'Idempotency-Key': randomUUID() }, body: { userId, currency: 'gems', amount: 1 } })).status).toBe(401);
     expect((await call('GET', '/v1/campaigns', { headers: bearer() })).status).toBe(200);
     expect((await call('GET', '/v1/campaigns?include=expired', { headers: bearer() })).status).toBe(200);
     expect((await call('GET', '/v1/campaigns/fest?include=missions', { headers: bearer() })).status).toBe(200);
