@@ -66,6 +66,11 @@ export const v1Examples = {
     reward: { kind: 'currency', currency: 'gems', amount: 50 },
   },
   balanceList: { balances: [balance] },
+  spendRequest: { userId: USER, currency: 'gems', amount: 30, reason: 'shop: skin-ember', idempotencyKey: 'order-5521' },
+  spendResponse: {
+    balance: { ...balance, amount: 120 },
+    ledgerEntry: { id: 42, kind: 'currency', currency: 'gems', amount: -30, itemId: null, quantity: null, badgeId: null, missionId: null, balanceAfter: 120, createdAt: AT, actor: 'backend', reason: 'shop: skin-ember' },
+  },
   campaignList: { campaigns: [campaign] },
   campaignDetail: { campaign, missions: [mission] },
   webhookDelivery: {

@@ -84,8 +84,8 @@ export const ledgerEntrySchema = z
     missionId: z.string().nullable(),
     balanceAfter: z.number().nullable(),
     createdAt: z.number(),
-    actor: z.string().nullable().describe('Staff grants and corrections: who (staff:<email> or admin-api-key); null for mission rewards'),
-    reason: z.string().nullable().describe('Staff grants and corrections: why'),
+    actor: z.string().nullable().describe('Staff grants and corrections: who (staff:<email> or admin-api-key); `backend` for a spend by the game backend; null for mission rewards'),
+    reason: z.string().nullable().describe('Staff grants, corrections and spends: why'),
   })
   .meta({ id: 'LedgerEntry' });
 

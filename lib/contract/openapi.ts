@@ -41,6 +41,8 @@ export interface OperationSpec {
   description: string;
   /** 'public': no credentials (`security: []`); otherwise the document's default requirements. */
   public?: boolean;
+  /** Overrides the document's requirements of a non-public operation (another scheme than its default). */
+  security?: Json[];
   parameters?: Json[];
   requestBody?: {
     required: boolean;
@@ -179,7 +181,7 @@ export function operation(spec: OperationSpec, rules: DocumentRules): Json {
     tags: [...spec.tags],
     summary: spec.summary,
     description: spec.description,
-    security: spec.public ? [] : rules.security,
+    security: spec.public ? [] : (spec.security ?? rules.security),
     ...(spec.parameters?.length ? { parameters: spec.parameters } : {}),
     ...(spec.requestBody
       ? {

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { balanceSchema } from './balance';
 import { publicCampaignSchema } from './campaign';
 import { errorBodySchema } from './errors';
+import { ledgerEntrySchema } from './inspector';
 import { publicMissionSchema, rewardSchema } from './mission';
 import { missionProgressSchema, progressStatusSchema } from './progress';
 import { notificationSchema } from './outbound';
@@ -27,6 +28,8 @@ import {
   recommendationsSchema,
   revokeResponseSchema,
   singleBalanceSchema,
+  spendRequestSchema,
+  spendResponseSchema,
   tokenRequestSchema,
   tokenResponseSchema,
   webhookDeliverySchema,
@@ -43,6 +46,7 @@ export const contractComponents = {
   ProgressStatus: progressStatusSchema,
   MissionProgress: missionProgressSchema,
   Balance: balanceSchema,
+  LedgerEntry: ledgerEntrySchema,
   SDKUpdate: sdkUpdateSchema,
   Error: errorBodySchema,
   TokenRequest: tokenRequestSchema,
@@ -55,6 +59,8 @@ export const contractComponents = {
   ClaimResponse: claimResponseSchema,
   BalanceList: balanceListSchema,
   SingleBalance: singleBalanceSchema,
+  SpendRequest: spendRequestSchema,
+  SpendResponse: spendResponseSchema,
   CampaignList: campaignListSchema,
   CampaignDetail: campaignDetailSchema,
   WebhookEvent: webhookEventSchema,

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { attributesUpdateSchema } from './attributes';
 import { balanceSchema } from './balance';
 import { idSchema } from './common';
+import { ledgerEntrySchema } from './inspector';
 import { publicCampaignSchema } from './campaign';
 import { publicMissionSchema, rewardSchema } from './mission';
 import { missionProgressSchema, progressStatusSchema } from './progress';
@@ -80,6 +81,27 @@ export const claimResponseSchema = z.object({
 export const balanceQuerySchema = z.object({ currency: z.string().min(1).max(32).optional().describe('One currency code') });
 export const balanceListSchema = z.object({ balances: z.array(balanceSchema) });
 export const singleBalanceSchema = z.object({ balance: balanceSchema });
+
+// POST /v1/balance/spend (the game backend: app secret or webhook signature)
+const MAX_SPEND_AMOUNT = 1_000_000_000;
+export const spendRequestSchema = z
+  .object({
+    userId: z.string().min(1).max(256).describe('The player; 404 user_not_found when the app has never seen them'),
+    currency: z.string().min(1).max(32).describe('A currency of the app (docs/api.md, "Defined currencies"); 400 otherwise'),
+    amount: z.number().int().min(1).max(MAX_SPEND_AMOUNT).describe('How much to take (positive); 409 insufficient_balance when the balance is smaller'),
+    reason: z.string().trim().min(1).max(500).optional().describe('Why (kept on the ledger row)'),
+    idempotencyKey: z
+      .string()
+      .min(1)
+      .max(255)
+      .optional()
+      .describe('The Idempotency-Key again, inside the signed body: required with the webhook signature (so a captured request cannot be replayed under a new key), optional with the app secret'),
+  })
+  .strict();
+export const spendResponseSchema = z.object({
+  balance: balanceSchema.describe('The balance after the spend'),
+  ledgerEntry: ledgerEntrySchema.describe('The ledger row of the spend: a negative amount, actor `backend`'),
+});
 
 // GET /v1/campaigns, GET /v1/campaigns/:id
 export const listCampaignsQuerySchema = z.object({

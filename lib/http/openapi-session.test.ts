@@ -138,6 +138,11 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect(claimed.status).toBe(200);
     expect((await call('GET', '/v1/balance', { headers: bearer() })).status).toBe(200);
     expect((await call('GET', '/v1/balance?currency=gems', { headers: bearer() })).status).toBe(200);
+    // The game backend spends (app secret), then asks for more than is left, and a player's token is refused.
+    const backend = { Authorization: `Basic ${Buffer.from(`${appId}:${appSecret}`).toString('base64')}` };
+    expect((await call('POST', '/v1/balance/spend', { headers: { ...backend, 'Idempotency-Key': randomUUID() }, body: { userId, currency: 'gems', amount: 1, reason: 'shop' } })).status).toBe(200);
+    expect((await call('POST', '/v1/balance/spend', { headers: { ...backend, 'Idempotency-Key': randomUUID() }, body: { userId, currency: 'gems', amount: 1_000_000 } })).status).toBe(409);
+    expect((await call('POST', '/v1/balance/spend', { headers: { ...bearer(), 'Idempotency-Key': randomUUID() }, body: { userId, currency: 'gems', amount: 1 } })).status).toBe(401);
     expect((await call('GET', '/v1/campaigns', { headers: bearer() })).status).toBe(200);
     expect((await call('GET', '/v1/campaigns?include=expired', { headers: bearer() })).status).toBe(200);
     expect((await call('GET', '/v1/campaigns/fest?include=missions', { headers: bearer() })).status).toBe(200);
@@ -193,6 +198,7 @@ describe('a real session conforms to the OpenAPI documents', () => {
 
   it('support: inspect the player, a test event, its stream, the audit log, analytics, a revocation', async () => {
     expect((await call('GET', `${base()}/users/${userId}`, admin())).status).toBe(200);
+    expect((await call('GET', `${base()}/users/${userId}/events?limit=5&name=match_won`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/users/${userId}/events`, admin({ body: { name: 'match_won', payload: { mode: 'ranked' } } }))).status).toBe(200);
     const updates = await call('GET', `${base()}/users/${userId}/updates`, admin({ headers: { 'Last-Event-ID': '0-0' }, stream: true }));
     expect(updates.status).toBe(200);
@@ -200,6 +206,8 @@ describe('a real session conforms to the OpenAPI documents', () => {
     const now = Date.now();
     expect((await call('GET', `${base()}/analytics?from=${now - 3_600_000}&to=${now}`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/revocations`, admin({ body: { userId: 'someone-else' } }))).status).toBe(200);
+    // A copy of the embedded database (a gzipped tar); on PostgreSQL the route says to use pg_dump.
+    expect((await call('GET', '/api/admin/backup', admin())).status).toBe(process.env.DATABASE_URL ? 409 : 200);
   });
 
   it('the support desk: find, grant and correct, reset, complete, notes, dry run, export, erase', async () => {

@@ -8,6 +8,7 @@ import { issueToken, revokeCurrentToken } from './v1/auth';
 import { postEvent } from './v1/events';
 import { getMission, listMissions, postClaim } from './v1/missions';
 import { getBalance } from './v1/balance';
+import { postSpend } from './v1/spend';
 import { getCampaign, listCampaigns } from './v1/campaigns';
 import { openApiDocument } from './v1/openapi';
 import { streamUpdates } from './v1/sse';
@@ -58,6 +59,7 @@ export const v1Routes: RouteEntry[] = [
   { path: '/v1/missions/:id', handlers: { GET: getMission } },
   { path: '/v1/missions/:id/claim', handlers: { POST: postClaim } },
   { path: '/v1/balance', handlers: { GET: getBalance } },
+  { path: '/v1/balance/spend', handlers: { POST: postSpend } },
   { path: '/v1/campaigns', handlers: { GET: listCampaigns } },
   { path: '/v1/campaigns/:id', handlers: { GET: getCampaign } },
   { path: '/v1/sse/updates', handlers: { GET: streamUpdates } },

@@ -4,9 +4,10 @@
 // on the server. Web Crypto only, so it runs in Node 20+, Deno, Bun and edge
 // runtimes. The client entry point (index.ts) does not include it.
 
-import type { Notification, TokenRequest, TokenResponse } from './contract-types';
+import type { Notification, SpendRequest, SpendResponse, TokenRequest, TokenResponse } from './contract-types';
+import { errorFromResponse } from './errors';
 
-export type { Notification } from './contract-types';
+export type { Notification, SpendRequest, SpendResponse } from './contract-types';
 
 const encoder = new TextEncoder();
 
@@ -133,4 +134,52 @@ export async function issueUserToken(
   const body = (await res.json().catch(() => ({}))) as Record<string, unknown>;
   if (res.status !== 200) throw new Error(`POST /v1/auth/token answered ${res.status} ${String(body.error ?? '')}: ${String(body.message ?? '')}`);
   return body as unknown as TokenResponse;
+}
+
+export interface SpendOptions {
+  /** The service's base URL, e.g. https://questline.example.com. */
+  baseUrl: string;
+  appId: string;
+  /** The app secret: sent as `Authorization: Basic base64(appId:appSecret)`. Give it or `webhookSecret`. */
+  appSecret?: string;
+  /** The webhook secret: the request is signed as a webhook delivery instead (the key then goes inside the signed body). */
+  webhookSecret?: string;
+  fetch?: FetchLike;
+}
+
+function basicCredentials(appId: string, appSecret: string): string {
+  return btoa(Array.from(encoder.encode(`${appId}:${appSecret}`), (b) => String.fromCharCode(b)).join(''));
+}
+
+/**
+ * POST /v1/balance/spend from the game backend: takes `amount` of `currency`
+ * from the player's balance, once per `idempotencyKey` (reuse the key on a
+ * retry: the first answer comes back). Answers the balance after and the
+ * ledger row. Throws the SDK's typed errors (InsufficientBalanceError 409,
+ * UserNotFoundError 404, ValidationError 400 for a currency the app does not
+ * define, ...). Never call it from a game client: it needs a secret.
+ */
+export async function spend(
+  options: SpendOptions,
+  request: Omit<SpendRequest, 'idempotencyKey'>,
+  idempotencyKey: string,
+): Promise<SpendResponse> {
+  const fetchImpl: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
+  const headers: Record<string, string> = { 'Content-Type': 'application/json', 'Idempotency-Key': idempotencyKey };
+  let body: string;
+  if (options.appSecret !== undefined) {
+    body = JSON.stringify(request);
+    headers.Authorization = `Basic ${basicCredentials(options.appId, options.appSecret)}`;
+  } else if (options.webhookSecret !== undefined) {
+    body = JSON.stringify({ ...request, idempotencyKey });
+    const timestamp = String(Date.now());
+    headers['X-App-Id'] = options.appId;
+    headers['X-Webhook-Timestamp'] = timestamp;
+    headers['X-Webhook-Signature'] = await signWebhook(options.webhookSecret, body, timestamp);
+  } else {
+    throw new TypeError('spend: give appSecret or webhookSecret');
+  }
+  const res = await fetchImpl(`${options.baseUrl.replace(/\/+$/, '')}/v1/balance/spend`, { method: 'POST', headers, body });
+  if (res.status !== 200) throw await errorFromResponse(res);
+  return (await res.json()) as SpendResponse;
 }

@@ -14,6 +14,7 @@ export const ERROR_STATUS = {
   mission_not_found: 404,
   balance_not_found: 404,
   campaign_not_found: 404,
+  user_not_found: 404,
   app_not_found: 404,
   draft_not_found: 404,
   release_not_found: 404,
@@ -140,6 +141,23 @@ export type Balance = {
   updatedAt: number;
 };
 
+export type LedgerEntry = {
+  id: number;
+  kind: "currency" | "item" | "badge";
+  currency: string | null;
+  amount: number | null;
+  itemId: string | null;
+  quantity: number | null;
+  badgeId: string | null;
+  missionId: string | null;
+  balanceAfter: number | null;
+  createdAt: number;
+  /** Staff grants and corrections: who (staff:<email> or admin-api-key); `backend` for a spend by the game backend; null for mission rewards */
+  actor: string | null;
+  /** Staff grants, corrections and spends: why */
+  reason: string | null;
+};
+
 export type SdkUpdate = {
   type: "mission.progress";
   data: MissionProgress;
@@ -244,6 +262,26 @@ export type BalanceList = {
 
 export type SingleBalance = {
   balance: Balance;
+};
+
+export type SpendRequest = {
+  /** The player; 404 user_not_found when the app has never seen them */
+  userId: string;
+  /** A currency of the app (docs/api.md, "Defined currencies"); 400 otherwise */
+  currency: string;
+  /** How much to take (positive); 409 insufficient_balance when the balance is smaller */
+  amount: number;
+  /** Why (kept on the ledger row) */
+  reason?: string;
+  /** The Idempotency-Key again, inside the signed body: required with the webhook signature (so a captured request cannot be replayed under a new key), optional with the app secret */
+  idempotencyKey?: string;
+};
+
+export type SpendResponse = {
+  /** The balance after the spend */
+  balance: Balance;
+  /** The ledger row of the spend: a negative amount, actor `backend` */
+  ledgerEntry: LedgerEntry;
 };
 
 export type CampaignList = {
@@ -403,6 +441,7 @@ export interface ContractTypes {
   ProgressStatus: ProgressStatus;
   MissionProgress: MissionProgress;
   Balance: Balance;
+  LedgerEntry: LedgerEntry;
   SDKUpdate: SdkUpdate;
   Error: ErrorBody;
   TokenRequest: TokenRequest;
@@ -415,6 +454,8 @@ export interface ContractTypes {
   ClaimResponse: ClaimResponse;
   BalanceList: BalanceList;
   SingleBalance: SingleBalance;
+  SpendRequest: SpendRequest;
+  SpendResponse: SpendResponse;
   CampaignList: CampaignList;
   CampaignDetail: CampaignDetail;
   WebhookEvent: WebhookEvent;

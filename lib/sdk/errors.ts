@@ -47,6 +47,8 @@ export class MissionNotFoundError extends NotFoundError {}
 export class BalanceNotFoundError extends NotFoundError {}
 export class CampaignNotFoundError extends NotFoundError {}
 export class AppNotFoundError extends NotFoundError {}
+/** 404 `user_not_found`: the app has never seen the user (spend, from the backend). */
+export class UserNotFoundError extends NotFoundError {}
 /** 404 `draft_not_found`: the app has no draft catalog (admin API). */
 export class DraftNotFoundError extends NotFoundError {}
 /** 404 `release_not_found`: the app has no release of that number (admin API). */
@@ -97,6 +99,7 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   balance_not_found: BalanceNotFoundError,
   campaign_not_found: CampaignNotFoundError,
   app_not_found: AppNotFoundError,
+  user_not_found: UserNotFoundError,
   draft_not_found: DraftNotFoundError,
   release_not_found: ReleaseNotFoundError,
   endpoint_not_found: EndpointNotFoundError,

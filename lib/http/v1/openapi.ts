@@ -127,6 +127,38 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       errors: [['validation_error', 'a bad currency'], 'balance_not_found'],
     },
   },
+  '/v1/balance/spend': {
+    post: {
+      operationId: 'spendBalance',
+      tags: ['balance'],
+      summary: 'The game backend spends a player’s currency',
+      description:
+        'Called by the game’s backend, never with a player token (401). Authenticate with the app secret, `Authorization: Basic base64(appId:appSecret)` (wrong secrets are counted as on POST /v1/auth/token: too many answer 429), ' +
+        'or sign as a webhook delivery: X-App-Id, X-Webhook-Timestamp and X-Webhook-Signature = `v1=` + hex HMAC-SHA256 of `${X-Webhook-Timestamp}.${raw body}` keyed with the app’s webhook secret; a signed spend must carry its key in the body too (`idempotencyKey`). ' +
+        'Takes `amount` from the balance and appends a ledger row (negative amount, actor `backend`, the reason) in one transaction, or changes nothing: 409 insufficient_balance when the balance is smaller. ' +
+        'The player’s stream gets `balance.changed`, and so do the app’s outbound endpoints subscribed to it. The Idempotency-Key is required: a retry answers the first result (X-Idempotent-Replay); another request under the same key is 422. ' +
+        'A currency is defined, until per-app currency definitions exist, when the app’s live catalog names it (a reward or a campaign budget) or some balance of the app holds it (docs/api.md).',
+      security: [{ appSecretBasic: [] }, { webhookSignature: [] }],
+      parameters: [
+        { ...idempotencyKeyHeader, required: true },
+        { name: 'X-App-Id', in: 'header', required: false, schema: { type: 'string' }, description: 'Signed requests: the app' },
+        { name: 'X-Webhook-Timestamp', in: 'header', required: false, schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'Signed requests: Unix time in milliseconds, within 5 minutes of now' },
+        { name: 'X-Webhook-Signature', in: 'header', required: false, schema: { type: 'string', pattern: '^v1=[0-9a-f]{64}$' }, description: 'Signed requests: v1=<hex HMAC-SHA256 of `${timestamp}.${raw body}`>' },
+      ],
+      requestBody: { required: true, schema: ref('SpendRequest'), example: ex.spendRequest },
+      success: { '200': answer('Spent (or a replay, with X-Idempotent-Replay)', 'SpendResponse', ex.spendResponse) },
+      errors: [
+        ['validation_error', 'a missing Idempotency-Key, a bad body, or a currency the app does not define (the message suggests the nearest)'],
+        'invalid_credentials',
+        'invalid_signature',
+        'user_not_found',
+        ['insufficient_balance', 'the balance is smaller than the amount (nothing changed)'],
+        'idempotency_key_reused',
+        'rate_limited',
+      ],
+      idempotent: true,
+    },
+  },
   '/v1/campaigns': {
     get: {
       operationId: 'listCampaigns',
@@ -260,7 +292,16 @@ function buildDocument() {
     servers: [{ url: '/' }],
     tags: TAGS,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The accessToken of POST /v1/auth/token' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'The accessToken of POST /v1/auth/token' },
+        appSecretBasic: { type: 'http', scheme: 'basic', description: 'The game backend: base64(appId:appSecret) (POST /v1/balance/spend)' },
+        webhookSignature: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-Webhook-Signature',
+          description: 'The game backend, signing as a webhook delivery: with X-App-Id and X-Webhook-Timestamp, v1=<hex HMAC-SHA256 of `${timestamp}.${raw body}`> keyed with the webhook secret (POST /v1/balance/spend)',
+        },
+      },
       schemas: componentJsonSchemas(),
     },
     paths: Object.fromEntries(

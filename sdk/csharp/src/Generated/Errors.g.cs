@@ -29,6 +29,8 @@ namespace Questline
         BalanceNotFound,
         /// <summary>404 &lt;c&gt;campaign_not_found&lt;/c&gt;: The campaign does not exist</summary>
         CampaignNotFound,
+        /// <summary>404 &lt;c&gt;user_not_found&lt;/c&gt;: The app has never seen the user (no event, token attributes, webhook user update or balance)</summary>
+        UserNotFound,
         /// <summary>404 &lt;c&gt;app_not_found&lt;/c&gt;: The app does not exist</summary>
         AppNotFound,
         /// <summary>404 &lt;c&gt;draft_not_found&lt;/c&gt;: The app has no draft catalog</summary>
@@ -47,7 +49,7 @@ namespace Questline
         ClaimNotReady,
         /// <summary>409 &lt;c&gt;budget_exhausted&lt;/c&gt;: The claim would take its campaign past the campaign’s budget of the reward’s currency (nothing changed; the message names the campaign)</summary>
         BudgetExhausted,
-        /// <summary>409 &lt;c&gt;insufficient_balance&lt;/c&gt;: A correction would take the balance below zero (nothing changed)</summary>
+        /// <summary>409 &lt;c&gt;insufficient_balance&lt;/c&gt;: A spend, or a staff correction, would take the balance below zero (nothing changed)</summary>
         InsufficientBalance,
         /// <summary>413 &lt;c&gt;payload_too_large&lt;/c&gt;: The body is over 64 KiB</summary>
         PayloadTooLarge,
@@ -82,6 +84,7 @@ namespace Questline
                 case "mission_not_found": return ErrorCode.MissionNotFound;
                 case "balance_not_found": return ErrorCode.BalanceNotFound;
                 case "campaign_not_found": return ErrorCode.CampaignNotFound;
+                case "user_not_found": return ErrorCode.UserNotFound;
                 case "app_not_found": return ErrorCode.AppNotFound;
                 case "draft_not_found": return ErrorCode.DraftNotFound;
                 case "release_not_found": return ErrorCode.ReleaseNotFound;
@@ -118,6 +121,7 @@ namespace Questline
                 case ErrorCode.MissionNotFound: return "mission_not_found";
                 case ErrorCode.BalanceNotFound: return "balance_not_found";
                 case ErrorCode.CampaignNotFound: return "campaign_not_found";
+                case ErrorCode.UserNotFound: return "user_not_found";
                 case ErrorCode.AppNotFound: return "app_not_found";
                 case ErrorCode.DraftNotFound: return "draft_not_found";
                 case ErrorCode.ReleaseNotFound: return "release_not_found";
@@ -154,6 +158,7 @@ namespace Questline
                 case ErrorCode.MissionNotFound: return 404;
                 case ErrorCode.BalanceNotFound: return 404;
                 case ErrorCode.CampaignNotFound: return 404;
+                case ErrorCode.UserNotFound: return 404;
                 case ErrorCode.AppNotFound: return 404;
                 case ErrorCode.DraftNotFound: return 404;
                 case ErrorCode.ReleaseNotFound: return 404;
@@ -190,6 +195,7 @@ namespace Questline
                 case ErrorCode.MissionNotFound: return new MissionNotFoundException(status, code, message, requestId);
                 case ErrorCode.BalanceNotFound: return new BalanceNotFoundException(status, code, message, requestId);
                 case ErrorCode.CampaignNotFound: return new CampaignNotFoundException(status, code, message, requestId);
+                case ErrorCode.UserNotFound: return new UserNotFoundException(status, code, message, requestId);
                 case ErrorCode.AppNotFound: return new AppNotFoundException(status, code, message, requestId);
                 case ErrorCode.DraftNotFound: return new DraftNotFoundException(status, code, message, requestId);
                 case ErrorCode.ReleaseNotFound: return new ReleaseNotFoundException(status, code, message, requestId);
@@ -289,6 +295,12 @@ namespace Questline
         public CampaignNotFoundException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
     }
 
+    /// <summary>404 &lt;c&gt;user_not_found&lt;/c&gt;: The app has never seen the user (no event, token attributes, webhook user update or balance)</summary>
+    public class UserNotFoundException : NotFoundException
+    {
+        public UserNotFoundException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
     /// <summary>404 &lt;c&gt;app_not_found&lt;/c&gt;: The app does not exist</summary>
     public class AppNotFoundException : NotFoundException
     {
@@ -343,7 +355,7 @@ namespace Questline
         public BudgetExhaustedException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
     }
 
-    /// <summary>409 &lt;c&gt;insufficient_balance&lt;/c&gt;: A correction would take the balance below zero (nothing changed)</summary>
+    /// <summary>409 &lt;c&gt;insufficient_balance&lt;/c&gt;: A spend, or a staff correction, would take the balance below zero (nothing changed)</summary>
     public class InsufficientBalanceException : ConflictException
     {
         public InsufficientBalanceException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }

@@ -400,6 +400,64 @@ namespace Questline
         }
     }
 
+    public sealed partial class LedgerEntry
+    {
+        public double Id { get; set; }
+        public string Kind { get; set; }
+        public string Currency { get; set; }
+        public double? Amount { get; set; }
+        public string ItemId { get; set; }
+        public double? Quantity { get; set; }
+        public string BadgeId { get; set; }
+        public string MissionId { get; set; }
+        public double? BalanceAfter { get; set; }
+        public double CreatedAt { get; set; }
+        /// <summary>Staff grants and corrections: who (staff:&lt;email&gt; or admin-api-key); `backend` for a spend by the game backend; null for mission rewards</summary>
+        public string Actor { get; set; }
+        /// <summary>Staff grants, corrections and spends: why</summary>
+        public string Reason { get; set; }
+
+        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
+        public static LedgerEntry FromJson(object json)
+        {
+            if (json == null) return null;
+            var o = Json.AsObject(json, "LedgerEntry");
+            var r = new LedgerEntry();
+            r.Id = Json.ToDouble(Json.Get(o, "id"));
+            r.Kind = Json.ToStr(Json.Get(o, "kind"));
+            r.Currency = Json.ToStr(Json.Get(o, "currency"));
+            r.Amount = Json.ToNullableDouble(Json.Get(o, "amount"));
+            r.ItemId = Json.ToStr(Json.Get(o, "itemId"));
+            r.Quantity = Json.ToNullableDouble(Json.Get(o, "quantity"));
+            r.BadgeId = Json.ToStr(Json.Get(o, "badgeId"));
+            r.MissionId = Json.ToStr(Json.Get(o, "missionId"));
+            r.BalanceAfter = Json.ToNullableDouble(Json.Get(o, "balanceAfter"));
+            r.CreatedAt = Json.ToDouble(Json.Get(o, "createdAt"));
+            r.Actor = Json.ToStr(Json.Get(o, "actor"));
+            r.Reason = Json.ToStr(Json.Get(o, "reason"));
+            return r;
+        }
+
+        /// <summary>The JSON object (for Json.Write).</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var o = new Dictionary<string, object>();
+            o["id"] = (object)Id;
+            o["kind"] = Kind;
+            o["currency"] = Currency;
+            o["amount"] = (object)Amount;
+            o["itemId"] = ItemId;
+            o["quantity"] = (object)Quantity;
+            o["badgeId"] = BadgeId;
+            o["missionId"] = MissionId;
+            o["balanceAfter"] = (object)BalanceAfter;
+            o["createdAt"] = (object)CreatedAt;
+            o["actor"] = Actor;
+            o["reason"] = Reason;
+            return o;
+        }
+    }
+
     public sealed partial class SdkUpdateDataStreak
     {
         /// <summary>Consecutive windows met so far, ending with the current or the previous window (0 once a window was missed)</summary>
@@ -838,6 +896,74 @@ namespace Questline
         {
             var o = new Dictionary<string, object>();
             o["balance"] = (Balance == null ? null : Balance.ToJson());
+            return o;
+        }
+    }
+
+    public sealed partial class SpendRequest
+    {
+        /// <summary>The player; 404 user_not_found when the app has never seen them</summary>
+        public string UserId { get; set; }
+        /// <summary>A currency of the app (docs/api.md, "Defined currencies"); 400 otherwise</summary>
+        public string Currency { get; set; }
+        /// <summary>How much to take (positive); 409 insufficient_balance when the balance is smaller</summary>
+        public long Amount { get; set; }
+        /// <summary>Why (kept on the ledger row)</summary>
+        public string Reason { get; set; }
+        /// <summary>The Idempotency-Key again, inside the signed body: required with the webhook signature (so a captured request cannot be replayed under a new key), optional with the app secret</summary>
+        public string IdempotencyKey { get; set; }
+
+        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
+        public static SpendRequest FromJson(object json)
+        {
+            if (json == null) return null;
+            var o = Json.AsObject(json, "SpendRequest");
+            var r = new SpendRequest();
+            r.UserId = Json.ToStr(Json.Get(o, "userId"));
+            r.Currency = Json.ToStr(Json.Get(o, "currency"));
+            r.Amount = Json.ToLong(Json.Get(o, "amount"));
+            r.Reason = Json.ToStr(Json.Get(o, "reason"));
+            r.IdempotencyKey = Json.ToStr(Json.Get(o, "idempotencyKey"));
+            return r;
+        }
+
+        /// <summary>The JSON object (for Json.Write).</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var o = new Dictionary<string, object>();
+            o["userId"] = UserId;
+            o["currency"] = Currency;
+            o["amount"] = (object)Amount;
+            if (Reason != null) o["reason"] = Reason;
+            if (IdempotencyKey != null) o["idempotencyKey"] = IdempotencyKey;
+            return o;
+        }
+    }
+
+    public sealed partial class SpendResponse
+    {
+        /// <summary>The balance after the spend</summary>
+        public Balance Balance { get; set; }
+        /// <summary>The ledger row of the spend: a negative amount, actor `backend`</summary>
+        public LedgerEntry LedgerEntry { get; set; }
+
+        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
+        public static SpendResponse FromJson(object json)
+        {
+            if (json == null) return null;
+            var o = Json.AsObject(json, "SpendResponse");
+            var r = new SpendResponse();
+            r.Balance = Balance.FromJson(Json.Get(o, "balance"));
+            r.LedgerEntry = LedgerEntry.FromJson(Json.Get(o, "ledgerEntry"));
+            return r;
+        }
+
+        /// <summary>The JSON object (for Json.Write).</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var o = new Dictionary<string, object>();
+            o["balance"] = (Balance == null ? null : Balance.ToJson());
+            o["ledgerEntry"] = (LedgerEntry == null ? null : LedgerEntry.ToJson());
             return o;
         }
     }
