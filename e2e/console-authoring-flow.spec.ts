@@ -58,7 +58,9 @@ test('an editor authors a themed campaign and a filtered mission through the UI;
   await campaignDialog.getByRole('button', { name: 'Save to draft' }).click();
   await expect(campaignDialog).toBeHidden();
   const campaignRow = page.getByRole('row').filter({ hasText: campaignTitle });
-  await expect(campaignRow.getByText('Live')).toBeVisible();
+  // Only in the draft: players see nothing of it yet, so no phase word (issue 37), only the draft's badge and dates.
+  await expect(campaignRow.getByRole('cell').nth(1)).toHaveText('Added in draft');
+  await expect(campaignRow.getByRole('cell').nth(2)).toContainText('Live: none');
   await expect(campaignRow.getByText(themeName)).toBeVisible();
 
   // 3. A mission in that campaign: event name, count, a filter row, a currency reward.

@@ -81,3 +81,65 @@ test('Missions: Live, Scheduled and the draft’s changes each said once; a chan
   await expect(listed('Win a match')).toContainText('Live');
   await expect(page.getByText('Missions: 2 live, 1 scheduled; 1 live campaigns, 1 scheduled.', { exact: false })).toBeVisible();
 });
+
+test('Campaigns: the status is the live campaign’s; a campaign only in the draft has no phase, and dates the draft moves show the live ones beside them', async ({ pageAs, request }) => {
+  const appId = `cstatus-${uniqueSuffix()}`;
+  const now = Date.now();
+  const frost = { id: 'frost-cup', title: 'Frost cup', startAt: now + 5 * DAY, endAt: now + 9 * DAY };
+  await createApp(request, appId, `Campaign status ${appId}`, {
+    missions: [],
+    campaigns: [{ id: 'harvest', title: 'Harvest week', startAt: now - DAY, endAt: now + 7 * DAY }, frost],
+  });
+
+  const page = await pageAs('editor');
+  await page.goto(`/admin/campaigns?app=${appId}`);
+  // The console's date and time, as the reader's browser writes it (components/console/format.ts).
+  const shown = (ms: number) =>
+    page.evaluate((t) => new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(t), ms);
+  const row = (title: string) => page.getByRole('row').filter({ hasText: title });
+  const status = (title: string) => row(title).getByRole('cell').nth(1);
+  const schedule = (title: string) => row(title).getByRole('cell').nth(2);
+  await expect(status('Frost cup')).toHaveText(`ScheduledStarts ${await shown(frost.startAt)}`);
+  await expect(status('Harvest week')).toHaveText('Live');
+
+  // The draft moves the Frost cup's start to yesterday and adds a campaign that would be live once published.
+  const origin = new URL(page.url()).origin;
+  const put = async (campaign: Record<string, unknown>) => {
+    const res = await page.request.put(`/api/admin/apps/${appId}/draft/campaigns/${campaign.id as string}`, { headers: { Origin: origin }, data: campaign });
+    expect(res.status(), await res.text()).toBe(200);
+  };
+  const movedStart = now - DAY;
+  await put({ ...frost, startAt: movedStart });
+  await put({ id: 'spring-fair', title: 'Spring fair', startAt: now - DAY, endAt: now + 3 * DAY });
+  await page.reload();
+
+  // Players still see the Frost cup scheduled: the live phase, then the draft's change said apart.
+  await expect(status('Frost cup')).toHaveText(`ScheduledStarts ${await shown(frost.startAt)}Changed in draft`);
+  await expect(schedule('Frost cup')).toHaveText(`${await shown(movedStart)}to ${await shown(frost.endAt)}DraftLive: ${await shown(frost.startAt)} to ${await shown(frost.endAt)}`);
+  // Only in the draft: no phase word, only the draft badge; its dates marked Draft, "Live: none".
+  await expect(status('Spring fair')).toHaveText('Added in draft');
+  await expect(schedule('Spring fair')).toContainText('Draft');
+  await expect(schedule('Spring fair')).toContainText('Live: none');
+  // Unchanged: the live phase and dates, no mark.
+  await expect(status('Harvest week')).toHaveText('Live');
+  await expect(schedule('Harvest week')).not.toContainText('Draft');
+
+  // The timeline counts and badges what players see now too.
+  const timeline = page.getByRole('list', { name: 'Campaign timeline' });
+  const bar = (title: string) => timeline.getByRole('listitem').filter({ hasText: title });
+  await expect(bar('Frost cup')).toContainText('Scheduled');
+  await expect(bar('Spring fair')).toContainText('Added in draft');
+  await expect(bar('Spring fair')).not.toContainText('Live');
+  await expect(page.getByText(/^1\s*live$/)).toBeVisible();
+  await expect(page.getByText(/^1\s*scheduled$/)).toBeVisible();
+
+  // The status filter is about the live phase: "Live" lists the Harvest week only.
+  await page.getByRole('combobox', { name: 'Filter by status' }).click();
+  await page.getByRole('option', { name: 'Live' }).click();
+  await expect(row('Harvest week')).toBeVisible();
+  await expect(row('Spring fair')).toHaveCount(0);
+  await expect(row('Frost cup')).toHaveCount(0);
+  await inBothSchemes(page, async (colorScheme) => {
+    await expectAccessible(page, `campaigns with draft date changes (${colorScheme})`);
+  });
+});

@@ -219,7 +219,7 @@ describe('POST /v1/events: 400 invalid_event', () => {
   it.each([
     ['name', (u: string) => eventOf(u, { name: 'st\u0000ep' })],
     ['payload.note', (u: string) => eventOf(u, { payload: { note: 'a\u0000b' } })],
-    ['payload.tags.1', (u: string) => eventOf(u, { payload: { tags: ['ok', '\ud800'] } })],
+    ['payload.tags[1]', (u: string) => eventOf(u, { payload: { tags: ['ok', '\ud800'] } })],
     ['payload', (u: string) => eventOf(u, { payload: { ['k\u0000']: 1 } })],
     ['idempotencyKey', (u: string) => eventOf(u, { idempotencyKey: 'k\u0000' })],
   ])('rejects text PostgreSQL cannot store (NUL, lone surrogate) with 400 invalid_event naming %s, not a 500', async (field, build) => {

@@ -1,12 +1,15 @@
 'use client';
 
-// Upcoming, live and ended campaigns at a glance: one bar per campaign on a
-// shared time axis with a "now" line, coloured by its theme.
+// Upcoming, live and ended campaigns at a glance: one bar per campaign of the
+// draft's view on a shared time axis with a "now" line, coloured by its theme.
+// The phase (and the counts) say what players see now, from the live
+// campaign; a campaign only the draft has gets no phase, only its draft badge.
 import * as React from 'react';
 import { Badge } from '@/components/ui/badge';
 import { Card, CardContent } from '@/components/ui/card';
 import { cn } from '@/lib/cn';
 import { campaignPhase, PHASE_BADGE, PHASE_LABELS, type CampaignPhase } from '@/components/console/campaign-phase';
+import { DraftChangeBadge, type DraftChange } from '@/components/console/draft';
 import { formatDate, formatDateTime } from '@/components/console/format';
 import type { CampaignRecord, ThemeRecord } from '@/lib/contract/catalog-admin';
 import { safeCssColor } from '@/lib/contract/css-color';
@@ -18,16 +21,25 @@ export function themeColorOf(c: CampaignRecord, themes: ThemeRecord[] | undefine
 
 const ORDER: CampaignPhase[] = ['live', 'upcoming', 'ended'];
 
-export function CampaignTimeline({ campaigns, themes, now }: { campaigns: CampaignRecord[]; themes: ThemeRecord[] | undefined; now: number }) {
+/** A campaign of the draft's view with its live record (null: only in the draft). */
+type TimelineCampaign = CampaignRecord & { draftChange: DraftChange; live: CampaignRecord | null };
+
+export function CampaignTimeline({ campaigns, themes, now }: { campaigns: TimelineCampaign[]; themes: ThemeRecord[] | undefined; now: number }) {
   const shown = campaigns.filter((c) => !c.archived);
-  const counts = Object.fromEntries(ORDER.map((p) => [p, shown.filter((c) => campaignPhase(c, now) === p).length])) as Record<CampaignPhase, number>;
+  const phaseOf = (c: TimelineCampaign) => (c.live ? campaignPhase(c.live, now) : null);
+  // Sorted live, scheduled, ended, then what only the draft has.
+  const rank = (c: TimelineCampaign) => {
+    const phase = phaseOf(c);
+    return phase && ORDER.includes(phase) ? ORDER.indexOf(phase) : ORDER.length;
+  };
+  const counts = Object.fromEntries(ORDER.map((p) => [p, shown.filter((c) => phaseOf(c) === p).length])) as Record<CampaignPhase, number>;
   if (shown.length === 0) return null;
   const from = Math.min(now, ...shown.map((c) => c.startAt));
   const to = Math.max(now, ...shown.map((c) => c.endAt));
   const span = Math.max(1, to - from);
   const pct = (t: number) => `${(((t - from) / span) * 100).toFixed(3)}%`;
   const nowShare = (now - from) / span;
-  const sorted = [...shown].sort((a, b) => ORDER.indexOf(campaignPhase(a, now)) - ORDER.indexOf(campaignPhase(b, now)) || a.startAt - b.startAt);
+  const sorted = [...shown].sort((a, b) => rank(a) - rank(b) || a.startAt - b.startAt);
 
   return (
     <Card className="mb-6">
@@ -44,12 +56,13 @@ export function CampaignTimeline({ campaigns, themes, now }: { campaigns: Campai
         </div>
         <ol className="space-y-2" aria-label="Campaign timeline">
           {sorted.map((c) => {
-            const phase = campaignPhase(c, now);
+            const phase = phaseOf(c);
+            const moved = c.live !== null && (c.live.startAt !== c.startAt || c.live.endAt !== c.endAt);
             const color = themeColorOf(c, themes) ?? 'var(--color-primary)';
             return (
               <li key={c.id} className="grid grid-cols-[minmax(8rem,14rem)_1fr] items-center gap-3">
                 <div className="flex min-w-0 items-center gap-2">
-                  <Badge variant={PHASE_BADGE[phase]}>{PHASE_LABELS[phase]}</Badge>
+                  {phase ? <Badge variant={PHASE_BADGE[phase]}>{PHASE_LABELS[phase]}</Badge> : <DraftChangeBadge change={c.draftChange} />}
                   <span className="truncate text-sm font-medium" title={c.title}>
                     {c.title}
                   </span>
@@ -62,6 +75,7 @@ export function CampaignTimeline({ campaigns, themes, now }: { campaigns: Campai
                   <div className="absolute inset-y-0 w-0.5 bg-foreground" style={{ left: pct(now) }} aria-hidden />
                   <span className="sr-only">
                     {formatDate(c.startAt)} to {formatDate(c.endAt)}
+                    {moved && c.live ? ` (draft; live: ${formatDate(c.live.startAt)} to ${formatDate(c.live.endAt)})` : ''}
                   </span>
                 </div>
               </li>

@@ -39,8 +39,18 @@ function ThemeCell({ campaign, themes }: { campaign: CampaignRecord; themes: The
   );
 }
 
-/** A campaign of the draft (or live, without a draft) and what the draft changes of it. */
-type CampaignRow = CampaignRecord & { draftChange: DraftChange };
+/**
+ * A campaign of the draft (or live, without a draft) and what the draft
+ * changes of it; `live` is the live catalog's record of the same id (null:
+ * only the draft has it): the status says what players see now from it, never
+ * from the draft (docs/console.md "Status words").
+ */
+type CampaignRow = CampaignRecord & { draftChange: DraftChange; live: CampaignRecord | null };
+
+/** What players see of the campaign now (null: only the draft has it, so no phase word). */
+function livePhase(c: CampaignRow, now: number): CampaignPhase | null {
+  return c.live ? campaignPhase(c.live, now) : null;
+}
 
 /** A campaign of the draft as a row: what it spent, its version and times from the live record of the same id. */
 function campaignRow(item: Draft['catalog']['campaigns'][number], record: CampaignRecord | undefined, draft: Draft): CampaignRecord {
@@ -57,8 +67,55 @@ function campaignRow(item: Draft['catalog']['campaigns'][number], record: Campai
 }
 
 /** The campaign as the draft stores it. */
-function campaignOf({ version: _v, createdAt: _c, updatedAt: _u, budgetSpent: _s, budgetAlerts: _a, budgetRefusals: _r, draftChange: _d, ...campaign }: CampaignRow) {
+function campaignOf({ version: _v, createdAt: _c, updatedAt: _u, budgetSpent: _s, budgetAlerts: _a, budgetRefusals: _r, draftChange: _d, live: _l, ...campaign }: CampaignRow) {
   return campaign;
+}
+
+function Range({ startAt, endAt }: { startAt: number; endAt: number }) {
+  return (
+    <>
+      <time dateTime={new Date(startAt).toISOString()}>{formatDateTime(startAt)}</time>
+      <span className="block text-muted-foreground">
+        to <time dateTime={new Date(endAt).toISOString()}>{formatDateTime(endAt)}</time>
+      </span>
+    </>
+  );
+}
+
+/**
+ * The dates the row shows: the draft's when they differ from the live ones
+ * (or the campaign is only in the draft), marked Draft with the live dates
+ * beside them; otherwise the dates players see now.
+ */
+function ScheduleCell({ row }: { row: CampaignRow }) {
+  const { live } = row;
+  const changed = row.draftChange !== 'removed' && (!live || live.startAt !== row.startAt || live.endAt !== row.endAt);
+  if (!row.draftChange || !changed)
+    return (
+      <div className="text-sm tabular-nums">
+        <Range startAt={row.startAt} endAt={row.endAt} />
+      </div>
+    );
+  return (
+    <div className="flex flex-col gap-1 text-sm tabular-nums" data-testid="draft-schedule">
+      <div className="flex items-start gap-1.5">
+        <div>
+          <Range startAt={row.startAt} endAt={row.endAt} />
+        </div>
+        <Badge variant="warning">Draft</Badge>
+      </div>
+      <span className="text-xs text-muted-foreground">
+        Live:{' '}
+        {live ? (
+          <>
+            <time dateTime={new Date(live.startAt).toISOString()}>{formatDateTime(live.startAt)}</time> to <time dateTime={new Date(live.endAt).toISOString()}>{formatDateTime(live.endAt)}</time>
+          </>
+        ) : (
+          'none'
+        )}
+      </span>
+    </div>
+  );
 }
 
 function columns(
@@ -73,32 +130,28 @@ function columns(
   const cols: ColumnDef<CampaignRow, unknown>[] = [
     nameColumn<CampaignRow>('campaign', 'Campaign', (c) => c.title),
     {
+      // What players see now (the live campaign), then what the draft changes of it.
       id: 'status',
-      accessorFn: (c) => campaignPhase(c, now),
+      accessorFn: (c) => livePhase(c, now) ?? 'draft',
       header: 'Status',
       filterFn: 'equals',
       cell: ({ row }) => {
-        const phase = campaignPhase(row.original, now);
+        const phase = livePhase(row.original, now);
+        const startsAt = phase === 'upcoming' && row.original.live ? row.original.live.startAt : null;
         return (
           <div className="flex flex-col gap-1">
-            <Badge variant={PHASE_BADGE[phase]}>{PHASE_LABELS[phase]}</Badge>
+            {phase && (
+              <Badge variant={PHASE_BADGE[phase]} title={startsAt !== null ? `Starts ${formatDateTime(startsAt)}` : undefined}>
+                {PHASE_LABELS[phase]}
+              </Badge>
+            )}
+            {startsAt !== null && <span className="whitespace-nowrap text-xs text-muted-foreground">Starts {formatDateTime(startsAt)}</span>}
             <DraftChangeBadge change={row.original.draftChange} />
           </div>
         );
       },
     },
-    {
-      accessorKey: 'startAt',
-      header: 'Schedule',
-      cell: ({ row }) => (
-        <div className="text-sm tabular-nums">
-          <time dateTime={new Date(row.original.startAt).toISOString()}>{formatDateTime(row.original.startAt)}</time>
-          <span className="block text-muted-foreground">
-            to <time dateTime={new Date(row.original.endAt).toISOString()}>{formatDateTime(row.original.endAt)}</time>
-          </span>
-        </div>
-      ),
-    },
+    { accessorKey: 'startAt', header: 'Schedule', cell: ({ row }) => <ScheduleCell row={row.original} /> },
     { id: 'missions', accessorFn: (c) => c.missionIds.length, header: 'Missions', cell: ({ row }) => <span className="tabular-nums">{row.original.missionIds.length}</span> },
     { id: 'theme', header: 'Theme', enableSorting: false, cell: ({ row }) => <ThemeCell campaign={row.original} themes={themes} /> },
     { id: 'budget', header: 'Budget', enableSorting: false, cell: ({ row }) => <CampaignBudgets campaign={row.original} /> },
@@ -143,7 +196,10 @@ export function CampaignsScreen() {
   });
   // The draft's view: its campaigns, badged; its missions in the picker.
   const themeRows = React.useMemo(() => draftThemeRows(themes.data, draft.data), [themes.data, draft.data]);
-  const rows = React.useMemo(() => draftRows(campaigns.data, draft.data, 'campaign', (d) => d.catalog.campaigns, campaignRow), [campaigns.data, draft.data]);
+  const rows = React.useMemo(() => {
+    const liveById = new Map((campaigns.data ?? []).map((c) => [c.id, c]));
+    return draftRows(campaigns.data, draft.data, 'campaign', (d) => d.catalog.campaigns, campaignRow)?.map((r): CampaignRow => ({ ...r, live: liveById.get(r.id) ?? null }));
+  }, [campaigns.data, draft.data]);
   const missions = draft.data ? draft.data.catalog.missions : catalog.data?.missions;
   const now = useNow();
   // The reader's zone is known in the browser only (the server renders first).
@@ -177,7 +233,7 @@ export function CampaignsScreen() {
   const { mutate: revertRow } = revert;
   const { mutate: duplicateRow } = duplicate;
   const cols = React.useMemo(
-    () => columns(now, themeRows, canWrite, ({ draftChange: _d, ...c }) => setDialog({ editing: c }), setDeleting, (c) => revertRow(c), (c) => duplicateRow(c)),
+    () => columns(now, themeRows, canWrite, ({ draftChange: _d, live: _l, ...c }) => setDialog({ editing: c }), setDeleting, (c) => revertRow(c), (c) => duplicateRow(c)),
     [now, themeRows, canWrite, revertRow, duplicateRow],
   );
 
