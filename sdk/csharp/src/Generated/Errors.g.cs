@@ -21,12 +21,16 @@ namespace Questline
         UserMismatch,
         /// <summary>403 &lt;c&gt;forbidden&lt;/c&gt;: The caller may not do this</summary>
         Forbidden,
+        /// <summary>403 &lt;c&gt;grant_limit_exceeded&lt;/c&gt;: A support grant or correction over the app’s grant limit of the currency (per grant, or per staff member per UTC day); nothing changed, the message and limit, remaining say what is left</summary>
+        GrantLimitExceeded,
         /// <summary>404 &lt;c&gt;not_found&lt;/c&gt;: No such route</summary>
         NotFound,
         /// <summary>404 &lt;c&gt;mission_not_found&lt;/c&gt;: The mission does not exist</summary>
         MissionNotFound,
         /// <summary>404 &lt;c&gt;balance_not_found&lt;/c&gt;: No balance for (userId, currency)</summary>
         BalanceNotFound,
+        /// <summary>404 &lt;c&gt;user_not_found&lt;/c&gt;: The app has never seen this user …</summary>
+        UserNotFound,
         /// <summary>404 &lt;c&gt;campaign_not_found&lt;/c&gt;: The campaign does not exist</summary>
         CampaignNotFound,
         /// <summary>404 &lt;c&gt;app_not_found&lt;/c&gt;: The app does not exist</summary>
@@ -78,9 +82,11 @@ namespace Questline
                 case "invalid_signature": return ErrorCode.InvalidSignature;
                 case "user_mismatch": return ErrorCode.UserMismatch;
                 case "forbidden": return ErrorCode.Forbidden;
+                case "grant_limit_exceeded": return ErrorCode.GrantLimitExceeded;
                 case "not_found": return ErrorCode.NotFound;
                 case "mission_not_found": return ErrorCode.MissionNotFound;
                 case "balance_not_found": return ErrorCode.BalanceNotFound;
+                case "user_not_found": return ErrorCode.UserNotFound;
                 case "campaign_not_found": return ErrorCode.CampaignNotFound;
                 case "app_not_found": return ErrorCode.AppNotFound;
                 case "draft_not_found": return ErrorCode.DraftNotFound;
@@ -114,9 +120,11 @@ namespace Questline
                 case ErrorCode.InvalidSignature: return "invalid_signature";
                 case ErrorCode.UserMismatch: return "user_mismatch";
                 case ErrorCode.Forbidden: return "forbidden";
+                case ErrorCode.GrantLimitExceeded: return "grant_limit_exceeded";
                 case ErrorCode.NotFound: return "not_found";
                 case ErrorCode.MissionNotFound: return "mission_not_found";
                 case ErrorCode.BalanceNotFound: return "balance_not_found";
+                case ErrorCode.UserNotFound: return "user_not_found";
                 case ErrorCode.CampaignNotFound: return "campaign_not_found";
                 case ErrorCode.AppNotFound: return "app_not_found";
                 case ErrorCode.DraftNotFound: return "draft_not_found";
@@ -150,9 +158,11 @@ namespace Questline
                 case ErrorCode.InvalidSignature: return 401;
                 case ErrorCode.UserMismatch: return 403;
                 case ErrorCode.Forbidden: return 403;
+                case ErrorCode.GrantLimitExceeded: return 403;
                 case ErrorCode.NotFound: return 404;
                 case ErrorCode.MissionNotFound: return 404;
                 case ErrorCode.BalanceNotFound: return 404;
+                case ErrorCode.UserNotFound: return 404;
                 case ErrorCode.CampaignNotFound: return 404;
                 case ErrorCode.AppNotFound: return 404;
                 case ErrorCode.DraftNotFound: return 404;
@@ -186,9 +196,11 @@ namespace Questline
                 case ErrorCode.InvalidSignature: return new InvalidSignatureException(status, code, message, requestId);
                 case ErrorCode.UserMismatch: return new UserMismatchException(status, code, message, requestId);
                 case ErrorCode.Forbidden: return new ForbiddenException(status, code, message, requestId);
+                case ErrorCode.GrantLimitExceeded: return new GrantLimitExceededException(status, code, message, requestId);
                 case ErrorCode.NotFound: return new NotFoundException(status, code, message, requestId);
                 case ErrorCode.MissionNotFound: return new MissionNotFoundException(status, code, message, requestId);
                 case ErrorCode.BalanceNotFound: return new BalanceNotFoundException(status, code, message, requestId);
+                case ErrorCode.UserNotFound: return new UserNotFoundException(status, code, message, requestId);
                 case ErrorCode.CampaignNotFound: return new CampaignNotFoundException(status, code, message, requestId);
                 case ErrorCode.AppNotFound: return new AppNotFoundException(status, code, message, requestId);
                 case ErrorCode.DraftNotFound: return new DraftNotFoundException(status, code, message, requestId);
@@ -265,6 +277,12 @@ namespace Questline
         public ForbiddenException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
     }
 
+    /// <summary>403 &lt;c&gt;grant_limit_exceeded&lt;/c&gt;: A support grant or correction over the app’s grant limit of the currency (per grant, or per staff member per UTC day); nothing changed, the message and limit, remaining say what is left</summary>
+    public class GrantLimitExceededException : ForbiddenException
+    {
+        public GrantLimitExceededException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
     /// <summary>404 &lt;c&gt;not_found&lt;/c&gt;: No such route</summary>
     public class NotFoundException : QuestlineException
     {
@@ -281,6 +299,12 @@ namespace Questline
     public class BalanceNotFoundException : NotFoundException
     {
         public BalanceNotFoundException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>404 &lt;c&gt;user_not_found&lt;/c&gt;: The app has never seen this user …</summary>
+    public class UserNotFoundException : NotFoundException
+    {
+        public UserNotFoundException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
     }
 
     /// <summary>404 &lt;c&gt;campaign_not_found&lt;/c&gt;: The campaign does not exist</summary>
