@@ -23,7 +23,7 @@ export const webhookEventsPerMinuteSchema = z
   });
 
 /** The support role's grant limits of a currency the app sets nothing for (docs/api.md "Grant limits"). */
-export const DEFAULT_GRANT_LIMIT = { perGrant: 1_000, perStaffPerDay: 5_000 } as const;
+const DEFAULT_GRANT_LIMIT = { perGrant: 1_000, perStaffPerDay: 5_000 } as const;
 
 const limitValueSchema = z
   .int({ error: 'a whole amount, or null for no limit' })
@@ -39,10 +39,10 @@ const grantLimitSchema = z
   })
   .strict()
   .meta({ id: 'GrantLimit' });
-export type GrantLimit = z.infer<typeof grantLimitSchema>;
+type GrantLimit = z.infer<typeof grantLimitSchema>;
 
 /** An app's grant limits for the support role, per currency; the key "*" applies to every currency not listed. */
-export const grantLimitsSchema = z
+const grantLimitsSchema = z
   .record(z.string().min(1).max(32), grantLimitSchema)
   .nullable()
   .meta({
