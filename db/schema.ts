@@ -18,6 +18,7 @@ import {
   uniqueIndex,
   type PgColumnBuilderBase,
 } from 'drizzle-orm/pg-core';
+import type { GrantLimits } from '@/lib/contract/app';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { Mission } from '@/lib/contract/mission';
 import type { AggregateState } from '@/lib/contract/mission-aggregate';
@@ -49,6 +50,8 @@ export const apps = pgTable('apps', {
   secretRotatedAt: ms('secret_rotated_at').notNull(),
   /** The signed webhook's limit in events per minute set by an admin; null: the default (lib/contract/app.ts). */
   webhookEventsPerMinute: integer('webhook_events_per_minute'),
+  /** The support role's grant limits per currency (lib/contract/app.ts GrantLimits); null: the defaults. */
+  grantLimits: jsonb('grant_limits').$type<GrantLimits>(),
 });
 export type AppRow = typeof apps.$inferSelect;
 

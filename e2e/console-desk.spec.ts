@@ -107,6 +107,9 @@ test(`support finds a player, grants, notes, dry-runs, completes and resets a mi
   await grant.getByLabel('Reason').fill(LONG_REASON);
   await check(page, 'desk-grant-form', main, { card: 'Grant or correct currency' });
   await grant.getByRole('button', { name: 'Grant' }).click();
+  // The confirmation states the effect before it applies.
+  await expect(page.getByTestId('grant-effect')).toHaveText(`gold: 0 → 50 for ${players[0]}`);
+  await page.getByRole('dialog').getByRole('button', { name: 'Grant', exact: true }).click();
   await expect(page.getByText('Granted 50 gold: balance now 50')).toBeVisible();
   await expect(page.getByTestId('balance-gold')).toHaveText('50', { timeout: 30_000 });
   await expect(page.getByRole('table', { name: 'Ledger' })).toContainText('Ticket 4411: ranked win not counted');

@@ -19,6 +19,7 @@ export function toPublicApp(row: AppRow, now = Date.now()): PublicApp {
     secretRotatedAt: row.secretRotatedAt,
     previousWebhookSecretExpiresAt: row.previousWebhookSecret && graceEnds !== null && graceEnds > now ? graceEnds : null,
     webhookEventsPerMinute: row.webhookEventsPerMinute,
+    grantLimits: row.grantLimits ?? null,
   };
 }
 

@@ -6,7 +6,7 @@ import { EXAMPLE_AT, exampleMissionBase } from './examples';
 const AT = EXAMPLE_AT;
 const DAY = 86_400_000;
 
-const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null };
+const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null, grantLimits: null };
 const missionDefinition = { ...exampleMissionBase, archived: false, audience: { platform: 'ios', level: { gte: 10 } } };
 /** Issue 19: a distinct-values mission (criteria.aggregate) with a weekly streak that repeats. */
 const modesStreakDefinition = {

@@ -22,15 +22,54 @@ export const webhookEventsPerMinuteSchema = z
     examples: [120_000, null],
   });
 
+/** The support role's grant limits of a currency the app sets nothing for (docs/api.md "Grant limits"). */
+const DEFAULT_GRANT_LIMIT = { perGrant: 1_000, perStaffPerDay: 5_000 } as const;
+
+const limitValueSchema = z
+  .int({ error: 'a whole amount, or null for no limit' })
+  .min(1, { error: 'at least 1 (null: no limit)' })
+  .max(1_000_000_000)
+  .nullable()
+  .optional();
+
+const grantLimitSchema = z
+  .object({
+    perGrant: limitValueSchema.describe('The largest |amount| of one grant or correction; absent: the "*" entry’s, else the default; null: no limit'),
+    perStaffPerDay: limitValueSchema.describe('The most one support member may grant or correct (sum of |amount|) per UTC day; absent: the "*" entry’s, else the default; null: no limit'),
+  })
+  .strict()
+  .meta({ id: 'GrantLimit' });
+type GrantLimit = z.infer<typeof grantLimitSchema>;
+
+/** An app's grant limits for the support role, per currency; the key "*" applies to every currency not listed. */
+const grantLimitsSchema = z
+  .record(z.string().min(1).max(32), grantLimitSchema)
+  .nullable()
+  .meta({
+    id: 'GrantLimits',
+    description: `The support role's limits on staff grants and corrections, per currency ("*": every currency not listed); null or a field absent: the default, perGrant ${DEFAULT_GRANT_LIMIT.perGrant} and perStaffPerDay ${DEFAULT_GRANT_LIMIT.perStaffPerDay}. Admins and the admin API key have no limit (an over-limit grant of theirs is audited with overLimit: true).`,
+    examples: [{ gems: { perGrant: 500, perStaffPerDay: 2_000 }, '*': { perGrant: 5_000 } }, null],
+  });
+export type GrantLimits = z.infer<typeof grantLimitsSchema>;
+
+/** The limits of one currency: the app's entry for it, else its "*" entry, else the default, field by field (null: no limit). */
+export function grantLimitOf(limits: GrantLimits, currency: string): { perGrant: number | null; perStaffPerDay: number | null } {
+  const own = limits?.[currency];
+  const any = limits?.['*'];
+  const pick = (field: keyof GrantLimit) => (own?.[field] !== undefined ? own[field] : any?.[field] !== undefined ? any[field] : DEFAULT_GRANT_LIMIT[field]);
+  return { perGrant: pick('perGrant') ?? null, perStaffPerDay: pick('perStaffPerDay') ?? null };
+}
+
 /** PATCH /api/admin/apps/:appId: the app's settings to change (each field optional; at least one). */
 export const updateAppSchema = z
   .object({
     name: z.string().trim().min(1, { error: 'Enter a name' }).max(200).optional(),
     webhookEventsPerMinute: webhookEventsPerMinuteSchema.optional(),
+    grantLimits: grantLimitsSchema.optional(),
   })
   .strict()
-  .refine((v) => Object.keys(v).length > 0, { error: 'Send at least one of name, webhookEventsPerMinute' })
-  .meta({ id: 'UpdateApp', examples: [{ webhookEventsPerMinute: 120_000 }, { webhookEventsPerMinute: null }] });
+  .refine((v) => Object.keys(v).length > 0, { error: 'Send at least one of name, webhookEventsPerMinute, grantLimits' })
+  .meta({ id: 'UpdateApp', examples: [{ webhookEventsPerMinute: 120_000 }, { webhookEventsPerMinute: null }, { grantLimits: { gems: { perGrant: 500, perStaffPerDay: 2_000 } } }] });
 export type UpdateAppInput = z.infer<typeof updateAppSchema>;
 
 export const publicAppSchema = z
@@ -42,6 +81,7 @@ export const publicAppSchema = z
     /** While a rotated-out webhook secret is still accepted: until when (Unix ms); else null. */
     previousWebhookSecretExpiresAt: z.number().nullable(),
     webhookEventsPerMinute: webhookEventsPerMinuteSchema,
+    grantLimits: grantLimitsSchema,
   })
   .meta({ id: 'App' });
 export type PublicApp = z.infer<typeof publicAppSchema>;

@@ -13,6 +13,12 @@ const reasonSchema = z.string().trim().min(3, 'say why (3 characters or more)').
 
 const MAX_GRANT_AMOUNT = 1_000_000_000;
 
+/** A user the app has never seen is refused (404 user_not_found) unless the request says so. */
+const createUserSchema = z
+  .boolean()
+  .optional()
+  .describe('true: act on a user the app has never seen, creating them (first seen now); absent or false: such a user is refused with 404 user_not_found');
+
 export const grantSchema = z
   .object({
     currency: z.string().min(1).max(32),
@@ -24,6 +30,7 @@ export const grantSchema = z
       .refine((n) => n !== 0, 'must not be 0')
       .describe('Positive credits, negative corrects (never below zero: 409 insufficient_balance)'),
     reason: reasonSchema,
+    createUser: createUserSchema,
   })
   .strict()
   .meta({ id: 'Grant', description: 'A staff grant or correction of one currency', examples: [{ currency: 'gold', amount: 50, reason: 'Ticket #4411: ranked win not counted' }] });
@@ -47,6 +54,12 @@ export const reasonBodySchema = z
   .object({ reason: reasonSchema })
   .strict()
   .meta({ id: 'Reason', examples: [{ reason: 'Ticket #4411: the ranked win was lost in an outage' }] });
+
+/** The body of a staff mission reset or completion. */
+export const missionActionBodySchema = z
+  .object({ reason: reasonSchema, createUser: createUserSchema })
+  .strict()
+  .meta({ id: 'MissionActionInput', examples: [{ reason: 'Ticket #4411: the ranked win was lost in an outage' }] });
 
 export const missionActionResultSchema = z
   .object({ progress: missionProgressSchema })

@@ -11,6 +11,7 @@ export const ERRORS = {
   invalid_signature: { status: 401, description: 'Webhook signature, app or timestamp rejected' },
   user_mismatch: { status: 403, description: 'The event userId differs from the token subject' },
   forbidden: { status: 403, description: 'The caller may not do this' },
+  grant_limit_exceeded: { status: 403, description: 'A support grant or correction over the app’s grant limit of the currency (per grant, or per staff member per UTC day); nothing changed, the message and limit, remaining say what is left' },
   not_found: { status: 404, description: 'No such route' },
   mission_not_found: { status: 404, description: 'The mission does not exist' },
   balance_not_found: { status: 404, description: 'No balance for (userId, currency)' },
@@ -48,4 +49,6 @@ export const errorBodySchema = z.object({
   error: z.string().describe('The error code (see the error table)'),
   message: z.string().optional(),
   retryAfterMs: z.number().optional().describe('On rate_limited and too_many_streams: milliseconds to wait'),
+  limit: z.number().optional().describe('On grant_limit_exceeded: the limit passed (per grant or per day)'),
+  remaining: z.number().optional().describe('On grant_limit_exceeded: what the staff member may still grant of the currency today (UTC)'),
 });

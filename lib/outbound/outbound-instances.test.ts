@@ -89,7 +89,7 @@ describe('outbound webhooks across processes', () => {
       await Promise.all(
         grants.slice(i, i + 4).map(async (n) => {
           const via = n % 2 === 0 ? a : b;
-          const res = await call(via.url, via.adminKey, 'POST', `/api/admin/apps/${appId}/users/p${n % 4}/grants`, { currency: 'gold', amount: n + 1, reason: `grant number ${n}` });
+          const res = await call(via.url, via.adminKey, 'POST', `/api/admin/apps/${appId}/users/p${n % 4}/grants`, { currency: 'gold', amount: n + 1, reason: `grant number ${n}`, createUser: true });
           expect(res.status).toBe(200);
         }),
       );

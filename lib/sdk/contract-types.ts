@@ -10,6 +10,7 @@ export const ERROR_STATUS = {
   invalid_signature: 401,
   user_mismatch: 403,
   forbidden: 403,
+  grant_limit_exceeded: 403,
   not_found: 404,
   mission_not_found: 404,
   balance_not_found: 404,
@@ -189,6 +190,10 @@ export type ErrorBody = {
   message?: string;
   /** On rate_limited and too_many_streams: milliseconds to wait */
   retryAfterMs?: number;
+  /** On grant_limit_exceeded: the limit passed (per grant or per day) */
+  limit?: number;
+  /** On grant_limit_exceeded: what the staff member may still grant of the currency today (UTC) */
+  remaining?: number;
 };
 
 export type TokenRequest = {

@@ -41,13 +41,15 @@ export class InvalidSignatureError extends QuestlineError {}
 /** 403 `user_mismatch`: event userId differs from the token subject. */
 export class UserMismatchError extends QuestlineError {}
 export class ForbiddenError extends QuestlineError {}
+/** 403 `grant_limit_exceeded` (admin API): a support grant past the app's grant limit of the currency (nothing changed). */
+export class GrantLimitExceededError extends ForbiddenError {}
 /** 404 `not_found` (and the parent of the resource-specific 404s). */
 export class NotFoundError extends QuestlineError {}
 export class MissionNotFoundError extends NotFoundError {}
 export class BalanceNotFoundError extends NotFoundError {}
 export class CampaignNotFoundError extends NotFoundError {}
 export class AppNotFoundError extends NotFoundError {}
-/** 404 `user_not_found`: the app has never seen the user (spend, from the backend). */
+/** 404 `user_not_found`: the app has never seen the user (spend from the backend; the admin API's staff writes without createUser). */
 export class UserNotFoundError extends NotFoundError {}
 /** 404 `draft_not_found`: the app has no draft catalog (admin API). */
 export class DraftNotFoundError extends NotFoundError {}
@@ -94,6 +96,7 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   invalid_signature: InvalidSignatureError,
   user_mismatch: UserMismatchError,
   forbidden: ForbiddenError,
+  grant_limit_exceeded: GrantLimitExceededError,
   not_found: NotFoundError,
   mission_not_found: MissionNotFoundError,
   balance_not_found: BalanceNotFoundError,

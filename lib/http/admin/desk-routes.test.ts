@@ -230,7 +230,7 @@ describe('GET /api/admin/audit?userId= (the audit log by player)', () => {
     expect((await call('support', 'POST', `${userPath(one)}/notes`, { text: 'first player' })).status).toBe(200);
     expect((await call('support', 'POST', `${userPath(two)}/missions/ranked-wins/complete`, { reason: 'second player' })).status).toBe(200);
     const other = await createTestApp(server, CATALOG);
-    expect((await call('support', 'POST', `/api/admin/apps/${other.appId}/users/${one}/grants`, { currency: 'gold', amount: 1, reason: 'same id, other app' })).status).toBe(200);
+    expect((await call('support', 'POST', `/api/admin/apps/${other.appId}/users/${one}/grants`, { currency: 'gold', amount: 1, reason: 'same id, other app', createUser: true })).status).toBe(200);
 
     const page = await (await call('support', 'GET', `/api/admin/audit?appId=${app.appId}&userId=${encodeURIComponent(one)}`)).json();
     expect(page.entries.map((e: { action: string; target: string; appId: string }) => [e.action, e.target, e.appId])).toEqual([

@@ -39,10 +39,17 @@ async function dbOf() {
   return (await import('@/db/client')).getDb();
 }
 
+/** The app has seen the user (as its first event would record them): staff writes on a never-seen user are refused. */
+async function seen(app: TestApp, userId: string) {
+  const db = await dbOf();
+  await db.execute(sql`insert into app_users (app_id, user_id, first_seen_at, last_seen_at, events) values (${app.appId}, ${userId}, 1, 1, 1)`);
+}
+
 describe('POST /api/admin/apps/:appId/users/:userId/grants', () => {
   it('credits with a ledger row naming the staff member and reason, shows in /v1/balance and on the player’s stream', async () => {
     const app = await createTestApp(server, catalog());
     const userId = uniqueId('player');
+    await seen(app, userId);
     const token = await issueToken(server, app, userId);
     const stream = await openSse(`${server.url}/v1/sse/updates`, { Authorization: `Bearer ${token}` });
     try {
@@ -66,6 +73,7 @@ describe('POST /api/admin/apps/:appId/users/:userId/grants', () => {
   it('a correction below zero answers 409 insufficient_balance and changes nothing', async () => {
     const app = await createTestApp(server, catalog());
     const userId = uniqueId('player');
+    await seen(app, userId);
     expect((await post(support.cookie, `${usersPath(app, userId)}/grants`, { currency: 'gold', amount: 10, reason: 'start' })).status).toBe(200);
     const res = await post(support.cookie, `${usersPath(app, userId)}/grants`, { currency: 'gold', amount: -11, reason: 'too much' });
     expect(res.status).toBe(409);
@@ -80,6 +88,7 @@ describe('POST /api/admin/apps/:appId/users/:userId/grants', () => {
   it('50 concurrent corrections that together would go below zero: the balance never goes negative and equals the sum of the ledger', async () => {
     const app = await createTestApp(server, catalog());
     const userId = uniqueId('player');
+    await seen(app, userId);
     expect((await post(support.cookie, `${usersPath(app, userId)}/grants`, { currency: 'gold', amount: 100, reason: 'start' })).status).toBe(200);
     const answers = await Promise.all(
       Array.from({ length: 50 }, (_, i) => post(support.cookie, `${usersPath(app, userId)}/grants`, { currency: 'gold', amount: -7, reason: `correction ${i}` })),
@@ -99,6 +108,7 @@ describe('POST /api/admin/apps/:appId/users/:userId/grants', () => {
   it('replays under the same Idempotency-Key (once applied), refuses the key with another body (422)', async () => {
     const app = await createTestApp(server, catalog());
     const userId = uniqueId('player');
+    await seen(app, userId);
     const route = `${usersPath(app, userId)}/grants`;
     const first = await post(support.cookie, route, { currency: 'gold', amount: 5, reason: 'ticket 7' }, 'k-1');
     const again = await post(support.cookie, route, { currency: 'gold', amount: 5, reason: 'ticket 7' }, 'k-1');
@@ -116,6 +126,7 @@ describe('POST /api/admin/apps/:appId/users/:userId/grants', () => {
   it('refuses editors (403), bad input with a clear message (400), an unknown app (404); audits with the reason, filterable by player', async () => {
     const app = await createTestApp(server, catalog());
     const userId = uniqueId('player');
+    await seen(app, userId);
     const route = `${usersPath(app, userId)}/grants`;
     expect((await post(editor.cookie, route, { currency: 'gold', amount: 5, reason: 'editor tries' })).status).toBe(403);
     const zero = await post(support.cookie, route, { currency: 'gold', amount: 0, reason: 'nothing' });
@@ -136,6 +147,7 @@ describe('POST …/missions/:missionId/complete and …/reset', () => {
   it('completes a mission the player can then claim (mission.completed on the stream), and resets it to no progress', async () => {
     const app = await createTestApp(server, catalog());
     const userId = uniqueId('player');
+    await seen(app, userId);
     const token = await issueToken(server, app, userId);
     const stream = await openSse(`${server.url}/v1/sse/updates`, { Authorization: `Bearer ${token}` });
     try {

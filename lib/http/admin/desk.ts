@@ -9,7 +9,7 @@
 // DELETE /api/admin/apps/:appId/users/:userId                           – erase the user (admins, with a reason)
 // Each handler: parse with the contract schema, build the context once, call one verb, answer.
 import { z } from 'zod';
-import { grantSchema, noteInputSchema, reasonBodySchema, userSearchQuerySchema } from '@/lib/contract/desk';
+import { grantSchema, missionActionBodySchema, noteInputSchema, reasonBodySchema, userSearchQuerySchema } from '@/lib/contract/desk';
 import { checkKey } from '@/lib/idempotency/run-idempotent';
 import { grant } from '@/lib/services/balances/grant';
 import { addNote } from '@/lib/services/notes/add-note';
@@ -46,9 +46,9 @@ export const postGrant = adminRoute('players.adjust', async (req) => {
 const missionAction = (verb: typeof resetMission) =>
   adminRoute('players.adjust', async (req) => {
     const userId = userOf(req.params);
-    const { reason } = parseWith(reasonBodySchema, (await readJsonBody(req.req)).value);
+    const { reason, createUser } = parseWith(missionActionBodySchema, (await readJsonBody(req.req)).value);
     const ctx = await adminServiceContext(req, req.params.appId);
-    return idempotentJson(await verb({ ctx, input: { userId, missionId: req.params.missionId, reason, idempotencyKey: keyOf(req.req) } }));
+    return idempotentJson(await verb({ ctx, input: { userId, missionId: req.params.missionId, reason, createUser, idempotencyKey: keyOf(req.req) } }));
   });
 
 export const postMissionReset = missionAction(resetMission);

@@ -3,9 +3,14 @@
 // mechanism: lib/idempotency/run-idempotent.ts, 24 h cached answers, 422 on a
 // reused key) and the audit row with the staff member and the reason, all in
 // it. A failed write stores nothing, so it can be retried under the same key.
-import { sql } from 'drizzle-orm';
+// A user the app has never seen (no app_users row) is refused with 404
+// user_not_found unless the request says createUser: true, which creates the
+// row (first seen now) in the same transaction.
+import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
+import { appUsers } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
+import { AppError } from '@/lib/errors';
 import { hashRequest, runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
 import { actorLabel, withTransaction, type ServiceContext, type TxContext } from '../context';
 
@@ -18,6 +23,8 @@ export interface StaffWrite {
   idempotencyKey: string | null;
   /** The request as a whole (the same key with another request is refused). */
   request: Record<string, unknown>;
+  /** A user the app has never seen: refused (404 user_not_found), created (first seen now) or left as is (notes). */
+  unseenUser: 'refuse' | 'create' | 'allow';
 }
 
 export interface Applied<T> {
@@ -35,6 +42,17 @@ export async function nextUserSeq(tx: Tx, appId: string, userId: string): Promis
   return Number((result as unknown as { rows: Array<{ seq: string }> }).rows[0].seq);
 }
 
+/** Refuses a user the app has never seen unless `create`, which creates them (first seen now); true when it did. */
+async function ensureUser(tx: Tx, appId: string, userId: string, create: boolean, now: number): Promise<boolean> {
+  const [seen] = await tx.select({ userId: appUsers.userId }).from(appUsers).where(and(eq(appUsers.appId, appId), eq(appUsers.userId, userId))).limit(1);
+  if (seen) return false;
+  if (!create) {
+    throw new AppError('user_not_found', `The app has never seen user "${userId}"; send createUser: true to act on them anyway`);
+  }
+  await tx.insert(appUsers).values({ appId, userId, firstSeenAt: now, lastSeenAt: now, events: 0 }).onConflictDoNothing();
+  return true;
+}
+
 export async function staffWrite<T>(ctx: ServiceContext, write: StaffWrite, apply: (tx: TxContext) => Promise<Applied<T>>): Promise<Outcome<T>> {
   const scope = {
     appId: ctx.appId,
@@ -46,10 +64,12 @@ export async function staffWrite<T>(ctx: ServiceContext, write: StaffWrite, appl
     runIdempotent<T>(
       scope,
       async () => {
+        const created = write.unseenUser !== 'allow' && (await ensureUser(tx.uow.tx, ctx.appId, write.userId, write.unseenUser === 'create', ctx.now()));
         const applied = await apply(tx);
+        const audit = created ? { ...applied.audit, after: { ...(applied.audit.after as object), userCreated: true } } : applied.audit;
         await recordAudit(
           tx.uow.tx,
-          { actor: actorLabel(ctx.actor), action: `user.${write.op}`, appId: ctx.appId, target: userTarget(write.userId), ...applied.audit },
+          { actor: actorLabel(ctx.actor), action: `user.${write.op}`, appId: ctx.appId, target: userTarget(write.userId), ...audit },
           ctx.now(),
         );
         return { status: 200, body: applied.body };

@@ -49,7 +49,7 @@ describe('grant({ ctx, input })', () => {
   it('writes balance, ledger (staff member, reason) and audit together and publishes balance.changed after commit', async () => {
     const appId = uniqueId('app');
     const { ctx, published } = contextFor(appId);
-    const outcome = await grant({ ctx, input: { userId: 'u1', currency: 'gold', amount: 30, reason: 'ticket 9', idempotencyKey: null } });
+    const outcome = await grant({ ctx, input: { userId: 'u1', currency: 'gold', amount: 30, reason: 'ticket 9', idempotencyKey: null, createUser: true } });
     expect(outcome.body.balance).toEqual({ userId: 'u1', currency: 'gold', amount: 30, updatedAt: 1_764_000_000_000 });
     const [row] = await db.select().from(ledger).where(and(eq(ledger.appId, appId), eq(ledger.userId, 'u1')));
     expect(row).toMatchObject({ amount: 30, balanceAfter: 30, actor: 'staff:ana@example.com', reason: 'ticket 9' });
@@ -63,7 +63,7 @@ describe('grant({ ctx, input })', () => {
     const { ctx, published } = contextFor(appId);
     await expect(
       withTransaction(ctx, async (tx) => {
-        await grant({ ctx: tx, input: { userId: 'u1', currency: 'gold', amount: 30, reason: 'ticket 9', idempotencyKey: null } });
+        await grant({ ctx: tx, input: { userId: 'u1', currency: 'gold', amount: 30, reason: 'ticket 9', idempotencyKey: null, createUser: true } });
         throw new Error('the caller fails after the grant');
       }),
     ).rejects.toThrow('the caller fails');
@@ -76,7 +76,7 @@ describe('grant({ ctx, input })', () => {
   it('a correction below zero throws insufficient_balance and leaves no trace', async () => {
     const appId = uniqueId('app');
     const { ctx, published } = contextFor(appId);
-    await grant({ ctx, input: { userId: 'u1', currency: 'gold', amount: 5, reason: 'start', idempotencyKey: null } });
+    await grant({ ctx, input: { userId: 'u1', currency: 'gold', amount: 5, reason: 'start', idempotencyKey: null, createUser: true } });
     const refused = grant({ ctx, input: { userId: 'u1', currency: 'gold', amount: -6, reason: 'too much', idempotencyKey: 'k' } });
     await expect(refused).rejects.toBeInstanceOf(AppError);
     await expect(refused).rejects.toMatchObject({ code: 'insufficient_balance' });

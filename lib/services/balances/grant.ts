@@ -4,9 +4,18 @@
 // `balance.changed` goes out on the player's stream after commit. A
 // correction that would take the balance below zero changes nothing (409
 // insufficient_balance), so the balance stays the sum of the ledger.
+// The support role is bounded by the app's grant limits of the currency
+// (lib/contract/app.ts grantLimitOf: per grant, and per staff member per UTC
+// day counted from the audit log under a lock of (app, staff member,
+// currency), so two concurrent grants cannot both pass): past one, 403
+// grant_limit_exceeded and nothing changes. Admins and the admin API key have
+// no limit; an over-limit grant of theirs is audited with overLimit: true.
+// A user the app has never seen is refused (404 user_not_found) unless createUser.
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { balances, ledger } from '@/db/schema';
+import type { Tx } from '@/db/client';
+import { apps, balances, ledger } from '@/db/schema';
+import { grantLimitOf } from '@/lib/contract/app';
 import type { GrantInput, GrantResult } from '@/lib/contract/desk';
 import { AppError } from '@/lib/errors';
 import type { Outcome } from '@/lib/idempotency/run-idempotent';
@@ -22,9 +31,11 @@ export interface GrantCommand extends GrantInput {
 export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantCommand }): Promise<Outcome<GrantResult>> {
   const { userId, currency, amount, reason } = input;
   const { appId } = ctx;
-  return staffWrite(ctx, { userId, op: 'grant', idempotencyKey: input.idempotencyKey, request: { currency, amount, reason } }, async (tx) => {
+  const unseenUser = input.createUser === true ? 'create' : 'refuse';
+  return staffWrite(ctx, { userId, op: 'grant', idempotencyKey: input.idempotencyKey, request: { currency, amount, reason }, unseenUser }, async (tx) => {
     const db = tx.uow.tx;
     const now = ctx.now();
+    const overLimit = await checkGrantLimit(db, ctx, currency, Math.abs(amount), now);
     const where = and(eq(balances.appId, appId), eq(balances.userId, userId), eq(balances.currency, currency));
     const [current] = await db.select({ amount: balances.amount }).from(balances).where(where);
     const before = current?.amount ?? 0;
@@ -63,7 +74,50 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
     const { appId: _a, userId: _u, grantKey: _g, ...shown } = entry;
     return {
       body: { balance, entry: shown },
-      audit: { before: { currency, amount: before }, after: { currency, amount: row.amount, change: amount, reason, ledgerId: entry.id } },
+      audit: {
+        before: { currency, amount: before },
+        after: { currency, amount: row.amount, change: amount, reason, ledgerId: entry.id, ...(overLimit ? { overLimit: true } : {}) },
+      },
     };
   });
+}
+
+const DAY_MS = 86_400_000;
+
+/**
+ * The app's grant limits of the currency against this grant: throws 403 grant_limit_exceeded for the
+ * support role past one; answers true when an unbounded actor (admin, admin API key) is past one.
+ * The day's total is what the actor granted or corrected of the currency in the app since 00:00 UTC
+ * (sum of |change| of their user.grant audit rows), read under a transaction lock of (app, actor,
+ * currency) held to commit, so concurrent grants by the same staff member are counted one after another.
+ */
+async function checkGrantLimit(db: Tx, ctx: ServiceContext, currency: string, size: number, now: number): Promise<boolean> {
+  const actor = actorLabel(ctx.actor);
+  const bounded = ctx.actor.role === 'support';
+  const [app] = await db.select({ grantLimits: apps.grantLimits }).from(apps).where(eq(apps.id, ctx.appId));
+  const { perGrant, perStaffPerDay } = grantLimitOf(app?.grantLimits ?? null, currency);
+  if (perGrant === null && perStaffPerDay === null) return false;
+  let remaining: number | null = null;
+  if (perStaffPerDay !== null) {
+    await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`grant-limit:${ctx.appId}:${actor}:${currency}`}, 0))`);
+    const dayStart = now - (now % DAY_MS);
+    const result = await db.execute(sql`select coalesce(sum(abs((after->>'change')::bigint)), 0)::text as used from audit_log
+      where app_id = ${ctx.appId} and at >= ${dayStart} and actor = ${actor} and action = 'user.grant' and after->>'currency' = ${currency}`);
+    const used = Number((result as unknown as { rows: Array<{ used: string }> }).rows[0].used);
+    remaining = Math.max(0, perStaffPerDay - used);
+  }
+  const left = remaining === null ? '' : `; ${remaining} ${currency} left today (UTC)`;
+  if (perGrant !== null && size > perGrant) {
+    if (!bounded) return true;
+    throw new AppError('grant_limit_exceeded', `Support may grant or correct at most ${perGrant} ${currency} at a time (asked ${size})${left}`, {
+      extra: { limit: perGrant, ...(remaining === null ? {} : { remaining }) },
+    });
+  }
+  if (perStaffPerDay !== null && remaining !== null && size > remaining) {
+    if (!bounded) return true;
+    throw new AppError('grant_limit_exceeded', `Support may grant or correct at most ${perStaffPerDay} ${currency} a day per staff member (asked ${size})${left}`, {
+      extra: { limit: perStaffPerDay, remaining },
+    });
+  }
+  return false;
 }

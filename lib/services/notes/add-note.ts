@@ -9,7 +9,7 @@ import { staffWrite } from '../_shared/staff-write';
 
 export async function addNote({ ctx, input }: { ctx: ServiceContext; input: { userId: string; text: string; idempotencyKey: string | null } }): Promise<Outcome<{ note: Note }>> {
   const { userId, text } = input;
-  return staffWrite(ctx, { userId, op: 'note', idempotencyKey: input.idempotencyKey, request: { text } }, async (tx) => {
+  return staffWrite(ctx, { userId, op: 'note', idempotencyKey: input.idempotencyKey, request: { text }, unseenUser: 'allow' }, async (tx) => {
     const [row] = await tx.uow.tx
       .insert(userNotes)
       .values({ appId: ctx.appId, userId, author: actorLabel(ctx.actor), text, createdAt: ctx.now() })

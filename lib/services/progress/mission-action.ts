@@ -19,6 +19,8 @@ export interface MissionActionInput {
   userId: string;
   missionId: string;
   reason: string;
+  /** Act on a user the app has never seen (else 404 user_not_found). */
+  createUser?: boolean;
   idempotencyKey: string | null;
 }
 
@@ -33,7 +35,8 @@ export async function missionAction(
   const catalog = await ctx.deps.catalog(appId);
   const mission = catalog.missions.get(missionId);
   if (!mission || mission.archived) throw new AppError('mission_not_found', `No mission "${missionId}"`);
-  return staffWrite(ctx, { userId, op, idempotencyKey: input.idempotencyKey, request: { missionId, reason } }, async (tx) => {
+  const unseenUser = input.createUser === true ? 'create' : 'refuse';
+  return staffWrite(ctx, { userId, op, idempotencyKey: input.idempotencyKey, request: { missionId, reason }, unseenUser }, async (tx) => {
     const db = tx.uow.tx;
     const now = ctx.now();
     const record = (await readRecords(db, appId, userId, [missionId])).get(missionId) ?? null;

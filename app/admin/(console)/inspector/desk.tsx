@@ -17,9 +17,11 @@ import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/com
 import { Dialog, DialogContent, DialogDescription, DialogFooter, DialogHeader, DialogTitle } from '@/components/ui/dialog';
 import { Input, inputClass, Textarea } from '@/components/ui/input';
 import { Label } from '@/components/ui/label';
-import { adminFetch, errorMessage } from '@/components/console/api';
+import { adminFetch, ApiError, errorMessage } from '@/components/console/api';
 import { countOf, formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
+import { useApps } from '@/components/console/use-selected-app';
+import { grantLimitOf } from '@/lib/contract/app';
 import type { ErasureResult, MissionActionResult, Note, UserExport, UserPage } from '@/lib/contract/desk';
 import type { Inspection } from '@/lib/contract/inspector';
 import type { MissionWindow } from '@/lib/contract/mission';
@@ -224,29 +226,56 @@ function ReasonDialog({
   );
 }
 
-/** Grant (positive) or correct (negative) a currency, with the reason the ledger and audit keep. */
+/** A grant as the form holds it until it is confirmed. */
+type PendingGrant = { currency: string; amount: number; reason: string; before: number };
+
+/**
+ * Grant (positive) or correct (negative) a currency, with the reason the ledger and audit keep.
+ * The support role's limits of the currency (the app's grantLimits, lib/contract/app.ts) are shown
+ * beside the amount, and an amount above the per-grant limit is not sent (the server is the
+ * authority: past the day's limit it answers 403, shown as is). Submitting asks for confirmation
+ * with the effect ("gold: 50 → 550 for player-42"); a player the app has never seen asks again
+ * ("Grant anyway?") and is sent with createUser: true.
+ */
 export function GrantCard({ target, currencies, onDone }: { target: Target; currencies: string[]; onDone(): void }) {
-  const { can } = useStaff();
+  const { staff, can } = useStaff();
+  const queryClient = useQueryClient();
+  const app = useApps().data?.find((a) => a.id === target.appId);
   const [currency, setCurrency] = React.useState(currencies[0] ?? '');
   const [amount, setAmount] = React.useState('');
   const [reason, setReason] = React.useState('');
+  const [pendingGrant, setPendingGrant] = React.useState<PendingGrant | null>(null);
+  const [step, setStep] = React.useState<'confirm' | 'never-seen'>('confirm');
   // One key per intended grant: a double submit or a retry after a lost answer applies it once.
   const [key, setKey] = React.useState(() => crypto.randomUUID());
   const grant = useMutation({
-    mutationFn: (body: { currency: string; amount: number; reason: string }) =>
+    mutationFn: (body: { currency: string; amount: number; reason: string; createUser?: true }) =>
       adminFetch<{ balance: { amount: number } }>(userPath(target, '/grants'), { method: 'POST', body, headers: { 'Idempotency-Key': key } }),
     onSuccess: (r, body) => {
       toast.success(`${body.amount > 0 ? 'Granted' : 'Corrected'} ${Math.abs(body.amount)} ${body.currency}: balance now ${r.balance.amount}`);
       setAmount('');
       setReason('');
+      setPendingGrant(null);
       setKey(crypto.randomUUID());
       onDone();
     },
-    onError: (err) => toast.error(errorMessage(err)),
+    onError: (err) => {
+      if (err instanceof ApiError && err.code === 'user_not_found') setStep('never-seen');
+    },
   });
   if (!can('players.adjust')) return null;
   const n = Number(amount);
-  const valid = currency.trim() !== '' && Number.isInteger(n) && n !== 0 && reasonValid(reason);
+  const limits = grantLimitOf(app?.grantLimits ?? null, currency.trim());
+  const bounded = staff.role === 'support';
+  const overLimit = bounded && limits.perGrant !== null && Number.isInteger(n) && Math.abs(n) > limits.perGrant;
+  const valid = currency.trim() !== '' && Number.isInteger(n) && n !== 0 && !overLimit && reasonValid(reason);
+  const limitText = [
+    limits.perGrant === null ? 'no limit per grant' : `at most ${limits.perGrant.toLocaleString('en')} per grant`,
+    limits.perStaffPerDay === null ? 'no daily limit' : `${limits.perStaffPerDay.toLocaleString('en')} per staff member a day (UTC)`,
+  ].join(', ');
+  const send = (grantBody: PendingGrant, createUser: boolean) =>
+    grant.mutate({ currency: grantBody.currency, amount: grantBody.amount, reason: grantBody.reason, ...(createUser ? { createUser: true as const } : {}) });
+  const after = pendingGrant ? pendingGrant.before + pendingGrant.amount : 0;
   return (
     <Card>
       <CardHeader>
@@ -262,7 +291,13 @@ export function GrantCard({ target, currencies, onDone }: { target: Target; curr
           aria-label="Grant or correct currency"
           onSubmit={(e) => {
             e.preventDefault();
-            if (valid) grant.mutate({ currency: currency.trim(), amount: n, reason: reason.trim() });
+            if (!valid) return;
+            // The balance the Inspector shows now: the effect the confirmation states.
+            const view = queryClient.getQueryData<Inspection>(['admin', 'inspector', target.appId, target.userId]);
+            const before = view?.balances.find((b) => b.currency === currency.trim())?.amount ?? 0;
+            grant.reset();
+            setStep('confirm');
+            setPendingGrant({ currency: currency.trim(), amount: n, reason: reason.trim(), before });
           }}
         >
           <div className="grid grid-cols-2 gap-3">
@@ -277,7 +312,24 @@ export function GrantCard({ target, currencies, onDone }: { target: Target; curr
             </div>
             <div className="grid gap-2">
               <Label htmlFor="grant-amount">Amount</Label>
-              <Input id="grant-amount" type="number" step={1} value={amount} onChange={(e) => setAmount(e.target.value)} placeholder="50 or -20" required />
+              <Input
+                id="grant-amount"
+                type="number"
+                step={1}
+                value={amount}
+                onChange={(e) => setAmount(e.target.value)}
+                placeholder="50 or -20"
+                required
+                aria-invalid={overLimit || undefined}
+                aria-describedby="grant-limit"
+              />
+              <p id="grant-limit" data-testid="grant-limit" className={overLimit ? 'text-xs text-destructive' : 'text-xs text-muted-foreground'}>
+                {overLimit
+                  ? `Above your limit: at most ${limits.perGrant!.toLocaleString('en')} ${currency.trim()} per grant`
+                  : bounded
+                    ? `Your limit: ${limitText}`
+                    : `Support’s limit: ${limitText}; none for admins (audited when over)`}
+              </p>
             </div>
           </div>
           <ReasonField id="grant-reason" value={reason} onChange={setReason} />
@@ -286,6 +338,41 @@ export function GrantCard({ target, currencies, onDone }: { target: Target; curr
             {n < 0 ? 'Correct balance' : 'Grant'}
           </Button>
         </form>
+        <Dialog open={pendingGrant !== null} onOpenChange={(open) => !open && !grant.isPending && setPendingGrant(null)}>
+          <DialogContent>
+            <DialogHeader>
+              <DialogTitle>{step === 'never-seen' ? 'Grant to a player never seen?' : pendingGrant && pendingGrant.amount < 0 ? 'Confirm the correction' : 'Confirm the grant'}</DialogTitle>
+              <DialogDescription data-testid="grant-effect">
+                {pendingGrant && (
+                  <>
+                    <span className="font-mono">
+                      {pendingGrant.currency}: {pendingGrant.before.toLocaleString('en')} → {after.toLocaleString('en')}
+                    </span>{' '}
+                    for <span className="font-mono">{target.userId}</span>
+                  </>
+                )}
+              </DialogDescription>
+            </DialogHeader>
+            {step === 'never-seen' && (
+              <p role="alert" className="text-sm">
+                This player has never been seen by {app?.name ?? target.appId}. Grant anyway?
+              </p>
+            )}
+            {grant.error && !(grant.error instanceof ApiError && grant.error.code === 'user_not_found') && (
+              <p role="alert" className="text-sm text-destructive">
+                {errorMessage(grant.error)}
+              </p>
+            )}
+            <DialogFooter>
+              <Button type="button" variant="outline" disabled={grant.isPending} onClick={() => setPendingGrant(null)}>
+                Cancel
+              </Button>
+              <Button type="button" disabled={grant.isPending} onClick={() => pendingGrant && send(pendingGrant, step === 'never-seen')}>
+                {grant.isPending ? 'Working…' : step === 'never-seen' ? 'Grant anyway' : pendingGrant && pendingGrant.amount < 0 ? 'Correct balance' : 'Grant'}
+              </Button>
+            </DialogFooter>
+          </DialogContent>
+        </Dialog>
       </CardContent>
     </Card>
   );

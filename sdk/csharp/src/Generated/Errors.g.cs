@@ -21,6 +21,8 @@ namespace Questline
         UserMismatch,
         /// <summary>403 &lt;c&gt;forbidden&lt;/c&gt;: The caller may not do this</summary>
         Forbidden,
+        /// <summary>403 &lt;c&gt;grant_limit_exceeded&lt;/c&gt;: A support grant or correction over the app’s grant limit of the currency (per grant, or per staff member per UTC day); nothing changed, the message and limit, remaining say what is left</summary>
+        GrantLimitExceeded,
         /// <summary>404 &lt;c&gt;not_found&lt;/c&gt;: No such route</summary>
         NotFound,
         /// <summary>404 &lt;c&gt;mission_not_found&lt;/c&gt;: The mission does not exist</summary>
@@ -80,6 +82,7 @@ namespace Questline
                 case "invalid_signature": return ErrorCode.InvalidSignature;
                 case "user_mismatch": return ErrorCode.UserMismatch;
                 case "forbidden": return ErrorCode.Forbidden;
+                case "grant_limit_exceeded": return ErrorCode.GrantLimitExceeded;
                 case "not_found": return ErrorCode.NotFound;
                 case "mission_not_found": return ErrorCode.MissionNotFound;
                 case "balance_not_found": return ErrorCode.BalanceNotFound;
@@ -117,6 +120,7 @@ namespace Questline
                 case ErrorCode.InvalidSignature: return "invalid_signature";
                 case ErrorCode.UserMismatch: return "user_mismatch";
                 case ErrorCode.Forbidden: return "forbidden";
+                case ErrorCode.GrantLimitExceeded: return "grant_limit_exceeded";
                 case ErrorCode.NotFound: return "not_found";
                 case ErrorCode.MissionNotFound: return "mission_not_found";
                 case ErrorCode.BalanceNotFound: return "balance_not_found";
@@ -154,6 +158,7 @@ namespace Questline
                 case ErrorCode.InvalidSignature: return 401;
                 case ErrorCode.UserMismatch: return 403;
                 case ErrorCode.Forbidden: return 403;
+                case ErrorCode.GrantLimitExceeded: return 403;
                 case ErrorCode.NotFound: return 404;
                 case ErrorCode.MissionNotFound: return 404;
                 case ErrorCode.BalanceNotFound: return 404;
@@ -191,6 +196,7 @@ namespace Questline
                 case ErrorCode.InvalidSignature: return new InvalidSignatureException(status, code, message, requestId);
                 case ErrorCode.UserMismatch: return new UserMismatchException(status, code, message, requestId);
                 case ErrorCode.Forbidden: return new ForbiddenException(status, code, message, requestId);
+                case ErrorCode.GrantLimitExceeded: return new GrantLimitExceededException(status, code, message, requestId);
                 case ErrorCode.NotFound: return new NotFoundException(status, code, message, requestId);
                 case ErrorCode.MissionNotFound: return new MissionNotFoundException(status, code, message, requestId);
                 case ErrorCode.BalanceNotFound: return new BalanceNotFoundException(status, code, message, requestId);
@@ -269,6 +275,12 @@ namespace Questline
     public class ForbiddenException : QuestlineException
     {
         public ForbiddenException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>403 &lt;c&gt;grant_limit_exceeded&lt;/c&gt;: A support grant or correction over the app’s grant limit of the currency (per grant, or per staff member per UTC day); nothing changed, the message and limit, remaining say what is left</summary>
+    public class GrantLimitExceededException : ForbiddenException
+    {
+        public GrantLimitExceededException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
     }
 
     /// <summary>404 &lt;c&gt;not_found&lt;/c&gt;: No such route</summary>

@@ -585,6 +585,10 @@ namespace Questline
         public string Message { get; set; }
         /// <summary>On rate_limited and too_many_streams: milliseconds to wait</summary>
         public double? RetryAfterMs { get; set; }
+        /// <summary>On grant_limit_exceeded: the limit passed (per grant or per day)</summary>
+        public double? Limit { get; set; }
+        /// <summary>On grant_limit_exceeded: what the staff member may still grant of the currency today (UTC)</summary>
+        public double? Remaining { get; set; }
 
         /// <summary>Reads a value of the JSON reader (null gives null).</summary>
         public static ErrorBody FromJson(object json)
@@ -595,6 +599,8 @@ namespace Questline
             r.Error = Json.ToStr(Json.Get(o, "error"));
             r.Message = Json.ToStr(Json.Get(o, "message"));
             r.RetryAfterMs = Json.ToNullableDouble(Json.Get(o, "retryAfterMs"));
+            r.Limit = Json.ToNullableDouble(Json.Get(o, "limit"));
+            r.Remaining = Json.ToNullableDouble(Json.Get(o, "remaining"));
             return r;
         }
 
@@ -605,6 +611,8 @@ namespace Questline
             o["error"] = Error;
             if (Message != null) o["message"] = Message;
             if (RetryAfterMs != null) o["retryAfterMs"] = (object)RetryAfterMs;
+            if (Limit != null) o["limit"] = (object)Limit;
+            if (Remaining != null) o["remaining"] = (object)Remaining;
             return o;
         }
     }

@@ -1,0 +1,160 @@
+// Staff grants are bounded and confirmed, over real HTTP (embedded, or
+// PostgreSQL/Redis with DATABASE_URL/REDIS_URL): a user the app has never seen
+// is 404 user_not_found for grants, corrections, resets and completions unless
+// createUser: true; the support role's grant limits per app and currency (per
+// grant, per staff member per UTC day, two concurrent grants that together pass
+// the day's limit: exactly one refused); admins are not bounded, only audited.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sql } from 'drizzle-orm';
+import { adminCall, asStaff, signedInStaff, type TestStaff } from '@/lib/testing/staff';
+import { createTestApp, issueToken, startTestServer, uniqueId, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';
+
+let server: TestServer;
+let support: TestStaff;
+let support2: TestStaff;
+let admin: TestStaff;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  [support, support2, admin] = [await signedInStaff(server, 'support'), await signedInStaff(server, 'support'), await signedInStaff(server, 'admin')];
+});
+afterAll(async () => server?.close());
+
+const catalog = () => ({
+  campaigns: [],
+  missions: [{ id: 'ranked-wins', title: 'Win 2 ranked', criteria: { eventName: 'match_won', count: 2, window: 'lifetime' as const }, reward: { kind: 'currency' as const, currency: 'gold', amount: 25 } }],
+});
+
+const usersPath = (app: TestApp, userId: string) => `/api/admin/apps/${app.appId}/users/${encodeURIComponent(userId)}`;
+const post = (who: TestStaff, route: string, body: unknown) => asStaff(server, who.cookie, 'POST', route, body);
+const grantTo = (who: TestStaff, app: TestApp, userId: string, body: Record<string, unknown>) => post(who, `${usersPath(app, userId)}/grants`, { reason: 'ticket 12', ...body });
+
+/** A player the app has seen: their first event. */
+async function seenPlayer(app: TestApp): Promise<string> {
+  const userId = uniqueId('p');
+  const token = await issueToken(server, app, userId);
+  expect((await userClient(server, token).post('/v1/events', { userId, name: 'login', payload: {}, timestamp: Date.now() })).status).toBe(200);
+  return userId;
+}
+
+/** How many rows the app has of each kind a staff write could touch. */
+async function counts(appId: string) {
+  const db = (await import('@/db/client')).getDb();
+  const result = await (await db).execute(sql`select
+    (select count(*) from app_users where app_id = ${appId})::int as users,
+    (select count(*) from balances where app_id = ${appId})::int as balances,
+    (select count(*) from ledger where app_id = ${appId})::int as ledger,
+    (select count(*) from progress where app_id = ${appId})::int as progress,
+    (select count(*) from audit_log where app_id = ${appId} and action like 'user.%')::int as audit`);
+  return (result as unknown as { rows: Array<Record<string, number>> }).rows[0];
+}
+
+async function auditOf(app: TestApp, userId: string) {
+  const page = await adminCall<{ entries: Array<{ action: string; after: Record<string, unknown> }> }>(server, 'GET', `/api/admin/audit?appId=${app.appId}&userId=${encodeURIComponent(userId)}`);
+  return page.body.entries;
+}
+
+describe('a user the app has never seen', () => {
+  it('grants, corrections, completions and resets answer 404 user_not_found and change nothing; createUser: true creates the user', async () => {
+    const app = await createTestApp(server, catalog());
+    await seenPlayer(app);
+    const before = await counts(app.appId);
+    const ghost = uniqueId('ghost');
+    const answers = [
+      await grantTo(support, app, ghost, { currency: 'gold', amount: 50 }),
+      await grantTo(support, app, ghost, { currency: 'gold', amount: -5 }),
+      await post(support, `${usersPath(app, ghost)}/missions/ranked-wins/complete`, { reason: 'ticket 12' }),
+      await post(support, `${usersPath(app, ghost)}/missions/ranked-wins/reset`, { reason: 'ticket 12' }),
+    ];
+    for (const res of answers) {
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: 'user_not_found', message: expect.stringContaining(`"${ghost}"`) });
+    }
+    expect(await counts(app.appId)).toEqual(before);
+
+    const created = await grantTo(support, app, ghost, { currency: 'gold', amount: 50, createUser: true });
+    expect(created.status).toBe(200);
+    expect((await created.json()).balance).toMatchObject({ userId: ghost, amount: 50 });
+    const found = await (await asStaff(server, support.cookie, 'GET', `/api/admin/apps/${app.appId}/users?query=${ghost}`)).json();
+    expect(found.users).toEqual([expect.objectContaining({ userId: ghost, events: 0 })]);
+    expect((await auditOf(app, ghost))[0].after).toMatchObject({ change: 50, userCreated: true });
+    // Seen from now on: no createUser needed, and no userCreated in the audit.
+    expect((await post(support, `${usersPath(app, ghost)}/missions/ranked-wins/complete`, { reason: 'ticket 12' })).status).toBe(200);
+    expect((await auditOf(app, ghost))[0].after).not.toHaveProperty('userCreated');
+
+    const other = uniqueId('ghost');
+    expect((await post(support, `${usersPath(app, other)}/missions/ranked-wins/reset`, { reason: 'ticket 13', createUser: true })).status).toBe(200);
+    expect((await counts(app.appId)).users).toBe(before.users + 2);
+  });
+});
+
+describe('grant limits (support role)', () => {
+  it('the default per grant: 1,000; over it 403 grant_limit_exceeded naming the limit and what is left, nothing written', async () => {
+    const app = await createTestApp(server, catalog());
+    const userId = await seenPlayer(app);
+    const before = await counts(app.appId);
+    for (const amount of [1001, -1001]) {
+      const res = await grantTo(support, app, userId, { currency: 'gold', amount });
+      expect(res.status).toBe(403);
+      const body = await res.json();
+      expect(body).toMatchObject({ error: 'grant_limit_exceeded', limit: 1000, remaining: 5000 });
+      expect(body.message).toMatch(/at most 1000 gold at a time.*5000 gold left today/);
+    }
+    expect(await counts(app.appId)).toEqual(before);
+    expect((await grantTo(support, app, userId, { currency: 'gold', amount: 1000 })).status).toBe(200);
+  });
+
+  it('per staff member per day: grants and corrections add up; each member has their own; an app sets its own per currency and "*"', async () => {
+    const app = await createTestApp(server, catalog());
+    const limits = { gold: { perGrant: 100, perStaffPerDay: 250 }, '*': { perGrant: 10 } };
+    const patched = await adminCall<{ app: { grantLimits: unknown } }>(server, 'PATCH', `/api/admin/apps/${app.appId}`, { grantLimits: limits });
+    expect(patched).toMatchObject({ status: 200, body: { app: { grantLimits: limits } } });
+    const [a, b] = [await seenPlayer(app), await seenPlayer(app)];
+    expect((await grantTo(support, app, a, { currency: 'gold', amount: 100 })).status).toBe(200);
+    expect((await grantTo(support, app, b, { currency: 'gold', amount: 100 })).status).toBe(200);
+    const past = await grantTo(support, app, a, { currency: 'gold', amount: 51 });
+    expect(past.status).toBe(403);
+    const body = await past.json();
+    expect(body).toMatchObject({ error: 'grant_limit_exceeded', limit: 250, remaining: 50 });
+    expect(body.message).toMatch(/at most 250 gold a day per staff member.*50 gold left today/);
+    expect((await grantTo(support, app, a, { currency: 'gold', amount: -50 })).status).toBe(200);
+    expect(await (await grantTo(support, app, a, { currency: 'gold', amount: 1 })).json()).toMatchObject({ error: 'grant_limit_exceeded', remaining: 0 });
+    expect((await grantTo(support2, app, a, { currency: 'gold', amount: 100 })).status).toBe(200);
+    // Other currencies: the "*" entry's perGrant, the default per day.
+    expect(await (await grantTo(support, app, a, { currency: 'gems', amount: 11 })).json()).toMatchObject({ error: 'grant_limit_exceeded', limit: 10, remaining: 5000 });
+    expect((await grantTo(support, app, a, { currency: 'gems', amount: 10 })).status).toBe(200);
+
+    const bad = await adminCall<{ error: string; message: string }>(server, 'PATCH', `/api/admin/apps/${app.appId}`, { grantLimits: { gold: { perGrant: 0 } } });
+    expect(bad.status).toBe(400);
+    expect(bad.body.message).toMatch(/^grantLimits\.gold\.perGrant/);
+    // null restores the defaults.
+    expect((await adminCall(server, 'PATCH', `/api/admin/apps/${app.appId}`, { grantLimits: null })).body).toMatchObject({ app: { grantLimits: null } });
+    expect((await grantTo(support, app, a, { currency: 'gold', amount: 1000 })).status).toBe(200);
+  });
+
+  it('two concurrent grants each under the day’s limit but together over it: exactly one is refused', async () => {
+    const app = await createTestApp(server, catalog());
+    expect((await adminCall(server, 'PATCH', `/api/admin/apps/${app.appId}`, { grantLimits: { '*': { perGrant: null, perStaffPerDay: 5000 } } })).status).toBe(200);
+    const players = [await seenPlayer(app), await seenPlayer(app)];
+    // Two players (two player locks): only the lock of (app, staff member, currency) orders the two.
+    for (const currency of ['c0', 'c1', 'c2']) {
+      const answers = await Promise.all(players.map((userId) => grantTo(support, app, userId, { currency, amount: 3000 })));
+      expect(answers.map((r) => r.status).sort()).toEqual([200, 403]);
+    }
+    const db = await (await import('@/db/client')).getDb();
+    const result = await db.execute(sql`select coalesce(sum(amount), 0)::int as total from ledger where app_id = ${app.appId}`);
+    expect((result as unknown as { rows: Array<{ total: number }> }).rows[0].total).toBe(9000);
+  });
+
+  it('admins and the admin API key have no limit; an over-limit grant of theirs is audited with overLimit: true', async () => {
+    const app = await createTestApp(server, catalog());
+    const userId = await seenPlayer(app);
+    expect((await grantTo(admin, app, userId, { currency: 'gold', amount: 5000 })).status).toBe(200);
+    expect((await auditOf(app, userId))[0].after).toMatchObject({ change: 5000, overLimit: true });
+    const byKey = await adminCall(server, 'POST', `${usersPath(app, userId)}/grants`, { currency: 'gold', amount: 2000, reason: 'migration' });
+    expect(byKey.status).toBe(200);
+    expect((await auditOf(app, userId))[0].after).toMatchObject({ change: 2000, overLimit: true });
+    expect((await grantTo(admin, app, userId, { currency: 'gems', amount: 10 })).status).toBe(200);
+    expect((await auditOf(app, userId))[0].after).not.toHaveProperty('overLimit');
+  });
+});
