@@ -52,6 +52,8 @@ export async function exerciseUsers(target: Target, appId: string, ids: readonly
     const amount = i + 1;
     const event = await call(target, 'POST', path(id, '/events'), { name: 'match_won', payload: { n: amount } });
     expect(event, id).toMatchObject({ status: 200, body: { missionsUpdated: ['two-wins'] } });
+    const page = await call(target, 'GET', path(id, '/events', { name: 'match_won', limit: '10' }));
+    expect(page, id).toMatchObject({ status: 200, body: { events: [expect.objectContaining({ name: 'match_won' })] } });
     const dry = await call(target, 'POST', path(id, '/events', { dryRun: '1' }), { name: 'match_won', payload: {} });
     expect(dry.status, id).toBe(200);
     expect(dry.body.verdicts, id).toEqual([expect.objectContaining({ missionId: 'two-wins', counted: true })]);

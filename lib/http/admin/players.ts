@@ -42,7 +42,9 @@ export const getInspection = adminRoute('players.read', async (request) => {
 });
 
 export const getUserEvents = adminRoute('players.read', async (request) => {
-  const input = parseWith(inspectorEventsQuerySchema, queryOf(request.req), { prefix: 'query' });
+  // A `userId` in the query names the user (…/users/by-id/events?userId=…: addressedUser in handler.ts), not a filter.
+  const { userId: _named, ...query } = queryOf(request.req);
+  const input = parseWith(inspectorEventsQuerySchema, query, { prefix: 'query' });
   const { ctx, userId } = await target(request);
   return json(await listUserEvents({ ctx, input: { ...input, userId } }));
 });

@@ -53,11 +53,13 @@ function appContext() {
   return { ctx, appId, published };
 }
 
+// createUser: the players of these tests have no stored user row (issue 39 §4 refuses a never-seen player without it).
 const input = (missionId: string, extra: { reason?: string; idempotencyKey?: string | null; userId?: string } = {}) => ({
   userId: extra.userId ?? 'u1',
   missionId,
   reason: extra.reason ?? 'ticket 42',
   idempotencyKey: extra.idempotencyKey ?? null,
+  createUser: true,
 });
 
 const recordOf = async (appId: string, missionId: string) =>

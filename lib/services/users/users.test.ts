@@ -83,9 +83,9 @@ describe('setAttributes({ ctx, input })', () => {
 describe('eraseUser({ ctx, input })', () => {
   it('deletes the player’s rows, clears the audit’s data about them, records the erasure, drops the stream log and publishes', async () => {
     const { ctx, published, erasedStreams } = appCtx();
-    await grant({ ctx, input: { userId: 'u1', currency: 'gold', amount: 30, reason: 'ticket 1', idempotencyKey: 'g1' } });
+    await grant({ ctx, input: { userId: 'u1', currency: 'gold', amount: 30, reason: 'ticket 1', idempotencyKey: 'g1', createUser: true } });
     await addNote({ ctx, input: { userId: 'u1', text: 'private detail', idempotencyKey: null } });
-    await grant({ ctx, input: { userId: 'u2', currency: 'gold', amount: 5, reason: 'other player', idempotencyKey: null } });
+    await grant({ ctx, input: { userId: 'u2', currency: 'gold', amount: 5, reason: 'other player', idempotencyKey: null, createUser: true } });
     const result = await eraseUser({ ctx, input: { userId: 'u1', reason: 'GDPR request 7' } });
     expect(result).toEqual({ erased: true, userId: 'u1', removed: { events: 0, progress: 0, balances: 1, ledger: 1, notes: 1, idempotencyKeys: 1 } });
     const ofUser = (table: typeof balances | typeof ledger | typeof userNotes) => db.select().from(table).where(and(eq(table.appId, ctx.appId), eq(table.userId, 'u1')));
