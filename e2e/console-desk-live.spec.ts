@@ -132,9 +132,11 @@ test('titles instead of ids before and after a reload; recent events beside the 
   };
   await expectTitles();
 
-  // 1280 px: the recent events sit beside the missions, at the top of the right column.
+  // 1280 px: the recent events sit beside the missions, at the top of the right column. Measured at the
+  // card's title: the card's name, date and page filter (issue 37 §6) sit between it and its list.
   const missionsAt = await page.getByRole('list', { name: 'Missions' }).boundingBox();
-  const eventsAt = await page.getByRole('list', { name: 'Recent events' }).boundingBox();
+  await expect(page.getByRole('list', { name: 'Recent events' })).toBeVisible();
+  const eventsAt = await page.getByText('Recent events', { exact: true }).boundingBox();
   expect(missionsAt && eventsAt).toBeTruthy();
   expect(eventsAt!.x, 'events to the right of the missions').toBeGreaterThan(missionsAt!.x + missionsAt!.width);
   expect(eventsAt!.y, 'events start beside the missions, not below them').toBeLessThan(missionsAt!.y + missionsAt!.height);

@@ -32,19 +32,22 @@ test('an admin inspects, watches, grants, exports and erases the player `..`', a
   const page = await pageAs('admin');
   await page.goto(`/admin/inspector?app=${appId}&user=..`);
   await expect(page.getByText(`Player .. in ${appId}`)).toBeVisible();
-  await expect(page.locator('[data-mission="ranked-wins"]').getByTestId('mission-count')).toHaveText('1/3');
+  await expect(page.locator('[data-mission="ranked-wins"]').getByTestId('mission-count')).toHaveText('1 / 3');
   await expect(page.getByTestId('live-state')).toHaveText('Live', { timeout: 30_000 });
 
   // A test event from the form reaches `..` (live, no reload): 2/3.
   await page.getByLabel('Event name').fill('match.won');
   await page.getByRole('button', { name: 'Send test event' }).click();
-  await expect(page.locator('[data-mission="ranked-wins"]').getByTestId('mission-count')).toHaveText('2/3', { timeout: 30_000 });
+  await expect(page.locator('[data-mission="ranked-wins"]').getByTestId('mission-count')).toHaveText('2 / 3', { timeout: 30_000 });
 
   const grant = page.getByRole('form', { name: 'Grant or correct currency' });
   await grant.getByLabel('Currency').fill('gold');
   await grant.getByLabel('Amount').fill('7');
   await grant.getByLabel('Reason').fill('Ticket 9001: dots in the id');
   await grant.getByRole('button', { name: 'Grant' }).click();
+  // The confirmation names the player `..` and the effect (issue 39 §4).
+  await expect(page.getByTestId('grant-effect')).toHaveText('gold: 0 → 7 for ..');
+  await page.getByRole('dialog').getByRole('button', { name: 'Grant', exact: true }).click();
   await expect(page.getByTestId('balance-gold')).toHaveText('7', { timeout: 30_000 });
 
   const download = page.waitForEvent('download');
@@ -56,7 +59,7 @@ test('an admin inspects, watches, grants, exports and erases the player `..`', a
   const dialog = page.getByRole('dialog', { name: 'Erase ..?' });
   await dialog.getByLabel('Reason').fill('Data-erasure request 2026-119');
   await dialog.getByRole('button', { name: 'Erase player' }).click();
-  await expect(page.getByText('.. erased: 2 events, 1 ledger rows, 0 notes removed')).toBeVisible();
+  await expect(page.getByText('.. erased: 2 events, 1 ledger row, 0 notes removed')).toBeVisible();
 
   // The player `export` keeps its two events.
   const other = await request.get(`/api/admin/apps/${appId}/users/export`, { headers: ADMIN_HEADERS });

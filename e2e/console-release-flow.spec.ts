@@ -88,7 +88,7 @@ test('an editor changes a live mission in the draft, checks its impact, schedule
   await expect(page).toHaveURL(/\/admin\/missions\?app=/);
   const row = page.getByRole('row').filter({ hasText: 'Ranked ace (3 wins)' });
   await expect(row).toContainText('Changed in draft');
-  await expect(row).toContainText('3 ×');
+  await expect(row).toContainText('3 match_won events');
   await expect(page.getByRole('row').filter({ hasText: 'Daily login' })).not.toContainText('in draft');
   const banner = page.getByRole('status').filter({ hasText: '1 unpublished change' });
   await expect(banner).toBeVisible();
