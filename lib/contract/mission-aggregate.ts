@@ -75,4 +75,10 @@ export interface AggregateState {
   streak?: { current: number; lastMet: number };
   /** The IANA zone the record's daily, weekly or monthly window was bucketed in, when not UTC (lib/missions/engine.ts, currentWindow): a zone change never moves a window already begun. */
   zone?: string;
+  /**
+   * The window's first instant when a zone change began it inside its bucket (at the end of the
+   * window before it, in another zone): an event earlier than this is not in it, however late it
+   * arrives (lib/missions/engine.ts, currentWindow).
+   */
+  from?: number;
 }

@@ -151,15 +151,17 @@ function currentWindow(mission: Mission, record: ProgressRecord | null, now: num
   // window is re-authored (daily → weekly: the week of that day).
   const rz = recordZone(mission, record, zone);
   const rb = windowStart(kind, record.windowStart, rz);
+  // A window a zone change began inside its bucket starts where the window before it ended (state.from).
+  const floor = record.state?.from ?? -Infinity;
   if (rz === zone) {
     const relation = rb === nowBucket ? 'record' : 'after';
-    return { relation, zone, bucket: nowBucket, from: nowBucket, until: undefined, recordZone: rz, recordBucket: rb };
+    return { relation, zone, bucket: nowBucket, from: relation === 'record' ? Math.max(nowBucket, floor) : nowBucket, until: undefined, recordZone: rz, recordBucket: rb };
   }
   // A record in the future (stored before event times were bounded) is over.
   if (rb > now) return { relation: 'after', zone, bucket: nowBucket, from: nowBucket, until: undefined, recordZone: rz, recordBucket: rb };
   const end = nextWindowStart(kind, rb, rz);
   const until = Math.max(end, nextPeriodStart(kind, rb, rz, zone));
-  if (now < until) return { relation: 'record', zone: rz, bucket: rb, from: rb, until, recordZone: rz, recordBucket: rb };
+  if (now < until) return { relation: 'record', zone: rz, bucket: rb, from: Math.max(rb, floor), until, recordZone: rz, recordBucket: rb };
   return { relation: 'after', zone, bucket: nowBucket, from: Math.max(nowBucket, end), until: undefined, recordZone: rz, recordBucket: rb };
 }
 
@@ -431,7 +433,9 @@ function judgeEvent(args: ExplainArgs, explain: boolean): Explanation | Unexplai
   const target = mission.criteria.count;
   const aggregate = mission.criteria.aggregate ?? { op: 'count' as const };
   const stamp = zoneStamp(mission.criteria.window, win.zone);
-  const carried: AggregateState = base.streak === undefined ? { ...stamp } : { streak: base.streak, ...stamp };
+  // The window's first instant, kept while it lasts when a zone change began it inside its bucket.
+  const floor = win.from > bucket ? { from: win.from } : {};
+  const carried: AggregateState = base.streak === undefined ? { ...stamp, ...floor } : { streak: base.streak, ...stamp, ...floor };
   let measure: Parameters<typeof withMeasure>[2];
   let extra: { added?: number; value?: string | number | boolean } = {};
   switch (aggregate.op) {

@@ -126,3 +126,26 @@ describe('a streak across a zone change', () => {
     expect(skipped?.state?.streak?.current).toBe(1);
   });
 });
+
+describe('a window a zone change began inside its bucket', () => {
+  it('never counts a late event from before the old window ended, even after its first event was stored', () => {
+    // Daily, 2 events: claimed in Pago Pago (its 27th: 27th 11:00 → 28th 11:00 UTC), then the zone is Kiritimati.
+    const m = missionSchema.parse({ id: 'm', title: 'M', criteria: { eventName: 'login', count: 2, window: 'daily' }, reward: { kind: 'currency', currency: 'coins', amount: 100 } });
+    const pago = 'Pacific/Pago_Pago';
+    const kiri = 'Pacific/Kiritimati';
+    const oldStart = windowStart('daily', Date.UTC(2031, 0, 27, 12), pago);
+    const oldEnd = nextWindowStart('daily', oldStart, pago);
+    expect(oldEnd).toBe(Date.UTC(2031, 0, 28, 11));
+    const claimed: ProgressRecord = { userId: 'u', missionId: 'm', status: 'claimed', currentCount: 2, targetCount: 2, windowStart: oldStart, cycle: 1, updatedAt: oldStart, state: { zone: pago } } as ProgressRecord;
+    const late = event(Date.UTC(2031, 0, 28, 10, 30)); // inside the old window: never the new one's
+    const at = (now: number, record: ProgressRecord, e: EngineEvent) => explainEvent({ mission: m, campaign: null, record, event: e, lock: null, now, zone: kiri });
+    const sentAt = Date.UTC(2031, 0, 28, 11, 5);
+    expect(at(sentAt, claimed, late).evaluation).toBeNull();
+    const first = at(sentAt, claimed, event(sentAt)).evaluation!;
+    expect(first.record).toMatchObject({ cycle: 2, currentCount: 1, status: 'active' });
+    // The new window's record is stored; the same late event, resent a minute later, is still not in it.
+    const again = at(sentAt + 60_000, first.record, late);
+    expect(again.evaluation).toBeNull();
+    expect(at(sentAt + 120_000, first.record, event(sentAt + 120_000)).evaluation!.record.status).toBe('completed');
+  });
+});
