@@ -4,7 +4,7 @@
 // directory, and a server started on it answers the state of the copy. On
 // PostgreSQL the backup route says to use pg_dump instead.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -89,6 +89,10 @@ describe.skipIf(!embedded)('backup and restore of the embedded database', () => 
     const restore = await node('restore.mjs', [out, '--data-dir', target]);
     expect(restore.status, restore.output).toBe(0);
     expect(restore.output).toMatch(/restored from .* \(\d+ apps?\) in \d+ ms/);
+    // Owner-only like the service's own files, and the lock it held while it worked given back.
+    expect(statSync(path.join(target, 'pg', 'PG_VERSION')).mode & 0o777).toBe(0o600);
+    expect(statSync(path.join(target, 'pg')).mode & 0o777).toBe(0o700);
+    expect(existsSync(path.join(target, 'questline.lock'))).toBe(false);
     const again = await node('restore.mjs', [out, '--data-dir', target]);
     expect(again.status).toBe(1);
     expect(again.output).toMatch(/already holds a database; --force/);
