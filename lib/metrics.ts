@@ -85,6 +85,11 @@ function createMetrics() {
       labelNames: ['result'] as const,
       registers: [registry],
     }),
+    outboundSweeps: new Counter({
+      name: 'questline_outbound_sweeps_total',
+      help: 'Outbound-webhook sweeps this process has finished (each claims the due deliveries and sends them)',
+      registers: [registry],
+    }),
     claimsRefused: new Counter({
       name: 'questline_claims_refused_total',
       help: 'Claims refused by this process because the campaign\'s budget of the reward\'s currency was spent (409 budget_exhausted), by app, campaign and currency; a retry under the same Idempotency-Key is not counted again',

@@ -15,6 +15,7 @@ import { seedDataDir } from '@/lib/testing/pglite-template';
 import { startReceiver, type Receiver } from '@/lib/testing/receiver';
 import { sharedStores, startInstance, type Instance } from '@/lib/testing/instance';
 import { SERVE_ADMIN_KEY, startServeProcess, type ServeProcess } from '@/lib/testing/serve-process';
+import { afterWholeSweeps } from '@/lib/testing/sweeps';
 
 const cleanup: Array<() => Promise<unknown>> = [];
 afterEach(async () => {
@@ -68,7 +69,7 @@ describe('outbound webhooks across processes', () => {
     const second = await startServeProcess({ ...env, QUESTLINE_DATA_DIR: dataDir });
     cleanup.push(() => second.stop('SIGKILL'));
     await receiver.until((r) => r.length >= 1, 30_000, 'the delivery after the restart');
-    await new Promise((r) => setTimeout(r, 300));
+    await afterWholeSweeps([{ url: second.url, adminKey: SERVE_ADMIN_KEY }]);
     expect(receiver.received).toHaveLength(1);
     const notification = await verifyWebhook(endpoint.secret, receiver.received[0].headers as Record<string, string>, receiver.received[0].body);
     expect(notification).toMatchObject({ id: pending.deliveries[0].id, type: 'reward.granted', appId, userId: 'p1', data: { idempotencyKey: 'kill-claim', reward: { itemId: 'legendary-sword' } } });
@@ -95,7 +96,7 @@ describe('outbound webhooks across processes', () => {
       );
     }
     await receiver.until((r) => r.length >= 40, 60_000, '40 notifications');
-    await new Promise((r) => setTimeout(r, 1_000)); // nothing more comes
+    await afterWholeSweeps(instances); // nothing more comes: every send either instance was making has arrived
     const ids = receiver.received.map((r) => r.headers['questline-webhook-id']);
     expect(ids).toHaveLength(40);
     expect(new Set(ids).size).toBe(40);

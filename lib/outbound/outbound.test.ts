@@ -13,6 +13,7 @@ import { campaign, mission } from '@/lib/testing/fixtures';
 import { startReceiver, type Receiver } from '@/lib/testing/receiver';
 import { asStaff, signedInStaff, type TestStaff } from '@/lib/testing/staff';
 import { createTestApp, issueToken, startTestServer, uniqueId, userClient, type TestApp, type TestServer } from '@/lib/testing/test-server';
+import { afterWholeSweeps } from '@/lib/testing/sweeps';
 import { isPrivateAddress } from './address';
 import { retryDelayMs } from './worker';
 
@@ -202,7 +203,7 @@ describe('outbound webhooks', () => {
       const endpoint = await endpointFor(app, flaky.url, ['reward.granted']);
       await completeAndClaim(app, uniqueId('player'), 'boss_killed', 'sword', 'k-flaky');
       await flaky.until((r) => r.length >= 4, 20_000, 'four attempts');
-      await new Promise((r) => setTimeout(r, 500)); // nothing more comes
+      await afterWholeSweeps([server]); // nothing more comes: every send a sweep was making has arrived
       expect(flaky.received).toHaveLength(4);
       const ids = new Set(flaky.received.map((r) => r.headers['questline-webhook-id']));
       expect(ids.size).toBe(1);

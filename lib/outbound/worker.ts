@@ -26,6 +26,7 @@ import { isIP } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { dbIsOpen, type DbOrTx } from '@/db/client';
 import { serviceNow } from '@/lib/clock';
+import { metrics } from '@/lib/metrics';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
 import { computeSignature } from '@/lib/signature';
@@ -270,7 +271,12 @@ function runSweeps(): Promise<void> {
     try {
       do {
         state.again = false;
-        await sweepOnce();
+        try {
+          await sweepOnce();
+        } finally {
+          // Finished, sent or not: a test proves "nothing more was sent" by whole sweeps after its count.
+          metrics().outboundSweeps.inc();
+        }
       } while (state.again);
     } catch (err) {
       logError('outbound webhook sweep failed', err);
