@@ -20,8 +20,8 @@ import type { GrantInput, GrantResult } from '@/lib/contract/desk';
 import { AppError } from '@/lib/errors';
 import type { Outcome } from '@/lib/idempotency/run-idempotent';
 import { actorLabel, type ServiceContext } from '../context';
-import { nextUserSeq, staffWrite } from '../_shared/staff-write';
-import { notify } from '../_shared/notify';
+import { staffWrite } from '../_shared/staff-write';
+import { announceBalance } from '../_shared/balance-changed';
 
 export interface GrantCommand extends GrantInput {
   userId: string;
@@ -67,10 +67,7 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
         reason,
       })
       .returning();
-    const seq = await nextUserSeq(db, appId, userId);
-    const balance = { userId, currency, amount: row.amount, updatedAt: row.updatedAt };
-    tx.uow.afterCommit(() => ctx.deps.publish(appId, userId, seq, [{ type: 'balance.changed', data: balance }]));
-    await notify(tx, { appId, userId }, [{ type: 'balance.changed', data: balance }], now);
+    const balance = await announceBalance(tx, { appId, userId }, { currency, amount: row.amount, updatedAt: row.updatedAt }, now);
     const { appId: _a, userId: _u, grantKey: _g, ...shown } = entry;
     return {
       body: { balance, entry: shown },

@@ -20,8 +20,7 @@ import { AppError } from '@/lib/errors';
 import { hashRequest, runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
 import { nearestEventName } from '@/lib/missions/did-you-mean';
 import { withTransaction, type ServiceContext } from '../context';
-import { nextUserSeq } from '../_shared/staff-write';
-import { notify } from '../_shared/notify';
+import { announceBalance } from '../_shared/balance-changed';
 
 export type SpendResult = z.output<typeof spendResponseSchema>;
 
@@ -108,10 +107,7 @@ export async function spend({ ctx, input }: { ctx: ServiceContext; input: SpendC
             reason,
           })
           .returning();
-        const seq = await nextUserSeq(db, appId, userId);
-        const balance = { userId, currency, amount: row.amount, updatedAt: row.updatedAt };
-        tx.uow.afterCommit(() => ctx.deps.publish(appId, userId, seq, [{ type: 'balance.changed', data: balance }]));
-        await notify(tx, { appId, userId }, [{ type: 'balance.changed', data: balance }], now);
+        const balance = await announceBalance(tx, { appId, userId }, { currency, amount: row.amount, updatedAt: row.updatedAt }, now);
         const { appId: _a, userId: _u, grantKey: _g, ...shown } = entry;
         return { status: 200, body: { balance, ledgerEntry: shown } };
       },
