@@ -110,6 +110,11 @@ export function rollupRows(input: RollupWrite): RollupRow[] {
     .sort(byRowKey);
 }
 
+/** A rollup row as the write statements' JSON parameters name its columns (the event, claim and refusal statements). */
+export function rollupParam(r: RollupRow) {
+  return { bucket_start: r.bucketStart, kind: r.kind, key: r.key, shard: r.shard, count: r.count, amount: r.amount };
+}
+
 /** Rows of one app merged by their key and sorted in the global order: what a batch (a webhook delivery) upserts once, at its end. */
 function mergeRollupRows(rows: readonly RollupRow[]): RollupRow[] {
   const merged = new Map<string, RollupRow>();

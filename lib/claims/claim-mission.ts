@@ -28,7 +28,7 @@ import { serviceNow } from '@/lib/clock';
 import type { z } from 'zod';
 import type { DbOrTx } from '@/db/client';
 import { runPrepared, type Prepared } from '@/db/prepared';
-import { rollupRows, claimRollups } from '@/lib/analytics/rollups';
+import { rollupParam, rollupRows, claimRollups } from '@/lib/analytics/rollups';
 import type { Catalog } from '@/lib/catalog/catalog';
 import type { Reward } from '@/lib/contract/mission';
 import type { claimResponseSchema } from '@/lib/contract/v1';
@@ -204,14 +204,7 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
   const mission = input.catalog.missions.get(missionId);
   if (!mission) throw new AppError('mission_not_found', `No mission "${missionId}"`);
   const reward: Reward = mission.reward;
-  const rollups = rollupRows({ appId, userId, at: now, deltas: claimRollups(missionId, reward) }).map((r) => ({
-    bucket_start: r.bucketStart,
-    kind: r.kind,
-    key: r.key,
-    shard: r.shard,
-    count: r.count,
-    amount: r.amount,
-  }));
+  const rollups = rollupRows({ appId, userId, at: now, deltas: claimRollups(missionId, reward) }).map(rollupParam);
   // Outbound webhooks: only an app with an endpoint for these types runs the statement with the outbox part.
   const outbox = wantsAny(input.catalog.endpoints, CLAIM_NOTICES)
     ? outboxRows(input.catalog.endpoints, [

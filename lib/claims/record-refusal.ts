@@ -16,7 +16,7 @@
 // (kind `refusal`, written by this statement only).
 import type { DbOrTx } from '@/db/client';
 import { runPrepared, type Prepared } from '@/db/prepared';
-import { refusalRollups, rollupRows } from '@/lib/analytics/rollups';
+import { refusalRollups, rollupParam, rollupRows } from '@/lib/analytics/rollups';
 import { IDEMPOTENCY_TTL_MS } from '@/lib/idempotency/run-idempotent';
 import { logError } from '@/lib/log';
 import { metrics } from '@/lib/metrics';
@@ -70,14 +70,7 @@ export interface Refusal {
 /** Counts a budget refusal (answers whether it counted: false for a retry under the same key). */
 async function recordRefusal(db: DbOrTx, refusal: Refusal): Promise<boolean> {
   const { appId, userId, campaignId, currency, at } = refusal;
-  const rollups = rollupRows({ appId, userId, at, deltas: refusalRollups(campaignId, currency) }).map((r) => ({
-    bucket_start: r.bucketStart,
-    kind: r.kind,
-    key: r.key,
-    shard: r.shard,
-    count: r.count,
-    amount: r.amount,
-  }));
+  const rollups = rollupRows({ appId, userId, at, deltas: refusalRollups(campaignId, currency) }).map(rollupParam);
   const [row] = await runPrepared(db, RECORD_REFUSAL, [
     appId,
     userId,

@@ -15,7 +15,7 @@
 // app_users (first and last seen, event count: the support desk's search).
 import type { DbOrTx } from '@/db/client';
 import { runPrepared, textArray, type Prepared } from '@/db/prepared';
-import type { rollupRows } from '@/lib/analytics/rollups';
+import { rollupParam, type rollupRows } from '@/lib/analytics/rollups';
 import type { ProgressRecord } from '@/lib/missions/schema';
 import { parseAttributes, type UserAttributes } from '@/lib/users/attributes';
 
@@ -254,11 +254,6 @@ function recordRow(r: ProgressRecord) {
   };
 }
 
-/** A rollup delta as the write statements' JSON rows name its columns. */
-function rollupRow(r: EventWrite['rollups'][number]) {
-  return { bucket_start: r.bucketStart, kind: r.kind, key: r.key, shard: r.shard, count: r.count, amount: r.amount };
-}
-
 /** What a write statement's answer row says of one write: written, stale (records and no sequence number) or key taken. */
 function outcomeOf(w: EventWrite, row: Record<string, unknown>, written: boolean): WriteOutcome {
   const seq = row.seq === null || row.seq === undefined ? null : Number(row.seq);
@@ -272,7 +267,7 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
   const outbox = w.records.length > 0 && (w.outbox?.length ?? 0) > 0;
   const shape: WriteShape = { records: w.records.length > 0, firstSeq: w.expectedSeq === null, keyed: w.keyRow !== null, rollups: w.rollups.length > 0, outbox };
   const records = shape.records ? JSON.stringify(w.records.map(recordRow)) : null;
-  const rollups = shape.rollups ? JSON.stringify(w.rollups.map(rollupRow)) : null;
+  const rollups = shape.rollups ? JSON.stringify(w.rollups.map(rollupParam)) : null;
   const k = w.keyRow;
   const row =
     (
@@ -393,7 +388,7 @@ export async function writeEvents(db: DbOrTx, writes: readonly GroupedWrite[]): 
       h: w.keyRow?.requestHash ?? null,
       st: w.keyRow?.status ?? null,
       resp: w.keyRow?.response ?? null,
-      rolls: w.rollups.length > 0 ? w.rollups.map(rollupRow) : null,
+      rolls: w.rollups.length > 0 ? w.rollups.map(rollupParam) : null,
       outbox: hasRecords && (w.outbox?.length ?? 0) > 0 ? w.outbox : null,
     };
   });
