@@ -18,12 +18,12 @@ const config: KnipConfig = {
     'lib/testing/started-template.ts',
     // Run by `npm run bench -- --cpu-prof` (spawned) or by hand on a profile.
     'scripts/bench/profile-summary.mjs',
-    // Run by hand: the cost of the staff announcement's publish (docs/benchmarks.md).
+    // Run by hand: the cost of the staff announcement's publish (docs/engineering/benchmarks.md).
     'scripts/bench/redis-publish.mjs',
     'scripts/bench/token-cache.ts',
-    // Run by hand: the cost of a zoned player's mission window (docs/benchmarks.md).
+    // Run by hand: the cost of a zoned player's mission window (docs/engineering/benchmarks.md).
     'scripts/bench/zoned-windows.ts',
-    // Run by hand against a server started with --inspect: what outlives the young generation (docs/benchmarks.md).
+    // Run by hand against a server started with --inspect: what outlives the young generation (docs/engineering/benchmarks.md).
     'scripts/bench/promoted-heap.mjs',
     // Run by hand (and by scripts/backup-restore.test.ts as processes): backup and restore of the embedded database.
     'scripts/backup.mjs',
