@@ -8,7 +8,7 @@ import path from 'node:path';
 import { Redis as IORedis } from 'ioredis';
 import { portFree, releasePort, reservePort } from './processes';
 
-export interface ClusterNode {
+interface ClusterNode {
   port: number;
   child: ChildProcess;
 }
