@@ -3,7 +3,7 @@
 // place that reads it and the one place that caches it.
 //
 // Reads, each one statement (a statement's socket write is the largest single
-// cost of the server's CPU, docs/benchmarks.md):
+// cost of the server's CPU, docs/engineering/benchmarks.md):
 // - readForEvent / batchedReadForEvent: what an event reads before it
 //   evaluates: the sequence number, the stored answer of its key, the records
 //   of its missions and the attributes. Standalone events of different users
