@@ -27,7 +27,7 @@ function serviceSources(): string[] {
 /**
  * Not configuration: set by Node.js, Next.js or the tooling (NODE_ENV, NEXT_*,
  * CI), by the service for its own worker processes, and the test-only knobs
- * (QUESTLINE_TEST_*, documented in docs/operations.md, never set in production).
+ * (QUESTLINE_TEST_*, documented in docs/operations/README.md, never set in production).
  */
 const NOT_CONFIGURATION = /^(NODE_ENV|NEXT_[A-Z_]+|CI|QUESTLINE_FORKED_WORKER|QUESTLINE_TEST_[A-Z_]+)$/;
 
