@@ -15,6 +15,21 @@ export const catalogChangeSchema = z
   .meta({ id: 'CatalogChange', description: 'One item of the catalog that differs from the other catalog (the draft against live, or a release against the one before it)' });
 export type CatalogChange = z.output<typeof catalogChangeSchema>;
 
+/**
+ * A scheduled publish: a snapshot of the draft taken when it was scheduled.
+ * Edits made after it stay in the draft (the next one) and are not in it.
+ */
+export const scheduledReleaseSchema = z
+  .object({
+    scheduledAt: z.number().int().describe('When it goes live (Unix ms)'),
+    scheduledBy: z.string().describe('Who scheduled it (staff:<email> or admin-api-key)'),
+    release: z.number().int().positive().describe('The release number it will make, unless another publish goes first'),
+    changes: z.array(catalogChangeSchema).describe('What it makes live: the draft as it was when scheduled, against the live catalog now'),
+    changesSince: z.array(catalogChangeSchema).describe('Edits of the draft since it was scheduled: not in it, they stay in the draft for the next release'),
+  })
+  .meta({ id: 'ScheduledRelease' });
+export type ScheduledRelease = z.output<typeof scheduledReleaseSchema>;
+
 /** GET, PUT …/draft and POST …/releases/:release/restore answer the draft. */
 export const draftSchema = z
   .object({
@@ -24,6 +39,7 @@ export const draftSchema = z
     updatedAt: z.number().int(),
     updatedBy: z.string().describe('Who wrote it last (staff:<email> or admin-api-key)'),
     scheduledAt: z.number().int().nullable().describe('When its publish is scheduled (Unix ms), or null'),
+    schedule: scheduledReleaseSchema.nullable().describe('The scheduled publish (a snapshot of the draft when it was scheduled), or null'),
   })
   .meta({ id: 'Draft' });
 export type Draft = z.output<typeof draftSchema>;
@@ -64,9 +80,15 @@ export const releaseListSchema = z
   .object({
     releases: z.array(releaseSummarySchema).describe('Newest first'),
     scheduled: z
-      .object({ scheduledAt: z.number().int(), scheduledBy: z.string(), changes: z.array(catalogChangeSchema) })
+      .object({
+        scheduledAt: z.number().int(),
+        scheduledBy: z.string(),
+        changes: z.array(catalogChangeSchema).describe('What it makes live (the draft as it was when scheduled) against the live catalog now'),
+        release: z.number().int().positive().describe('The release number it will make, unless another publish goes first'),
+        changesSince: z.array(catalogChangeSchema).describe('Edits of the draft since it was scheduled, not in it'),
+      })
       .nullable()
-      .describe('The draft’s scheduled publish, if any, with what it would change now'),
+      .describe('The draft’s scheduled publish, if any: a snapshot of the draft when it was scheduled'),
   })
   .meta({ id: 'ReleaseList' });
 export type ReleaseList = z.output<typeof releaseListSchema>;

@@ -13,6 +13,7 @@ import { PageHeader } from '@/components/ui/page-header';
 import { adminFetch, appPath, errorMessage } from '@/components/console/api';
 import { draftQuery } from '@/components/console/draft';
 import { CatalogChanges } from '@/components/console/catalog-changes';
+import { ScheduledReleaseSummary } from '@/components/console/scheduled-release';
 import { timeZoneLabel } from '@/components/console/campaign-phase';
 import { formatDateTime } from '@/components/console/format';
 import { IfCan, useStaff } from '@/components/console/staff-context';
@@ -73,7 +74,7 @@ export function DraftScreen() {
         save: 'Draft saved: players see nothing of it until it is published',
         publish: `Published as release ${(answer as { release?: number } | undefined)?.release ?? ''}`,
         schedule: `Scheduled for ${action.at ? formatDateTime(action.at) : ''}`,
-        unschedule: 'Schedule cancelled; the draft stays',
+        unschedule: 'Schedule cancelled; its changes stay in the draft',
         discard: 'Draft discarded',
       };
       toast.success(messages[action.kind]);
@@ -147,13 +148,18 @@ export function DraftScreen() {
               <CardDescription>
                 {draft.scheduledAt !== null ? (
                   <>
-                    Scheduled for <strong>{formatDateTime(draft.scheduledAt)}</strong> ({utc(draft.scheduledAt)}). It publishes what the draft holds then.
+                    Scheduled for <strong>{formatDateTime(draft.scheduledAt)}</strong> ({utc(draft.scheduledAt)}). It publishes the draft as it was when scheduled; later edits wait for the next release. Cancelling the schedule keeps its changes in the draft.
                   </>
                 ) : (
                   'Nothing scheduled.'
                 )}
               </CardDescription>
             </CardHeader>
+            {draft.schedule && (
+              <CardContent>
+                <ScheduledReleaseSummary schedule={draft.schedule} />
+              </CardContent>
+            )}
             <IfCan capability="catalog.write">
               <CardContent className="grid gap-4">
                 <div className="flex flex-wrap gap-2">
