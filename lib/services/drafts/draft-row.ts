@@ -7,6 +7,7 @@ import type { Draft, ScheduledRelease } from '@/lib/contract/release';
 import { AppError } from '@/lib/errors';
 import { diffCatalogs, readLiveCatalog } from '@/lib/catalog/catalog-document';
 import { latestRelease } from '@/lib/catalog/record-release';
+import { changeDetailsOf, draftWarnings } from './review-draft';
 
 export async function findDraft(db: DbOrTx, appId: string, forUpdate = false): Promise<CatalogDraftRow | null> {
   const query = db.select().from(catalogDrafts).where(eq(catalogDrafts.appId, appId));
@@ -39,13 +40,16 @@ export async function scheduleAnswer(db: DbOrTx, row: CatalogDraftRow, live: Cat
 /** The draft as the API answers it: its catalog, base release, changes against the live catalog, who and when, its schedule. */
 export async function draftAnswer(db: DbOrTx, row: CatalogDraftRow): Promise<Draft> {
   const live = await readLiveCatalog(db, row.appId);
+  const changes = diffCatalogs(live, row.catalog);
   return {
     catalog: row.catalog,
     baseRelease: row.baseRelease,
-    changes: diffCatalogs(live, row.catalog),
+    changes,
     updatedAt: row.updatedAt,
     updatedBy: row.updatedBy,
     scheduledAt: row.scheduledAt ?? null,
     schedule: await scheduleAnswer(db, row, live),
+    changeDetails: changeDetailsOf(live, row.catalog, changes),
+    warnings: await draftWarnings(db, row.appId, live, row.catalog, changes),
   };
 }

@@ -10,11 +10,12 @@
 import { eq } from 'drizzle-orm';
 import { catalogDrafts, type CatalogDraftRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
-import { diffCatalogs } from '@/lib/catalog/catalog-document';
+import { diffCatalogs, readLiveCatalog } from '@/lib/catalog/catalog-document';
 import { AppError } from '@/lib/errors';
 import { actorLabel, withTransaction, type ServiceContext, type TxContext } from '../context';
 import { publishCatalog } from '../releases/publish-catalog';
 import { findDraft, noDraft, scheduledCatalogOf } from './draft-row';
+import { draftWarnings, needsAcknowledgement } from './review-draft';
 
 export type PublishOutcome = { status: 200; body: { release: number; publishedAt: number } } | { status: 202; body: { scheduledAt: number } };
 
@@ -24,7 +25,13 @@ export type PublishOutcome = { status: 200; body: { release: number; publishedAt
  * when it was scheduled; the draft stays, unscheduled and based on the new
  * release, when it was edited since (its edits are the next draft), else it is deleted.
  */
-export async function publishDraftRow(tx: TxContext, row: CatalogDraftRow, publishedBy: string, scheduled: boolean): Promise<{ release: number; publishedAt: number }> {
+export async function publishDraftRow(
+  tx: TxContext,
+  row: CatalogDraftRow,
+  publishedBy: string,
+  scheduled: boolean,
+  audited: Record<string, unknown> = {},
+): Promise<{ release: number; publishedAt: number }> {
   const catalog = scheduled ? scheduledCatalogOf(row) : row.catalog;
   const published = await publishCatalog(tx, catalog, publishedBy);
   const left = scheduled ? diffCatalogs(catalog, row.catalog) : [];
@@ -42,23 +49,31 @@ export async function publishDraftRow(tx: TxContext, row: CatalogDraftRow, publi
       appId: row.appId,
       target: `release:${published.release}`,
       before: { baseRelease: row.baseRelease, scheduledAt: row.scheduledAt },
-      after: { release: published.release, scheduled, changes: published.changes, ...(left.length > 0 ? { leftInDraft: left } : {}) },
+      after: { release: published.release, scheduled, changes: published.changes, ...(left.length > 0 ? { leftInDraft: left } : {}), ...audited },
     },
     published.publishedAt,
   );
   return { release: published.release, publishedAt: published.publishedAt };
 }
 
-export async function publishDraft({ ctx, input }: { ctx: ServiceContext; input: { at?: number } }): Promise<PublishOutcome> {
+/**
+ * Publishes now ({}) or schedules ({ at }). A draft with payout warnings
+ * (review-draft.ts) answers 409 needs_acknowledgement, nothing written,
+ * unless `acknowledgeWarnings`; the acknowledged warnings are audited.
+ */
+export async function publishDraft({ ctx, input }: { ctx: ServiceContext; input: { at?: number; acknowledgeWarnings?: boolean } }): Promise<PublishOutcome> {
   const now = ctx.now();
   if (input.at !== undefined && input.at <= now) throw new AppError('validation_error', `at: must be in the future (the service's time is ${now}); send {} to publish now`);
   return withTransaction(ctx, async (tx): Promise<PublishOutcome> => {
     const row = await findDraft(tx.uow.tx, ctx.appId, true);
     if (!row) throw noDraft(ctx.appId);
     const actor = actorLabel(ctx.actor);
-    if (input.at === undefined) return { status: 200, body: await publishDraftRow(tx, row, actor, false) };
+    const warnings = await draftWarnings(tx.uow.tx, ctx.appId, await readLiveCatalog(tx.uow.tx, ctx.appId), row.catalog);
+    if (warnings.length > 0 && input.acknowledgeWarnings !== true) throw needsAcknowledgement(warnings, input.at !== undefined);
+    const acknowledged = warnings.length > 0 ? { acknowledgedWarnings: warnings } : {};
+    if (input.at === undefined) return { status: 200, body: await publishDraftRow(tx, row, actor, false, acknowledged) };
     await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: input.at, scheduledBy: actor, scheduledCatalog: row.catalog }).where(eq(catalogDrafts.appId, ctx.appId));
-    await recordAudit(tx.uow.tx, { actor, action: 'draft.schedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: input.at } }, now);
+    await recordAudit(tx.uow.tx, { actor, action: 'draft.schedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: input.at, ...acknowledged } }, now);
     return { status: 202, body: { scheduledAt: input.at } };
   });
 }
