@@ -25,7 +25,7 @@ export function ScheduledReleaseSummary({ schedule }: { schedule: ScheduledRelea
       </div>
       {schedule.changesSince.length > 0 && (
         <div className="grid gap-1.5">
-          <h3 className="text-sm font-medium">Since it was scheduled (stays in the draft for the next release)</h3>
+          <h3 className="text-sm font-medium">Edited since: not in it, stays in the draft for the next release</h3>
           <CatalogChanges changes={schedule.changesSince} label="Changes since it was scheduled" />
         </div>
       )}

@@ -23,6 +23,7 @@ export const fieldChangeSchema = z
     after: z.unknown().describe('The draft’s value (null: not set, or the item is removed)'),
   })
   .meta({ id: 'FieldChange' });
+export type FieldChange = z.output<typeof fieldChangeSchema>;
 
 /** A change with its fields: what the review shows, field by field. */
 export const catalogChangeDetailSchema = catalogChangeSchema
