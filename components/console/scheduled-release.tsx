@@ -7,7 +7,7 @@ import type { ScheduledRelease } from '@/lib/contract/release';
 const count = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** "Release 4 is scheduled for … with 3 changes; 1 change since is not in it." */
-export function scheduledSentence(s: ScheduledRelease): string {
+function scheduledSentence(s: ScheduledRelease): string {
   const since = s.changesSince.length;
   const tail = since === 0 ? 'no change since.' : `${count(since, 'change since is', 'changes since are')} not in it.`;
   return `Release ${s.release} is scheduled for ${formatDateTime(s.scheduledAt)} with ${count(s.changes.length, 'change', 'changes')}; ${tail}`;

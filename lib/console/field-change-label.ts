@@ -28,7 +28,7 @@ const TIMES = new Set(['expiresAt', 'startAt', 'endAt']);
 
 const words = (key: string) => key.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase();
 
-export function fieldLabel(path: string): string {
+function fieldLabel(path: string): string {
   if (LABELS[path]) return LABELS[path];
   if (path.startsWith('budget.')) return `Budget (${path.slice('budget.'.length)})`;
   const text = path.split('.').map(words).join(' › ');
@@ -47,7 +47,7 @@ function rewardText(r: RewardLike): string {
 }
 
 /** One value as the review shows it; `formatTime` for the timestamps (the console's local format). */
-export function fieldValue(path: string, value: unknown, formatTime: (ms: number) => string): string {
+function fieldValue(path: string, value: unknown, formatTime: (ms: number) => string): string {
   if (value === null || value === undefined || value === '') return '—';
   if (TIMES.has(path) && typeof value === 'number') return formatTime(value);
   if ((path === 'reward' || path.endsWith('.reward')) && typeof value === 'object') return rewardText(value as RewardLike);

@@ -31,7 +31,7 @@ export const catalogChangeDetailSchema = catalogChangeSchema
   .meta({ id: 'CatalogChangeDetail', description: 'A change of the draft against live, field by field' });
 export type CatalogChangeDetail = z.output<typeof catalogChangeDetailSchema>;
 
-export const DRAFT_WARNING_CODES = ['reward_multiplied', 'reward_added_to_completed', 'budget_removed', 'budget_below_spent'] as const;
+const DRAFT_WARNING_CODES = ['reward_multiplied', 'reward_added_to_completed', 'budget_removed', 'budget_below_spent'] as const;
 
 /** Something in the draft that may pay out much more than live: publishing it needs acknowledgeWarnings: true. */
 export const draftWarningSchema = z

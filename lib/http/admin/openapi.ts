@@ -39,7 +39,7 @@ import {
   userSearchQuerySchema,
 } from '@/lib/contract/desk';
 import { missionSchema } from '@/lib/contract/mission';
-import { catalogChangeSchema, draftCampaignDuplicatedSchema, draftQuerySchema, duplicateCampaignInputSchema, draftItemRevertSchema, draftSchema, missionProgressCountsSchema, impactInputSchema, previewInputSchema, impactReportSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
+import { catalogChangeDetailSchema, catalogChangeSchema, draftCampaignDuplicatedSchema, draftWarningSchema, fieldChangeSchema, scheduledReleaseSchema, draftQuerySchema, duplicateCampaignInputSchema, draftItemRevertSchema, draftSchema, missionProgressCountsSchema, impactInputSchema, previewInputSchema, impactReportSchema, publishedSchema, publishInputSchema, releaseListSchema, releaseSummarySchema, scheduledSchema } from '@/lib/contract/release';
 import {
   createdEndpointSchema,
   createEndpointSchema,
@@ -92,7 +92,7 @@ const named = [
   campaignRecordSchema, campaignListSchema, campaignAnswerSchema, createCampaignSchema, updateCampaignSchema,
   grantSchema, grantResultSchema, reasonBodySchema, missionActionBodySchema, missionActionResultSchema, noteInputSchema, noteAnswerSchema, noteListSchema,
   dryRunResultSchema, userPageSchema, userExportSchema, erasureResultSchema,
-  catalogChangeSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema, impactInputSchema, impactReportSchema, previewInputSchema, missionListSchema.meta({ id: 'MissionList' }),
+  catalogChangeSchema, catalogChangeDetailSchema, fieldChangeSchema, draftWarningSchema, scheduledReleaseSchema, draftSchema, publishInputSchema, publishedSchema, scheduledSchema, releaseSummarySchema, releaseListSchema, unscheduledSchema, impactInputSchema, impactReportSchema, previewInputSchema, missionListSchema.meta({ id: 'MissionList' }),
   draftItemRevertSchema, duplicateCampaignInputSchema, draftCampaignDuplicatedSchema, missionProgressCountsSchema,
   createEndpointSchema, endpointSchema, createdEndpointSchema, endpointListSchema, deliverySchema, deliveryListSchema, deliveryAnswerSchema, notificationTypeSchema,
 ];
