@@ -4,7 +4,7 @@ import type { CatalogChange } from '@/lib/contract/release';
 
 // Removed is outlined, not red: the destructive tint fails contrast (axe) at badge size.
 const CHANGE_BADGE = { added: 'success', changed: 'default', removed: 'outline' } as const;
-const KIND_LABEL = { mission: 'Mission', campaign: 'Campaign', theme: 'Theme' } as const;
+const KIND_LABEL = { mission: 'Mission', campaign: 'Campaign', theme: 'Theme', currency: 'Currency', item: 'Item' } as const;
 
 export function CatalogChanges({ changes, label }: { changes: CatalogChange[]; label: string }) {
   if (changes.length === 0) return <p className="text-sm text-muted-foreground">No change.</p>;

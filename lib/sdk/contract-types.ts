@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   claim_not_ready: 409,
   budget_exhausted: 409,
+  balance_limit: 409,
   insufficient_balance: 409,
   payload_too_large: 413,
   idempotency_key_reused: 422,
@@ -81,7 +82,30 @@ export type Mission = {
       repeat?: boolean;
     };
   };
-  reward: Reward;
+  reward: {
+    kind: "currency";
+    currency: string;
+    amount: number;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  } | {
+    kind: "item";
+    itemId: string;
+    quantity: number;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  } | {
+    kind: "badge";
+    badgeId: string;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  };
   campaignId: string | null;
   /** Events at or after this time do not count; null: never expires */
   expiresAt: number | null;
@@ -165,14 +189,37 @@ export type SdkUpdate = {
 } | {
   type: "mission.completed";
   data: MissionProgress;
-} | {
+} | ({
   type: "reward.granted";
   data: {
     userId: string;
     missionId: string;
-    reward: Reward;
+    reward: {
+      kind: "currency";
+      currency: string;
+      amount: number;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    } | {
+      kind: "item";
+      itemId: string;
+      quantity: number;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    } | {
+      kind: "badge";
+      badgeId: string;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    };
   };
-} | {
+}) | {
   type: "balance.changed";
   data: Balance;
 } | {
@@ -190,7 +237,7 @@ export type ErrorBody = {
   message?: string;
   /** On rate_limited and too_many_streams: milliseconds to wait */
   retryAfterMs?: number;
-  /** On grant_limit_exceeded: the limit passed (per grant or per day) */
+  /** On grant_limit_exceeded: the limit passed (per grant or per day); on balance_limit: the currency’s maxBalance */
   limit?: number;
   /** On grant_limit_exceeded: what the staff member may still grant of the currency today (UTC) */
   remaining?: number;
@@ -258,15 +305,52 @@ export type ClaimResponse = {
   progress: MissionProgress;
   /** null when the reward is not currency */
   balance: Balance | null;
-  reward: Reward;
+  reward: {
+    kind: "currency";
+    currency: string;
+    amount: number;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  } | {
+    kind: "item";
+    itemId: string;
+    quantity: number;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  } | {
+    kind: "badge";
+    badgeId: string;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  };
 };
 
 export type BalanceList = {
-  balances: Balance[];
+  balances: {
+    userId: string;
+    currency: string;
+    amount: number;
+    updatedAt: number;
+    /** The currency’s display name, when the app defines its currencies */
+    name?: string;
+  }[];
 };
 
 export type SingleBalance = {
-  balance: Balance;
+  balance: {
+    userId: string;
+    currency: string;
+    amount: number;
+    updatedAt: number;
+    /** The currency’s display name, when the app defines its currencies */
+    name?: string;
+  };
 };
 
 export type SpendRequest = {
@@ -367,7 +451,30 @@ export type Notification = {
   data: {
     userId: string;
     missionId: string;
-    reward: Reward;
+    reward: {
+      kind: "currency";
+      currency: string;
+      amount: number;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    } | {
+      kind: "item";
+      itemId: string;
+      quantity: number;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    } | {
+      kind: "badge";
+      badgeId: string;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    };
     /** The claim’s Idempotency-Key (null when the claim had none) */
     idempotencyKey: string | null;
   };
