@@ -13,7 +13,7 @@ type RewardHolder = { reward: Reward };
 type BudgetHolder = Pick<Campaign, 'budget'>;
 
 /** The id `seen` was most likely meant to be: one differing only in case first, else the nearest slip; null when none is near. */
-export function nearestId(seen: string, candidates: readonly string[]): string | null {
+function nearestId(seen: string, candidates: readonly string[]): string | null {
   if (candidates.includes(seen)) return null;
   const lower = seen.toLowerCase();
   const sameButCase = candidates.find((c) => c.toLowerCase() === lower);
