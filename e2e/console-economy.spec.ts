@@ -40,7 +40,7 @@ test('an editor defines the currencies the catalog names, through the draft', as
   await currencies.getByRole('button', { name: 'Actions for currency gems' }).click();
   await page.getByRole('menuitem', { name: 'Edit' }).click();
   await dialog.getByLabel('Name').fill('Gems');
-  await dialog.getByLabel('Icon URL').fill('/favicon.ico');
+  await dialog.getByLabel('Icon URL').fill('/favicon.svg');
   await dialog.getByLabel('Maximum balance').fill('100000');
   await dialog.getByLabel('Description').fill('Premium currency');
   await dialog.getByRole('button', { name: 'Save to draft' }).click();
@@ -57,9 +57,9 @@ test('an editor defines the currencies the catalog names, through the draft', as
   const catalog = await (await request.get(`/api/admin/apps/${appId}/catalog`, { headers: ADMIN_HEADERS })).json();
   expect(catalog.currencies).toEqual([
     { id: 'coins', name: 'Coins', maxBalance: 5000 },
-    { id: 'gems', name: 'Gems', iconUrl: '/favicon.ico', maxBalance: 100000, description: 'Premium currency' },
+    { id: 'gems', name: 'Gems', iconUrl: '/favicon.svg', maxBalance: 100000, description: 'Premium currency' },
   ]);
   const token = await playerToken(request, app, `p-${uniqueSuffix()}`);
   const missions = await (await request.get('/v1/missions', { headers: { Authorization: `Bearer ${token}` } })).json();
-  expect(missions.missions.find((m: { id: string }) => m.id === 'win-3').reward).toEqual({ kind: 'currency', currency: 'gems', amount: 100, name: 'Gems', iconUrl: '/favicon.ico' });
+  expect(missions.missions.find((m: { id: string }) => m.id === 'win-3').reward).toEqual({ kind: 'currency', currency: 'gems', amount: 100, name: 'Gems', iconUrl: '/favicon.svg' });
 });
