@@ -13,7 +13,7 @@
 // (XADD then PUBLISH) on Redis, one synchronous section in process.
 import { getBus } from '@/lib/bus';
 import { getKv, redisClientOf } from '@/lib/kv';
-import { kvKey } from '@/lib/kv/keys';
+import { redisClusterKeys, slotKey } from '@/lib/kv/keys';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
 
@@ -66,15 +66,17 @@ export interface UpdateLog {
   /**
    * The highest sequence number handed to the user's order state, published
    * or still waiting for a gap; null when there is no state or it predates
-   * this field. The mission list's record cache (lib/progress/records-cache.ts)
-   * is used only while it equals the number the cached records were read with.
+   * this field. The mission list trusts the cached user state (lib/progress/user-state.ts)
+   * only while it equals the number the cached state is at.
    */
   latestSeq(stateKey: string): Promise<number | null>;
 }
 
-export const userLogKey = (appId: string, userId: string) => kvKey('updlog', appId, userId);
+// slotKey: on a Redis Cluster the log, the order state and the channel (lib/updates/publish.ts)
+// of one user share a hash slot, which the append scripts (lib/updates/log-redis.ts) need.
+export const userLogKey = (appId: string, userId: string) => slotKey('updlog', appId, userId);
 /** Where the user's last published sequence number and the messages waiting for a gap are kept. */
-export const userOrderKey = (appId: string, userId: string) => kvKey('updseq', appId, userId);
+export const userOrderKey = (appId: string, userId: string) => slotKey('updseq', appId, userId);
 
 /**
  * A message's place in its user's order: the sequence number its change got
@@ -88,7 +90,21 @@ export const userOrderKey = (appId: string, userId: string) => kvKey('updseq', a
 export interface LogOrder {
   stateKey: string;
   seq: number;
+  /**
+   * The change before `seq` committed at least PREDECESSOR_SETTLED_MS ago: its
+   * publisher has published it or died long since. With no order state (a
+   * user back after more than ORDER_STATE_MAX_AGE_MS), `seq` goes out at once
+   * instead of waiting GAP_WAIT_MS for it and repairing the stream.
+   */
+  settled?: boolean;
 }
+
+/**
+ * How long after a change committed its predecessor counts as settled
+ * (LogOrder.settled): far longer than a publish takes (milliseconds) or a
+ * request lives (the server's request timeout).
+ */
+export const PREDECESSOR_SETTLED_MS = 5 * 60 * 1000;
 
 /** The ids appended by the call (a waiting message's later predecessor appends it), and how it went. */
 export type Appended = string[] & { status?: 'published' | 'pending' | 'late' };
@@ -100,9 +116,10 @@ export function appended(ids: string[], status: 'published' | 'pending' | 'late'
 
 /**
  * How long a user's order state (last sequence number published) is kept
- * after their last change. A change after a longer silence cannot know
- * whether its predecessor is still on its way: unless it is the user's first
- * ever (sequence number 1) it waits GAP_WAIT_MS (lib/updates/publish.ts).
+ * after their last change. A change after a longer silence cannot tell from
+ * the state whether its predecessor is still on its way: unless it is the
+ * user's first ever (sequence number 1) or the database says its predecessor
+ * is settled (LogOrder.settled), it waits GAP_WAIT_MS (lib/updates/publish.ts).
  */
 export const ORDER_STATE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 
@@ -113,7 +130,9 @@ function createUpdateLog(): UpdateLog {
   }
   // Shares the KV's @upstash/redis client (over TCP or REST): no connection of
   // its own. Looked up per call so a closed and reopened KV is followed.
-  return new RedisUpdateLog(() => redisClientOf(getKv())!, kind, { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS });
+  // On a Redis Cluster the scripts publish with SPUBLISH (sharded Pub/Sub, lib/bus/redis-cluster.ts).
+  const sharded = kind === 'redis' && redisClusterKeys();
+  return new RedisUpdateLog(() => redisClientOf(getKv())!, kind, { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS, sharded });
 }
 
 const SLOT = Symbol.for('questline.updateLog');
