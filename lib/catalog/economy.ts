@@ -7,7 +7,6 @@ import type { Campaign } from '@/lib/contract/campaign';
 import type { CurrencyDefinition, EconomySections, ItemDefinition } from '@/lib/contract/economy';
 import type { Reward } from '@/lib/contract/mission';
 import { AppError } from '@/lib/errors';
-import { nearestEventName } from '@/lib/missions/did-you-mean';
 
 type RewardHolder = { reward: Reward };
 type BudgetHolder = Pick<Campaign, 'budget'>;
@@ -17,7 +16,26 @@ function nearestId(seen: string, candidates: readonly string[]): string | null {
   if (candidates.includes(seen)) return null;
   const lower = seen.toLowerCase();
   const sameButCase = candidates.find((c) => c.toLowerCase() === lower);
-  return sameButCase ?? nearestEventName(seen, candidates);
+  if (sameButCase !== undefined) return sameButCase;
+  let best: { id: string; distance: number } | null = null;
+  for (const id of candidates) {
+    const distance = editDistance(lower, id.toLowerCase());
+    // A slip, not another id: within a third of the longer one, 1 to 3 edits (as lib/missions/did-you-mean.ts; not imported: lib/missions imports lib/catalog).
+    if (distance > Math.min(3, Math.max(1, Math.floor(Math.max(lower.length, id.length) / 3)))) continue;
+    if (best === null || distance < best.distance) best = { id, distance };
+  }
+  return best?.id ?? null;
+}
+
+/** Levenshtein distance (insertions, deletions, substitutions, each 1). */
+function editDistance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i];
+    for (let j = 1; j <= b.length; j++) next[j] = Math.min(row[j] + 1, next[j - 1] + 1, row[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    row = next;
+  }
+  return row[b.length];
 }
 
 function undefinedId(path: string, seen: string, what: 'a currency' | 'an item' | 'a badge', candidates: readonly string[]): AppError {
