@@ -24,6 +24,7 @@ import type { Mission } from '@/lib/contract/mission';
 import type { AggregateState } from '@/lib/contract/mission-aggregate';
 import type { ThemePreset } from '@/lib/contract/theme';
 import type { CatalogDocument } from '@/lib/contract/catalog';
+import type { CurrencyDefinition, ItemDefinition } from '@/lib/contract/economy';
 import type { CatalogChange } from '@/lib/contract/release';
 import { STAFF_ROLES } from '@/lib/contract/staff';
 
@@ -121,6 +122,21 @@ export const themes = pgTable(
   (t) => [primaryKey({ columns: [t.appId, t.id] })],
 );
 export type ThemeRow = typeof themes.$inferSelect;
+
+/**
+ * The currencies and items an app defines (issue 39 §1): the catalog document's
+ * two optional sections. A null column is a section the app does not define
+ * (its list is then what the catalog names, name = id; no row: neither).
+ */
+export const catalogEconomy = pgTable('catalog_economy', {
+  appId: text('app_id')
+    .primaryKey()
+    .references(() => apps.id, { onDelete: 'cascade' }),
+  currencies: jsonb('currencies').$type<CurrencyDefinition[]>(),
+  items: jsonb('items').$type<ItemDefinition[]>(),
+  updatedAt: ms('updated_at').notNull(),
+});
+export type CatalogEconomyRow = typeof catalogEconomy.$inferSelect;
 
 export const campaigns = pgTable(
   'campaigns',

@@ -1,7 +1,7 @@
 // The console's navigation, in one list: the sidebar shows the entries whose
 // capability the signed-in role has. A new screen adds its entry here (in the
 // commented slot, when its page exists) and nothing else.
-import { AppWindowIcon, CalendarRangeIcon, FilePenLineIcon, HistoryIcon, LayoutDashboardIcon, PaletteIcon, ScrollTextIcon, SearchCheckIcon, TargetIcon, UsersIcon, type LucideIcon } from 'lucide-react';
+import { AppWindowIcon, CalendarRangeIcon, CoinsIcon, FilePenLineIcon, HistoryIcon, LayoutDashboardIcon, PaletteIcon, ScrollTextIcon, SearchCheckIcon, TargetIcon, UsersIcon, type LucideIcon } from 'lucide-react';
 import type { Capability } from '@/lib/auth/roles';
 
 export interface NavItem {
@@ -19,6 +19,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/admin/missions', label: 'Missions', icon: TargetIcon, capability: 'catalog.read', perApp: true, section: 'app' },
   { href: '/admin/campaigns', label: 'Campaigns', icon: CalendarRangeIcon, capability: 'catalog.read', perApp: true, section: 'app' },
   { href: '/admin/themes', label: 'Themes', icon: PaletteIcon, capability: 'catalog.read', perApp: true, section: 'app' },
+  { href: '/admin/economy', label: 'Economy', icon: CoinsIcon, capability: 'catalog.read', perApp: true, section: 'app' },
   { href: '/admin/draft', label: 'Draft', icon: FilePenLineIcon, capability: 'catalog.read', perApp: true, section: 'app' },
   { href: '/admin/releases', label: 'Releases', icon: HistoryIcon, capability: 'catalog.read', perApp: true, section: 'app' },
   { href: '/admin/inspector', label: 'Inspector', icon: SearchCheckIcon, capability: 'players.read', perApp: true, section: 'app' },

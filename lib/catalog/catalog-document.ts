@@ -5,22 +5,41 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/db/client';
-import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
+import { campaigns as campaignsTable, catalogEconomy, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { campaignFormSchema, type Campaign } from '@/lib/contract/campaign';
 import { CATALOG_LIMITS, type CatalogDocument } from '@/lib/contract/catalog';
+import { currencyDefinitionSchema, ECONOMY_LIMITS, itemDefinitionSchema, type EconomySections } from '@/lib/contract/economy';
 import { describeIssues } from '@/lib/contract/describe-issues';
 import { missionSchema, type Mission } from '@/lib/contract/mission';
 import type { CatalogChange } from '@/lib/contract/release';
 import { themePresetSchema } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
 import { campaignFromRow, canonicalJson, missionFromRow, themeFromRow } from './convert';
+import { checkEconomyReferences, checkSectionIds } from './economy';
 
 /** The envelope only: each item is parsed on its own, so an error names the item. */
 export const catalogEnvelopeSchema = z.object({
   missions: z.array(z.unknown()).max(CATALOG_LIMITS.missions).default([]),
   campaigns: z.array(z.unknown()).max(CATALOG_LIMITS.campaigns).default([]),
   themes: z.array(z.unknown()).max(CATALOG_LIMITS.themes).default([]),
+  // Absent is not empty: an absent section is not checked (issue 39 §1).
+  currencies: z.array(z.unknown()).max(ECONOMY_LIMITS.currencies).optional(),
+  items: z.array(z.unknown()).max(ECONOMY_LIMITS.items).optional(),
 });
+
+/** The document's currencies and items sections, each parsed by its schema (ids unique, also ignoring case); absent stays absent. */
+export function parseEconomySections(body: { currencies?: unknown[]; items?: unknown[] }): EconomySections {
+  const out: EconomySections = {};
+  if (body.currencies) {
+    out.currencies = parseItems(currencyDefinitionSchema, body.currencies, 'currencies');
+    checkSectionIds('currencies', out.currencies);
+  }
+  if (body.items) {
+    out.items = parseItems(itemDefinitionSchema, body.items, 'items');
+    checkSectionIds('items', out.items);
+  }
+  return out;
+}
 
 export function invalid(where: string, message: string): never {
   throw new AppError('validation_error', `${where}: ${message}`);
@@ -73,6 +92,8 @@ export function parseCatalogDocument(input: unknown): CatalogDocument {
   const missions = parseItems(missionSchema, body.data.missions, 'missions');
   const campaigns = parseItems(campaignFormSchema, body.data.campaigns, 'campaigns');
   const themes = parseItems(themePresetSchema, body.data.themes, 'themes');
+  const economy = parseEconomySections(body.data);
+  checkEconomyReferences(economy, missions, campaigns);
   const missionById = new Map(missions.map((m) => [m.id, m]));
   const campaignIds = new Set(campaigns.map((c) => c.id));
   const themeIds = new Set(themes.map((t) => t.id));
@@ -93,18 +114,26 @@ export function parseCatalogDocument(input: unknown): CatalogDocument {
       if (missionById.get(id)?.campaignId !== c.id) invalid(where, `missionIds lists "${id}", whose campaignId is not "${c.id}"`);
     }
   });
-  return normalise(missions, campaigns, themes);
+  return normalise(missions, campaigns, themes, economy);
 }
 
 const byId = <T extends { id: string }>(a: T, b: T) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-function normalise(missions: Mission[], campaigns: Array<Omit<Campaign, 'missionIds'> & { missionIds?: string[] }>, themes: CatalogDocument['themes'] = []): CatalogDocument {
+function normalise(
+  missions: Mission[],
+  campaigns: Array<Omit<Campaign, 'missionIds'> & { missionIds?: string[] }>,
+  themes: CatalogDocument['themes'] = [],
+  economy: EconomySections = {},
+): CatalogDocument {
   const ordered = [...missions].sort(byId);
   const doc: CatalogDocument = {
     missions: ordered,
     campaigns: [...campaigns].sort(byId).map(({ missionIds: _ids, ...c }) => ({ ...c, missionIds: ordered.filter((m) => m.campaignId === c.id).map((m) => m.id) })),
   };
   if (themes.length > 0) doc.themes = [...themes].sort(byId);
+  // Only the sections the app defines: a catalog without them keeps its historical shape.
+  if (economy.currencies) doc.currencies = [...economy.currencies].sort(byId);
+  if (economy.items) doc.items = [...economy.items].sort(byId);
   return doc;
 }
 
@@ -115,7 +144,17 @@ export async function readLiveCatalog(db: DbOrTx, appId: string): Promise<Catalo
   const missionRows = await db.select().from(missionsTable).where(eq(missionsTable.appId, appId));
   const campaignRows = await db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId));
   const themeRows = await db.select().from(themesTable).where(eq(themesTable.appId, appId));
-  return normalise(missionRows.map(missionFromRow), campaignRows.map((row) => campaignFromRow(row, [])), themeRows.map(themeFromRow));
+  const economy = await readEconomy(db, appId);
+  return normalise(missionRows.map(missionFromRow), campaignRows.map((row) => campaignFromRow(row, [])), themeRows.map(themeFromRow), economy);
+}
+
+/** The sections the app defines (none: {}), read with `db`. */
+export async function readEconomy(db: DbOrTx, appId: string): Promise<EconomySections> {
+  const [row] = await db.select().from(catalogEconomy).where(eq(catalogEconomy.appId, appId));
+  const out: EconomySections = {};
+  if (row?.currencies) out.currencies = row.currencies;
+  if (row?.items) out.items = row.items;
+  return out;
 }
 
 /** Equal content, whatever the key order (jsonb does not keep it); a campaign's missionIds are derived, so not compared. */
@@ -126,7 +165,7 @@ const withoutMissionIds = ({ missionIds: _ids, ...c }: Campaign) => c;
 
 /**
  * What makes `next` differ from `current`, item by item: added, changed,
- * removed, missions then campaigns then themes, each by id. A mission
+ * removed, missions then campaigns then themes then currencies and items, each by id. A mission
  * archived in `current` and absent from `next` is no change (publishing
  * leaves it archived, where it already is).
  */
@@ -148,5 +187,8 @@ export function diffCatalogs(current: CatalogDocument, next: CatalogDocument): C
   compare('mission', current.missions, next.missions, (a, b) => same(a, b), (m) => m.archived);
   compare('campaign', current.campaigns, next.campaigns, (a, b) => same(withoutMissionIds(a), withoutMissionIds(b)), () => false);
   compare('theme', current.themes ?? [], next.themes ?? [], (a, b) => same(a, b), () => false);
+  // A section the next document does not carry is kept as it is (publishing it changes no definition).
+  if (next.currencies) compare('currency', current.currencies ?? [], next.currencies, (a, b) => same(a, b), () => false);
+  if (next.items) compare('item', current.items ?? [], next.items, (a, b) => same(a, b), () => false);
   return out;
 }

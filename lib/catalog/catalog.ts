@@ -10,14 +10,15 @@
 // case (a bus that loses a message without either instance noticing).
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
-import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable, webhookEndpoints } from '@/db/schema';
+import { campaigns as campaignsTable, catalogEconomy, missions as missionsTable, themes as themesTable, webhookEndpoints } from '@/db/schema';
 import { getBus, type Bus } from '@/lib/bus';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { logError } from '@/lib/log';
 import { outageLog } from '@/lib/log-outage';
 import { processWide } from '@/lib/process-wide';
 import type { Campaign } from '@/lib/contract/campaign';
-import type { Mission } from '@/lib/contract/mission';
+import type { EconomySections } from '@/lib/contract/economy';
+import type { Mission, ShownReward } from '@/lib/contract/mission';
 import { themeOfPreset, type ThemePreset } from '@/lib/contract/theme';
 import { campaignFromRow, missionFromRow, themeFromRow } from './convert';
 import { metrics } from '@/lib/metrics';
@@ -40,7 +41,25 @@ export interface Catalog {
    * changes invalidate the catalog like a mission edit.
    */
   endpoints: ReadonlyMap<string, readonly string[]>;
+  /** The currencies and items the app defines (a section absent: not defined; issue 39 §1). */
+  economy: EconomySections;
   loadedAt: number;
+}
+
+/**
+ * The mission with its reward's display `name` and `iconUrl` from the app's
+ * definitions, as /v1 shows it (additive; a reward naming nothing defined is
+ * left as authored, so an app that defines nothing answers as before).
+ */
+function withRewardDisplay(m: Mission, economy: EconomySections): Mission {
+  const r = m.reward;
+  const def =
+    r.kind === 'currency'
+      ? economy.currencies?.find((c) => c.id === r.currency)
+      : economy.items?.find((d) => d.kind === r.kind && d.id === (r.kind === 'item' ? r.itemId : r.badgeId));
+  if (!def) return m;
+  const shown: ShownReward = { ...r, name: def.name, ...(def.iconUrl ? { iconUrl: def.iconUrl } : {}) };
+  return { ...m, reward: shown };
 }
 
 const CATALOG_CHANNEL = 'catalog:changed';
@@ -82,11 +101,13 @@ export function buildCatalog(
   missionCreatedAt: ReadonlyMap<string, number> = new Map(),
   themeList: ThemePreset[] = [],
   endpointList: ReadonlyArray<{ id: string; events: readonly string[] }> = [],
+  economy: EconomySections = {},
 ): Catalog {
   const endpoints = new Map<string, string[]>();
   for (const e of endpointList) for (const type of e.events) endpoints.set(type, [...(endpoints.get(type) ?? []), e.id]);
   const presets = new Map(themeList.map((t) => [t.id, t]));
-  const ordered = [...missionList].sort((a, b) => compareIds(a.id, b.id));
+  const defined = economy.currencies !== undefined || economy.items !== undefined;
+  const ordered = [...missionList].sort((a, b) => compareIds(a.id, b.id)).map((m) => (defined ? withRewardDisplay(m, economy) : m));
   const missions = new Map(ordered.map((m) => [m.id, m]));
   const byEvent = new Map<string, Mission[]>();
   for (const m of ordered) {
@@ -106,7 +127,7 @@ export function buildCatalog(
       missionIds: ordered.filter((m) => m.campaignId === c.id && !m.archived).map((m) => m.id),
     });
   }
-  return { appId, missions, ordered, byEvent, campaigns, missionCreatedAt, endpoints, loadedAt: now };
+  return { appId, missions, ordered, byEvent, campaigns, missionCreatedAt, endpoints, economy, loadedAt: now };
 }
 
 /** The database the catalog is loaded from, provided once by start-up (lib/boot.ts: processDb). */
@@ -118,7 +139,7 @@ async function loadCatalog(appId: string): Promise<Catalog> {
   // A load before boot() is a wiring error.
   if (!state.database) throw new Error('lib/catalog: the catalog database is not provided yet (lib/boot.ts provides it before serving)');
   const db = await state.database();
-  const [missionRows, campaignRows, themeRows, endpointRows] = await Promise.all([
+  const [missionRows, campaignRows, themeRows, endpointRows, economyRows] = await Promise.all([
     db.select().from(missionsTable).where(eq(missionsTable.appId, appId)),
     db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId)),
     db.select().from(themesTable).where(eq(themesTable.appId, appId)),
@@ -126,7 +147,11 @@ async function loadCatalog(appId: string): Promise<Catalog> {
       .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.appId, appId), isNull(webhookEndpoints.deletedAt))),
+    db.select().from(catalogEconomy).where(eq(catalogEconomy.appId, appId)),
   ]);
+  const economy: EconomySections = {};
+  if (economyRows[0]?.currencies) economy.currencies = economyRows[0].currencies;
+  if (economyRows[0]?.items) economy.items = economyRows[0].items;
   return buildCatalog(
     appId,
     missionRows.map(missionFromRow),
@@ -135,6 +160,7 @@ async function loadCatalog(appId: string): Promise<Catalog> {
     new Map(missionRows.map((row) => [row.id, row.createdAt])),
     themeRows.map(themeFromRow),
     endpointRows,
+    economy,
   );
 }
 

@@ -42,6 +42,7 @@ import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import { outboxRows, wantsAny } from '@/lib/outbound/outbox';
 import { kickOutbound } from '@/lib/outbound/worker';
 import { countRefusal } from './record-refusal';
+import { balanceLimit } from '@/lib/balances/balance-limit';
 
 const CLAIM_NOTICES = ['reward.granted', 'balance.changed'] as const;
 /** The claim statement committed (autocommit) with outbox rows: the worker sends them now. */
@@ -58,7 +59,8 @@ export type ClaimResult = z.output<typeof claimResponseSchema>;
  * reward's currency (null: none), $17 the outbox rows (JSON; null in
  * the statement without an outbox part), $18 the progress's streak (JSON;
  * null: not a streak mission, no key), $19 the endpoint ids receiving
- * budget.alert (JSON array; null in the statement without an outbox part).
+ * budget.alert (JSON array; null in the statement without an outbox part),
+ * $20 the maxBalance of the reward's currency (null: none; issue 39 §1).
  * The answer is built by the statement (its values come from the rows it
  * wrote) and stored as text in the key row, so a replay is byte for byte.
  *
@@ -75,9 +77,12 @@ const CLAIM_PARTS = {
         where progress.app_id = $1 and progress.user_id = $2 and progress.mission_id = $3 and progress.status = 'completed'
         returning progress.cycle, progress.target_count, s.seq)`,
   b: `b as (insert into balances (app_id, user_id, currency, amount, updated_at)
-        select $1, $2, $6::text, $7::bigint, $4 from c where $6::text is not null
+        select $1, $2, $6::text, $7::bigint, $4 from c where $6::text is not null and ($20::bigint is null or $7::bigint <= $20::bigint)
         on conflict (app_id, user_id, currency) do update set amount = balances.amount + excluded.amount, updated_at = excluded.updated_at
+          where $20::bigint is null or balances.amount + excluded.amount <= $20::bigint
         returning amount, updated_at)`,
+  // The currency's maxBalance ($20): a claimed record whose reward the balance could not take fails the whole statement (division by zero, 22012), so nothing is written.
+  m: `m as (select 1 / (case when $20::bigint is not null and $6::text is not null and exists (select 1 from c) and not exists (select 1 from b) then 0 else 1 end) as one)`,
   l: `l as (insert into ledger (app_id, user_id, grant_key, kind, currency, amount, item_id, quantity, badge_id, mission_id, balance_after, created_at)
         select $1, $2, 'mission:' || $3 || ':cycle:' || c.cycle, $5::text, $6, $7, $8::text, $9::integer, $10::text, $3, (select amount from b), $4
         from c returning 1 as one)`,
@@ -133,7 +138,7 @@ const CLAIM_PARTS = {
 /** The claim statement, with or without its outbox part (the base one refuses outbox parameters: it answers no row). */
 function claimStatement(outbox: boolean): Prepared {
   const p = CLAIM_PARTS;
-  const ctes = [p.s, p.c, p.b, p.l, p.g, p.a, p.au, p.r, p.body, ...(outbox ? [p.o, p.oa] : []), p.k];
+  const ctes = [p.s, p.c, p.b, p.m, p.l, p.g, p.a, p.au, p.r, p.body, ...(outbox ? [p.o, p.oa] : []), p.k];
   const answers = [
     '(select seq::text from s) as seq',
     '(select text from body) as body',
@@ -143,6 +148,7 @@ function claimStatement(outbox: boolean): Prepared {
     ...(outbox ? ['((select count(*) from o) + (select count(*) from oa))::int as notified'] : []),
     `(select json_agg(json_build_object('threshold', threshold, 'spent', spent, 'budget', budget))::text from a) as alerts`,
     '(select count(*) from au)::int as audited',
+    '(select one from m) as within_limit',
   ];
   return {
     name: outbox ? 'ql_claim_outbox_v4' : 'ql_claim_v5',
@@ -187,6 +193,9 @@ const isBudgetExceeded = (err: unknown): boolean => {
   return e?.code === '23514' && (e.constraint === 'campaign_budget_within' || String(e.message ?? '').includes('campaign_budget_within'));
 };
 
+/** The statement's maxBalance guard (part m) divided by zero: the reward would take the balance past it (nothing written). */
+const isPastMaxBalance = (err: unknown): boolean => (err as { code?: unknown })?.code === '22012';
+
 interface BudgetAlertRow {
   threshold: number;
   spent: number;
@@ -221,6 +230,7 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
   // budget.alert goes out only for a grant that counts against a budget (the alert rows are the statement's).
   const alertEndpoints = budget?.cap != null ? (input.catalog.endpoints.get('budget.alert') ?? []) : [];
   const withOutbox = outbox.length > 0 || alertEndpoints.length > 0;
+  const maxBalance = reward.kind === 'currency' ? (input.catalog.economy.currencies?.find((c) => c.id === reward.currency)?.maxBalance ?? null) : null;
   let row: Record<string, unknown>;
   try {
     [row] = await runPrepared(db, withOutbox ? CLAIM_OUTBOX : CLAIM, [
@@ -244,9 +254,11 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
       // A claimed streak is complete: its streak reads current = length (MissionProgress.streak).
       mission.criteria.streak ? JSON.stringify({ current: mission.criteria.streak.length, length: mission.criteria.streak.length }) : null,
       withOutbox ? JSON.stringify(alertEndpoints) : null,
+      maxBalance,
     ]);
   } catch (err) {
     if (input.key !== null && isKeyTaken(err)) return { kind: 'key-taken' };
+    if (maxBalance !== null && reward.kind === 'currency' && isPastMaxBalance(err)) throw balanceLimit(reward.currency, maxBalance, null, reward.amount);
     if (budget && isBudgetExceeded(err)) {
       // Counted in a statement of its own (the failed one wrote nothing); the 409 is answered after it.
       await countRefusal(db, { appId, userId, missionId, campaignId: budget.campaignId, currency: budget.currency, amount: budget.amount, budget: budget.cap, key: input.key, at: now });

@@ -186,6 +186,24 @@ export const adminExamples = {
   },
   missionProgress: { missionId: 'win-3-matches', players: 12, active: 4, completed: 5, claimed: 3 },
   publishNow: {},
+  draftEconomy: {
+    currencies: [
+      { id: 'gems', name: 'Gems', iconUrl: 'https://cdn.example.com/gems.png', maxBalance: 100_000 },
+      { id: 'coins', name: 'Coins' },
+    ],
+    items: [{ id: 'winter-badge', name: 'Winter badge', kind: 'badge' as const }],
+  },
+  economy: {
+    currencies: [
+      { id: 'coins', name: 'Coins', implied: false },
+      { id: 'gems', name: 'Gems', iconUrl: 'https://cdn.example.com/gems.png', maxBalance: 100_000, implied: false },
+    ],
+    items: [
+      { id: 'legendary-sword', name: 'legendary-sword', kind: 'item' as const, implied: true },
+      { id: 'winter-badge', name: 'Winter badge', kind: 'badge' as const, implied: false },
+    ],
+    defined: { currencies: true, items: true },
+  },
   impactInput: { days: 30 },
   previewInput: { userId: 'player-42', at: 1767225600000 },
   impact: {

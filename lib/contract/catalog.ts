@@ -2,6 +2,7 @@
 // item is validated with the entity's own schema.
 import { z } from 'zod';
 import { campaignSchema, type Campaign } from './campaign';
+import { currencyDefinitionSchema, ECONOMY_LIMITS, itemDefinitionSchema, type CurrencyDefinition, type ItemDefinition } from './economy';
 import { missionSchema, type Mission } from './mission';
 import { themePresetSchema, type ThemePreset } from './theme';
 
@@ -11,6 +12,16 @@ export const catalogSchema = z.object({
   missions: z.array(missionSchema).max(CATALOG_LIMITS.missions).default([]),
   campaigns: z.array(campaignSchema).max(CATALOG_LIMITS.campaigns).default([]),
   themes: z.array(themePresetSchema).max(CATALOG_LIMITS.themes).optional().describe('Theme presets; campaigns refer to them by themeId'),
+  currencies: z
+    .array(currencyDefinitionSchema)
+    .max(ECONOMY_LIMITS.currencies)
+    .optional()
+    .describe('The app’s currencies. Present: every currency reward, budget line and grant must name one of them (400 validation_error otherwise). Absent: the currencies the catalog names are the app’s, each with name = id'),
+  items: z
+    .array(itemDefinitionSchema)
+    .max(ECONOMY_LIMITS.items)
+    .optional()
+    .describe('The app’s items and badges. Present: every item reward (itemId) must name an item of kind item, every badge reward (badgeId) one of kind badge'),
 });
 
 /**
@@ -22,4 +33,7 @@ export interface CatalogDocument {
   missions: Mission[];
   campaigns: Campaign[];
   themes?: ThemePreset[];
+  /** Only when the app defines its currencies (issue 39 §1): a catalog without them keeps its historical shape. */
+  currencies?: CurrencyDefinition[];
+  items?: ItemDefinition[];
 }

@@ -27,6 +27,7 @@ export const ERRORS = {
   claim_not_ready: { status: 409, description: 'No progress record, or its status is not completed' },
   budget_exhausted: { status: 409, description: 'The claim would take its campaign past the campaign’s budget of the reward’s currency (nothing changed; the message names the campaign)' },
   needs_acknowledgement: { status: 409, description: 'The draft (or the scheduled snapshot) has payout warnings: nothing was published or scheduled; `warnings` lists them, send acknowledgeWarnings: true to go ahead' },
+  balance_limit: { status: 409, description: 'A grant or claim would take the balance past its currency’s maxBalance (nothing changed; the message names the currency and the limit)' },
   insufficient_balance: { status: 409, description: 'A spend, or a staff correction, would take the balance below zero (nothing changed)' },
   payload_too_large: { status: 413, description: 'The body is over 64 KiB' },
   idempotency_key_reused: { status: 422, description: 'The same idempotency key was used for a different request' },
@@ -50,6 +51,6 @@ export const errorBodySchema = z.object({
   error: z.string().describe('The error code (see the error table)'),
   message: z.string().optional(),
   retryAfterMs: z.number().optional().describe('On rate_limited and too_many_streams: milliseconds to wait'),
-  limit: z.number().optional().describe('On grant_limit_exceeded: the limit passed (per grant or per day)'),
+  limit: z.number().optional().describe('On grant_limit_exceeded: the limit passed (per grant or per day); on balance_limit: the currency’s maxBalance'),
   remaining: z.number().optional().describe('On grant_limit_exceeded: what the staff member may still grant of the currency today (UTC)'),
 });

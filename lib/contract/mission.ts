@@ -69,6 +69,19 @@ export const rewardSchema = z.discriminatedUnion('kind', [currencyRewardSchema, 
 export type Reward = z.infer<typeof rewardSchema>;
 export type RewardKind = Reward['kind'];
 
+/** What /v1 adds to a reward naming a defined currency, item or badge (issue 39 §1; absent when the app defines none). */
+const rewardDisplay = {
+  name: z.string().optional().describe('The display name of the currency, item or badge, when the app defines it'),
+  iconUrl: z.string().optional().describe('Its icon, when its definition has one'),
+};
+/** A reward as /v1 shows it: as authored, plus its definition's display name and icon. */
+export const shownRewardSchema = z.discriminatedUnion('kind', [
+  currencyRewardSchema.extend(rewardDisplay),
+  itemRewardSchema.extend(rewardDisplay),
+  badgeRewardSchema.extend(rewardDisplay),
+]);
+export type ShownReward = z.output<typeof shownRewardSchema>;
+
 /**
  * A mission as authored and stored (catalog document, console forms, the
  * database row's fields). Optional fields get their defaults on parse.
@@ -93,6 +106,7 @@ export type MissionInput = z.input<typeof missionSchema>;
 
 /** A mission as /v1 answers it: the definition without `archived`, plus the caller's `locked`. */
 export const publicMissionSchema = missionSchema.omit({ archived: true, audience: true }).extend({
+  reward: shownRewardSchema,
   locked: z
     .boolean()
     .describe('True while events cannot advance it for this user: a prerequisite is not claimed yet, or its campaign has not started'),

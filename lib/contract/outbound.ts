@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { balanceSchema } from './balance';
 import { timestampSchema } from './common';
-import { rewardSchema } from './mission';
+import { shownRewardSchema } from './mission';
 import { missionProgressSchema } from './progress';
 
 /**
@@ -18,7 +18,7 @@ const NOTIFICATION_DATA = {
     .object({
       userId: z.string(),
       missionId: z.string(),
-      reward: rewardSchema,
+      reward: shownRewardSchema,
       idempotencyKey: z.string().nullable().describe('The claim’s Idempotency-Key (null when the claim had none)'),
     })
     .describe('A claimed reward: currency, item or badge, for the game backend to fulfil'),

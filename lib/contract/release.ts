@@ -8,7 +8,7 @@ import { idSchema } from './common';
 
 export const catalogChangeSchema = z
   .object({
-    kind: z.enum(['mission', 'campaign', 'theme']),
+    kind: z.enum(['mission', 'campaign', 'theme', 'currency', 'item']),
     id: idSchema,
     change: z.enum(['added', 'changed', 'removed']),
   })

@@ -1,10 +1,10 @@
 // The messages of the live stream (GET /v1/sse/updates): `{type, data}`.
 import { z } from 'zod';
 import { balanceSchema } from './balance';
-import { rewardSchema } from './mission';
+import { shownRewardSchema } from './mission';
 import { missionProgressSchema } from './progress';
 
-const rewardGrantedSchema = z.object({ userId: z.string(), missionId: z.string(), reward: rewardSchema });
+const rewardGrantedSchema = z.object({ userId: z.string(), missionId: z.string(), reward: shownRewardSchema });
 const recommendationUpdateSchema = z.object({ userId: z.string(), missionIds: z.array(z.string()), reason: z.string() });
 
 export const sdkUpdateSchema = z.discriminatedUnion('type', [

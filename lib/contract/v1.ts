@@ -6,7 +6,7 @@ import { balanceSchema } from './balance';
 import { idSchema } from './common';
 import { ledgerEntrySchema } from './inspector';
 import { publicCampaignSchema } from './campaign';
-import { publicMissionSchema, rewardSchema } from './mission';
+import { publicMissionSchema, shownRewardSchema } from './mission';
 import { missionProgressSchema, progressStatusSchema } from './progress';
 import { isDotSegment } from './user-address';
 
@@ -74,13 +74,15 @@ export const missionDetailSchema = z.object({
 export const claimResponseSchema = z.object({
   progress: missionProgressSchema,
   balance: balanceSchema.nullable().describe('null when the reward is not currency'),
-  reward: rewardSchema,
+  reward: shownRewardSchema,
 });
 
 // GET /v1/balance
 export const balanceQuerySchema = z.object({ currency: z.string().min(1).max(32).optional().describe('One currency code') });
-export const balanceListSchema = z.object({ balances: z.array(balanceSchema) });
-export const singleBalanceSchema = z.object({ balance: balanceSchema });
+/** A balance as GET /v1/balance shows it: plus its currency's display `name` when the app defines the currency (issue 39 §1). */
+const shownBalanceSchema = balanceSchema.extend({ name: z.string().optional().describe('The currency’s display name, when the app defines its currencies') });
+export const balanceListSchema = z.object({ balances: z.array(shownBalanceSchema) });
+export const singleBalanceSchema = z.object({ balance: shownBalanceSchema });
 
 // POST /v1/balance/spend (the game backend: app secret or webhook signature)
 const MAX_SPEND_AMOUNT = 1_000_000_000;

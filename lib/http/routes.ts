@@ -37,6 +37,7 @@ import {
   putCampaign,
   putTheme,
 } from './admin/catalog-items';
+import { getEconomyHandler, putDraftEconomyHandler } from './admin/economy';
 import { deleteDraftHandler, deletePublishHandler, draftItemHandlers, duplicateCampaignHandler, getDraftHandler, getMissionProgressHandler, getReleasesHandler, postImpactHandler, postPreviewHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
 import { getHealth, getReady } from './ops/health';
 import { getMetrics } from './ops/metrics';
@@ -76,6 +77,8 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/draft/publish', handlers: { POST: postPublishHandler, DELETE: deletePublishHandler } },
   { path: '/api/admin/apps/:appId/draft/impact', handlers: { POST: postImpactHandler } },
   { path: '/api/admin/apps/:appId/draft/preview', handlers: { POST: postPreviewHandler } },
+  { path: '/api/admin/apps/:appId/draft/economy', handlers: { PUT: putDraftEconomyHandler } },
+  { path: '/api/admin/apps/:appId/economy', handlers: { GET: getEconomyHandler } },
   ...(['missions', 'campaigns', 'themes'] as const).flatMap((collection) => {
     const item = draftItemHandlers(collection);
     return [

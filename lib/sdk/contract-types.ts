@@ -26,6 +26,7 @@ export const ERROR_STATUS = {
   claim_not_ready: 409,
   budget_exhausted: 409,
   needs_acknowledgement: 409,
+  balance_limit: 409,
   insufficient_balance: 409,
   payload_too_large: 413,
   idempotency_key_reused: 422,
@@ -82,7 +83,30 @@ export type Mission = {
       repeat?: boolean;
     };
   };
-  reward: Reward;
+  reward: {
+    kind: "currency";
+    currency: string;
+    amount: number;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  } | {
+    kind: "item";
+    itemId: string;
+    quantity: number;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  } | {
+    kind: "badge";
+    badgeId: string;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  };
   campaignId: string | null;
   /** Events at or after this time do not count; null: never expires */
   expiresAt: number | null;
@@ -166,14 +190,37 @@ export type SdkUpdate = {
 } | {
   type: "mission.completed";
   data: MissionProgress;
-} | {
+} | ({
   type: "reward.granted";
   data: {
     userId: string;
     missionId: string;
-    reward: Reward;
+    reward: {
+      kind: "currency";
+      currency: string;
+      amount: number;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    } | {
+      kind: "item";
+      itemId: string;
+      quantity: number;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    } | {
+      kind: "badge";
+      badgeId: string;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    };
   };
-} | {
+}) | {
   type: "balance.changed";
   data: Balance;
 } | {
@@ -191,7 +238,7 @@ export type ErrorBody = {
   message?: string;
   /** On rate_limited and too_many_streams: milliseconds to wait */
   retryAfterMs?: number;
-  /** On grant_limit_exceeded: the limit passed (per grant or per day) */
+  /** On grant_limit_exceeded: the limit passed (per grant or per day); on balance_limit: the currency’s maxBalance */
   limit?: number;
   /** On grant_limit_exceeded: what the staff member may still grant of the currency today (UTC) */
   remaining?: number;
@@ -259,15 +306,52 @@ export type ClaimResponse = {
   progress: MissionProgress;
   /** null when the reward is not currency */
   balance: Balance | null;
-  reward: Reward;
+  reward: {
+    kind: "currency";
+    currency: string;
+    amount: number;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  } | {
+    kind: "item";
+    itemId: string;
+    quantity: number;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  } | {
+    kind: "badge";
+    badgeId: string;
+    /** The display name of the currency, item or badge, when the app defines it */
+    name?: string;
+    /** Its icon, when its definition has one */
+    iconUrl?: string;
+  };
 };
 
 export type BalanceList = {
-  balances: Balance[];
+  balances: {
+    userId: string;
+    currency: string;
+    amount: number;
+    updatedAt: number;
+    /** The currency’s display name, when the app defines its currencies */
+    name?: string;
+  }[];
 };
 
 export type SingleBalance = {
-  balance: Balance;
+  balance: {
+    userId: string;
+    currency: string;
+    amount: number;
+    updatedAt: number;
+    /** The currency’s display name, when the app defines its currencies */
+    name?: string;
+  };
 };
 
 export type SpendRequest = {
@@ -368,7 +452,30 @@ export type Notification = {
   data: {
     userId: string;
     missionId: string;
-    reward: Reward;
+    reward: {
+      kind: "currency";
+      currency: string;
+      amount: number;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    } | {
+      kind: "item";
+      itemId: string;
+      quantity: number;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    } | {
+      kind: "badge";
+      badgeId: string;
+      /** The display name of the currency, item or badge, when the app defines it */
+      name?: string;
+      /** Its icon, when its definition has one */
+      iconUrl?: string;
+    };
     /** The claim’s Idempotency-Key (null when the claim had none) */
     idempotencyKey: string | null;
   };

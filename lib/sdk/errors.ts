@@ -63,6 +63,8 @@ export class ClaimNotReadyError extends ConflictError {}
 export class BudgetExhaustedError extends ConflictError {}
 /** 409 `needs_acknowledgement` (admin API): the draft has payout warnings (`warnings` in the body); publish again with acknowledgeWarnings: true. Nothing was published. */
 export class NeedsAcknowledgementError extends ConflictError {}
+/** 409 `balance_limit`: a claim or grant would take a balance past its currency's maxBalance (nothing changed). */
+export class BalanceLimitError extends ConflictError {}
 /** 409 `insufficient_balance`: a staff correction would take a balance below zero (admin API; nothing changed). */
 export class InsufficientBalanceError extends ConflictError {}
 /** 413 `payload_too_large`: body over 64 KiB. */
@@ -114,6 +116,7 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   claim_not_ready: ClaimNotReadyError,
   budget_exhausted: BudgetExhaustedError,
   needs_acknowledgement: NeedsAcknowledgementError,
+  balance_limit: BalanceLimitError,
   insufficient_balance: InsufficientBalanceError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,

@@ -106,7 +106,7 @@ const operations: Record<string, Record<string, OperationSpec>> = {
       description: 'Grants the reward once: the progress becomes `claimed` and a currency reward is added to the balance. With an Idempotency-Key a retry answers the first result.',
       parameters: [idParam, idempotencyKeyHeader],
       success: { '200': answer('Claimed (or a replay, with X-Idempotent-Replay)', 'ClaimResponse', ex.claimResponse) },
-      errors: [['validation_error', 'a bad Idempotency-Key'], 'mission_not_found', 'claim_not_ready', ['budget_exhausted', 'the mission’s campaign has not enough budget left for the reward'], 'idempotency_key_reused', 'rate_limited'],
+      errors: [['validation_error', 'a bad Idempotency-Key'], 'mission_not_found', 'claim_not_ready', ['budget_exhausted', 'the mission’s campaign has not enough budget left for the reward'], ['balance_limit', 'the reward would take the balance past its currency’s maxBalance'], 'idempotency_key_reused', 'rate_limited'],
       rateLimited: true,
       idempotent: true,
     },

@@ -11,6 +11,10 @@
 // grant_limit_exceeded and nothing changes. Admins and the admin API key have
 // no limit; an over-limit grant of theirs is audited with overLimit: true.
 // A user the app has never seen is refused (404 user_not_found) unless createUser.
+// An app that defines its currencies (issue 39 §1): a currency it does not
+// define is refused (400, the nearest id suggested), and a grant taking the
+// balance past the currency's maxBalance answers 409 balance_limit (a
+// correction, which lowers it, never does).
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
@@ -18,6 +22,8 @@ import { apps, balances, ledger } from '@/db/schema';
 import { grantLimitOf } from '@/lib/contract/app';
 import type { GrantInput, GrantResult } from '@/lib/contract/desk';
 import { AppError } from '@/lib/errors';
+import { checkGrantCurrency } from '@/lib/catalog/economy';
+import { balanceLimit } from '@/lib/balances/balance-limit';
 import type { Outcome } from '@/lib/idempotency/run-idempotent';
 import { actorLabel, type ServiceContext } from '../context';
 import { staffWrite } from '../_shared/staff-write';
@@ -32,6 +38,10 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
   const { userId, currency, amount, reason } = input;
   const { appId } = ctx;
   const unseenUser = input.createUser === true ? 'create' : 'refuse';
+  // Read before the transaction (the embedded database has one connection, and the catalog may load).
+  const { currencies } = (await ctx.deps.catalog(appId)).economy;
+  checkGrantCurrency(currencies ?? null, currency);
+  const maxBalance = currencies?.find((c) => c.id === currency)?.maxBalance;
   return staffWrite(ctx, { userId, op: 'grant', idempotencyKey: input.idempotencyKey, request: { currency, amount, reason }, unseenUser }, async (tx) => {
     const db = tx.uow.tx;
     const now = ctx.now();
@@ -52,6 +62,8 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
             .values({ appId, userId, currency, amount, updatedAt: now })
             .onConflictDoUpdate({ target: [balances.appId, balances.userId, balances.currency], set: moved })
             .returning();
+    // Past the currency's maxBalance: thrown inside the transaction, so the balance row above is rolled back with it.
+    if (maxBalance !== undefined && amount > 0 && row.amount > maxBalance) throw balanceLimit(currency, maxBalance, before, amount);
     const [entry] = await db
       .insert(ledger)
       .values({

@@ -8,15 +8,17 @@
 // outbox row in the transaction). Too little balance changes nothing (409
 // insufficient_balance), so the balance stays the sum of the ledger.
 //
-// Interim rule for a defined currency (per-app currency definitions do not
-// exist yet, docs/api.md "Defined currencies"): a currency named by a reward
-// or a budget of the app's live catalog, or by a balance row of the app.
+// A defined currency (docs/api.md "Defined currencies and items"): one of the
+// app's `currencies` section when its catalog carries one; else a currency
+// named by a reward or a budget of the app's live catalog, or by a balance
+// row of the app. A spend only lowers a balance, so maxBalance never refuses it.
 import { randomUUID } from 'node:crypto';
 import { and, eq, gte, sql } from 'drizzle-orm';
 import { appUsers, balances, ledger } from '@/db/schema';
 import type { z } from 'zod';
 import type { spendResponseSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
+import { checkGrantCurrency } from '@/lib/catalog/economy';
 import { hashRequest, runIdempotent, type Outcome } from '@/lib/idempotency/run-idempotent';
 import { nearestEventName } from '@/lib/missions/did-you-mean';
 import { withTransaction, type ServiceContext } from '../context';
@@ -46,6 +48,8 @@ async function catalogCurrencies(ctx: ServiceContext): Promise<string[]> {
 
 /** 400 validation_error naming `currency` (with the nearest known one) unless the currency is defined for the app. */
 async function checkCurrency(ctx: ServiceContext, currency: string): Promise<void> {
+  const defined = (await ctx.deps.catalog(ctx.appId)).economy.currencies;
+  if (defined) return checkGrantCurrency(defined, currency);
   const known = await catalogCurrencies(ctx);
   if (known.includes(currency)) return;
   const db = ctx.deps.db;

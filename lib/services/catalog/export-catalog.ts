@@ -1,9 +1,11 @@
 // GET …/catalog: the app's catalog as a document (missions-as-code export):
-// missions, campaigns with their missions, and the theme presets when there are any.
+// missions, campaigns with their missions, and the theme presets, currencies
+// and items when there are any.
 import { eq } from 'drizzle-orm';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { campaignFromRow, missionFromRow, themeFromRow } from '@/lib/catalog/convert';
 import type { CatalogDocument } from '@/lib/contract/catalog';
+import { readEconomy } from '@/lib/catalog/catalog-document';
 import type { ServiceContext } from '../context';
 
 export async function exportCatalog({ ctx }: { ctx: ServiceContext }): Promise<CatalogDocument> {
@@ -21,5 +23,9 @@ export async function exportCatalog({ ctx }: { ctx: ServiceContext }): Promise<C
   };
   // Only when the app has presets: a catalog without them keeps its historical shape.
   if (themeRows.length > 0) doc.themes = themeRows.map(themeFromRow);
+  // Likewise the currencies and items sections: only those the app defines.
+  const economy = await readEconomy(db, appId);
+  if (economy.currencies) doc.currencies = economy.currencies;
+  if (economy.items) doc.items = economy.items;
   return doc;
 }

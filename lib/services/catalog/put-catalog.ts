@@ -1,11 +1,14 @@
-// PUT …/catalog: an app's catalog (themes, campaigns, missions) validated as
+// PUT …/catalog: an app's catalog (themes, campaigns, missions; currencies
+// and items merged by id into the app's) validated as
 // a whole (one invalid item and nothing is written), upserted by id in one
 // transaction with an audit row per change and its release; answers the
 // catalog as exported after the write.
 import { eq, sql } from 'drizzle-orm';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
-import { catalogEnvelopeSchema, findCycle, invalid, parseItems } from '@/lib/catalog/catalog-document';
+import { catalogEnvelopeSchema, findCycle, invalid, parseEconomySections, parseItems, readEconomy } from '@/lib/catalog/catalog-document';
+import { checkEconomyReferences } from '@/lib/catalog/economy';
+import { storeEconomy } from '@/lib/catalog/economy-store';
 import { campaignColumns, missionColumns, missionFromRow, themeColumns, themeFromRow } from '@/lib/catalog/convert';
 import { beginCatalogWrite } from '@/lib/catalog/record-release';
 import { campaignFormSchema } from '@/lib/contract/campaign';
@@ -27,6 +30,9 @@ export async function putCatalog({ ctx, input }: { ctx: ServiceContext; input: u
   const missions = parseItems(missionSchema, body.data.missions, 'missions');
   const campaigns: CampaignIn[] = parseItems(campaignFormSchema, body.data.campaigns, 'campaigns');
   const themes = parseItems(themePresetSchema, body.data.themes, 'themes');
+  // Currencies and items: a section the document carries covers every reward and budget line of the document.
+  const economy = parseEconomySections(body.data);
+  checkEconomyReferences(economy, missions, campaigns);
   const now = ctx.now();
   const actor = actorLabel(ctx.actor);
 
@@ -99,6 +105,21 @@ export async function putCatalog({ ctx, input }: { ctx: ServiceContext; input: u
       const before = beforeMissions.get(m.id) ?? null;
       await recordAudit(db, { actor, action: before ? 'mission.update' : 'mission.create', appId, target: `mission:${m.id}`, before, after: m }, now);
     }
+    // A section given is merged by id into the app's (absent: kept); either way completed with what the catalog names.
+    const finalCampaigns = new Map(existingCampaigns.map((c) => [c.id, c as { budget?: CampaignIn['budget'] }]));
+    campaigns.forEach((c) => finalCampaigns.set(c.id, c));
+    const stored = await readEconomy(db, appId);
+    const merge = <T extends { id: string }>(have: T[] | undefined, given: T[] | undefined) =>
+      given ? [...new Map([...(have ?? []), ...given].map((d) => [d.id, d])).values()] : undefined;
+    await storeEconomy(db, {
+      appId,
+      stored,
+      wanted: { currencies: merge(stored.currencies, economy.currencies), items: merge(stored.items, economy.items) },
+      missions: [...finalMissions.values()],
+      campaigns: [...finalCampaigns.values()].map((c) => ({ budget: c.budget ?? undefined })),
+      actor,
+      now,
+    });
     // Missions whose count, window or archived flag this write changes: their holders' streams get the new reading.
     await recordCatalogWrite(tx, { before: releaseBefore, now, streamed: streamedChanges(beforeMissions, missions) });
   });

@@ -18,7 +18,7 @@
 import type { DuplicateCampaignInput, DraftCampaignDuplicated } from '@/lib/contract/release';
 import { AppError } from '@/lib/errors';
 import type { ServiceContext } from '../context';
-import { editDraft, itemsOf, type DraftItem } from './edit-draft';
+import { editDraft, itemsOf, type DraftItem, economyOf } from './edit-draft';
 
 const MAX_ID = 64;
 
@@ -65,7 +65,7 @@ export async function duplicateCampaign({
       prerequisites: ((m.prerequisites as string[] | undefined) ?? []).map((p) => missionIds[p] ?? p),
     }));
     const campaign: DraftItem = { ...source, id: copyId, title: input.title ?? `${String(source.title).slice(0, 193)} (copy)` };
-    return { missions: [...missions, ...copies], campaigns: [...campaigns, campaign], themes: itemsOf(current, 'themes') };
+    return { missions: [...missions, ...copies], campaigns: [...campaigns, campaign], themes: itemsOf(current, 'themes'), ...economyOf(current) };
   });
   return { draft, campaignId: copyId, missionIds };
 }

@@ -12,6 +12,8 @@ import { findDraft } from './draft-row';
 import { storeDraft } from './put-draft';
 
 export type DraftItem = { id: string } & Record<string, unknown>;
+/** A draft document as plain items; the currencies and items sections carried as they are (absent stays absent). */
+export type DraftItems = { missions: DraftItem[]; campaigns: DraftItem[]; themes: DraftItem[] } & Pick<CatalogDocument, 'currencies' | 'items'>;
 
 /** The draft's document as plain items (a campaign's derived missionIds left out: parseCatalogDocument derives them again). */
 export function itemsOf(doc: CatalogDocument, collection: DraftCollection): DraftItem[] {
@@ -28,7 +30,7 @@ export function itemsOf(doc: CatalogDocument, collection: DraftCollection): Draf
 export async function editDraft<T = Draft>(
   ctx: ServiceContext,
   action: string,
-  change: (current: CatalogDocument, live: CatalogDocument, tx: TxContext) => { missions: DraftItem[]; campaigns: DraftItem[]; themes: DraftItem[] },
+  change: (current: CatalogDocument, live: CatalogDocument, tx: TxContext) => DraftItems,
   answer: (draft: Draft) => T = (draft) => draft as T,
 ): Promise<T> {
   return withTransaction(ctx, async (tx) => {
@@ -42,8 +44,13 @@ export async function editDraft<T = Draft>(
 
 /** The document with `collection`'s item `id` replaced by `item` (or removed when `item` is null); other items as they are. */
 export function withItem(doc: CatalogDocument, collection: DraftCollection, id: string, item: DraftItem | null) {
-  const out = { missions: itemsOf(doc, 'missions'), campaigns: itemsOf(doc, 'campaigns'), themes: itemsOf(doc, 'themes') };
+  const out: DraftItems = { missions: itemsOf(doc, 'missions'), campaigns: itemsOf(doc, 'campaigns'), themes: itemsOf(doc, 'themes'), ...economyOf(doc) };
   const rest = out[collection].filter((other) => other.id !== id);
   out[collection] = item ? [...rest, item] : rest;
   return out;
+}
+
+/** The document's currencies and items sections, those it carries. */
+export function economyOf(doc: CatalogDocument): Pick<CatalogDocument, 'currencies' | 'items'> {
+  return { ...(doc.currencies ? { currencies: doc.currencies } : {}), ...(doc.items ? { items: doc.items } : {}) };
 }

@@ -5,6 +5,8 @@
 // /v1, and a completed record of it stays claimable, as for any archived
 // mission); a campaign is deleted, or archived while a mission still names it;
 // a theme preset is deleted unless a campaign kept that way still uses it.
+// Currencies and items: a section the document carries replaces the app's, one
+// it does not carry is kept; each completed with what the catalog still names.
 // Nothing a player holds (progress, balances, ledger) is written.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
@@ -14,6 +16,7 @@ import { campaignColumns, sameColumns, themeColumns, missionColumns } from '@/li
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { Mission } from '@/lib/contract/mission';
 import { beginCatalogWrite } from '@/lib/catalog/record-release';
+import { storeEconomy } from '@/lib/catalog/economy-store';
 
 export interface Applied {
   /** The live catalog before the writes. */
@@ -106,5 +109,16 @@ export async function applyCatalog(tx: Tx, input: { appId: string; catalog: Cata
     await tx.delete(themesTable).where(and(eq(themesTable.appId, appId), eq(themesTable.id, t.id)));
     await audit('theme.delete', `theme:${t.id}`, t, null);
   }
+  // Currencies and items: the document's sections (one it does not carry is kept), completed with what the catalog still names.
+  const keptCampaigns = before.campaigns.filter((c) => !campaignIds.has(c.id) && namedCampaigns.has(c.id));
+  await storeEconomy(tx, {
+    appId,
+    stored: { currencies: before.currencies, items: before.items },
+    wanted: { currencies: catalog.currencies, items: catalog.items },
+    missions: finalMissions,
+    campaigns: [...catalog.campaigns, ...keptCampaigns],
+    actor,
+    now,
+  });
   return { before, streamed };
 }

@@ -53,6 +53,8 @@ namespace Questline
         BudgetExhausted,
         /// <summary>409 &lt;c&gt;needs_acknowledgement&lt;/c&gt;: The draft (or the scheduled snapshot) has payout warnings: nothing was published or scheduled; `warnings` lists them, send acknowledgeWarnings: true to go ahead</summary>
         NeedsAcknowledgement,
+        /// <summary>409 &lt;c&gt;balance_limit&lt;/c&gt;: A grant or claim would take the balance past its currency’s maxBalance (nothing changed; the message names the currency and the limit)</summary>
+        BalanceLimit,
         /// <summary>409 &lt;c&gt;insufficient_balance&lt;/c&gt;: A spend, or a staff correction, would take the balance below zero (nothing changed)</summary>
         InsufficientBalance,
         /// <summary>413 &lt;c&gt;payload_too_large&lt;/c&gt;: The body is over 64 KiB</summary>
@@ -100,6 +102,7 @@ namespace Questline
                 case "claim_not_ready": return ErrorCode.ClaimNotReady;
                 case "budget_exhausted": return ErrorCode.BudgetExhausted;
                 case "needs_acknowledgement": return ErrorCode.NeedsAcknowledgement;
+                case "balance_limit": return ErrorCode.BalanceLimit;
                 case "insufficient_balance": return ErrorCode.InsufficientBalance;
                 case "payload_too_large": return ErrorCode.PayloadTooLarge;
                 case "idempotency_key_reused": return ErrorCode.IdempotencyKeyReused;
@@ -139,6 +142,7 @@ namespace Questline
                 case ErrorCode.ClaimNotReady: return "claim_not_ready";
                 case ErrorCode.BudgetExhausted: return "budget_exhausted";
                 case ErrorCode.NeedsAcknowledgement: return "needs_acknowledgement";
+                case ErrorCode.BalanceLimit: return "balance_limit";
                 case ErrorCode.InsufficientBalance: return "insufficient_balance";
                 case ErrorCode.PayloadTooLarge: return "payload_too_large";
                 case ErrorCode.IdempotencyKeyReused: return "idempotency_key_reused";
@@ -178,6 +182,7 @@ namespace Questline
                 case ErrorCode.ClaimNotReady: return 409;
                 case ErrorCode.BudgetExhausted: return 409;
                 case ErrorCode.NeedsAcknowledgement: return 409;
+                case ErrorCode.BalanceLimit: return 409;
                 case ErrorCode.InsufficientBalance: return 409;
                 case ErrorCode.PayloadTooLarge: return 413;
                 case ErrorCode.IdempotencyKeyReused: return 422;
@@ -217,6 +222,7 @@ namespace Questline
                 case ErrorCode.ClaimNotReady: return new ClaimNotReadyException(status, code, message, requestId);
                 case ErrorCode.BudgetExhausted: return new BudgetExhaustedException(status, code, message, requestId);
                 case ErrorCode.NeedsAcknowledgement: return new NeedsAcknowledgementException(status, code, message, requestId);
+                case ErrorCode.BalanceLimit: return new BalanceLimitException(status, code, message, requestId);
                 case ErrorCode.InsufficientBalance: return new InsufficientBalanceException(status, code, message, requestId);
                 case ErrorCode.PayloadTooLarge: return new PayloadTooLargeException(status, code, message, requestId);
                 case ErrorCode.IdempotencyKeyReused: return new IdempotencyKeyReusedException(status, code, message, requestId);
@@ -377,6 +383,12 @@ namespace Questline
     public class NeedsAcknowledgementException : ConflictException
     {
         public NeedsAcknowledgementException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>409 &lt;c&gt;balance_limit&lt;/c&gt;: A grant or claim would take the balance past its currency’s maxBalance (nothing changed; the message names the currency and the limit)</summary>
+    public class BalanceLimitException : ConflictException
+    {
+        public BalanceLimitException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
     }
 
     /// <summary>409 &lt;c&gt;insufficient_balance&lt;/c&gt;: A spend, or a staff correction, would take the balance below zero (nothing changed)</summary>

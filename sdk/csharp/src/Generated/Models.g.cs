@@ -148,13 +148,63 @@ namespace Questline
         }
     }
 
+    public sealed partial class MissionReward
+    {
+        public const string KindCurrency = "currency";
+        public const string KindItem = "item";
+        public const string KindBadge = "badge";
+
+        public string Kind { get; set; }
+        public string Currency { get; set; }
+        public long? Amount { get; set; }
+        /// <summary>The display name of the currency, item or badge, when the app defines it</summary>
+        public string Name { get; set; }
+        /// <summary>Its icon, when its definition has one</summary>
+        public string IconUrl { get; set; }
+        public string ItemId { get; set; }
+        public long? Quantity { get; set; }
+        public string BadgeId { get; set; }
+
+        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
+        public static MissionReward FromJson(object json)
+        {
+            if (json == null) return null;
+            var o = Json.AsObject(json, "MissionReward");
+            var r = new MissionReward();
+            r.Kind = Json.ToStr(Json.Get(o, "kind"));
+            r.Currency = Json.ToStr(Json.Get(o, "currency"));
+            r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
+            r.Name = Json.ToStr(Json.Get(o, "name"));
+            r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
+            r.ItemId = Json.ToStr(Json.Get(o, "itemId"));
+            r.Quantity = Json.ToNullableLong(Json.Get(o, "quantity"));
+            r.BadgeId = Json.ToStr(Json.Get(o, "badgeId"));
+            return r;
+        }
+
+        /// <summary>The JSON object (for Json.Write).</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var o = new Dictionary<string, object>();
+            o["kind"] = Kind;
+            if (Currency != null) o["currency"] = Currency;
+            if (Amount != null) o["amount"] = (object)Amount;
+            if (Name != null) o["name"] = Name;
+            if (IconUrl != null) o["iconUrl"] = IconUrl;
+            if (ItemId != null) o["itemId"] = ItemId;
+            if (Quantity != null) o["quantity"] = (object)Quantity;
+            if (BadgeId != null) o["badgeId"] = BadgeId;
+            return o;
+        }
+    }
+
     public sealed partial class Mission
     {
         public string Id { get; set; }
         public string Title { get; set; }
         public string Description { get; set; }
         public MissionCriteria Criteria { get; set; }
-        public Reward Reward { get; set; }
+        public MissionReward Reward { get; set; }
         public string CampaignId { get; set; }
         /// <summary>Events at or after this time do not count; null: never expires</summary>
         public long? ExpiresAt { get; set; }
@@ -174,7 +224,7 @@ namespace Questline
             r.Title = Json.ToStr(Json.Get(o, "title"));
             r.Description = Json.ToStr(Json.Get(o, "description"));
             r.Criteria = MissionCriteria.FromJson(Json.Get(o, "criteria"));
-            r.Reward = Reward.FromJson(Json.Get(o, "reward"));
+            r.Reward = MissionReward.FromJson(Json.Get(o, "reward"));
             r.CampaignId = Json.ToStr(Json.Get(o, "campaignId"));
             r.ExpiresAt = Json.ToNullableLong(Json.Get(o, "expiresAt"));
             r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
@@ -485,6 +535,56 @@ namespace Questline
         }
     }
 
+    public sealed partial class SdkUpdateDataReward
+    {
+        public const string KindCurrency = "currency";
+        public const string KindItem = "item";
+        public const string KindBadge = "badge";
+
+        public string Kind { get; set; }
+        public string Currency { get; set; }
+        public long? Amount { get; set; }
+        /// <summary>The display name of the currency, item or badge, when the app defines it</summary>
+        public string Name { get; set; }
+        /// <summary>Its icon, when its definition has one</summary>
+        public string IconUrl { get; set; }
+        public string ItemId { get; set; }
+        public long? Quantity { get; set; }
+        public string BadgeId { get; set; }
+
+        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
+        public static SdkUpdateDataReward FromJson(object json)
+        {
+            if (json == null) return null;
+            var o = Json.AsObject(json, "SdkUpdateDataReward");
+            var r = new SdkUpdateDataReward();
+            r.Kind = Json.ToStr(Json.Get(o, "kind"));
+            r.Currency = Json.ToStr(Json.Get(o, "currency"));
+            r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
+            r.Name = Json.ToStr(Json.Get(o, "name"));
+            r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
+            r.ItemId = Json.ToStr(Json.Get(o, "itemId"));
+            r.Quantity = Json.ToNullableLong(Json.Get(o, "quantity"));
+            r.BadgeId = Json.ToStr(Json.Get(o, "badgeId"));
+            return r;
+        }
+
+        /// <summary>The JSON object (for Json.Write).</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var o = new Dictionary<string, object>();
+            o["kind"] = Kind;
+            if (Currency != null) o["currency"] = Currency;
+            if (Amount != null) o["amount"] = (object)Amount;
+            if (Name != null) o["name"] = Name;
+            if (IconUrl != null) o["iconUrl"] = IconUrl;
+            if (ItemId != null) o["itemId"] = ItemId;
+            if (Quantity != null) o["quantity"] = (object)Quantity;
+            if (BadgeId != null) o["badgeId"] = BadgeId;
+            return o;
+        }
+    }
+
     public sealed partial class SdkUpdateData
     {
         public string UserId { get; set; }
@@ -497,7 +597,7 @@ namespace Questline
         public double? UpdatedAt { get; set; }
         /// <summary>Streak missions only</summary>
         public SdkUpdateDataStreak Streak { get; set; }
-        public Reward Reward { get; set; }
+        public SdkUpdateDataReward Reward { get; set; }
         public string Currency { get; set; }
         public long? Amount { get; set; }
         public List<string> MissionIds { get; set; }
@@ -517,7 +617,7 @@ namespace Questline
             r.TargetCount = Json.ToNullableLong(Json.Get(o, "targetCount"));
             r.UpdatedAt = Json.ToNullableDouble(Json.Get(o, "updatedAt"));
             r.Streak = SdkUpdateDataStreak.FromJson(Json.Get(o, "streak"));
-            r.Reward = Reward.FromJson(Json.Get(o, "reward"));
+            r.Reward = SdkUpdateDataReward.FromJson(Json.Get(o, "reward"));
             r.Currency = Json.ToStr(Json.Get(o, "currency"));
             r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
             r.MissionIds = Json.ToList(Json.Get(o, "missionIds"), v => Json.ToStr(v));
@@ -585,7 +685,7 @@ namespace Questline
         public string Message { get; set; }
         /// <summary>On rate_limited and too_many_streams: milliseconds to wait</summary>
         public double? RetryAfterMs { get; set; }
-        /// <summary>On grant_limit_exceeded: the limit passed (per grant or per day)</summary>
+        /// <summary>On grant_limit_exceeded: the limit passed (per grant or per day); on balance_limit: the currency’s maxBalance</summary>
         public double? Limit { get; set; }
         /// <summary>On grant_limit_exceeded: what the staff member may still grant of the currency today (UTC)</summary>
         public double? Remaining { get; set; }
@@ -832,12 +932,62 @@ namespace Questline
         }
     }
 
+    public sealed partial class ClaimResponseReward
+    {
+        public const string KindCurrency = "currency";
+        public const string KindItem = "item";
+        public const string KindBadge = "badge";
+
+        public string Kind { get; set; }
+        public string Currency { get; set; }
+        public long? Amount { get; set; }
+        /// <summary>The display name of the currency, item or badge, when the app defines it</summary>
+        public string Name { get; set; }
+        /// <summary>Its icon, when its definition has one</summary>
+        public string IconUrl { get; set; }
+        public string ItemId { get; set; }
+        public long? Quantity { get; set; }
+        public string BadgeId { get; set; }
+
+        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
+        public static ClaimResponseReward FromJson(object json)
+        {
+            if (json == null) return null;
+            var o = Json.AsObject(json, "ClaimResponseReward");
+            var r = new ClaimResponseReward();
+            r.Kind = Json.ToStr(Json.Get(o, "kind"));
+            r.Currency = Json.ToStr(Json.Get(o, "currency"));
+            r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
+            r.Name = Json.ToStr(Json.Get(o, "name"));
+            r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
+            r.ItemId = Json.ToStr(Json.Get(o, "itemId"));
+            r.Quantity = Json.ToNullableLong(Json.Get(o, "quantity"));
+            r.BadgeId = Json.ToStr(Json.Get(o, "badgeId"));
+            return r;
+        }
+
+        /// <summary>The JSON object (for Json.Write).</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var o = new Dictionary<string, object>();
+            o["kind"] = Kind;
+            if (Currency != null) o["currency"] = Currency;
+            if (Amount != null) o["amount"] = (object)Amount;
+            if (Name != null) o["name"] = Name;
+            if (IconUrl != null) o["iconUrl"] = IconUrl;
+            if (ItemId != null) o["itemId"] = ItemId;
+            if (Quantity != null) o["quantity"] = (object)Quantity;
+            if (BadgeId != null) o["badgeId"] = BadgeId;
+            return o;
+        }
+    }
+
     public sealed partial class ClaimResponse
     {
         public MissionProgress Progress { get; set; }
         /// <summary>null when the reward is not currency</summary>
         public Balance Balance { get; set; }
-        public Reward Reward { get; set; }
+        public ClaimResponseReward Reward { get; set; }
 
         /// <summary>Reads a value of the JSON reader (null gives null).</summary>
         public static ClaimResponse FromJson(object json)
@@ -847,7 +997,7 @@ namespace Questline
             var r = new ClaimResponse();
             r.Progress = MissionProgress.FromJson(Json.Get(o, "progress"));
             r.Balance = Balance.FromJson(Json.Get(o, "balance"));
-            r.Reward = Reward.FromJson(Json.Get(o, "reward"));
+            r.Reward = ClaimResponseReward.FromJson(Json.Get(o, "reward"));
             return r;
         }
 
@@ -862,9 +1012,45 @@ namespace Questline
         }
     }
 
+    public sealed partial class BalanceListBalancesItem
+    {
+        public string UserId { get; set; }
+        public string Currency { get; set; }
+        public long Amount { get; set; }
+        public double UpdatedAt { get; set; }
+        /// <summary>The currency’s display name, when the app defines its currencies</summary>
+        public string Name { get; set; }
+
+        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
+        public static BalanceListBalancesItem FromJson(object json)
+        {
+            if (json == null) return null;
+            var o = Json.AsObject(json, "BalanceListBalancesItem");
+            var r = new BalanceListBalancesItem();
+            r.UserId = Json.ToStr(Json.Get(o, "userId"));
+            r.Currency = Json.ToStr(Json.Get(o, "currency"));
+            r.Amount = Json.ToLong(Json.Get(o, "amount"));
+            r.UpdatedAt = Json.ToDouble(Json.Get(o, "updatedAt"));
+            r.Name = Json.ToStr(Json.Get(o, "name"));
+            return r;
+        }
+
+        /// <summary>The JSON object (for Json.Write).</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var o = new Dictionary<string, object>();
+            o["userId"] = UserId;
+            o["currency"] = Currency;
+            o["amount"] = (object)Amount;
+            o["updatedAt"] = (object)UpdatedAt;
+            if (Name != null) o["name"] = Name;
+            return o;
+        }
+    }
+
     public sealed partial class BalanceList
     {
-        public List<Balance> Balances { get; set; }
+        public List<BalanceListBalancesItem> Balances { get; set; }
 
         /// <summary>Reads a value of the JSON reader (null gives null).</summary>
         public static BalanceList FromJson(object json)
@@ -872,7 +1058,7 @@ namespace Questline
             if (json == null) return null;
             var o = Json.AsObject(json, "BalanceList");
             var r = new BalanceList();
-            r.Balances = Json.ToList(Json.Get(o, "balances"), v => Balance.FromJson(v));
+            r.Balances = Json.ToList(Json.Get(o, "balances"), v => BalanceListBalancesItem.FromJson(v));
             return r;
         }
 
@@ -885,9 +1071,45 @@ namespace Questline
         }
     }
 
+    public sealed partial class SingleBalanceBalance
+    {
+        public string UserId { get; set; }
+        public string Currency { get; set; }
+        public long Amount { get; set; }
+        public double UpdatedAt { get; set; }
+        /// <summary>The currency’s display name, when the app defines its currencies</summary>
+        public string Name { get; set; }
+
+        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
+        public static SingleBalanceBalance FromJson(object json)
+        {
+            if (json == null) return null;
+            var o = Json.AsObject(json, "SingleBalanceBalance");
+            var r = new SingleBalanceBalance();
+            r.UserId = Json.ToStr(Json.Get(o, "userId"));
+            r.Currency = Json.ToStr(Json.Get(o, "currency"));
+            r.Amount = Json.ToLong(Json.Get(o, "amount"));
+            r.UpdatedAt = Json.ToDouble(Json.Get(o, "updatedAt"));
+            r.Name = Json.ToStr(Json.Get(o, "name"));
+            return r;
+        }
+
+        /// <summary>The JSON object (for Json.Write).</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var o = new Dictionary<string, object>();
+            o["userId"] = UserId;
+            o["currency"] = Currency;
+            o["amount"] = (object)Amount;
+            o["updatedAt"] = (object)UpdatedAt;
+            if (Name != null) o["name"] = Name;
+            return o;
+        }
+    }
+
     public sealed partial class SingleBalance
     {
-        public Balance Balance { get; set; }
+        public SingleBalanceBalance Balance { get; set; }
 
         /// <summary>Reads a value of the JSON reader (null gives null).</summary>
         public static SingleBalance FromJson(object json)
@@ -895,7 +1117,7 @@ namespace Questline
             if (json == null) return null;
             var o = Json.AsObject(json, "SingleBalance");
             var r = new SingleBalance();
-            r.Balance = Balance.FromJson(Json.Get(o, "balance"));
+            r.Balance = SingleBalanceBalance.FromJson(Json.Get(o, "balance"));
             return r;
         }
 
@@ -1241,6 +1463,56 @@ namespace Questline
         }
     }
 
+    public sealed partial class NotificationDataReward
+    {
+        public const string KindCurrency = "currency";
+        public const string KindItem = "item";
+        public const string KindBadge = "badge";
+
+        public string Kind { get; set; }
+        public string Currency { get; set; }
+        public long? Amount { get; set; }
+        /// <summary>The display name of the currency, item or badge, when the app defines it</summary>
+        public string Name { get; set; }
+        /// <summary>Its icon, when its definition has one</summary>
+        public string IconUrl { get; set; }
+        public string ItemId { get; set; }
+        public long? Quantity { get; set; }
+        public string BadgeId { get; set; }
+
+        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
+        public static NotificationDataReward FromJson(object json)
+        {
+            if (json == null) return null;
+            var o = Json.AsObject(json, "NotificationDataReward");
+            var r = new NotificationDataReward();
+            r.Kind = Json.ToStr(Json.Get(o, "kind"));
+            r.Currency = Json.ToStr(Json.Get(o, "currency"));
+            r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
+            r.Name = Json.ToStr(Json.Get(o, "name"));
+            r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
+            r.ItemId = Json.ToStr(Json.Get(o, "itemId"));
+            r.Quantity = Json.ToNullableLong(Json.Get(o, "quantity"));
+            r.BadgeId = Json.ToStr(Json.Get(o, "badgeId"));
+            return r;
+        }
+
+        /// <summary>The JSON object (for Json.Write).</summary>
+        public Dictionary<string, object> ToJson()
+        {
+            var o = new Dictionary<string, object>();
+            o["kind"] = Kind;
+            if (Currency != null) o["currency"] = Currency;
+            if (Amount != null) o["amount"] = (object)Amount;
+            if (Name != null) o["name"] = Name;
+            if (IconUrl != null) o["iconUrl"] = IconUrl;
+            if (ItemId != null) o["itemId"] = ItemId;
+            if (Quantity != null) o["quantity"] = (object)Quantity;
+            if (BadgeId != null) o["badgeId"] = BadgeId;
+            return o;
+        }
+    }
+
     public sealed partial class NotificationData
     {
         public string UserId { get; set; }
@@ -1254,7 +1526,7 @@ namespace Questline
         public double? UpdatedAt { get; set; }
         /// <summary>Streak missions only</summary>
         public NotificationDataStreak Streak { get; set; }
-        public Reward Reward { get; set; }
+        public NotificationDataReward Reward { get; set; }
         /// <summary>The claim’s Idempotency-Key (null when the claim had none)</summary>
         public string IdempotencyKey { get; set; }
         public string Currency { get; set; }
@@ -1283,7 +1555,7 @@ namespace Questline
             r.TargetCount = Json.ToNullableLong(Json.Get(o, "targetCount"));
             r.UpdatedAt = Json.ToNullableDouble(Json.Get(o, "updatedAt"));
             r.Streak = NotificationDataStreak.FromJson(Json.Get(o, "streak"));
-            r.Reward = Reward.FromJson(Json.Get(o, "reward"));
+            r.Reward = NotificationDataReward.FromJson(Json.Get(o, "reward"));
             r.IdempotencyKey = Json.ToStr(Json.Get(o, "idempotencyKey"));
             r.Currency = Json.ToStr(Json.Get(o, "currency"));
             r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
