@@ -7,13 +7,13 @@
 // a theme preset is deleted unless a campaign kept that way still uses it.
 // Nothing a player holds (progress, balances, ledger) is written.
 import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '@/db/client';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import { campaignColumns, sameColumns, themeColumns, missionColumns } from '@/lib/catalog/convert';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { Mission } from '@/lib/contract/mission';
 import { beginCatalogWrite } from '@/lib/catalog/record-release';
+import type { TxContext } from '../context';
 
 export interface Applied {
   /** The live catalog before the writes. */
@@ -24,8 +24,11 @@ export interface Applied {
 
 const streamedDefinition = (m: Pick<Mission, 'criteria' | 'archived'>) => JSON.stringify([m.criteria.count, m.criteria.window ?? 'lifetime', m.archived]);
 
-export async function applyCatalog(tx: Tx, input: { appId: string; catalog: CatalogDocument; actor: string; now: number }): Promise<Applied> {
-  const { appId, catalog, actor, now } = input;
+/** In the context's transaction; `actor` and `now` are the release's (the audit rows name them). */
+export async function applyCatalog({ ctx, input }: { ctx: TxContext; input: { catalog: CatalogDocument; actor: string; now: number } }): Promise<Applied> {
+  const { catalog, actor, now } = input;
+  const { appId } = ctx;
+  const tx = ctx.uow.tx;
   const before = await beginCatalogWrite(tx, appId);
   const audit = (action: string, target: string, from: unknown, to: unknown) => recordAudit(tx, { actor, action, appId, target, before: from, after: to }, now);
 
