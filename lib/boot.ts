@@ -26,7 +26,7 @@ import { isForkedWorker } from './forked-worker';
 import { processDb } from './process-db';
 import { processServiceDeps, processStreamSources } from './service-deps';
 import type { ServiceContext } from '@/lib/services/context';
-import { putCatalog } from '@/lib/services/catalog/put-catalog';
+import { parseCatalogImport, putCatalog } from '@/lib/services/catalog/put-catalog';
 import { provideStreamSources } from '@/lib/updates/sources';
 
 const DEMO_APP_ID = 'demo';
@@ -43,7 +43,7 @@ async function seedDemo(db: Db): Promise<{ secret: string; created: boolean }> {
     // The service itself acts (audited as `system`), on the dependencies the request handlers get.
     const now = Date.now();
     const ctx: ServiceContext = { appId: DEMO_APP_ID, actor: { kind: 'system', id: 'seed', role: null }, now: () => now, requestId: 'boot-seed', deps: await processServiceDeps() };
-    await putCatalog({ ctx, input: demoCatalog(now) });
+    await putCatalog({ ctx, input: parseCatalogImport(demoCatalog(now)) });
   }
   return kept;
 }

@@ -8,7 +8,7 @@ import { createApp } from '@/lib/apps/apps';
 import { listApps } from '@/lib/services/apps/list-apps';
 import { rotateAppSecret } from '@/lib/services/apps/rotate-app-secret';
 import { exportCatalog } from '@/lib/services/catalog/export-catalog';
-import { putCatalog } from '@/lib/services/catalog/put-catalog';
+import { parseCatalogImport, putCatalog } from '@/lib/services/catalog/put-catalog';
 import { createAppSchema, updateAppSchema } from '@/lib/contract/app';
 import { updateApp } from '@/lib/services/apps/update-app';
 import { revokeTokens } from '@/lib/services/auth/revoke-tokens';
@@ -34,7 +34,7 @@ export const putAppCatalog = adminRoute('catalog.write', async (request) => {
   const ctx = await requireApp(request);
   // 64 KiB like every body (docs/api.md, "Limits"); a larger catalog goes in several PUTs (upsert by id).
   const { value } = await readJsonBody(request.req);
-  return json(await putCatalog({ ctx, input: value }));
+  return json(await putCatalog({ ctx, input: parseCatalogImport(value) }));
 });
 
 export const getAppCatalog = adminRoute('catalog.read', async (request) => {
