@@ -5,7 +5,7 @@
 import { testClockEnabled } from '@/lib/clock';
 import path from 'node:path';
 import { getDbDriver, type Db } from '@/db/client';
-import { createApp, findApp } from '@/lib/apps/apps';
+import { findApp, insertApp } from '@/lib/apps/apps';
 import { generateSecret } from '@/lib/apps/secrets';
 import { warmRevocations } from '@/lib/auth/revocation';
 import { provideCatalogDatabase } from '@/lib/catalog/catalog';
@@ -39,9 +39,9 @@ async function seedDemo(db: Db): Promise<{ secret: string; created: boolean }> {
   const kept = keptSecret(config.dataDir, DEMO_SECRET_FILE, () => generateSecret('qs'));
   const secret = kept.secret;
   if (!(await findApp(db, DEMO_APP_ID))) {
-    await createApp(db, { id: DEMO_APP_ID, name: 'Demo game', appSecret: secret }, 'system:seed');
-    // The service itself acts (audited as `system`), on the dependencies the request handlers get.
     const now = Date.now();
+    await db.transaction((tx) => insertApp(tx, { id: DEMO_APP_ID, name: 'Demo game', appSecret: secret }, 'system:seed', now));
+    // The service itself acts (audited as `system`), on the dependencies the request handlers get.
     const ctx: ServiceContext = { appId: DEMO_APP_ID, actor: { kind: 'system', id: 'seed', role: null }, now: () => now, requestId: 'boot-seed', deps: await processServiceDeps() };
     await putCatalog({ ctx, input: parseCatalogImport(demoCatalog(now)) });
   }

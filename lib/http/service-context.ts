@@ -19,7 +19,7 @@ interface AdminRequest {
 }
 
 function actorOf(admin: AdminIdentity): Actor {
-  return admin.staff ? { kind: 'staff', id: admin.staff.email, role: admin.role } : { kind: 'admin-key', id: 'admin-api-key', role: admin.role };
+  return admin.staff ? { kind: 'staff', id: admin.staff.email, role: admin.role, staffId: admin.staff.id } : { kind: 'admin-key', id: 'admin-api-key', role: admin.role };
 }
 
 /** The context of a request on `appId` (404 app_not_found when the app does not exist). */
@@ -55,5 +55,14 @@ export async function systemServiceContext(requestId: string): Promise<ServiceCo
   return { appId: '', actor: { kind: 'system', id: 'service', role: null }, now: serviceNow, requestId, deps: await processServiceDeps() };
 }
 
-/** The process's database, resolved on demand (the token check asks for it only when the key-value store cannot answer alone). */
+/**
+ * The database of the process's dependencies, built only when called: the
+ * token check (lib/auth/revocation.ts) asks for it only when the key-value
+ * store cannot answer alone (a re-warm, or the store unreachable).
+ */
+export async function databaseOnDemand(): Promise<ServiceContext['deps']['db']> {
+  return (await processServiceDeps()).db;
+}
+
+/** Left for the hot paths' handlers (v1/events.ts, v1/missions.ts) until they take a ServiceContext (issue 38); nothing else under lib/http uses it. */
 export { processDb };
