@@ -28,6 +28,7 @@ import { processServiceDeps, processStreamSources } from './service-deps';
 import type { ServiceContext } from '@/lib/services/context';
 import { parseCatalogImport, putCatalog } from '@/lib/services/catalog/put-catalog';
 import { provideStreamSources } from '@/lib/updates/sources';
+import { processWide } from './process-wide';
 
 const DEMO_APP_ID = 'demo';
 
@@ -48,29 +49,27 @@ async function seedDemo(db: Db): Promise<{ secret: string; created: boolean }> {
   return kept;
 }
 
-const bootKey = Symbol.for('questline.boot');
-const bootDoneKey = Symbol.for('questline.boot.done');
-type GlobalWithBoot = typeof globalThis & { [bootKey]?: Promise<void>; [bootDoneKey]?: boolean };
+// Process-wide (lib/process-wide.ts): the instrumentation hook and every route chunk share one start-up.
+const started = processWide('boot', () => ({ running: undefined as Promise<void> | undefined, done: false }));
 
 export function boot(): Promise<void> {
-  const g = globalThis as GlobalWithBoot;
   // A failed start (database unreachable) is tried again by the next request:
   // the service recovers without a restart once the dependency is back.
-  g[bootKey] ??= runBoot().then(
+  started.running ??= runBoot().then(
     () => {
-      g[bootDoneKey] = true;
+      started.done = true;
     },
     (err: unknown) => {
-      delete g[bootKey];
+      started.running = undefined;
       throw err;
     },
   );
-  return g[bootKey];
+  return started.running;
 }
 
 /** True once start-up (migrations, warm-up, seed) has finished in this process (GET /api/ready). */
 export function booted(): boolean {
-  return (globalThis as GlobalWithBoot)[bootDoneKey] === true;
+  return started.done;
 }
 
 async function runBoot(): Promise<void> {

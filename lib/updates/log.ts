@@ -14,6 +14,7 @@
 import { getBus } from '@/lib/bus';
 import { getKv, redisClientOf } from '@/lib/kv';
 import { kvKey } from '@/lib/kv/keys';
+import { processWide } from '@/lib/process-wide';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
 
@@ -116,12 +117,10 @@ function createUpdateLog(): UpdateLog {
   return new RedisUpdateLog(() => redisClientOf(getKv())!, kind, { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS });
 }
 
-const SLOT = Symbol.for('questline.updateLog');
-type Slot = { [SLOT]?: UpdateLog };
-const slot = globalThis as typeof globalThis & Slot;
+const slot = processWide('updateLog', () => ({ log: undefined as UpdateLog | undefined }));
 
 /** The process-wide update log (created on first use). */
 export function getUpdateLog(): UpdateLog {
-  slot[SLOT] ??= createUpdateLog();
-  return slot[SLOT];
+  slot.log ??= createUpdateLog();
+  return slot.log;
 }
