@@ -14,9 +14,9 @@
 import { getBus } from '@/lib/bus';
 import { getKv, redisClientOf } from '@/lib/kv';
 import { kvKey } from '@/lib/kv/keys';
-import { processWide } from '@/lib/process-wide';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
+import { processWide } from '@/lib/process-wide';
 
 export { compareLogIds, decodeBusMessage, MIN_LOG_ID, resumableId } from './log-ids';
 

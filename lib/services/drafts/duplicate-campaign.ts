@@ -15,6 +15,7 @@
 // (budgetSpent) is the original's: the copy starts from nothing, against the
 // same caps. 404 campaign_not_found when the draft (or, without a draft, the
 // live catalog) has no such campaign; 409 conflict when the given id is taken.
+import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { DuplicateCampaignInput, DraftCampaignDuplicated } from '@/lib/contract/release';
 import { AppError } from '@/lib/errors';
 import type { ServiceContext } from '../context';
@@ -41,37 +42,32 @@ export async function duplicateCampaign({
   const { campaignId } = input;
   let copyId = '';
   const missionIds: Record<string, string> = {};
-  const draft = await editDraft({
-    ctx,
-    input: {
-      action: 'draft.campaign.duplicate',
-      change: (current, live) => {
-        const campaigns = itemsOf(current, 'campaigns');
-        const missions = itemsOf(current, 'missions');
-        const source = campaigns.find((c) => c.id === campaignId);
-        if (!source) throw new AppError('campaign_not_found', `Campaign "${campaignId}" is not in the ${current === live ? 'live catalog' : 'draft'}`);
-        // Ids the copy may not take: the draft's and the live catalog's (a removed live item may come back by a revert).
-        const takenCampaigns = new Set([...campaigns, ...itemsOf(live, 'campaigns')].map((c) => c.id));
-        const takenMissions = new Set([...missions, ...itemsOf(live, 'missions')].map((m) => m.id));
-        if (input.id !== undefined && takenCampaigns.has(input.id)) throw new AppError('conflict', `Campaign "${input.id}" exists already in the draft or the live catalog: choose another id`);
-        copyId = input.id ?? freeId(campaignId, takenCampaigns);
+  const change = (current: CatalogDocument, live: CatalogDocument) => {
+    const campaigns = itemsOf(current, 'campaigns');
+    const missions = itemsOf(current, 'missions');
+    const source = campaigns.find((c) => c.id === campaignId);
+    if (!source) throw new AppError('campaign_not_found', `Campaign "${campaignId}" is not in the ${current === live ? 'live catalog' : 'draft'}`);
+    // Ids the copy may not take: the draft's and the live catalog's (a removed live item may come back by a revert).
+    const takenCampaigns = new Set([...campaigns, ...itemsOf(live, 'campaigns')].map((c) => c.id));
+    const takenMissions = new Set([...missions, ...itemsOf(live, 'missions')].map((m) => m.id));
+    if (input.id !== undefined && takenCampaigns.has(input.id)) throw new AppError('conflict', `Campaign "${input.id}" exists already in the draft or the live catalog: choose another id`);
+    copyId = input.id ?? freeId(campaignId, takenCampaigns);
 
-        const originals = missions.filter((m) => m.campaignId === campaignId && m.archived !== true);
-        for (const m of originals) {
-          const id = freeId(m.id, takenMissions);
-          takenMissions.add(id);
-          missionIds[m.id] = id;
-        }
-        const copies: DraftItem[] = originals.map((m) => ({
-          ...m,
-          id: missionIds[m.id],
-          campaignId: copyId,
-          prerequisites: ((m.prerequisites as string[] | undefined) ?? []).map((p) => missionIds[p] ?? p),
-        }));
-        const campaign: DraftItem = { ...source, id: copyId, title: input.title ?? `${String(source.title).slice(0, 193)} (copy)` };
-        return { missions: [...missions, ...copies], campaigns: [...campaigns, campaign], themes: itemsOf(current, 'themes') };
-      },
-    },
-  });
+    const originals = missions.filter((m) => m.campaignId === campaignId && m.archived !== true);
+    for (const m of originals) {
+      const id = freeId(m.id, takenMissions);
+      takenMissions.add(id);
+      missionIds[m.id] = id;
+    }
+    const copies: DraftItem[] = originals.map((m) => ({
+      ...m,
+      id: missionIds[m.id],
+      campaignId: copyId,
+      prerequisites: ((m.prerequisites as string[] | undefined) ?? []).map((p) => missionIds[p] ?? p),
+    }));
+    const campaign: DraftItem = { ...source, id: copyId, title: input.title ?? `${String(source.title).slice(0, 193)} (copy)` };
+    return { missions: [...missions, ...copies], campaigns: [...campaigns, campaign], themes: itemsOf(current, 'themes') };
+  };
+  const draft = await editDraft({ ctx, input: { action: 'draft.campaign.duplicate', change } });
   return { draft, campaignId: copyId, missionIds };
 }

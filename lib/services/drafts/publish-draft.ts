@@ -14,14 +14,7 @@ import { findDraft, noDraft } from './draft-row';
 export type PublishOutcome = { status: 200; body: { release: number; publishedAt: number } } | { status: 202; body: { scheduledAt: number } };
 
 /** The draft `row` (locked by the caller) published and deleted, in the caller's transaction. */
-export async function publishDraftRow({
-  ctx: tx,
-  input,
-}: {
-  ctx: TxContext;
-  input: { row: CatalogDraftRow; publishedBy: string; scheduled: boolean };
-}): Promise<{ release: number; publishedAt: number }> {
-  const { row, publishedBy, scheduled } = input;
+export async function publishDraftRow(tx: TxContext, row: CatalogDraftRow, publishedBy: string, scheduled: boolean): Promise<{ release: number; publishedAt: number }> {
   const published = await publishCatalog({ ctx: tx, input: { catalog: row.catalog, publishedBy } });
   await tx.uow.tx.delete(catalogDrafts).where(eq(catalogDrafts.appId, row.appId));
   await recordAudit(
@@ -39,7 +32,7 @@ export async function publishDraft({ ctx, input }: { ctx: ServiceContext; input:
     const row = await findDraft(tx.uow.tx, ctx.appId, true);
     if (!row) throw noDraft(ctx.appId);
     const actor = actorLabel(ctx.actor);
-    if (input.at === undefined) return { status: 200, body: await publishDraftRow({ ctx: tx, input: { row, publishedBy: actor, scheduled: false } }) };
+    if (input.at === undefined) return { status: 200, body: await publishDraftRow(tx, row, actor, false) };
     await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: input.at, scheduledBy: actor }).where(eq(catalogDrafts.appId, ctx.appId));
     await recordAudit(tx.uow.tx, { actor, action: 'draft.schedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: input.at } }, now);
     return { status: 202, body: { scheduledAt: input.at } };

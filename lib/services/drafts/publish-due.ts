@@ -27,7 +27,7 @@ async function publishOneDue(ctx: ServiceContext): Promise<DuePublish | null> {
       .for('update', { skipLocked: true });
     if (!row) return null;
     const scheduledAt = row.scheduledAt!;
-    const published = await publishDraftRow({ ctx: { ...tx, appId: row.appId }, input: { row, publishedBy: row.scheduledBy ?? 'system', scheduled: true } });
+    const published = await publishDraftRow({ ...tx, appId: row.appId }, row, row.scheduledBy ?? 'system', true);
     return { appId: row.appId, scheduledAt, ...published };
   });
 }

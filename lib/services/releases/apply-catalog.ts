@@ -7,13 +7,13 @@
 // a theme preset is deleted unless a campaign kept that way still uses it.
 // Nothing a player holds (progress, balances, ledger) is written.
 import { and, eq, sql } from 'drizzle-orm';
+import type { TxContext } from '../context';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import { campaignColumns, sameColumns, themeColumns, missionColumns } from '@/lib/catalog/convert';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { Mission } from '@/lib/contract/mission';
 import { beginCatalogWrite } from '@/lib/catalog/record-release';
-import type { TxContext } from '../context';
 
 export interface Applied {
   /** The live catalog before the writes. */
