@@ -5,7 +5,7 @@
 // such reads of different users are issued within the same turn of the event
 // loop; each was its own statement, and on this machine a statement's socket
 // write alone is the largest single cost of the server's CPU
-// (docs/benchmarks.md). Here the reads issued before the next `setImmediate`
+// (docs/engineering/benchmarks.md). Here the reads issued before the next `setImmediate`
 // (and, while MAX_IN_FLIGHT batches are out, until one comes back) leave as
 // one statement; each caller gets its own answer.
 //

@@ -315,7 +315,7 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
  * inserts 0, which is no sequence number taken (stale), as lockUser's rows
  * start at 0. Before, an UPDATE for the bumps and an INSERT for the first
  * changes took the rows in the query plan's order, and a CI run met the
- * deadlock (docs/reliability.md).
+ * deadlock (docs/engineering/reliability.md).
  */
 const WRITE_EVENTS: Prepared = {
   name: 'ql_event_write_many_v2',

@@ -7,7 +7,7 @@
 // background (docs/decisions: "recommendation messages"), and those reads
 // were two of the claim path's three statements per claim; on this machine a
 // statement's socket write is the largest single cost of the server's CPU
-// (docs/benchmarks.md, "Claims: the recommendation refresh's reads
+// (docs/engineering/benchmarks.md, "Claims: the recommendation refresh's reads
 // gathered"). A read is a snapshot outside any transaction, as the two
 // statements it replaces were.
 import type { DbOrTx } from '@/db/client';

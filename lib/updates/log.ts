@@ -13,7 +13,7 @@
 // (XADD then PUBLISH) on Redis, one synchronous section in process.
 import { getBus } from '@/lib/bus';
 import { getKv, redisClientOf } from '@/lib/kv';
-import { kvKey } from '@/lib/kv/keys';
+import { redisClusterKeys, slotKey } from '@/lib/kv/keys';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
 import { processWide } from '@/lib/process-wide';
@@ -73,9 +73,11 @@ export interface UpdateLog {
   latestSeq(stateKey: string): Promise<number | null>;
 }
 
-export const userLogKey = (appId: string, userId: string) => kvKey('updlog', appId, userId);
+// slotKey: on a Redis Cluster the log, the order state and the channel (lib/updates/publish.ts)
+// of one user share a hash slot, which the append scripts (lib/updates/log-redis.ts) need.
+export const userLogKey = (appId: string, userId: string) => slotKey('updlog', appId, userId);
 /** Where the user's last published sequence number and the messages waiting for a gap are kept. */
-export const userOrderKey = (appId: string, userId: string) => kvKey('updseq', appId, userId);
+export const userOrderKey = (appId: string, userId: string) => slotKey('updseq', appId, userId);
 
 /**
  * A message's place in its user's order: the sequence number its change got
@@ -129,7 +131,9 @@ function createUpdateLog(): UpdateLog {
   }
   // Shares the KV's @upstash/redis client (over TCP or REST): no connection of
   // its own. Looked up per call so a closed and reopened KV is followed.
-  return new RedisUpdateLog(() => redisClientOf(getKv())!, kind, { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS });
+  // On a Redis Cluster the scripts publish with SPUBLISH (sharded Pub/Sub, lib/bus/redis-cluster.ts).
+  const sharded = kind === 'redis' && redisClusterKeys();
+  return new RedisUpdateLog(() => redisClientOf(getKv())!, kind, { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS, sharded });
 }
 
 const slot = processWide('updateLog', () => ({ log: undefined as UpdateLog | undefined }));

@@ -8,7 +8,7 @@
 // (publishInOrder), whatever order their publishers reach the log in.
 import { logError } from '@/lib/log';
 import { isCircuitOpen } from '@/lib/kv/breaker';
-import { kvKey } from '@/lib/kv/keys';
+import { slotKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey, userOrderKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { metrics } from '@/lib/metrics';
@@ -16,7 +16,8 @@ import { grantsOf, noteUnlogged, reachedLog, repairSoon } from './resync';
 import { streamSources } from './sources';
 import { later } from './timers';
 
-export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
+/** The user's update channel; on a Redis Cluster a shard channel in the slot of the user's log (userLogKey). */
+export const userChannel = (appId: string, userId: string) => slotKey('updates', appId, userId);
 
 /**
  * How long a message that came before its predecessor waits for it before
