@@ -6,6 +6,7 @@ import { ConfigError } from '@/lib/config';
 import { outageAnnounced } from '@/lib/log-outage';
 import { processWide } from '@/lib/process-wide';
 import { throughBreaker } from './breaker';
+import type { RedisConnection } from './connection';
 import { TcpRequester } from './tcp-requester';
 
 /** Default bound on one Redis command (REDIS_COMMAND_TIMEOUT_MS). */
@@ -56,8 +57,6 @@ export function connectIORedis(url: string, role: string, options: { autoPipelin
   return redis;
 }
 
-/** A connection to a single Redis or to a Redis Cluster (REDIS_CLUSTER=true): the commands Questline sends are the same. */
-export type RedisConnection = IORedis | Cluster;
 
 /**
  * An ioredis Cluster client seeded with the node REDIS_URL names (the others

@@ -1,6 +1,6 @@
 import type { Redis } from '@upstash/redis';
 import { throughBreaker } from './breaker';
-import type { RedisConnection } from './clients';
+import type { RedisConnection } from './connection';
 import type { KV, SetOptions } from './types';
 import { assertTtl } from './ttl';
 

@@ -4,7 +4,7 @@ import { createHash } from 'node:crypto';
 import { ReplyError } from 'ioredis';
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
 import { throughBreaker } from './breaker';
-import type { RedisConnection } from './clients';
+import type { RedisConnection } from './connection';
 
 type Arg = string | number;
 

@@ -67,8 +67,8 @@ export interface UpdateLog {
   /**
    * The highest sequence number handed to the user's order state, published
    * or still waiting for a gap; null when there is no state or it predates
-   * this field. The mission list's record cache (lib/progress/records-cache.ts)
-   * is used only while it equals the number the cached records were read with.
+   * this field. The mission list trusts the cached user state (lib/progress/user-state.ts)
+   * only while it equals the number the cached state is at.
    */
   latestSeq(stateKey: string): Promise<number | null>;
 }

@@ -67,8 +67,8 @@ export async function publishInOrder(
   const logKey = userLogKey(appId, userId);
   const channel = userChannel(appId, userId);
   const order = { stateKey: userOrderKey(appId, userId), seq, ...(opts.settled ? { settled: true } : {}) };
-  // This instance's cached records of the user are stale from now on, whether or not the log is reached.
-  streamSources().userChanged(appId, userId);
+  // This instance's cached state of the user, if older than the change, is stale from now on, whether or not the log is reached.
+  streamSources().userChanged(appId, userId, seq);
   // Before the append: a reply that times out may come long after Redis applied it (grantsOf).
   const at = Date.now();
   /**
