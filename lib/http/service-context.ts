@@ -9,7 +9,6 @@ import type { AdminIdentity } from '@/lib/auth/admin';
 import type { TokenClaims } from '@/lib/auth/jwt';
 import { AppError } from '@/lib/errors';
 import type { Actor, ServiceContext } from '@/lib/services/context';
-import { processDb } from '@/lib/process-db';
 import { processServiceDeps } from '@/lib/service-deps';
 
 /** What the context needs of an admin request (lib/http/handler.ts's AdminContext). */
@@ -63,6 +62,3 @@ export async function systemServiceContext(requestId: string): Promise<ServiceCo
 export async function databaseOnDemand(): Promise<ServiceContext['deps']['db']> {
   return (await processServiceDeps()).db;
 }
-
-/** Left for the hot paths' handlers (v1/events.ts, v1/missions.ts) until they take a ServiceContext (issue 38); nothing else under lib/http uses it. */
-export { processDb };
