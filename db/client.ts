@@ -12,6 +12,7 @@ import { metrics } from '@/lib/metrics';
 import { registerNamedRunner, registerPipelinedRunner } from './prepared';
 import { pipelineLane } from './pipeline-lane';
 import { isForkedWorker } from '@/lib/forked-worker';
+import { processWide } from '@/lib/process-wide';
 
 type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -222,18 +223,16 @@ export async function openDatabase(config: Config): Promise<Handle> {
   }
 }
 
-// Kept on globalThis so that Next.js module duplication (route bundles, instrumentation)
-// still shares one connection: PGlite allows one per data directory.
-const globalKey = Symbol.for('questline.db');
-type GlobalWithDb = typeof globalThis & { [globalKey]?: Promise<Handle> };
+// Process-wide (lib/process-wide.ts) so that Next.js module duplication (route bundles,
+// instrumentation) still shares one connection: PGlite allows one per data directory.
+const slot = processWide('db', () => ({ handle: undefined as Promise<Handle> | undefined }));
 
 function handlePromise(): Promise<Handle> {
-  const g = globalThis as GlobalWithDb;
-  g[globalKey] ??= openDatabase(getConfig()).catch((err: unknown) => {
-    delete g[globalKey];
+  slot.handle ??= openDatabase(getConfig()).catch((err: unknown) => {
+    slot.handle = undefined;
     throw err;
   });
-  return g[globalKey];
+  return slot.handle;
 }
 
 /** The process-wide database, migrated on first use. */
@@ -247,12 +246,11 @@ export async function getDbDriver(): Promise<Config['dbDriver']> {
 
 /** Whether this process has the database open (a periodic job skips its run rather than reopen a closed one). */
 export function dbIsOpen(): boolean {
-  return Boolean((globalThis as GlobalWithDb)[globalKey]);
+  return Boolean(slot.handle);
 }
 
 export async function closeDb(): Promise<void> {
-  const g = globalThis as GlobalWithDb;
-  const pending = g[globalKey];
-  delete g[globalKey];
+  const pending = slot.handle;
+  slot.handle = undefined;
   if (pending) await (await pending).close();
 }

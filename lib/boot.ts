@@ -5,7 +5,7 @@
 import { testClockEnabled } from '@/lib/clock';
 import path from 'node:path';
 import { getDbDriver, type Db } from '@/db/client';
-import { createApp, findApp } from '@/lib/apps/apps';
+import { findApp, insertApp } from '@/lib/apps/apps';
 import { generateSecret } from '@/lib/apps/secrets';
 import { warmRevocations } from '@/lib/auth/revocation';
 import { provideCatalogDatabase } from '@/lib/catalog/catalog';
@@ -26,8 +26,9 @@ import { isForkedWorker } from './forked-worker';
 import { processDb } from './process-db';
 import { processServiceDeps, processStreamSources } from './service-deps';
 import type { ServiceContext } from '@/lib/services/context';
-import { putCatalog } from '@/lib/services/catalog/put-catalog';
+import { parseCatalogImport, putCatalog } from '@/lib/services/catalog/put-catalog';
 import { provideStreamSources } from '@/lib/updates/sources';
+import { processWide } from './process-wide';
 
 const DEMO_APP_ID = 'demo';
 
@@ -39,38 +40,36 @@ async function seedDemo(db: Db): Promise<{ secret: string; created: boolean }> {
   const kept = keptSecret(config.dataDir, DEMO_SECRET_FILE, () => generateSecret('qs'));
   const secret = kept.secret;
   if (!(await findApp(db, DEMO_APP_ID))) {
-    await createApp(db, { id: DEMO_APP_ID, name: 'Demo game', appSecret: secret }, 'system:seed');
-    // The service itself acts (audited as `system`), on the dependencies the request handlers get.
     const now = Date.now();
+    await db.transaction((tx) => insertApp(tx, { id: DEMO_APP_ID, name: 'Demo game', appSecret: secret }, 'system:seed', now));
+    // The service itself acts (audited as `system`), on the dependencies the request handlers get.
     const ctx: ServiceContext = { appId: DEMO_APP_ID, actor: { kind: 'system', id: 'seed', role: null }, now: () => now, requestId: 'boot-seed', deps: await processServiceDeps() };
-    await putCatalog({ ctx, input: demoCatalog(now) });
+    await putCatalog({ ctx, input: parseCatalogImport(demoCatalog(now)) });
   }
   return kept;
 }
 
-const bootKey = Symbol.for('questline.boot');
-const bootDoneKey = Symbol.for('questline.boot.done');
-type GlobalWithBoot = typeof globalThis & { [bootKey]?: Promise<void>; [bootDoneKey]?: boolean };
+// Process-wide (lib/process-wide.ts): the instrumentation hook and every route chunk share one start-up.
+const started = processWide('boot', () => ({ running: undefined as Promise<void> | undefined, done: false }));
 
 export function boot(): Promise<void> {
-  const g = globalThis as GlobalWithBoot;
   // A failed start (database unreachable) is tried again by the next request:
   // the service recovers without a restart once the dependency is back.
-  g[bootKey] ??= runBoot().then(
+  started.running ??= runBoot().then(
     () => {
-      g[bootDoneKey] = true;
+      started.done = true;
     },
     (err: unknown) => {
-      delete g[bootKey];
+      started.running = undefined;
       throw err;
     },
   );
-  return g[bootKey];
+  return started.running;
 }
 
 /** True once start-up (migrations, warm-up, seed) has finished in this process (GET /api/ready). */
 export function booted(): boolean {
-  return (globalThis as GlobalWithBoot)[bootDoneKey] === true;
+  return started.done;
 }
 
 async function runBoot(): Promise<void> {

@@ -5,16 +5,17 @@
 // a test set (PUT /api/admin/test-clock, lib/http/admin/test-clock.ts), so a
 // test can move "today" instead of waiting days. Caches, rate limits, token
 // expiry and request timing keep the real clock.
-// The offset lives on globalThis: Next.js bundles route handlers into separate
-// chunks, each with its own copy of this module. It is per process: a test
+// The offset is process-wide (lib/process-wide.ts): Next.js bundles route handlers
+// into separate chunks, each with its own copy of this module. It is per process: a test
 // that moves the clock talks to one server process.
 
-const OFFSET = Symbol.for('questline.testClockOffsetMs');
-type ClockHolder = { [OFFSET]?: number };
+import { processWide } from '@/lib/process-wide';
+
+const offset = processWide('testClock', () => ({ ms: 0 }));
 
 /** Now, in milliseconds since the epoch, as the service decides time. */
 export function serviceNow(): number {
-  return Date.now() + ((globalThis as ClockHolder)[OFFSET] ?? 0);
+  return Date.now() + offset.ms;
 }
 
 /** Whether this process lets a test move the clock (QUESTLINE_TEST_CLOCK=1; never in a real deployment). */
@@ -25,5 +26,5 @@ export function testClockEnabled(): boolean {
 /** Sets the service clock to `now` from this moment on (it keeps running), or back to the system clock with null. */
 export function setTestClock(now: number | null): void {
   if (!testClockEnabled()) throw new Error('setTestClock needs QUESTLINE_TEST_CLOCK=1');
-  (globalThis as ClockHolder)[OFFSET] = now === null ? 0 : now - Date.now();
+  offset.ms = now === null ? 0 : now - Date.now();
 }

@@ -108,3 +108,29 @@ describe('the repair list across module copies (Next.js chunks)', () => {
     expect(asked).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('the process-wide slots of the store, bus, update log and database (processWide) across module copies', () => {
+  it('what one copy made is what another copy answers, and a close in one copy is seen by the other', async () => {
+    vi.resetModules();
+    const [kvA, busA, logA, dbA] = await Promise.all([import('@/lib/kv'), import('@/lib/bus'), import('@/lib/updates/log'), import('@/db/client')]);
+    vi.resetModules();
+    const [kvB, busB, logB, dbB] = await Promise.all([import('@/lib/kv'), import('@/lib/bus'), import('@/lib/updates/log'), import('@/db/client')]);
+    expect(kvB.getKv).not.toBe(kvA.getKv);
+    const kv = kvA.getKv();
+    const bus = busA.getBus();
+    expect(kvB.getKv()).toBe(kv);
+    expect(busB.getBus()).toBe(bus);
+    expect(logB.getUpdateLog()).toBe(logA.getUpdateLog());
+    // No copy opened the database: none answers it open.
+    expect([dbA.dbIsOpen(), dbB.dbIsOpen()]).toEqual([false, false]);
+    await busB.closeBus();
+    await kvB.closeKv();
+    const [kvAgain, busAgain] = [kvA.getKv(), busA.getBus()];
+    expect(kvAgain).not.toBe(kv);
+    expect(busAgain).not.toBe(bus);
+    expect(kvB.getKv()).toBe(kvAgain);
+    expect(busB.getBus()).toBe(busAgain);
+    await busA.closeBus();
+    await kvA.closeKv();
+  });
+});

@@ -1,6 +1,6 @@
-// Apps (games): creation with secrets shown once (start-up seeds one too), look-up and credential checks; rotation, listing and settings are verbs in lib/services/apps/.
+// Apps (games): the new app's row (its verb: lib/services/apps/create-app.ts; start-up seeds one too), look-up and credential checks; rotation, listing and settings are verbs in lib/services/apps/.
 import { eq } from 'drizzle-orm';
-import type { DbOrTx } from '@/db/client';
+import type { DbOrTx, Tx } from '@/db/client';
 import { apps, type AppRow } from '@/db/schema';
 import { AppError } from '@/lib/errors';
 import { recordAudit } from '@/lib/audit';
@@ -29,25 +29,27 @@ export interface CreatedApp {
   webhookSecret: string;
 }
 
-export async function createApp(
-  db: DbOrTx,
-  input: { id: string; name: string; appSecret?: string; webhookSecret?: string },
-  actor: string,
-  now = Date.now(),
-): Promise<CreatedApp> {
+export interface NewApp {
+  id: string;
+  name: string;
+  /** Given by start-up's demo seed (its kept secret); else generated. */
+  appSecret?: string;
+  webhookSecret?: string;
+}
+
+/** A new app (409 conflict when the id is taken) with its audit row, in `tx`; its secrets answered this once. */
+export async function insertApp(tx: Tx, input: NewApp, actor: string, now: number): Promise<CreatedApp> {
   const appSecret = input.appSecret ?? generateSecret('qs');
   const webhookSecret = input.webhookSecret ?? generateSecret('whs');
-  return db.transaction(async (tx) => {
-    const inserted = await tx
-      .insert(apps)
-      .values({ id: input.id, name: input.name, secretHash: hashSecret(appSecret), webhookSecret, createdAt: now, secretRotatedAt: now })
-      .onConflictDoNothing()
-      .returning();
-    if (inserted.length === 0) throw new AppError('conflict', `An app with id "${input.id}" already exists`);
-    const app = toPublicApp(inserted[0], now);
-    await recordAudit(tx, { actor, action: 'app.create', appId: app.id, target: `app:${app.id}`, after: app }, now);
-    return { app, appSecret, webhookSecret };
-  });
+  const inserted = await tx
+    .insert(apps)
+    .values({ id: input.id, name: input.name, secretHash: hashSecret(appSecret), webhookSecret, createdAt: now, secretRotatedAt: now })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted.length === 0) throw new AppError('conflict', `An app with id "${input.id}" already exists`);
+  const app = toPublicApp(inserted[0], now);
+  await recordAudit(tx, { actor, action: 'app.create', appId: app.id, target: `app:${app.id}`, after: app }, now);
+  return { app, appSecret, webhookSecret };
 }
 
 export async function findApp(db: DbOrTx, appId: string): Promise<AppRow | null> {

@@ -25,7 +25,8 @@ export interface IssuedToken {
   expiresAt: number;
 }
 
-export async function issueAccessToken(appId: string, userId: string, now = Date.now()): Promise<IssuedToken> {
+/** A signed token of `userId` in `appId` (its verb: lib/services/auth/issue-access-token.ts); `now` on the wall clock, which verification reads. */
+export async function signAccessToken(appId: string, userId: string, now = Date.now()): Promise<IssuedToken> {
   const iat = Math.floor(now / 1000);
   const exp = iat + TOKEN_TTL_SECONDS;
   const accessToken = await new SignJWT({ app: appId, iat_ms: now })

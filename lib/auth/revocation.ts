@@ -19,9 +19,10 @@ const userKey = (appId: string, userId: string) => kvKey('revoked-before', appId
 const rotationKey = (appId: string) => kvKey('secret-rotated', appId);
 const TOKEN_TTL_MS = TOKEN_TTL_SECONDS * 1000;
 
-type Revocable = Pick<TokenClaims, 'jti' | 'appId' | 'userId' | 'exp'>;
+export type Revocable = Pick<TokenClaims, 'jti' | 'appId' | 'userId' | 'exp'>;
 
-async function storeTokenRevocation(db: DbOrTx, claims: Revocable, now: number): Promise<void> {
+/** The token's revocation row (the truth the store is warmed from); the cache write follows with cacheTokenRevocation. */
+export async function storeTokenRevocation(db: DbOrTx, claims: Revocable, now: number): Promise<void> {
   await db
     .insert(revokedTokens)
     .values({ jti: claims.jti, appId: claims.appId, userId: claims.userId, expiresAt: claims.exp * 1000, revokedAt: now })
@@ -44,7 +45,8 @@ async function cacheWrite(write: () => Promise<unknown>, what: string): Promise<
   }
 }
 
-async function cacheTokenRevocation(claims: Revocable, now: number): Promise<void> {
+/** The key-value store's copy of a token's revocation, kept until the token would expire. */
+export async function cacheTokenRevocation(claims: Revocable, now: number): Promise<void> {
   const ttlMs = claims.exp * 1000 - now;
   if (ttlMs > 0) await cacheWrite(() => getKv().set(denyKey(claims.jti), '1', { ttlMs }), 'token revocation');
 }
@@ -69,12 +71,6 @@ async function cacheUserRevocation(appId: string, userId: string, now: number): 
 export async function cacheSecretRotation(appId: string, rotatedAt: number, now = Date.now()): Promise<void> {
   const ttlMs = rotatedAt + TOKEN_TTL_MS - now;
   if (ttlMs > 0) await cacheWrite(() => getKv().set(rotationKey(appId), String(rotatedAt), { ttlMs }), 'secret rotation');
-}
-
-/** The holder of a token revokes it (POST /v1/auth/revoke). */
-export async function revokeToken(db: DbOrTx, claims: TokenClaims, now = Date.now()): Promise<void> {
-  await storeTokenRevocation(db, claims, now);
-  await cacheTokenRevocation(claims, now);
 }
 
 /**

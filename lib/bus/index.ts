@@ -1,5 +1,6 @@
 import { backendFromEnv, type Env } from '@/lib/kv/config';
 import { createHttpRedisClient } from '@/lib/kv/clients';
+import { processWide } from '@/lib/process-wide';
 import { MemoryBus } from './memory';
 import { RedisBus } from './redis';
 import { RedisClusterBus } from './redis-cluster';
@@ -24,20 +25,18 @@ export function createBus(env: Env = process.env): Bus {
   }
 }
 
-// On globalThis so Next.js dev reloads keep one subscriber connection.
-const SLOT = Symbol.for('questline.bus');
-type Slot = { [SLOT]?: Bus };
-const slot = globalThis as typeof globalThis & Slot;
+// Process-wide (lib/process-wide.ts): one subscriber connection for every Next.js chunk and across dev reloads.
+const slot = processWide('bus', () => ({ bus: undefined as Bus | undefined }));
 
 /** The process-wide bus, created on first use (connections open lazily too). */
 export function getBus(): Bus {
-  slot[SLOT] ??= createBus();
-  return slot[SLOT];
+  slot.bus ??= createBus();
+  return slot.bus;
 }
 
 /** Closes the process-wide bus; the next getBus() starts a fresh one. For tests and shutdown. */
 export async function closeBus(): Promise<void> {
-  const bus = slot[SLOT];
-  slot[SLOT] = undefined;
+  const { bus } = slot;
+  slot.bus = undefined;
   await bus?.close();
 }

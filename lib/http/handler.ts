@@ -17,7 +17,7 @@ import { boot } from '@/lib/boot';
 import { getConfig } from '@/lib/config';
 import { clientIp } from './client-ip';
 import { loggableUrl, noteApp } from './observe';
-import { processDb } from './service-context';
+import { databaseOnDemand } from './service-context';
 import { USER_BY_ID_SEGMENT } from '@/lib/contract/user-address';
 
 type Params = Record<string, string>;
@@ -177,7 +177,7 @@ export function userRoute<P = undefined>(
       const auth = await verifyAccessTokenCached(tokenOf(req, options.tokenInQuery ?? false));
       noteApp(req, auth.appId);
       const [{ revoked, values: stored }, limited, prefetched] = await Promise.all([
-        revocationAnd(auth, processDb, options.storedKeys?.(req, auth) ?? []),
+        revocationAnd(auth, databaseOnDemand, options.storedKeys?.(req, auth) ?? []),
         options.limiter ? options.limiter().consume(auth.jti).then((r) => ({ ok: r }), (err: unknown) => ({ err })) : null,
         // A failed read is no answer: the route reads again (and fails open) itself.
         options.prefetch ? Promise.resolve(options.prefetch(req, auth)).catch(() => undefined) : undefined,

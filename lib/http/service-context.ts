@@ -9,7 +9,6 @@ import type { AdminIdentity } from '@/lib/auth/admin';
 import type { TokenClaims } from '@/lib/auth/jwt';
 import { AppError } from '@/lib/errors';
 import type { Actor, ServiceContext } from '@/lib/services/context';
-import { processDb } from '@/lib/process-db';
 import { processServiceDeps } from '@/lib/service-deps';
 
 /** What the context needs of an admin request (lib/http/handler.ts's AdminContext). */
@@ -19,7 +18,7 @@ interface AdminRequest {
 }
 
 function actorOf(admin: AdminIdentity): Actor {
-  return admin.staff ? { kind: 'staff', id: admin.staff.email, role: admin.role } : { kind: 'admin-key', id: 'admin-api-key', role: admin.role };
+  return admin.staff ? { kind: 'staff', id: admin.staff.email, role: admin.role, staffId: admin.staff.id } : { kind: 'admin-key', id: 'admin-api-key', role: admin.role };
 }
 
 /** The context of a request on `appId` (404 app_not_found when the app does not exist). */
@@ -55,5 +54,11 @@ export async function systemServiceContext(requestId: string): Promise<ServiceCo
   return { appId: '', actor: { kind: 'system', id: 'service', role: null }, now: serviceNow, requestId, deps: await processServiceDeps() };
 }
 
-/** The process's database, resolved on demand (the token check asks for it only when the key-value store cannot answer alone). */
-export { processDb };
+/**
+ * The database of the process's dependencies, built only when called: the
+ * token check (lib/auth/revocation.ts) asks for it only when the key-value
+ * store cannot answer alone (a re-warm, or the store unreachable).
+ */
+export async function databaseOnDemand(): Promise<ServiceContext['deps']['db']> {
+  return (await processServiceDeps()).db;
+}

@@ -5,6 +5,7 @@ import type { Redis } from '@upstash/redis';
 import type { KV } from './types';
 import { IORedisKv } from './ioredis';
 import { UpstashKv } from './upstash';
+import { processWide } from '@/lib/process-wide';
 
 export type { KV } from './types';
 export { backendFromEnv, type Env } from './config';
@@ -45,21 +46,19 @@ export function redisClientOf(kv: KV): Redis | null {
   return (kv as UpstashKv | IORedisKv).client;
 }
 
-// Kept on globalThis so Next.js dev reloads reuse the connection instead of
-// opening a new one per edit (module state is reset on reload, globals not).
-const SLOT = Symbol.for('questline.kv');
-type Slot = { [SLOT]?: KV };
-const slot = globalThis as typeof globalThis & Slot;
+// Process-wide (lib/process-wide.ts): every Next.js chunk, and a dev reload, reuse the connection
+// instead of opening a new one (module state is per chunk and reset on reload, globals not).
+const slot = processWide('kv', () => ({ kv: undefined as KV | undefined }));
 
 /** The process-wide KV, created on first use (not at import, so builds never connect). */
 export function getKv(): KV {
-  slot[SLOT] ??= createKv();
-  return slot[SLOT];
+  slot.kv ??= createKv();
+  return slot.kv;
 }
 
 /** Closes the process-wide KV; the next getKv() starts a fresh one. For tests and shutdown. */
 export async function closeKv(): Promise<void> {
-  const kv = slot[SLOT];
-  slot[SLOT] = undefined;
+  const { kv } = slot;
+  slot.kv = undefined;
   await kv?.close();
 }

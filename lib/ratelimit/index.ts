@@ -30,11 +30,9 @@ interface Built {
 }
 
 // Per KV instance, so closeKv() in tests (or a reconnect to a new store)
-// never leaves a limiter on a closed client. Kept on globalThis so Next.js
-// dev reloads keep the in-memory counts.
-const SLOT = Symbol.for('questline.ratelimit');
-type Slot = { [SLOT]?: WeakMap<KV, Map<string, Built>> };
-const slot = globalThis as typeof globalThis & Slot;
+// never leaves a limiter on a closed client. Process-wide (lib/process-wide.ts), so
+// every Next.js chunk and a dev reload keep the in-memory counts.
+const slot = processWide('ratelimit', () => ({ byKv: new WeakMap<KV, Map<string, Built>>() }));
 
 /**
  * The limiter for `name`, backed by the store the KV uses: Redis when KV is
@@ -44,9 +42,8 @@ const slot = globalThis as typeof globalThis & Slot;
  */
 function resolve(opts: LimiterOptions): Limiter {
   const kv = getKv();
-  slot[SLOT] ??= new WeakMap();
-  let byName = slot[SLOT].get(kv);
-  if (!byName) slot[SLOT].set(kv, (byName = new Map()));
+  let byName = slot.byKv.get(kv);
+  if (!byName) slot.byKv.set(kv, (byName = new Map()));
   const built = byName.get(opts.name);
   if (built) {
     if (built.opts.limit !== opts.limit || built.opts.windowMs !== opts.windowMs) {

@@ -1,11 +1,12 @@
 // The ranking model: OpenAI (or any OpenAI-compatible API at OPENAI_BASE_URL)
 // through the AI SDK when OPENAI_API_KEY is set, none otherwise. Tests swap in
-// the AI SDK's mock model. Kept on globalThis: Next.js bundles route handlers
+// the AI SDK's mock model. Process-wide (lib/process-wide.ts): Next.js bundles route handlers
 // into chunks that each hold their own copy of this module.
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModel } from 'ai';
 import { getConfig } from '@/lib/config';
 import { logWarn } from '@/lib/log';
+import { processWide } from '@/lib/process-wide';
 
 export interface ModelSettings {
   /** null: no model configured; every answer is the fallback. */
@@ -13,9 +14,7 @@ export interface ModelSettings {
   timeoutMs: number;
 }
 
-const SLOT = Symbol.for('questline.recommendations.model');
-type Slot = { [SLOT]?: { configured?: ModelSettings; override?: ModelSettings } };
-const slot = globalThis as typeof globalThis & Slot;
+const state = processWide('recommendations.model', (): { configured?: ModelSettings; override?: ModelSettings } => ({}));
 
 function fromConfig(): ModelSettings {
   const config = getConfig();
@@ -30,7 +29,6 @@ function fromConfig(): ModelSettings {
 }
 
 export function modelSettings(): ModelSettings {
-  const state = (slot[SLOT] ??= {});
   if (state.override) return state.override;
   state.configured ??= fromConfig();
   return state.configured;
@@ -38,7 +36,6 @@ export function modelSettings(): ModelSettings {
 
 /** Tests only: use this model (and timeout) instead of the configuration; null restores it. */
 export function setModelForTests(settings: { model: LanguageModel | null; timeoutMs?: number } | null): void {
-  const state = (slot[SLOT] ??= {});
   state.override = settings ? { model: settings.model, timeoutMs: settings.timeoutMs ?? getConfig().openaiTimeoutMs } : undefined;
   state.configured = undefined;
 }

@@ -19,6 +19,8 @@ export interface Actor {
   id: string;
   /** The staff role (the admin key acts as admin); null for players and the system. */
   role: StaffRole | null;
+  /** A staff member's account id (`id` is their e-mail); absent for the other kinds. */
+  staffId?: string;
 }
 
 interface ServiceDeps {

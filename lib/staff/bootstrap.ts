@@ -7,7 +7,7 @@ import type { DbOrTx } from '@/db/client';
 import type { Config } from '@/lib/config';
 import { readOrCreateSecret } from '@/lib/config';
 import { AppError } from '@/lib/errors';
-import { countStaff, createStaff, generateStaffPassword } from './staff';
+import { countStaff, generateStaffPassword, insertStaff, staffPassword } from './staff';
 
 export const EMBEDDED_ADMIN_EMAIL = 'admin@localhost';
 export const ADMIN_PASSWORD_FILE = 'admin-password';
@@ -34,7 +34,9 @@ export async function ensureFirstAdmin(config: Config, db: DbOrTx): Promise<stri
     return 'Console: no staff account yet; set ADMIN_EMAIL and ADMIN_PASSWORD, or create one with the admin key (POST /api/admin/staff)';
   }
   try {
-    await createStaff({ ctx: { db, actor: 'system:bootstrap', actorId: null }, input: { email, name: 'Admin', role: 'admin', password } });
+    const { hash } = await staffPassword(password);
+    const now = Date.now();
+    await db.transaction((tx) => insertStaff(tx, { email, name: 'Admin', role: 'admin', hash }, 'system:bootstrap', now));
   } catch (err) {
     // Another instance starting at the same time made it first.
     if (err instanceof AppError && err.code === 'conflict') return null;

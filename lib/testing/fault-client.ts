@@ -6,8 +6,8 @@ import { bounded, waitUntil, type Answer } from '@/lib/testing/faults';
 
 /** A token signed in-process: the suites need one while the token endpoint fails closed. */
 export async function signedToken(appId: string, userId: string): Promise<string> {
-  const { issueAccessToken } = await import('@/lib/auth/jwt');
-  return (await issueAccessToken(appId, userId)).accessToken;
+  const { signAccessToken } = await import('@/lib/auth/jwt');
+  return (await signAccessToken(appId, userId)).accessToken;
 }
 
 export function authHeaders(token: string, key?: string): Record<string, string> {

@@ -16,6 +16,7 @@ import { getKv, redisClientOf } from '@/lib/kv';
 import { redisClusterKeys, slotKey } from '@/lib/kv/keys';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
+import { processWide } from '@/lib/process-wide';
 
 export { compareLogIds, decodeBusMessage, MIN_LOG_ID, resumableId } from './log-ids';
 
@@ -135,12 +136,10 @@ function createUpdateLog(): UpdateLog {
   return new RedisUpdateLog(() => redisClientOf(getKv())!, kind, { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS, sharded });
 }
 
-const SLOT = Symbol.for('questline.updateLog');
-type Slot = { [SLOT]?: UpdateLog };
-const slot = globalThis as typeof globalThis & Slot;
+const slot = processWide('updateLog', () => ({ log: undefined as UpdateLog | undefined }));
 
 /** The process-wide update log (created on first use). */
 export function getUpdateLog(): UpdateLog {
-  slot[SLOT] ??= createUpdateLog();
-  return slot[SLOT];
+  slot.log ??= createUpdateLog();
+  return slot.log;
 }

@@ -10,9 +10,9 @@ const users = Number(process.argv[2] ?? 60_000);
 const rounds = Number(process.argv[3] ?? 3);
 
 async function main() {
-  const { issueAccessToken, verifyAccessTokenCached } = await import('@/lib/auth/jwt');
+  const { signAccessToken, verifyAccessTokenCached } = await import('@/lib/auth/jwt');
   const tokens: string[] = [];
-  for (let i = 0; i < users; i++) tokens.push((await issueAccessToken('bench', `player-${i}`)).accessToken);
+  for (let i = 0; i < users; i++) tokens.push((await signAccessToken('bench', `player-${i}`)).accessToken);
   for (let r = 0; r < rounds; r++) {
     const cpu = process.cpuUsage();
     const t0 = performance.now();

@@ -4,11 +4,11 @@
 // PATCH /api/admin/apps/:appId – change an app's name or webhook limit (below)
 // POST /api/admin/apps/:appId/rotate-secret, POST /api/admin/apps/:appId/revocations (below)
 import { z } from 'zod';
-import { createApp } from '@/lib/apps/apps';
+import { createApp } from '@/lib/services/apps/create-app';
 import { listApps } from '@/lib/services/apps/list-apps';
 import { rotateAppSecret } from '@/lib/services/apps/rotate-app-secret';
 import { exportCatalog } from '@/lib/services/catalog/export-catalog';
-import { putCatalog } from '@/lib/services/catalog/put-catalog';
+import { parseCatalogImport, putCatalog } from '@/lib/services/catalog/put-catalog';
 import { createAppSchema, updateAppSchema } from '@/lib/contract/app';
 import { updateApp } from '@/lib/services/apps/update-app';
 import { revokeTokens } from '@/lib/services/auth/revoke-tokens';
@@ -22,7 +22,7 @@ export const postApp = adminRoute('apps.manage', async (request) => {
   const { value } = await readJsonBody(request.req);
   const input = parseWith(createAppSchema, value);
   const ctx = await staffServiceContext(request);
-  return json(await createApp(ctx.deps.db, input, request.admin.actor, ctx.now()), { status: 201 });
+  return json(await createApp({ ctx, input }), { status: 201 });
 });
 
 export const getApps = adminRoute('apps.read', async (request) => json({ apps: await listApps({ ctx: await staffServiceContext(request) }) }));
@@ -34,7 +34,7 @@ export const putAppCatalog = adminRoute('catalog.write', async (request) => {
   const ctx = await requireApp(request);
   // 64 KiB like every body (docs/api.md, "Limits"); a larger catalog goes in several PUTs (upsert by id).
   const { value } = await readJsonBody(request.req);
-  return json(await putCatalog({ ctx, input: value }));
+  return json(await putCatalog({ ctx, input: parseCatalogImport(value) }));
 });
 
 export const getAppCatalog = adminRoute('catalog.read', async (request) => {

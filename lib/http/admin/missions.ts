@@ -4,7 +4,7 @@
 // GET /api/admin/apps/:appId/event-names – suggestions for a mission's event name
 // GET /api/admin/apps/:appId/event-payload-fields?name= – the payload fields (with examples) recent events of a name carried
 import { missionArchiveSchema, missionDuplicateSchema, missionListQuerySchema, payloadFieldsQuerySchema } from '@/lib/contract/mission-admin';
-import { parseMission } from '@/lib/services/_shared/missions';
+import { missionSchema } from '@/lib/contract/mission';
 import { createMission } from '@/lib/services/missions/create-mission';
 import { duplicateMission } from '@/lib/services/missions/duplicate-mission';
 import { getMissionRecord } from '@/lib/services/missions/get-mission-record';
@@ -36,7 +36,9 @@ export const getMissions = adminRoute('catalog.read', async (request) => {
 
 export const postMission = adminRoute('catalog.write', async (ctx) => {
   const { value } = await readJsonBody(ctx.req);
-  return json(await createMission({ ctx: await appContext(ctx), input: value }), { status: 201 });
+  // The app is checked before the mission's fields (a bad body for an unknown app answers 404).
+  const serviceCtx = await appContext(ctx);
+  return json(await createMission({ ctx: serviceCtx, input: parseWith(missionSchema, value) }), { status: 201 });
 });
 
 export const getMission = adminRoute('catalog.read', async (req) => json(await getMissionRecord({ ctx: await appContext(req), input: { id: req.params.missionId } })));
@@ -49,7 +51,7 @@ export const putMission = adminRoute('catalog.write', async (ctx) => {
   const { version, ...fields } = parseWith(versionedBody, value);
   const id = ctx.params.missionId;
   // The body's id may be left out: the path names the mission.
-  const mission = parseMission({ ...fields, id: fields.id ?? id });
+  const mission = parseWith(missionSchema, { ...fields, id: fields.id ?? id });
   return json(await updateMission({ ctx: await appContext(ctx), input: { id, version, mission } }));
 });
 

@@ -4,9 +4,12 @@
 import { z } from 'zod';
 import { capabilitiesOf, STAFF_ROLES } from '@/lib/auth/roles';
 import { createStaffSchema, updateStaffSchema } from '@/lib/contract/staff';
-import { createStaff, listStaff, removeStaff, setStaffRole, type StaffVerbContext } from '@/lib/staff/staff';
+import { createStaff } from '@/lib/services/staff/create-staff';
+import { listStaff } from '@/lib/services/staff/list-staff';
+import { removeStaff } from '@/lib/services/staff/remove-staff';
+import { setStaffRole } from '@/lib/services/staff/set-staff-role';
 import { readJsonBody } from '../body';
-import { adminRoute, type AdminContext } from '../handler';
+import { adminRoute } from '../handler';
 import { json } from '../respond';
 import { parseWith } from '../validate';
 import { staffServiceContext } from '../service-context';
@@ -30,27 +33,21 @@ export const getMe = adminRoute('authenticated', async ({ admin: identity }) => 
   } satisfies z.infer<typeof meSchema>);
 });
 
-/** The database from the request's context, the actor for the audit log and the acting member's id. */
-async function verbContext(request: AdminContext): Promise<StaffVerbContext> {
-  const { deps } = await staffServiceContext(request);
-  return { db: deps.db, actor: request.admin.actor, actorId: request.admin.staff?.id ?? null };
-}
-
-export const getStaff = adminRoute('staff.manage', async (request) => json({ staff: await listStaff((await staffServiceContext(request)).deps.db) }));
+export const getStaff = adminRoute('staff.manage', async (request) => json({ staff: await listStaff({ ctx: await staffServiceContext(request) }) }));
 
 export const postStaff = adminRoute('staff.manage', async (ctx) => {
   const { value } = await readJsonBody(ctx.req);
   const input = parseWith(createStaffSchema, value);
-  return json(await createStaff({ ctx: await verbContext(ctx), input }), { status: 201 });
+  return json(await createStaff({ ctx: await staffServiceContext(ctx), input }), { status: 201 });
 });
 
 export const patchStaff = adminRoute('staff.manage', async (ctx) => {
   const { value } = await readJsonBody(ctx.req);
   const input = parseWith(updateStaffSchema, value);
-  return json({ staff: await setStaffRole({ ctx: await verbContext(ctx), input: { ...input, id: ctx.params.staffId } }) });
+  return json({ staff: await setStaffRole({ ctx: await staffServiceContext(ctx), input: { ...input, id: ctx.params.staffId } }) });
 });
 
 export const deleteStaff = adminRoute('staff.manage', async (ctx) => {
-  await removeStaff({ ctx: await verbContext(ctx), input: { id: ctx.params.staffId } });
+  await removeStaff({ ctx: await staffServiceContext(ctx), input: { id: ctx.params.staffId } });
   return new Response(null, { status: 204 });
 });

@@ -46,7 +46,7 @@ import { getUpdateLog, MIN_LOG_ID, resumableId, userLogKey } from '@/lib/updates
 import { userChannel } from '@/lib/updates/publish';
 import { checkStreamGap } from '@/lib/updates/resync';
 import { userRoute } from '../handler';
-import { processDb } from '../service-context';
+import { databaseOnDemand } from '../service-context';
 import { sseLimits, UpdateStream, withTimeout } from '@/lib/stream/update-stream';
 import { metrics } from '@/lib/metrics';
 
@@ -127,7 +127,7 @@ export async function openUpdateStream(args: {
 
 /** The token's stream stays open while the token is neither expired (the client reconnects with a fresh one) nor revoked. */
 function tokenStillValid(auth: TokenClaims): () => Promise<boolean> {
-  return async () => Date.now() < auth.exp * 1000 && !(await isRevoked(auth, processDb).catch(() => false));
+  return async () => Date.now() < auth.exp * 1000 && !(await isRevoked(auth, databaseOnDemand).catch(() => false));
 }
 
 export const streamUpdates = userRoute({ tokenInQuery: true }, async ({ req, url, auth }) =>

@@ -7,6 +7,7 @@ import { eq, sql } from 'drizzle-orm';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import { catalogEnvelopeSchema, findCycle, invalid, parseEconomySections, parseItems, readEconomy } from '@/lib/catalog/catalog-document';
+import type { EconomySections } from '@/lib/contract/economy';
 import { checkEconomyReferences } from '@/lib/catalog/economy';
 import { storeEconomy } from '@/lib/catalog/economy-store';
 import { campaignColumns, missionColumns, missionFromRow, themeColumns, themeFromRow } from '@/lib/catalog/convert';
@@ -14,24 +15,40 @@ import { beginCatalogWrite } from '@/lib/catalog/record-release';
 import { campaignFormSchema } from '@/lib/contract/campaign';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import { describeIssues } from '@/lib/contract/describe-issues';
-import { missionSchema } from '@/lib/contract/mission';
-import { themePresetSchema } from '@/lib/contract/theme';
+import { missionSchema, type Mission } from '@/lib/contract/mission';
+import { themePresetSchema, type ThemePreset } from '@/lib/contract/theme';
 import { streamedChanges } from '@/lib/updates/resync';
 import { actorLabel, withTransaction, type ServiceContext } from '../context';
 import type { CampaignIn } from '../_shared/campaigns';
 import { recordCatalogWrite } from '../_shared/catalog-write';
 import { exportCatalog } from './export-catalog';
 
-export async function putCatalog({ ctx, input }: { ctx: ServiceContext; input: unknown }): Promise<CatalogDocument> {
-  const { appId } = ctx;
-  const body = catalogEnvelopeSchema.safeParse(input);
-  if (!body.success) invalid('body', describeIssues(body.error));
+/** A catalog import as parsed by parseCatalogImport: each item by its schema, ids unique per kind. */
+export interface CatalogImport {
+  missions: Mission[];
+  campaigns: CampaignIn[];
+  themes: ThemePreset[];
+  /** The currencies and items sections, when the document carries them. */
+  economy: EconomySections;
+}
+
+/** The request body parsed item by item (400 validation_error naming the item); references are checked by the write, against the app's catalog. */
+export function parseCatalogImport(body: unknown): CatalogImport {
+  const envelope = catalogEnvelopeSchema.safeParse(body);
+  if (!envelope.success) invalid('body', describeIssues(envelope.error));
   // The same schemas as the console's forms: fields, filters, campaign bounds.
-  const missions = parseItems(missionSchema, body.data.missions, 'missions');
-  const campaigns: CampaignIn[] = parseItems(campaignFormSchema, body.data.campaigns, 'campaigns');
-  const themes = parseItems(themePresetSchema, body.data.themes, 'themes');
+  return {
+    missions: parseItems(missionSchema, envelope.data.missions, 'missions'),
+    campaigns: parseItems(campaignFormSchema, envelope.data.campaigns, 'campaigns'),
+    themes: parseItems(themePresetSchema, envelope.data.themes, 'themes'),
+    economy: parseEconomySections(envelope.data),
+  };
+}
+
+export async function putCatalog({ ctx, input }: { ctx: ServiceContext; input: CatalogImport }): Promise<CatalogDocument> {
+  const { appId } = ctx;
+  const { missions, campaigns, themes, economy } = input;
   // Currencies and items: a section the document carries covers every reward and budget line of the document.
-  const economy = parseEconomySections(body.data);
   checkEconomyReferences(economy, missions, campaigns);
   const now = ctx.now();
   const actor = actorLabel(ctx.actor);

@@ -15,6 +15,7 @@
 // (budgetSpent) is the original's: the copy starts from nothing, against the
 // same caps. 404 campaign_not_found when the draft (or, without a draft, the
 // live catalog) has no such campaign; 409 conflict when the given id is taken.
+import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { DuplicateCampaignInput, DraftCampaignDuplicated } from '@/lib/contract/release';
 import { AppError } from '@/lib/errors';
 import type { ServiceContext } from '../context';
@@ -41,7 +42,7 @@ export async function duplicateCampaign({
   const { campaignId } = input;
   let copyId = '';
   const missionIds: Record<string, string> = {};
-  const draft = await editDraft(ctx, 'draft.campaign.duplicate', (current, live) => {
+  const change = (current: CatalogDocument, live: CatalogDocument) => {
     const campaigns = itemsOf(current, 'campaigns');
     const missions = itemsOf(current, 'missions');
     const source = campaigns.find((c) => c.id === campaignId);
@@ -66,6 +67,7 @@ export async function duplicateCampaign({
     }));
     const campaign: DraftItem = { ...source, id: copyId, title: input.title ?? `${String(source.title).slice(0, 193)} (copy)` };
     return { missions: [...missions, ...copies], campaigns: [...campaigns, campaign], themes: itemsOf(current, 'themes'), ...economyOf(current) };
-  });
+  };
+  const draft = await editDraft({ ctx, input: { action: 'draft.campaign.duplicate', change } });
   return { draft, campaignId: copyId, missionIds };
 }

@@ -27,12 +27,18 @@ export function itemsOf(doc: CatalogDocument, collection: DraftCollection): Draf
  * audited as `action` with the item's id. `change` answers the new document
  * (plain items) and may read the live catalog it is given.
  */
-export async function editDraft<T = Draft>(
-  ctx: ServiceContext,
-  action: string,
-  change: (current: CatalogDocument, live: CatalogDocument, tx: TxContext) => DraftItems,
-  answer: (draft: Draft) => T = (draft) => draft as T,
-): Promise<T> {
+export async function editDraft<T = Draft>({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: {
+    action: string;
+    change: (current: CatalogDocument, live: CatalogDocument, tx: TxContext) => DraftItems;
+    answer?: (draft: Draft) => T;
+  };
+}): Promise<T> {
+  const { action, change, answer = (draft: Draft) => draft as T } = input;
   return withTransaction(ctx, async (tx) => {
     const db = tx.uow.tx;
     const row = await findDraft(db, ctx.appId, true);

@@ -33,7 +33,7 @@ export async function publishDraftRow(
   audited: Record<string, unknown> = {},
 ): Promise<{ release: number; publishedAt: number }> {
   const catalog = scheduled ? scheduledCatalogOf(row) : row.catalog;
-  const published = await publishCatalog(tx, catalog, publishedBy);
+  const published = await publishCatalog({ ctx: tx, input: { catalog, publishedBy } });
   const left = scheduled ? diffCatalogs(catalog, row.catalog) : [];
   if (left.length === 0) await tx.uow.tx.delete(catalogDrafts).where(eq(catalogDrafts.appId, row.appId));
   else

@@ -10,11 +10,17 @@ import { economyOf, editDraft, itemsOf } from './edit-draft';
 
 export async function putDraftEconomy({ ctx, input }: { ctx: ServiceContext; input: { currencies?: unknown[]; items?: unknown[] } }): Promise<Draft> {
   const sections = parseEconomySections(input);
-  return editDraft(ctx, 'draft.economy.put', (current) => ({
-    missions: itemsOf(current, 'missions'),
-    campaigns: itemsOf(current, 'campaigns'),
-    themes: itemsOf(current, 'themes'),
-    ...economyOf(current),
-    ...sections,
-  }));
+  return editDraft({
+    ctx,
+    input: {
+      action: 'draft.economy.put',
+      change: (current) => ({
+        missions: itemsOf(current, 'missions'),
+        campaigns: itemsOf(current, 'campaigns'),
+        themes: itemsOf(current, 'themes'),
+        ...economyOf(current),
+        ...sections,
+      }),
+    },
+  });
 }

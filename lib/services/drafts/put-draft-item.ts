@@ -17,21 +17,27 @@ export async function putDraftItem({ ctx, input }: { ctx: ServiceContext; input:
   // A campaign's missionIds are stored as its missions' campaignId, not on the campaign.
   const { missionIds, ...rest } = input.item;
   const item: DraftItem = { ...(collection === 'campaigns' ? rest : input.item), id };
-  return editDraft(ctx, `draft.${DRAFT_COLLECTIONS[collection]}.put`, (current) => {
-    const next = withItem(current, collection, id, item);
-    if (collection !== 'campaigns' || !Array.isArray(missionIds)) return next;
-    const wanted = new Set(missionIds as string[]);
-    for (const missionId of wanted) {
-      if (!next.missions.some((m) => m.id === missionId)) invalid('missionIds', `"${missionId}" is not a mission of the draft`);
-    }
-    next.missions = next.missions.map((m) => {
-      if (wanted.has(m.id)) return { ...m, campaignId: id };
-      if (m.campaignId === id) {
-        const { campaignId: _c, ...without } = m;
-        return without as DraftItem;
-      }
-      return m;
-    });
-    return next;
+  return editDraft({
+    ctx,
+    input: {
+      action: `draft.${DRAFT_COLLECTIONS[collection]}.put`,
+      change: (current) => {
+        const next = withItem(current, collection, id, item);
+        if (collection !== 'campaigns' || !Array.isArray(missionIds)) return next;
+        const wanted = new Set(missionIds as string[]);
+        for (const missionId of wanted) {
+          if (!next.missions.some((m) => m.id === missionId)) invalid('missionIds', `"${missionId}" is not a mission of the draft`);
+        }
+        next.missions = next.missions.map((m) => {
+          if (wanted.has(m.id)) return { ...m, campaignId: id };
+          if (m.campaignId === id) {
+            const { campaignId: _c, ...without } = m;
+            return without as DraftItem;
+          }
+          return m;
+        });
+        return next;
+      },
+    },
   });
 }

@@ -17,11 +17,17 @@ import { editDraft, itemsOf, withItem } from './edit-draft';
 export async function removeDraftItem({ ctx, input }: { ctx: ServiceContext; input: { collection: DraftCollection; id: string } }): Promise<Draft> {
   const { collection, id } = input;
   const kind = DRAFT_COLLECTIONS[collection];
-  return editDraft(ctx, `draft.${kind}.remove`, (current) => {
-    if (!itemsOf(current, collection).some((item) => item.id === id)) throw notInDraft(ctx.appId, kind, id);
-    const users = usersOf(current, collection, id);
-    if (users.length > 0) throw inUse(kind, id, users);
-    return withItem(current, collection, id, null);
+  return editDraft({
+    ctx,
+    input: {
+      action: `draft.${kind}.remove`,
+      change: (current) => {
+        if (!itemsOf(current, collection).some((item) => item.id === id)) throw notInDraft(ctx.appId, kind, id);
+        const users = usersOf(current, collection, id);
+        if (users.length > 0) throw inUse(kind, id, users);
+        return withItem(current, collection, id, null);
+      },
+    },
   });
 }
 

@@ -20,10 +20,16 @@ export async function revertDraftItem({
   return withTransaction(ctx, async (tx) => {
     if (!(await findDraft(tx.uow.tx, ctx.appId, true))) throw noDraft(ctx.appId);
     let restored: 'live' | 'removed' = 'removed';
-    const draft = await editDraft(tx, `draft.${DRAFT_COLLECTIONS[collection]}.revert`, (current, live) => {
-      const liveItem = itemsOf(live, collection).find((item) => item.id === id) ?? null;
-      if (liveItem) restored = 'live';
-      return withItem(current, collection, id, liveItem);
+    const draft = await editDraft({
+      ctx: tx,
+      input: {
+        action: `draft.${DRAFT_COLLECTIONS[collection]}.revert`,
+        change: (current, live) => {
+          const liveItem = itemsOf(live, collection).find((item) => item.id === id) ?? null;
+          if (liveItem) restored = 'live';
+          return withItem(current, collection, id, liveItem);
+        },
+      },
     });
     return { draft, restored };
   });

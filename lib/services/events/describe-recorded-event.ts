@@ -18,6 +18,6 @@ export async function describeRecordedEvent({ ctx, input }: { ctx: ServiceContex
     timestamp: event.timestamp,
     receivedAt: event.receivedAt,
     source: event.source,
-    verdicts: eventVerdicts(catalog, event, ctx.now()),
+    verdicts: eventVerdicts({ ctx, input: { catalog, event } }),
   };
 }

@@ -5,6 +5,7 @@
 import type { Catalog } from '@/lib/catalog/catalog';
 import type { InspectorVerdict } from '@/lib/contract/inspector';
 import { explainEvent } from '@/lib/missions/engine';
+import type { ServiceContext } from '../context';
 
 type StoredVerdict = { missionId: string; counted: boolean } & Record<string, unknown>;
 
@@ -25,7 +26,9 @@ export interface StoredEventFields {
  * name now but was not judged then (created or re-authored since) is
  * `not_evaluated`. Null when the event has no stored verdicts.
  */
-export function eventVerdicts(catalog: Catalog, event: StoredEventFields, now: number): InspectorVerdict[] | null {
+export function eventVerdicts({ ctx, input }: { ctx: Pick<ServiceContext, 'now'>; input: { catalog: Catalog; event: StoredEventFields } }): InspectorVerdict[] | null {
+  const { catalog, event } = input;
+  const now = ctx.now();
   if (event.outcome === null || event.outcome === undefined) return null;
   const stored = new Map((event.outcome as StoredVerdict[]).map((v) => [v.missionId, v]));
   const engineEvent = { userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp };

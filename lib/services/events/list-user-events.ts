@@ -50,9 +50,11 @@ export async function listUserEvents({
     .limit(input.limit + 1);
   const page = rows.slice(0, input.limit);
   const last = page[page.length - 1];
+  // One reading of the clock for the whole page.
   const now = ctx.now();
+  const atNow = { now: () => now };
   return {
-    events: page.map((e) => ({ id: e.id, name: e.name, payload: e.payload, timestamp: e.timestamp, receivedAt: e.receivedAt, source: e.source, verdicts: eventVerdicts(catalog, e, now) })),
+    events: page.map((e) => ({ id: e.id, name: e.name, payload: e.payload, timestamp: e.timestamp, receivedAt: e.receivedAt, source: e.source, verdicts: eventVerdicts({ ctx: atNow, input: { catalog, event: e } }) })),
     nextCursor: rows.length > input.limit && last ? encodeCursor(last.timestamp, last.receivedAt, last.id) : null,
   };
 }

@@ -1,16 +1,17 @@
 // POST …/missions: a new mission, validated by missionSchema (400), its
 // references checked, audited as mission.create with its release, in one
 // transaction (409 conflict when the id is taken).
+import type { Mission } from '@/lib/contract/mission';
 import type { MissionRecord } from '@/lib/contract/mission-admin';
 import { actorLabel, withTransaction, type ServiceContext } from '../context';
 import { beginCatalogWrite } from '@/lib/catalog/record-release';
 import { recordAudit } from '@/lib/audit';
 import { recordCatalogWrite } from '../_shared/catalog-write';
-import { insertMission, missionRecordFromRow, parseMission } from '../_shared/missions';
+import { insertMission, missionRecordFromRow } from '../_shared/missions';
 
-export async function createMission({ ctx, input }: { ctx: ServiceContext; input: unknown }): Promise<MissionRecord> {
+/** `input`: the mission as missionSchema parsed it. */
+export async function createMission({ ctx, input: m }: { ctx: ServiceContext; input: Mission }): Promise<MissionRecord> {
   const { appId } = ctx;
-  const m = parseMission(input);
   const now = ctx.now();
   return withTransaction(ctx, async (tx) => {
     const db = tx.uow.tx;

@@ -24,14 +24,19 @@ export interface MissionActionInput {
   idempotencyKey: string | null;
 }
 
-export async function missionAction(
-  ctx: ServiceContext,
-  input: MissionActionInput,
-  op: 'mission_reset' | 'mission_complete',
-  next: (mission: Mission, record: ProgressRecord | null, now: number, zone: string) => ProgressRecord,
-): Promise<Outcome<MissionActionResult>> {
+/** `op` names the write (its idempotency row); `next` answers the player's new record. */
+export async function missionAction({
+  ctx,
+  input,
+}: {
+  ctx: ServiceContext;
+  input: MissionActionInput & {
+    op: 'mission_reset' | 'mission_complete';
+    next: (mission: Mission, record: ProgressRecord | null, now: number, zone: string) => ProgressRecord;
+  };
+}): Promise<Outcome<MissionActionResult>> {
   const { appId } = ctx;
-  const { userId, missionId, reason } = input;
+  const { userId, missionId, reason, op, next } = input;
   const catalog = await ctx.deps.catalog(appId);
   const mission = catalog.missions.get(missionId);
   if (!mission || mission.archived) throw new AppError('mission_not_found', `No mission "${missionId}"`);

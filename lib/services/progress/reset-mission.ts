@@ -9,17 +9,24 @@ import type { ServiceContext } from '../context';
 import { missionAction, type MissionActionInput } from './mission-action';
 
 export async function resetMission({ ctx, input }: { ctx: ServiceContext; input: MissionActionInput }): Promise<Outcome<MissionActionResult>> {
-  return missionAction(ctx, input, 'mission_reset', (mission, record, now, zone) => ({
-    userId: input.userId,
-    missionId: mission.id,
-    status: 'active',
-    currentCount: 0,
-    targetCount: mission.criteria.count,
-    windowStart: windowStart(mission.criteria.window, now, zone),
-    // The zone the window is bucketed in, kept with it (a later zone change never moves it).
-    state: zoneStamp(mission.criteria.window, zone),
-    // The next claim writes a new ledger grant key (mission:<id>:cycle:<n>), never the claimed one again.
-    cycle: record === null ? 1 : record.status === 'claimed' ? record.cycle + 1 : record.cycle,
-    updatedAt: now,
-  }));
+  return missionAction({
+    ctx,
+    input: {
+      ...input,
+      op: 'mission_reset',
+      next: (mission, record, now, zone) => ({
+        userId: input.userId,
+        missionId: mission.id,
+        status: 'active',
+        currentCount: 0,
+        targetCount: mission.criteria.count,
+        windowStart: windowStart(mission.criteria.window, now, zone),
+        // The zone the window is bucketed in, kept with it (a later zone change never moves it).
+        state: zoneStamp(mission.criteria.window, zone),
+        // The next claim writes a new ledger grant key (mission:<id>:cycle:<n>), never the claimed one again.
+        cycle: record === null ? 1 : record.status === 'claimed' ? record.cycle + 1 : record.cycle,
+        updatedAt: now,
+      }),
+    },
+  });
 }

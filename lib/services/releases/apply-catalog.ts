@@ -9,7 +9,7 @@
 // it does not carry is kept; each completed with what the catalog still names.
 // Nothing a player holds (progress, balances, ledger) is written.
 import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '@/db/client';
+import type { TxContext } from '../context';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import { campaignColumns, sameColumns, themeColumns, missionColumns } from '@/lib/catalog/convert';
@@ -27,8 +27,11 @@ export interface Applied {
 
 const streamedDefinition = (m: Pick<Mission, 'criteria' | 'archived'>) => JSON.stringify([m.criteria.count, m.criteria.window ?? 'lifetime', m.archived]);
 
-export async function applyCatalog(tx: Tx, input: { appId: string; catalog: CatalogDocument; actor: string; now: number }): Promise<Applied> {
-  const { appId, catalog, actor, now } = input;
+/** In the context's transaction; `actor` and `now` are the release's (the audit rows name them). */
+export async function applyCatalog({ ctx, input }: { ctx: TxContext; input: { catalog: CatalogDocument; actor: string; now: number } }): Promise<Applied> {
+  const { catalog, actor, now } = input;
+  const { appId } = ctx;
+  const tx = ctx.uow.tx;
   const before = await beginCatalogWrite(tx, appId);
   const audit = (action: string, target: string, from: unknown, to: unknown) => recordAudit(tx, { actor, action, appId, target, before: from, after: to }, now);
 

@@ -10,10 +10,11 @@ import { diffCatalogs } from '@/lib/catalog/catalog-document';
 import { recordRelease, type RecordedRelease } from '@/lib/catalog/record-release';
 
 /** `publishedBy`: the label the release names (default: the context's actor). */
-export async function publishCatalog(tx: TxContext, catalog: CatalogDocument, publishedBy = actorLabel(tx.actor)): Promise<RecordedRelease> {
+export async function publishCatalog({ ctx: tx, input }: { ctx: TxContext; input: { catalog: CatalogDocument; publishedBy?: string } }): Promise<RecordedRelease> {
+  const { catalog } = input;
   const now = tx.now();
-  const actor = publishedBy;
-  const { before, streamed } = await applyCatalog(tx.uow.tx, { appId: tx.appId, catalog, actor, now });
+  const actor = input.publishedBy ?? actorLabel(tx.actor);
+  const { before, streamed } = await applyCatalog({ ctx: tx, input: { catalog, actor, now } });
   // The changes as the draft showed them (a mission left out is "removed", though it stays archived in the live tables).
   const release = await recordRelease(tx.uow.tx, { appId: tx.appId, before, actor, now, changes: diffCatalogs(before, catalog), always: true });
   const appId = tx.appId;

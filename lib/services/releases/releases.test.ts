@@ -23,7 +23,7 @@ const mission = (id: string, count = 1) => ({ id, title: `Mission ${id}`, criter
 
 beforeAll(async () => {
   prepareTestEnv();
-  const [{ boot }, { getDb }, { getKv }, { getBus }, { logger }, { getCatalog }, { createApp }] = await Promise.all([
+  const [{ boot }, { getDb }, { getKv }, { getBus }, { logger }, { getCatalog }, { insertApp }] = await Promise.all([
     import('@/lib/boot'),
     import('@/db/client'),
     import('@/lib/kv'),
@@ -34,7 +34,7 @@ beforeAll(async () => {
   ]);
   await boot();
   db = await getDb();
-  makeApp = async (id) => void (await createApp(db, { id, name: id, appSecret: 'qs_test_secret_0123456789abcdef' }, 'test'));
+  makeApp = async (id) => void (await db.transaction((tx) => insertApp(tx, { id, name: id, appSecret: 'qs_test_secret_0123456789abcdef' }, 'test', Date.now())));
   base = {
     actor: { kind: 'staff', id: 'ana@example.com', role: 'editor' },
     requestId: 'test-request',
