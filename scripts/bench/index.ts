@@ -386,6 +386,8 @@ async function seedReturning(db: Sql, appId: string): Promise<void> {
   const now = Date.now();
   const day = 86_400_000;
   const yesterday = Math.floor(now / day) * day - day;
+  const columns = await db.query(`select 1 from information_schema.columns where table_name = 'user_sequences' and column_name = 'changed_at'`);
+  const hasChangedAt = columns.rows.length > 0;
   for (const [prefix, users] of [['r', returningUsers()], ['q', Math.ceil(returningUsers() / 10)]] as const) {
     const params = [appId, prefix, users, now];
     await db.query(
@@ -393,7 +395,13 @@ async function seedReturning(db: Sql, appId: string): Promise<void> {
        select $1, $2 || u, $4::bigint - 172800000, $4::bigint - 86400000, 20, '{}'::jsonb from generate_series(0, $3::int - 1) u`,
       params,
     );
-    await db.query(`insert into user_sequences (app_id, user_id, seq) select $1, $2 || u, 20 from generate_series(0, $3::int - 1) u`, params.slice(0, 3));
+    // Their 20th change committed yesterday (user_sequences.changed_at, when the server's schema has it).
+    await db.query(
+      hasChangedAt
+        ? `insert into user_sequences (app_id, user_id, seq, changed_at) select $1, $2 || u, 20, $4::bigint - 86400000 from generate_series(0, $3::int - 1) u`
+        : `insert into user_sequences (app_id, user_id, seq) select $1, $2 || u, 20 from generate_series(0, $3::int - 1) u`,
+      hasChangedAt ? params : params.slice(0, 3),
+    );
     await db.query(
       `insert into events (id, app_id, user_id, name, payload, timestamp, source, received_at)
        select 'seed-' || $2 || u || '-' || e, $1, $2 || u, 'match_played', '{"mode":"casual","score":3}'::jsonb,
