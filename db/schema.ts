@@ -433,6 +433,26 @@ export const auditLog = pgTable(
   (t) => [index('audit_app_idx').on(t.appId, t.at)],
 );
 
+/**
+ * What each staff member gave players of a currency (grants and corrections by |amount|, the currency
+ * rewards of missions they completed): the day's total of the support role's grant limits
+ * (lib/services/_shared/grant-limit.ts). It names no player, so a data erasure leaves it (the
+ * audit rows it once was read from lose their before/after then); rows before yesterday are pruned.
+ */
+export const staffGrantUsage = pgTable(
+  'staff_grant_usage',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    // No reference to apps (as audit_log): a deleted app's rows are pruned with the rest.
+    appId: text('app_id').notNull(),
+    actor: text('actor').notNull(),
+    currency: text('currency').notNull(),
+    amount: ms('amount').notNull(),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('staff_grant_usage_day_idx').on(t.appId, t.actor, t.currency, t.at)],
+);
+
 /** The draft catalog of an app (at most one): a catalog document staff edit before publishing it; `scheduledAt` when its publish is scheduled. */
 export const catalogDrafts = pgTable(
   'catalog_drafts',

@@ -233,3 +233,23 @@ describe('a staff completion gives the mission’s reward: it counts against the
     expect(await gold(client)).toBe(50);
   });
 });
+
+describe('a player’s erasure', () => {
+  it('does not reset a support member’s day: what they gave the erased player (grants, completed rewards) still counts', async () => {
+    const app = await createTestApp(server, catalog());
+    expect((await adminCall(server, 'PATCH', `/api/admin/apps/${app.appId}`, { grantLimits: { gold: { perGrant: 100, perStaffPerDay: 60 } } })).status).toBe(200);
+    const [erased, other] = [await seenPlayer(app), await seenPlayer(app)];
+    expect((await grantTo(support, app, erased, { currency: 'gold', amount: 35 })).status).toBe(200);
+    expect((await post(support, `${usersPath(app, erased)}/missions/ranked-wins/complete`, { reason: 'ticket 12' })).status).toBe(200);
+    expect(await (await grantTo(support, app, other, { currency: 'gold', amount: 1 })).json()).toMatchObject({ error: 'grant_limit_exceeded', remaining: 0 });
+
+    expect((await asStaff(server, admin.cookie, 'DELETE', usersPath(app, erased), { reason: 'GDPR request 78' })).status).toBe(200);
+    // The erased player's audit entries lost their data (as before); the day's total did not.
+    expect((await auditOf(app, erased)).filter((e) => e.action !== 'user.erase').map((e) => e.after)).toEqual([null, null]);
+    const res = await grantTo(support, app, other, { currency: 'gold', amount: 1 });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: 'grant_limit_exceeded', limit: 60, remaining: 0 });
+    // Another support member's day is their own.
+    expect((await grantTo(support2, app, other, { currency: 'gold', amount: 60 })).status).toBe(200);
+  });
+});

@@ -7,7 +7,7 @@
 // the admin API key have no limit, the caller audits overLimit: true.
 import { eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
-import { apps } from '@/db/schema';
+import { apps, staffGrantUsage } from '@/db/schema';
 import { grantLimitOf } from '@/lib/contract/app';
 import { AppError } from '@/lib/errors';
 import { actorLabel, type ServiceContext } from '../context';
@@ -15,13 +15,21 @@ import { actorLabel, type ServiceContext } from '../context';
 const DAY_MS = 86_400_000;
 
 /**
- * Throws 403 grant_limit_exceeded for the support role past a limit; answers true when an unbounded
- * actor (admin, admin API key) is past one. The day's total is what the actor gave of the currency in
- * the app since 00:00 UTC: the sum of |change| of their user.grant audit rows and of the rewards their
- * user.mission_complete rows charged (`after.charged`), read under a transaction lock of (app, actor,
- * currency) held to commit, so concurrent writes by the same staff member are counted one after another.
+ * Charges `size` of the currency to the actor in the caller's transaction: throws 403
+ * grant_limit_exceeded for the support role past a limit; else records it (staff_grant_usage) and
+ * answers true when an unbounded actor (admin, admin API key) is past one. The day's total is what the
+ * actor gave of the currency in the app since 00:00 UTC, read from staff_grant_usage (no player id:
+ * a player's erasure leaves it, so it cannot reset a support member's day) under a transaction lock of
+ * (app, actor, currency) held to commit, so concurrent writes by the same staff member are counted
+ * one after another.
  */
-export async function checkGrantLimit(db: Tx, ctx: ServiceContext, currency: string, size: number, now: number): Promise<boolean> {
+export async function chargeGrantLimit(db: Tx, ctx: ServiceContext, currency: string, size: number, now: number): Promise<boolean> {
+  const overLimit = await checkGrantLimit(db, ctx, currency, size, now);
+  await db.insert(staffGrantUsage).values({ appId: ctx.appId, actor: actorLabel(ctx.actor), currency, amount: size, at: now });
+  return overLimit;
+}
+
+async function checkGrantLimit(db: Tx, ctx: ServiceContext, currency: string, size: number, now: number): Promise<boolean> {
   const actor = actorLabel(ctx.actor);
   const bounded = ctx.actor.role === 'support';
   const [app] = await db.select({ grantLimits: apps.grantLimits }).from(apps).where(eq(apps.id, ctx.appId));
@@ -31,11 +39,10 @@ export async function checkGrantLimit(db: Tx, ctx: ServiceContext, currency: str
   if (perStaffPerDay !== null) {
     await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`grant-limit:${ctx.appId}:${actor}:${currency}`}, 0))`);
     const dayStart = now - (now % DAY_MS);
-    const result = await db.execute(sql`select coalesce(sum(case when action = 'user.grant' then abs((after->>'change')::bigint)
-        else (after->'charged'->>'amount')::bigint end), 0)::text as used from audit_log
-      where app_id = ${ctx.appId} and at >= ${dayStart} and actor = ${actor}
-        and ((action = 'user.grant' and after->>'currency' = ${currency})
-          or (action = 'user.mission_complete' and after->'charged'->>'currency' = ${currency}))`);
+    // Rows before yesterday count toward no day any more.
+    await db.execute(sql`delete from staff_grant_usage where app_id = ${ctx.appId} and actor = ${actor} and currency = ${currency} and at < ${dayStart - DAY_MS}`);
+    const result = await db.execute(sql`select coalesce(sum(amount), 0)::text as used from staff_grant_usage
+      where app_id = ${ctx.appId} and actor = ${actor} and currency = ${currency} and at >= ${dayStart}`);
     const used = Number((result as unknown as { rows: Array<{ used: string }> }).rows[0].used);
     remaining = Math.max(0, perStaffPerDay - used);
   }

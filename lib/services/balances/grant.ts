@@ -17,7 +17,7 @@ import type { GrantInput, GrantResult } from '@/lib/contract/desk';
 import { AppError } from '@/lib/errors';
 import type { Outcome } from '@/lib/idempotency/run-idempotent';
 import { actorLabel, type ServiceContext } from '../context';
-import { checkGrantLimit } from '../_shared/grant-limit';
+import { chargeGrantLimit } from '../_shared/grant-limit';
 import { staffWrite } from '../_shared/staff-write';
 import { announceBalance } from '../_shared/balance-changed';
 
@@ -33,7 +33,7 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
   return staffWrite(ctx, { userId, op: 'grant', idempotencyKey: input.idempotencyKey, request: { currency, amount, reason }, unseenUser }, async (tx) => {
     const db = tx.uow.tx;
     const now = ctx.now();
-    const overLimit = await checkGrantLimit(db, ctx, currency, Math.abs(amount), now);
+    const overLimit = await chargeGrantLimit(db, ctx, currency, Math.abs(amount), now);
     const where = and(eq(balances.appId, appId), eq(balances.userId, userId), eq(balances.currency, currency));
     const [current] = await db.select({ amount: balances.amount }).from(balances).where(where);
     const before = current?.amount ?? 0;

@@ -18,7 +18,7 @@ import { readRecords } from '@/lib/progress/records';
 import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import type { ServiceContext } from '../context';
 import { notify } from '../_shared/notify';
-import { checkGrantLimit } from '../_shared/grant-limit';
+import { chargeGrantLimit } from '../_shared/grant-limit';
 import { nextUserSeq, staffWrite } from '../_shared/staff-write';
 
 export interface MissionActionInput {
@@ -51,7 +51,7 @@ export async function missionAction(
     const updated = next(mission, record, now, zone);
     const { reward } = mission;
     const charged = updated.status === 'completed' && reward.kind === 'currency' ? { currency: reward.currency, amount: reward.amount } : null;
-    const overLimit = charged !== null && (await checkGrantLimit(db, ctx, charged.currency, charged.amount, now));
+    const overLimit = charged !== null && (await chargeGrantLimit(db, ctx, charged.currency, charged.amount, now));
     const { userId: _u, missionId: _m, state, ...rest } = updated;
     // A reset or forced completion drops a sum's, distinct's or streak's running state (null), unless the verb keeps one.
     const fields = { ...rest, state: state ?? null };
