@@ -78,8 +78,8 @@ export class MemoryUpdateLog implements UpdateLog {
     const now = this.now();
     let state = this.orders.get(order.stateKey);
     if (!state || state.touchedMs < now - ORDER_STATE_MAX_AGE_MS) {
-      // Only the first change is known to be next (see ORDER_STATE_MAX_AGE_MS).
-      state = { last: 0, waiting: new Map(), touchedMs: now };
+      // Only the first change, or one whose predecessor is settled, is known to be next (see ORDER_STATE_MAX_AGE_MS).
+      state = { last: order.settled ? order.seq - 1 : 0, waiting: new Map(), touchedMs: now };
     }
     if (order.seq <= state.last) return appended([], 'late');
     state.waiting.set(order.seq, updates);

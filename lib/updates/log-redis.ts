@@ -38,9 +38,10 @@ const APPEND_SHA = createHash('sha1').update(APPEND).digest('hex');
  * ARGV[1] channel, ARGV[2] max length, ARGV[3] max age ms, ARGV[4] mode
  * (`seq`: store and publish what is in order; `flush`: give up on the gap
  * before ARGV[5]), ARGV[5] sequence number, ARGV[6] the order state's max
- * age ms, ARGV[7..] the updates' JSON. Without a state (a new user, or one
- * silent for longer than its max age) only sequence number 1 is known to be
- * next; any other waits for the flush.
+ * age ms, ARGV[7] `1` when the change before ARGV[5] is settled (LogOrder),
+ * ARGV[8..] the updates' JSON. Without a state (a new user, or one silent for
+ * longer than its max age) only sequence number 1, or one whose predecessor
+ * is settled, is known to be next; any other waits for the flush.
  * Answers {status, ids...}.
  */
 const APPEND_ORDERED = `
@@ -50,10 +51,10 @@ local seq = tonumber(ARGV[5])
 local lastText = redis.call('HGET', KEYS[2], 'last')
 local last
 if ARGV[4] == 'seq' then
-  if lastText then last = tonumber(lastText) else last = 0 end
+  if lastText then last = tonumber(lastText) elseif ARGV[7] == '1' then last = seq - 1 else last = 0 end
   if seq <= last then return {'late'} end
   local payload = {}
-  for i = 7, #ARGV do payload[#payload + 1] = ARGV[i] end
+  for i = 8, #ARGV do payload[#payload + 1] = ARGV[i] end
   redis.call('HSET', KEYS[2], 'p' .. seq, table.concat(payload, '\\n'))
   local maxText = redis.call('HGET', KEYS[2], 'max')
   if not maxText or tonumber(maxText) < seq then redis.call('HSET', KEYS[2], 'max', seq) end
@@ -128,7 +129,7 @@ export class RedisUpdateLog implements UpdateLog {
   }
 
   private async ordered(logKey: string, channel: string, order: LogOrder, mode: 'seq' | 'flush', updates: string[]): Promise<Appended> {
-    const args = [channel, String(this.limits.maxLen), String(this.limits.maxAgeMs), mode, String(order.seq), String(ORDER_STATE_MAX_AGE_MS), ...updates];
+    const args = [channel, String(this.limits.maxLen), String(this.limits.maxAgeMs), mode, String(order.seq), String(ORDER_STATE_MAX_AGE_MS), order.settled ? '1' : '0', ...updates];
     const reply = await this.script(APPEND_ORDERED, APPEND_ORDERED_SHA, [logKey, order.stateKey], args);
     if (!Array.isArray(reply) || reply.length === 0) throw new Error('update log: unexpected reply to the ordered append script');
     const [status, ...ids] = reply.map(String);

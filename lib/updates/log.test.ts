@@ -61,6 +61,27 @@ function logContract(make: () => { log: UpdateLog; bus: Bus; prefix: string }) {
     await unsubscribe();
   });
 
+  it('without an order state, a change whose predecessor is settled goes out at once; one whose predecessor may be on its way waits', async () => {
+    const { log, bus, prefix } = make();
+    const key = `${prefix}log:settled`;
+    const channel = `${prefix}chan:settled`;
+    const got: string[] = [];
+    const unsubscribe = await bus.subscribe(channel, (m) => got.push(m));
+    // A user back after the state expired (their 20th change committed long ago): 21 is next.
+    const back = await log.appendAndPublish(key, channel, [upd(21)], { stateKey: `${prefix}updseq:settled`, seq: 21, settled: true });
+    expect(back.status).toBe('published');
+    expect(back).toHaveLength(1);
+    // Then 22 follows in order as usual; settled says nothing once a state exists.
+    expect((await log.appendAndPublish(key, channel, [upd(23)], { stateKey: `${prefix}updseq:settled`, seq: 23, settled: true })).status).toBe('pending');
+    expect((await log.appendAndPublish(key, channel, [upd(22)], { stateKey: `${prefix}updseq:settled`, seq: 22 })).status).toBe('published');
+    // Not settled and no state: 8 waits (7 may still be on its way).
+    const unsure = await log.appendAndPublish(key, channel, [upd(8)], { stateKey: `${prefix}updseq:unsure`, seq: 8 });
+    expect(unsure.status).toBe('pending');
+    await waitFor(() => got.length === 3, '3 messages');
+    expect(got.map((m) => (JSON.parse(decodeBusMessage(m)!.update) as { data: { n: number } }).data.n)).toEqual([21, 22, 23]);
+    await unsubscribe();
+  });
+
   it('erase drops the user’s messages; later ones still get higher ids', async () => {
     const { log, prefix } = make();
     const key = `${prefix}log:erase`;

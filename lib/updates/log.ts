@@ -88,7 +88,21 @@ export const userOrderKey = (appId: string, userId: string) => kvKey('updseq', a
 export interface LogOrder {
   stateKey: string;
   seq: number;
+  /**
+   * The change before `seq` committed at least PREDECESSOR_SETTLED_MS ago: its
+   * publisher has published it or died long since. With no order state (a
+   * user back after more than ORDER_STATE_MAX_AGE_MS), `seq` goes out at once
+   * instead of waiting GAP_WAIT_MS for it and repairing the stream.
+   */
+  settled?: boolean;
 }
+
+/**
+ * How long after a change committed its predecessor counts as settled
+ * (LogOrder.settled): far longer than a publish takes (milliseconds) or a
+ * request lives (the server's request timeout).
+ */
+export const PREDECESSOR_SETTLED_MS = 5 * 60 * 1000;
 
 /** The ids appended by the call (a waiting message's later predecessor appends it), and how it went. */
 export type Appended = string[] & { status?: 'published' | 'pending' | 'late' };
@@ -100,9 +114,10 @@ export function appended(ids: string[], status: 'published' | 'pending' | 'late'
 
 /**
  * How long a user's order state (last sequence number published) is kept
- * after their last change. A change after a longer silence cannot know
- * whether its predecessor is still on its way: unless it is the user's first
- * ever (sequence number 1) it waits GAP_WAIT_MS (lib/updates/publish.ts).
+ * after their last change. A change after a longer silence cannot tell from
+ * the state whether its predecessor is still on its way: unless it is the
+ * user's first ever (sequence number 1) or the database says its predecessor
+ * is settled (LogOrder.settled), it waits GAP_WAIT_MS (lib/updates/publish.ts).
  */
 export const ORDER_STATE_MAX_AGE_MS = 24 * 60 * 60 * 1000;
 

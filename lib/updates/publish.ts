@@ -46,18 +46,26 @@ export async function publishUpdates(appId: string, userId: string, updates: Sdk
  * after every earlier one. Called for every sequence number taken, even with
  * no updates, so that later ones need not wait. `closeGap`: give up at once on
  * earlier numbers that have not arrived (a repair, lib/updates/resync.ts,
- * which reports what they changed).
+ * which reports what they changed). `settled`: the change before `seq`
+ * committed long ago (LogOrder.settled), so a user back after the order
+ * state expired is not kept waiting for it.
  *
  * A publish that fails (Redis unreachable) puts the user on the repair list,
  * a gap given up after GAP_WAIT_MS is repaired, and so is a waiting message
  * lost with the order state (Redis back empty): the missed changes reach the
  * log from the database (lib/updates/resync.ts), the grants from the publisher.
  */
-export async function publishInOrder(appId: string, userId: string, seq: number, updates: SdkUpdate[], opts: { closeGap?: boolean } = {}): Promise<void> {
+export async function publishInOrder(
+  appId: string,
+  userId: string,
+  seq: number,
+  updates: SdkUpdate[],
+  opts: { closeGap?: boolean; settled?: boolean } = {},
+): Promise<void> {
   const log = getUpdateLog();
   const logKey = userLogKey(appId, userId);
   const channel = userChannel(appId, userId);
-  const order = { stateKey: userOrderKey(appId, userId), seq };
+  const order = { stateKey: userOrderKey(appId, userId), seq, ...(opts.settled ? { settled: true } : {}) };
   // This instance's cached records of the user are stale from now on, whether or not the log is reached.
   streamSources().userChanged(appId, userId);
   // Before the append: a reply that times out may come long after Redis applied it (grantsOf).

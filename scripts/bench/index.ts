@@ -1,4 +1,4 @@
-// `npm run bench [-- --quick] [-- --only events,many,claims,missions,sse] [-- --many-users N] [-- --no-build] [-- --cpu-prof]`
+// `npm run bench [-- --quick] [-- --only events,many,claims,missions,sse] [-- --many-users N] [-- --no-build] [-- --cpu-prof]` (`many`: new players, then returning ones)
 //
 // Starts the production server the way `npm start` does (build when stale,
 // then `node scripts/start.mjs`) on real PostgreSQL + Redis, seeds what each
@@ -50,6 +50,8 @@ const STREAMS = Number(option('streams', QUICK ? '1000' : '10000'));
 const SSE_RATE = Number(option('rate', '200'));
 const SSE_SECONDS = Number(option('sse-seconds', QUICK ? '8' : '20'));
 const PGBENCH_CLIENTS = Number(option('pgbench-clients', '16'));
+/** --returning-within-day: the returning players' stream order state is in Redis (they played < 24 h ago), not expired. */
+const RETURNING_WITHIN_DAY = flag('returning-within-day');
 const LIST_USERS = 100_000;
 const LIST_MISSIONS = 1_000;
 const LIST_APP = 'bench-list';
@@ -369,6 +371,74 @@ function benchEvents(server: Server, runId: string): Promise<Row> {
  */
 function benchEventsManyPlayers(server: Server, runId: string): Promise<Row> {
   return driveEvents(server, `bench-many-${runId}`, MANY_USERS, 10, 'events (many players)');
+}
+
+/** The returning players' app: the events catalog, its players seeded with SQL as if they had played yesterday. */
+const returningUsers = () => MANY_USERS;
+
+/**
+ * What a player who played yesterday has (SQL, before the run): a known user
+ * (app_users), a change counter, 20 stored events and a progress row on each
+ * of the four missions, the daily one in yesterday's window. For the measured
+ * players (`r…`) and the warm-up's (`q…`, a tenth as many).
+ */
+async function seedReturning(db: Sql, appId: string): Promise<void> {
+  const now = Date.now();
+  const day = 86_400_000;
+  const yesterday = Math.floor(now / day) * day - day;
+  for (const [prefix, users] of [['r', returningUsers()], ['q', Math.ceil(returningUsers() / 10)]] as const) {
+    const params = [appId, prefix, users, now];
+    await db.query(
+      `insert into app_users (app_id, user_id, first_seen_at, last_seen_at, events, attributes)
+       select $1, $2 || u, $4::bigint - 172800000, $4::bigint - 86400000, 20, '{}'::jsonb from generate_series(0, $3::int - 1) u`,
+      params,
+    );
+    await db.query(`insert into user_sequences (app_id, user_id, seq) select $1, $2 || u, 20 from generate_series(0, $3::int - 1) u`, params.slice(0, 3));
+    await db.query(
+      `insert into events (id, app_id, user_id, name, payload, timestamp, source, received_at)
+       select 'seed-' || $2 || u || '-' || e, $1, $2 || u, 'match_played', '{"mode":"casual","score":3}'::jsonb,
+         $4::bigint - 86400000 + e * 1000, 'api', $4::bigint - 86400000 + e * 1000
+       from generate_series(0, $3::int - 1) u, generate_series(0, 19) e`,
+      params,
+    );
+    await db.query(
+      `insert into progress (app_id, user_id, mission_id, status, current_count, target_count, window_start, cycle, updated_at)
+       select $1, $2 || u, m.id, 'active', m.n, 1000000, case when m.id = 'daily' then $5::bigint else 0 end, 1, $4::bigint - 86400000
+       from generate_series(0, $3::int - 1) u, (values ('life', 12), ('daily', 12), ('ranked', 4), ('buy', 3)) as m(id, n)`,
+      [...params, yesterday],
+    );
+  }
+  await db.query('analyze app_users; analyze user_sequences; analyze events; analyze progress');
+  if (RETURNING_WITHIN_DAY) {
+    // As if they had played within 24 h: the stream's order state (lib/updates/log-redis.ts) still knows their last change.
+    const redis = new IORedis(REDIS_URL);
+    for (const [prefix, users] of [['r', returningUsers()], ['q', Math.ceil(returningUsers() / 10)]] as const) {
+      const batch = redis.pipeline();
+      for (let u = 0; u < users; u++) batch.hset(`updseq:${encodeURIComponent(appId)}:${prefix}${u}`, { last: 20, max: 20 });
+      await batch.exec();
+    }
+    await redis.quit();
+  }
+}
+
+/**
+ * (a3) POST /v1/events from returning players: the many-players load (at most
+ * 10 events per token, round-robin over as many users), but every player
+ * already has yesterday's progress, counter and events in the database (not
+ * in the server's caches: they were written with SQL), as most of a live
+ * game's traffic does. Skipped with --embedded (SQL needs the server stopped).
+ */
+async function benchEventsReturning(server: Server, db: Sql, runId: string): Promise<Row> {
+  const appId = `bench-ret-${runId}`;
+  await createApp(server, appId, { missions: EVENT_MISSIONS });
+  const seeded = performance.now();
+  await seedReturning(db, appId);
+  log(`events (returning players): seeded ${returningUsers()} + ${Math.ceil(returningUsers() / 10)} players in ${((performance.now() - seeded) / 1000).toFixed(1)} s`);
+  restartCpu();
+  const warm = await warmUp(server, 'events (returning players)', await eventJobs(appId, 'q', Math.ceil(returningUsers() / 10), 10));
+  const result = await runLoad({ url: server.url, connections: CONNECTIONS, seconds: SECONDS, next: await eventJobs(appId, 'r', returningUsers(), 10) });
+  const note = `${returningUsers()} users with yesterday's progress (4 rows), counter and 20 events each${RETURNING_WITHIN_DAY ? ', stream order state in Redis' : ''}, at most 10 events each`;
+  return withWarmUp({ scenario: 'events (returning players)', result, rssMB: rssMB(server.child.pid!), load: load(), note }, warm);
 }
 
 /** (b) POST /v1/missions/:id/claim: completed progress rows seeded with SQL, 20 per user (limit 30/60 s per token). */
@@ -737,6 +807,12 @@ async function main(): Promise<void> {
       log(`events (many players): ${MANY_USERS} users, ${CONNECTIONS} connections, ${SECONDS} s…`);
       start();
       done(await benchEventsManyPlayers(server, runId));
+      if (db === null) log('events (returning players): not run with --embedded (its players are seeded with SQL)');
+      else {
+        log(`events (returning players): ${returningUsers()} users, ${CONNECTIONS} connections, ${SECONDS} s…`);
+        start();
+        done(await benchEventsReturning(server, db, runId));
+      }
     }
     if (ONLY.has('claims')) {
       log(`claims: ${CONNECTIONS} connections…`);

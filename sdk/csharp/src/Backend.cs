@@ -178,5 +178,62 @@ namespace Questline.Backend
             if (res.Status < 200 || res.Status >= 300) throw ErrorFactory.FromResponse(res.Status, res.Headers, res.Body);
             return WebhookResponse.FromJson(Json.Parse(res.Body));
         }
+
+        /// <summary>POST /v1/balance/spend with the app secret (HTTP Basic): takes <c>request.Amount</c> of <c>request.Currency</c>
+        /// from the player's balance, once per <paramref name="idempotencyKey"/> (reuse it on a retry: the first answer comes back).
+        /// Throws InsufficientBalanceException (409), UserNotFoundException (404), ValidationException (400), ...
+        /// Never call it from a game client: it needs a secret.</summary>
+        public Task<SpendResponse> SpendAsync(string appId, string appSecret, SpendRequest request, string idempotencyKey,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            if (request == null) throw new ArgumentNullException("request");
+            if (string.IsNullOrEmpty(idempotencyKey)) throw new ArgumentException("SpendAsync: idempotencyKey is required");
+            var body = Json.Write(request.ToJson());
+            var credentials = Convert.ToBase64String(Encoding.UTF8.GetBytes(appId + ":" + appSecret));
+            var headers = new Dictionary<string, string>
+            {
+                { "Content-Type", "application/json" },
+                { "Accept", "application/json" },
+                { "Authorization", "Basic " + credentials },
+                { "Idempotency-Key", idempotencyKey },
+            };
+            return SendSpendAsync(headers, body, cancellationToken);
+        }
+
+        /// <summary>POST /v1/balance/spend signed with the webhook secret, as an inbound delivery is (the key also goes inside
+        /// the signed body, so a captured request cannot be replayed under another key). Same answers as SpendAsync.</summary>
+        public Task<SpendResponse> SpendSignedAsync(string appId, string webhookSecret, SpendRequest request, string idempotencyKey,
+            CancellationToken cancellationToken = default(CancellationToken))
+        {
+            if (request == null) throw new ArgumentNullException("request");
+            if (string.IsNullOrEmpty(idempotencyKey)) throw new ArgumentException("SpendSignedAsync: idempotencyKey is required");
+            var json = request.ToJson();
+            json["idempotencyKey"] = idempotencyKey;
+            var body = Json.Write(json);
+            var ts = DateTimeOffset.UtcNow.ToUnixTimeMilliseconds();
+            var headers = new Dictionary<string, string>
+            {
+                { "Content-Type", "application/json" },
+                { "Accept", "application/json" },
+                { "Idempotency-Key", idempotencyKey },
+                { "X-App-Id", appId },
+                { "X-Webhook-Timestamp", ts.ToString(CultureInfo.InvariantCulture) },
+                { "X-Webhook-Signature", Webhooks.Sign(webhookSecret, body, ts) },
+            };
+            return SendSpendAsync(headers, body, cancellationToken);
+        }
+
+        private async Task<SpendResponse> SendSpendAsync(Dictionary<string, string> headers, string body, CancellationToken cancellationToken)
+        {
+            var res = await transport.SendAsync(new TransportRequest
+            {
+                Method = "POST",
+                Url = baseUrl + "/v1/balance/spend",
+                Headers = headers,
+                Body = body,
+            }, cancellationToken).ConfigureAwait(false);
+            if (res.Status != 200) throw ErrorFactory.FromResponse(res.Status, res.Headers, res.Body);
+            return SpendResponse.FromJson(Json.Parse(res.Body));
+        }
     }
 }

@@ -111,6 +111,36 @@ namespace Questline.Tests
         }
 
         [Test]
+        public void SpendsOncePerKeyWithTheAppSecretOrTheWebhookSignature()
+        {
+            var userId = NewUserId("spend");
+            var client = Client(userId);
+            Await(client.SendEventAsync("match_played"));
+            Await(client.ClaimMissionAsync("first-match"));
+            var backend = Backend();
+            var key = "spend-" + Guid.NewGuid().ToString("N");
+            var request = new SpendRequest { UserId = userId, Currency = "gems", Amount = 20, Reason = "shop: potion" };
+            var spent = Await(backend.SpendAsync(AppId, AppSecret, request, key));
+            Assert.AreEqual(30, spent.Balance.Amount);
+            Assert.AreEqual(-20, spent.LedgerEntry.Amount);
+            Assert.AreEqual(30, spent.LedgerEntry.BalanceAfter);
+            var retried = Await(backend.SpendAsync(AppId, AppSecret, request, key));
+            Assert.AreEqual(spent.LedgerEntry.Id, retried.LedgerEntry.Id, "a retry with the key answers the first spend");
+
+            var signed = Await(backend.SpendSignedAsync(AppId, WebhookSecret, new SpendRequest { UserId = userId, Currency = "gems", Amount = 5 }, "spend-" + Guid.NewGuid().ToString("N")));
+            Assert.AreEqual(25, signed.Balance.Amount);
+            Assert.AreEqual(25, Await(client.GetBalanceAsync("gems")).Balance.Amount, "retried once, spent twice");
+
+            var tooMuch = Assert.Throws<InsufficientBalanceException>(() => Await(backend.SpendAsync(AppId, AppSecret,
+                new SpendRequest { UserId = userId, Currency = "gems", Amount = 26 }, "spend-" + Guid.NewGuid().ToString("N"))));
+            Assert.AreEqual(409, tooMuch.Status);
+            Assert.Throws<UserNotFoundException>(() => Await(backend.SpendAsync(AppId, AppSecret,
+                new SpendRequest { UserId = NewUserId("never-seen"), Currency = "gems", Amount = 1 }, "spend-" + Guid.NewGuid().ToString("N"))));
+            Assert.Throws<InvalidSignatureException>(() => Await(backend.SpendSignedAsync(AppId, "not-the-secret", request, "spend-" + Guid.NewGuid().ToString("N"))));
+            Assert.AreEqual(25, Await(client.GetBalanceAsync("gems")).Balance.Amount, "the refusals took nothing");
+        }
+
+        [Test]
         public void IssuesTokensWithAttributes()
         {
             var token = Await(Backend().IssueTokenAsync(AppId, AppSecret, NewUserId("attrs"), new Dictionary<string, object> { { "platform", "ios" }, { "level", 12L } }));
