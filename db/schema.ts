@@ -200,8 +200,9 @@ export const campaignBudgetRefusals = pgTable(
 
 /**
  * A user's last claim of a mission refused by its campaign's budget (the
- * inspector's "claim refused"), with the Idempotency-Key it came with: a
- * retry under the same key is the same claim and is not counted again.
+ * inspector's "claim refused"), with the Idempotency-Key it came with, and
+ * every key counted within the keys' 24 h: a retry under any key already
+ * counted is the same claim and is not counted again (alternating keys too).
  */
 export const claimRefusals = pgTable(
   'claim_refusals',
@@ -216,6 +217,8 @@ export const claimRefusals = pgTable(
     budget: ms('budget'),
     /** The stored Idempotency-Key (namespaced `claim:`), or null. */
     idempotencyKey: text('idempotency_key'),
+    /** The keys counted, each with when (Unix ms); a key older than the keys' 24 h is dropped at the next refusal. */
+    countedKeys: jsonb('counted_keys').$type<Record<string, number>>().notNull().default({}),
     at: ms('at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.appId, t.userId, t.missionId] })],
