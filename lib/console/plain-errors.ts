@@ -27,6 +27,7 @@ const RULES: Array<[RegExp, (label: string, m: RegExpExecArray) => string]> = [
   [/^Invalid option: expected one of .*$/, (l) => `Choose ${l.toLowerCase()}`],
   [/^Invalid (URL|url)$/, (l) => `${upper(l)} must be a web address (https://…)`],
   [/^letters, digits and _ \. : - only$/, (l) => `${upper(l)} may use only letters, digits and _ . : -`],
+  [/^not "\." or "\.\." \(.*\)$/, (l) => `${upper(l)} cannot be "." or ".."`],
   [/^must be after startAt$/, () => 'The end must be after the start'],
   [/^must be a CSS colour: .*$/, (l) => `${upper(l)} is not a colour: use #rrggbb, rgb(…), hsl(…) or a colour name`],
   [/^give a theme preset \(themeId\) or an own theme, not both$/, () => 'Choose a theme preset or set colours, not both'],
