@@ -61,11 +61,16 @@ function rewrite(errors: Record<string, unknown>, prefix: string, labels: Record
   }
 }
 
-/** The form's resolver with every error message in plain words; `labels` names fields by path (`budget.*.amount` for rows). */
-export function plainResolver<T extends FieldValues, C, O>(resolver: Resolver<T, C, O>, labels: Record<string, string> = {}): Resolver<T, C, O> {
+/**
+ * The form's resolver with every error message in plain words; `labels` names fields by path
+ * (`budget.*.amount` for rows), or is read from the values when a field's label changes with them
+ * (the mission's target reads Count, Total or Different values), so a message names the field the user sees.
+ */
+export function plainResolver<T extends FieldValues, C, O>(resolver: Resolver<T, C, O>, labels: Record<string, string> | ((values: T) => Record<string, string>) = {}): Resolver<T, C, O> {
   return async (values, context, options) => {
     const result = await resolver(values, context, options);
-    if (result.errors && Object.keys(result.errors).length > 0) rewrite(result.errors as FieldErrors as Record<string, unknown>, '', labels);
+    const named = typeof labels === 'function' ? labels(values) : labels;
+    if (result.errors && Object.keys(result.errors).length > 0) rewrite(result.errors as FieldErrors as Record<string, unknown>, '', named);
     return result;
   };
 }
