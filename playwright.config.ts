@@ -49,7 +49,7 @@ export default defineConfig({
   // Two spec files at a time (E2E_WORKERS to change it): every spec makes its
   // own apps, users and staff changes under unique names, so two can share a
   // server; on a 2-core machine the suite took 4.3–4.6 min instead of 5.8
-  // with one (docs/reliability.md, "Browser suite on two workers").
+  // with one (docs/engineering/reliability.md, "Browser suite on two workers").
   workers: Number(process.env.E2E_WORKERS ?? 2),
   reporter: process.env.CI ? 'line' : 'list',
   use: {
@@ -69,7 +69,7 @@ export default defineConfig({
     // Next.js (the player's and the support desk's live streams), the raw body
     // of a signed webhook, the docs route, and one whole authoring flow.
     // Running every console spec twice cost about 5 of the suite's 12 minutes
-    // (docs/reliability.md).
+    // (docs/engineering/reliability.md).
     {
       name: 'next start',
       use: { baseURL: `http://127.0.0.1:${nextStartPort}` },

@@ -31,7 +31,7 @@ export const source = (file: string) => readFileSync(path.join(root, file), 'utf
 // its worker runs several such files one after another in one process, so
 // the modules they import (the whole server, for the files that start one in
 // process) are imported once per worker, not once per file (about 1.3 CPU-s
-// each, docs/reliability.md). Before each later file the environment and the
+// each, docs/engineering/reliability.md). Before each later file the environment and the
 // process-wide state are given back as a new process would have them
 // (lib/testing/fresh-env.ts, lib/testing/fresh-process.ts). Every other file
 // has a process of its own, as before.
@@ -67,12 +67,12 @@ export default defineConfig({
     // about a fifth of the run on PostgreSQL + Redis (a file waiting on a
     // server, a timer or the database); a third took the whole run from
     // 279–280 s to 250–255 s there and from 290 s to 271 s embedded
-    // (docs/reliability.md, "A third Vitest worker"). Embedded: each file has
+    // (docs/engineering/reliability.md, "A third Vitest worker"). Embedded: each file has
     // its own PGlite. PostgreSQL + Redis: each worker has a database and a
     // Redis index of its own (lib/testing/worker-stores.ts), since files that
     // lock or alter the events/catalog tables on purpose (webhook-atomicity,
     // webhook-instances, catalog-race, postgres-faults) made another file's
-    // queries time out when two shared one database (docs/reliability.md,
+    // queries time out when two shared one database (docs/engineering/reliability.md,
     // "Suite under load", run 11).
     // At most 15: each worker's Redis index is base + its number, mod 16 (lib/testing/worker-store-urls.ts).
     maxWorkers: Math.min(15, availableParallelism() + 1),

@@ -5,7 +5,7 @@ import { Logo } from '@/components/console/logo';
 import { buttonVariants } from '@/components/ui/button';
 import { cn } from '@/lib/cn';
 
-const README_WALKTHROUGH = '/walkthrough';
+const WALKTHROUGH = '/walkthrough';
 
 function Feature({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -74,7 +74,7 @@ export default function Home() {
           <div className="grid gap-4 md:grid-cols-3">
             <Entry href="/admin" icon={LayoutDashboardIcon} title="Console" description="Missions, campaigns and themes, the player inspector, the dashboard, apps and their secrets, staff and the audit log." />
             <Entry href="/docs" icon={BookOpenIcon} title="API reference" description="Every /v1 endpoint and the admin API, from their OpenAPI documents." />
-            <Entry href={README_WALKTHROUGH} icon={TerminalIcon} title="Walkthrough" description="The README’s curl commands: a token, an event, missions, a claim, a balance, live updates." />
+            <Entry href={WALKTHROUGH} icon={TerminalIcon} title="Walkthrough" description="The quickstart’s curl commands: a token, an event, missions, a claim, a balance, live updates." />
           </div>
         </section>
         <section aria-labelledby="how" className="mt-16 grid gap-8 border-t pt-10 sm:grid-cols-2 lg:grid-cols-4">

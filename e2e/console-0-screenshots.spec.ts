@@ -1,4 +1,4 @@
-// Screenshots of the main screens, light and dark, for the README. Named to
+// Screenshots of the main screens, light and dark, for the docs (the live-ops guide, docs/live-ops.md). Named to
 // run first (Playwright runs files in name order), so the lists show the
 // showcase data made here rather than what other specs create. On the
 // embedded pass (a fresh database) they go to docs/screenshots/; on a shared

@@ -171,7 +171,7 @@ test('an editor edits and duplicates a mission in the draft; published, the audi
   const admin = await pageAs('admin');
   await admin.goto('/admin/audit');
   // exact: the header's app switcher ("Selected app") also matches "App" as a substring once it has
-  // rendered, which on a loaded machine it had by the time of the click (run 6, docs/reliability.md).
+  // rendered, which on a loaded machine it had by the time of the click (run 6, docs/engineering/reliability.md).
   await admin.getByRole('combobox', { name: 'App', exact: true }).click();
   await admin.getByRole('option', { name: `Missions ${app.appId}` }).click();
   // Rows of this app only: until the filtered page has loaded, the table still shows every app's entries

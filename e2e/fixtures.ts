@@ -54,7 +54,7 @@ export async function expectAccessible(page: Page, label: string, within?: strin
   // axe.run in the page itself (`setLegacyMode`): by default the builder runs
   // axe.runPartial in each frame and then axe.finishRun in a blank page it
   // opens for every scan, which took more than half of each scan's time
-  // (34 scans of two specs: 113 s against 53 s, docs/reliability.md). What
+  // (34 scans of two specs: 113 s against 53 s, docs/engineering/reliability.md). What
   // it gives up is scanning cross-origin frames; the console and the docs
   // have no frames.
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).setLegacyMode();

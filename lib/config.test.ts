@@ -65,3 +65,21 @@ describe('QUESTLINE_WORKERS', () => {
     expect(() => loadConfig({ ...base(), ...shared, QUESTLINE_WORKERS: '2.5' })).toThrow(/QUESTLINE_WORKERS must be an integer/);
   });
 });
+
+describe('REDIS_CLUSTER', () => {
+  it('is off unless "true" (or "1"), and names a cluster only with REDIS_URL on database 0', () => {
+    expect(loadConfig(base()).redisCluster).toBe(false);
+    expect(loadConfig({ ...base(), REDIS_URL: 'redis://10.0.0.1:7000' }).redisCluster).toBe(false);
+    expect(loadConfig({ ...base(), REDIS_URL: 'redis://10.0.0.1:7000', REDIS_CLUSTER: 'true' }).redisCluster).toBe(true);
+    expect(loadConfig({ ...base(), REDIS_URL: 'rediss://u:p@cfg.example.com:6379/0', REDIS_CLUSTER: '1' }).redisCluster).toBe(true);
+    expect(loadConfig({ ...base(), REDIS_URL: 'redis://10.0.0.1:7000/8', REDIS_CLUSTER: 'false' }).redisCluster).toBe(false);
+  });
+
+  it('stops start-up on a value it does not know, a cluster without REDIS_URL, or another database', () => {
+    expect(() => loadConfig({ ...base(), REDIS_URL: 'redis://h:7000', REDIS_CLUSTER: 'yes' })).toThrow(new ConfigError('REDIS_CLUSTER', 'must be "true" or "false" (got "yes")'));
+    expect(() => loadConfig({ ...base(), REDIS_CLUSTER: 'true' })).toThrow(/^Configuration error: REDIS_CLUSTER needs REDIS_URL/);
+    expect(() => loadConfig({ ...base(), REDIS_URL: 'redis://h:7000/8', REDIS_CLUSTER: 'true' })).toThrow(
+      new ConfigError('REDIS_URL', 'names database 8, but a Redis Cluster has only database 0 (REDIS_CLUSTER=true)'),
+    );
+  });
+});

@@ -31,6 +31,8 @@ export interface Config {
   databaseUrl: string | null;
   dbDriver: DbDriver;
   redisUrl: string | null;
+  /** REDIS_URL names one node of a Redis Cluster (REDIS_CLUSTER=true): lib/kv/config.ts. */
+  redisCluster: boolean;
   upstash: { url: string; token: string } | null;
   jwtSecret: Uint8Array;
   adminApiKey: string | null;
@@ -78,6 +80,26 @@ type Env = Record<string, string | undefined>;
 function nonEmpty(env: Env, name: string): string | null {
   const value = env[name]?.trim();
   return value ? value : null;
+}
+
+/**
+ * REDIS_CLUSTER: `true` when REDIS_URL names a node of a Redis Cluster (any
+ * node; the others are found from its CLUSTER SLOTS), `false` or unset for a
+ * single Redis. Checked here and read by lib/kv/config.ts. A cluster has one
+ * database, so a URL naming another one (`/3`) is refused instead of ignored.
+ */
+export function redisClusterFromEnv(env: Env = process.env): boolean {
+  const text = nonEmpty(env, 'REDIS_CLUSTER')?.toLowerCase() ?? 'false';
+  if (text !== 'true' && text !== 'false' && text !== '1' && text !== '0') {
+    throw new ConfigError('REDIS_CLUSTER', `must be "true" or "false" (got "${text}")`);
+  }
+  const cluster = text === 'true' || text === '1';
+  if (!cluster) return false;
+  const url = nonEmpty(env, 'REDIS_URL');
+  if (!url) throw new ConfigError('REDIS_CLUSTER', 'needs REDIS_URL (a redis:// or rediss:// URL of one of the cluster\'s nodes)');
+  const db = /^rediss?:\/\/[^/]*\/(\d*)/.exec(url)?.[1];
+  if (db && db !== '0') throw new ConfigError('REDIS_URL', `names database ${db}, but a Redis Cluster has only database 0 (REDIS_CLUSTER=true)`);
+  return true;
 }
 
 /** Picks the database driver: PGlite without a URL; Neon's serverless driver when asked or on a Neon host. */
@@ -158,6 +180,7 @@ export function loadConfig(env: Env = process.env): Config {
   if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) {
     throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
   }
+  const redisCluster = redisClusterFromEnv(env);
   const upstashUrl = nonEmpty(env, 'UPSTASH_REDIS_REST_URL');
   const upstashToken = nonEmpty(env, 'UPSTASH_REDIS_REST_TOKEN');
   if ((upstashUrl === null) !== (upstashToken === null)) {
@@ -275,6 +298,7 @@ export function loadConfig(env: Env = process.env): Config {
     databaseUrl,
     dbDriver,
     redisUrl,
+    redisCluster,
     upstash: upstashUrl && upstashToken ? { url: upstashUrl, token: upstashToken } : null,
     jwtSecret,
     adminApiKey,

@@ -103,7 +103,7 @@ async function serve(dataDir: string): Promise<Served> {
 
 async function ready(s: Served): Promise<void> {
   // A fresh embedded database's start and migrations took over 60 s with the load average at 20-30 (run 3
-  // of docs/reliability.md, "Suite under load"): a bound for a hang, not for speed.
+  // of docs/engineering/reliability.md, "Suite under load"): a bound for a hang, not for speed.
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (s.child.exitCode !== null) throw new Error(`server exited ${s.child.exitCode}: ${s.output()}`);

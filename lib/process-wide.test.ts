@@ -65,15 +65,15 @@ describe('process-wide objects across module copies (Next.js chunks), in process
 describe('record caches across module copies (Next.js chunks)', () => {
   it("a forget from one route's copy clears the entry another route's copy would answer", async () => {
     vi.resetModules();
-    const eventsRoute = await import('@/lib/events/user-records-cache');
+    const eventsRoute = await import('@/lib/progress/user-state');
     vi.resetModules();
-    const claimRoute = await import('@/lib/events/user-records-cache');
-    expect(claimRoute.forgetRecords).not.toBe(eventsRoute.forgetRecords);
+    const claimRoute = await import('@/lib/progress/user-state');
+    expect(claimRoute.forgetUserState).not.toBe(eventsRoute.forgetUserState);
     const user = `chunks-${randomUUID()}`;
-    eventsRoute.storeRecords('app', user, { readSeq: 1, seq: 1 }, ['m1'], new Map(), [], {});
-    expect(eventsRoute.cachedRecords('app', user, ['m1'])).toBeDefined();
-    claimRoute.forgetRecords('app', user);
-    expect(eventsRoute.cachedRecords('app', user, ['m1'])).toBeUndefined();
+    eventsRoute.rememberEventState('app', user, { readSeq: 1, seq: 1 }, ['m1'], new Map(), [], {});
+    expect(eventsRoute.cachedForEvent('app', user, ['m1'])).toBeDefined();
+    claimRoute.forgetUserState('app', user);
+    expect(eventsRoute.cachedForEvent('app', user, ['m1'])).toBeUndefined();
   });
 });
 

@@ -11,7 +11,7 @@ import { getCatalog, invalidateCatalog } from '@/lib/catalog/catalog';
 import { getKv } from '@/lib/kv';
 import { toBalance } from '@/lib/balances/balances';
 import { toMissionProgress } from '@/lib/missions/engine';
-import { forgetUserRecords } from '@/lib/progress/records-cache';
+import { userChanged } from '@/lib/progress/user-state';
 import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import type { StreamSources } from '@/lib/updates/sources';
 import { logger } from '@/lib/log';
@@ -32,7 +32,7 @@ export async function processServiceDeps(): Promise<ServiceContext['deps']> {
   return { db: await processDb(), kv: getKv(), bus: getBus(), log: logger(), catalog: getCatalog, publish: publishInOrder, eraseStream, catalogChanged };
 }
 
-/** The update log's view of the domain: the database, the catalog's reading of a progress row, a balance row's message, the records cache. */
+/** The update log's view of the domain: the database, the catalog's reading of a progress row, a balance row's message, the user-state cache. */
 export function processStreamSources(): StreamSources {
   return {
     db: processDb,
@@ -47,6 +47,6 @@ export function processStreamSources(): StreamSources {
       };
     },
     balanceUpdate: (row) => ({ type: 'balance.changed', data: toBalance(row) }),
-    userChanged: forgetUserRecords,
+    userChanged,
   };
 }

@@ -4,7 +4,7 @@
 // The shell is Chromium without the browser's UI layer: the same Blink, the
 // same fonts, but its browser process took 38 s of CPU in a whole run of the
 // suite against 87 s for the full browser run headless, and the suite took
-// 4.8 min against 5.8–6.1 (docs/reliability.md, "The headless shell").
+// 4.8 min against 5.8–6.1 (docs/engineering/reliability.md, "The headless shell").
 import { existsSync } from 'node:fs';
 
 export const CHROMIUM_CANDIDATES = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium'];

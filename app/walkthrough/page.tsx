@@ -1,19 +1,20 @@
-// /walkthrough – the README's curl walkthrough, read from README.md itself,
-// with the README's `localhost:3000` replaced by the origin this page was
+// /walkthrough – the quickstart's curl walkthrough, read from docs/quickstart.md
+// itself, with its `localhost:3000` replaced by the origin this page was
 // requested on (a server on another port or host gets commands that reach it).
 import type { Metadata } from 'next';
 import { headers } from 'next/headers';
 import Link from 'next/link';
+import path from 'node:path';
 import { Fragment } from 'react';
 import { Logo } from '@/components/console/logo';
-import { readmeSection } from '@/lib/docs/readme-section';
+import { docSection } from '@/lib/docs/readme-section';
 import { requestOrigin, withOrigin } from '@/lib/docs/request-origin';
 
 export const metadata: Metadata = { title: 'Walkthrough' };
 // Per request: the commands name the origin the reader reached.
 export const dynamic = 'force-dynamic';
 
-/** `code` spans and `[text](target)` links of a README paragraph: a web link is a link, a file of the repository its path. */
+/** `code` spans and `[text](target)` links of a docs/quickstart.md paragraph: a web link is a link, a file of the repository its path from the repository's root. */
 function Inline({ text }: { text: string }) {
   return (
     <>
@@ -36,7 +37,7 @@ function Inline({ text }: { text: string }) {
         if (link) {
           return (
             <code key={i} title="A file of the Questline repository" className="rounded bg-muted px-1 py-0.5 font-mono text-[0.85em]">
-              {link[2]}
+              {path.posix.join('docs', link[2])}
             </code>
           );
         }
@@ -48,7 +49,7 @@ function Inline({ text }: { text: string }) {
 
 export default async function WalkthroughPage() {
   const origin = requestOrigin(await headers());
-  const blocks = readmeSection('Walkthrough (curl)').map((block) => ({ ...block, text: withOrigin(block.text, origin) }));
+  const blocks = docSection('Walkthrough (curl)').map((block) => ({ ...block, text: withOrigin(block.text, origin) }));
   return (
     <div className="mx-auto max-w-3xl px-6 py-10">
       <Link href="/" className="mb-10 flex w-fit items-center gap-2.5 font-semibold">
@@ -58,7 +59,7 @@ export default async function WalkthroughPage() {
       <main className="space-y-5">
         <h1 className="text-3xl font-semibold tracking-tight">Walkthrough</h1>
         <p className="text-muted-foreground">
-          From the README: run <code className="font-mono text-foreground">npm start</code>, then try the API with curl.
+          From the quickstart (docs/quickstart.md): run <code className="font-mono text-foreground">npm start</code>, then try the API with curl.
         </p>
         {blocks.map((block, i) =>
           block.kind === 'code' ? (

@@ -2,6 +2,7 @@ import { backendFromEnv, type Env } from '@/lib/kv/config';
 import { createHttpRedisClient } from '@/lib/kv/clients';
 import { MemoryBus } from './memory';
 import { RedisBus } from './redis';
+import { RedisClusterBus } from './redis-cluster';
 import type { Bus } from './types';
 import { UpstashBus } from './upstash';
 
@@ -14,7 +15,8 @@ export function createBus(env: Env = process.env): Bus {
   const backend = backendFromEnv(env);
   switch (backend.kind) {
     case 'redis':
-      return new RedisBus(backend.url);
+      // A Redis Cluster (REDIS_CLUSTER=true): sharded Pub/Sub.
+      return backend.cluster ? new RedisClusterBus(backend.url) : new RedisBus(backend.url);
     case 'upstash':
       return new UpstashBus(createHttpRedisClient(backend.url, backend.token).client);
     case 'memory':

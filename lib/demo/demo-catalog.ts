@@ -1,6 +1,6 @@
 // The demo app's catalog: one campaign and missions that show every feature
 // (windows, a filter, a prerequisite, currency, item and badge rewards), so
-// the README walkthrough works on a fresh start.
+// the quickstart's walkthrough (docs/quickstart.md) works on a fresh start.
 import type { CampaignInput } from '@/lib/contract/campaign';
 import type { MissionInput } from '@/lib/contract/mission';
 

@@ -1,11 +1,12 @@
-// One section of README.md as blocks (paragraphs and code), so the site can
-// show the walkthrough without a second copy of it: README.md stays the source.
+// One section of a document of docs/ as blocks (paragraphs and code), so the
+// site can show the quickstart's walkthrough without a second copy of it:
+// docs/quickstart.md stays the source (and docs/quickstart.test.ts runs it).
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 export type Block = { kind: 'code'; text: string } | { kind: 'text'; text: string } | { kind: 'heading'; text: string };
 
-export function readmeSection(heading: string, file = path.join(/* turbopackIgnore: true */ process.cwd(), 'README.md')): Block[] {
+export function docSection(heading: string, file = path.join(/* turbopackIgnore: true */ process.cwd(), 'docs', 'quickstart.md')): Block[] {
   const lines = readFileSync(/* turbopackIgnore: true */ file, 'utf8').split('\n');
   const start = lines.findIndex((l) => l.trim() === `## ${heading}`);
   if (start < 0) return [];

@@ -4,6 +4,8 @@
 // dated next week (a farm of daily rewards) or in 1970 (seconds sent instead
 // of milliseconds) does not. Inside them, the engine decides what a late
 // event counts for (lib/missions/engine.ts, outside_current_window).
+// Recording checks it (lib/events/recording.ts), whatever the event's way in.
+import { AppError } from '@/lib/errors';
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 60 * MINUTE_MS;
@@ -31,7 +33,7 @@ function describeAge(ms: number): string {
  * null when it is within the bounds. The sentence, naming the field
  * (`timestamp: …`), is the error message the client sees.
  */
-export function eventTimeProblem(timestamp: number, now: number, source: keyof typeof MAX_EVENT_AGE_MS): string | null {
+function eventTimeProblem(timestamp: number, now: number, source: keyof typeof MAX_EVENT_AGE_MS): string | null {
   if (timestamp > 0 && timestamp < SECONDS_LIKE_BELOW) {
     return `timestamp: ${timestamp} looks like Unix seconds: send Unix milliseconds (e.g. ${timestamp * 1000})`;
   }
@@ -43,4 +45,14 @@ export function eventTimeProblem(timestamp: number, now: number, source: keyof t
     return `timestamp: ${new Date(timestamp).toISOString()} is more than ${describeAge(maxAge)} before the server clock (${new Date(now).toISOString()}); events are accepted up to ${describeAge(maxAge)} late (Unix milliseconds)`;
   }
   return null;
+}
+
+/**
+ * Refuses an event out of bounds: 400 `invalid_event` on POST /v1/events,
+ * `validation_error` for a webhook delivery or a test event; the message is
+ * the sentence of eventTimeProblem, after `at` (a batch's `events[i].`).
+ */
+export function checkEventTime(timestamp: number, now: number, source: keyof typeof MAX_EVENT_AGE_MS, at = ''): void {
+  const problem = eventTimeProblem(timestamp, now, source);
+  if (problem) throw new AppError(source === 'api' ? 'invalid_event' : 'validation_error', at + problem);
 }

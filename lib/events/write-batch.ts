@@ -1,7 +1,7 @@
 // Group commit of concurrent events: the writes of different users issued
 // at the same time leave as one statement (write-event.ts writeEvents), which
 // commits them together; each caller is answered its own outcome after that
-// commit. Like the group read (./read-batch.ts), what is issued before the
+// commit. Like the group read (lib/progress/user-state.ts), what is issued before the
 // next `setImmediate` (and, while MAX_IN_FLIGHT groups are out, until one
 // comes back) goes together.
 //
@@ -21,7 +21,7 @@
 // Writes inside a transaction do not come here.
 import type { DbOrTx } from '@/db/client';
 import { isUnavailableError } from '@/lib/errors';
-import { gatherer, type Pending } from './gather';
+import { gatherer, type Pending } from '@/db/gather';
 import { writeEvent, writeEvents, type EventWrite, type GroupedWrite, type WriteOutcome } from './write-event';
 
 /** A bound on one statement's size. */

@@ -1,10 +1,7 @@
-// The SQL of one event: what recordEvent reads before evaluating (one
-// statement) and the write (one statement), with no transaction of its own.
-//
-// The read takes the user's sequence number (user_sequences), the stored
-// answer of the event's idempotency key, the progress records the event's
-// missions need and the user's attributes (audiences, time zone: no extra
-// round trip), all from one snapshot. The write checks that the sequence
+// The SQL of one event's write (one statement, no transaction of its own);
+// what it reads before evaluating is the user's state, read by
+// lib/progress/user-state.ts (readForEvent) in one statement from one
+// snapshot. The write checks that the sequence
 // number is still the one read and bumps it, in the same statement that
 // inserts the event row (with its verdicts), the idempotency row, the
 // progress rows (one multi-row upsert) and the dashboard's rollups: when another change of the user committed in between
@@ -14,26 +11,10 @@
 // a concurrent duplicate fail. The same statement upserts the user's row of
 // app_users (first and last seen, event count: the support desk's search).
 import type { DbOrTx } from '@/db/client';
-import { runPrepared, textArray, type Prepared } from '@/db/prepared';
+import { runPrepared, type Prepared } from '@/db/prepared';
 import { rollupParam, type rollupRows } from '@/lib/analytics/rollups';
 import type { ProgressRecord } from '@/lib/missions/schema';
-import { parseAttributes, type UserAttributes } from '@/lib/users/attributes';
-
-export interface StoredAnswer {
-  hash: string;
-  status: number;
-  /** The response body as stored: a JSON string (see lib/idempotency/run-idempotent.ts). */
-  response: unknown;
-}
-
-export interface EventRead {
-  /** The user's sequence number; null when the user has none yet. */
-  seq: number | null;
-  stored: StoredAnswer | null;
-  records: Map<string, ProgressRecord>;
-  /** The user's attributes (app_users.attributes; {} when none), read in the same statement: audiences and the user's zone. */
-  attributes: UserAttributes;
-}
+import { STORED_ANSWER, type StoredAnswer } from '@/lib/progress/user-state';
 
 interface Scope {
   appId: string;
@@ -45,80 +26,7 @@ function parsed<T>(value: unknown): T {
   return (typeof value === 'string' ? JSON.parse(value) : value) as T;
 }
 
-const STORED_ANSWER = `(select json_build_object('hash', request_hash, 'status', status, 'response', response) from idempotency_keys
-  where app_id = $1 and user_id = $2 and key = $3::text)`;
-
-const READ_FOR_EVENT: Prepared = {
-  name: 'ql_event_read_v2',
-  text: `select
-    (select seq::text from user_sequences where app_id = $1 and user_id = $2) as seq,
-    (select attributes from app_users where app_id = $1 and user_id = $2) as attributes,
-    ${STORED_ANSWER} as stored,
-    (select coalesce(json_agg(json_build_object(
-        'missionId', mission_id, 'status', status, 'currentCount', current_count, 'targetCount', target_count,
-        'windowStart', window_start, 'cycle', cycle, 'updatedAt', updated_at, 'state', state)), '[]'::json)
-     from progress where app_id = $1 and user_id = $2 and mission_id = any($4::text[])) as records`,
-};
-
-/**
- * READ_FOR_EVENT for several users at once (lib/events/read-batch.ts): one
- * row per input, `idx` its place. $1 idx[], $2 app[], $3 user[], $4 key[]
- * (null when unkeyed), $5 the mission ids of each input joined by ',' (ids
- * have no comma: lib/contract/common.ts).
- */
-const READ_FOR_EVENTS: Prepared = {
-  name: 'ql_event_read_many_v1',
-  text: `select i.idx,
-    (select seq::text from user_sequences where app_id = i.app and user_id = i.usr) as seq,
-    (select attributes from app_users where app_id = i.app and user_id = i.usr) as attributes,
-    (select json_build_object('hash', request_hash, 'status', status, 'response', response) from idempotency_keys
-      where app_id = i.app and user_id = i.usr and key = i.k) as stored,
-    (select coalesce(json_agg(json_build_object(
-        'missionId', mission_id, 'status', status, 'currentCount', current_count, 'targetCount', target_count,
-        'windowStart', window_start, 'cycle', cycle, 'updatedAt', updated_at, 'state', state)), '[]'::json)
-     from progress where app_id = i.app and user_id = i.usr and mission_id = any(string_to_array(i.missions, ','))) as records
-  from unnest($1::int[], $2::text[], $3::text[], $4::text[], $5::text[]) as i(idx, app, usr, k, missions)`,
-};
-
 const READ_STORED_ANSWER: Prepared = { name: 'ql_event_stored_v1', text: `select ${STORED_ANSWER} as stored` };
-
-/** One statement: sequence number, stored answer (when keyed) and the records of `missionIds`. */
-export async function readForEvent(db: DbOrTx, s: Scope, key: string | null, missionIds: string[]): Promise<EventRead> {
-  const row = (await runPrepared(db, READ_FOR_EVENT, [s.appId, s.userId, key, textArray(missionIds)]))[0] ?? {};
-  return eventReadOf(s, row);
-}
-
-export interface EventReadInput {
-  scope: Scope;
-  key: string | null;
-  missionIds: string[];
-}
-
-/** readForEvent of several users in one statement, the answers in the inputs' order. */
-export async function readForEvents(db: DbOrTx, inputs: readonly EventReadInput[]): Promise<EventRead[]> {
-  const rows = await runPrepared(db, READ_FOR_EVENTS, [
-    `{${inputs.map((_, i) => i).join(',')}}`,
-    textArray(inputs.map((r) => r.scope.appId)),
-    textArray(inputs.map((r) => r.scope.userId)),
-    `{${inputs.map((r) => (r.key === null ? 'NULL' : `"${r.key.replace(/[\\"]/g, (c) => `\\${c}`)}"`)).join(',')}}`,
-    textArray(inputs.map((r) => r.missionIds.join(','))),
-  ]);
-  const byIdx = new Map(rows.map((row) => [Number(row.idx), row]));
-  return inputs.map((r, i) => eventReadOf(r.scope, byIdx.get(i) ?? {}));
-}
-
-function eventReadOf(s: Scope, row: Record<string, unknown>): EventRead {
-  const records = new Map<string, ProgressRecord>();
-  for (const { state, ...r } of parsed<Array<Omit<ProgressRecord, 'userId' | 'state'> & { state: ProgressRecord['state'] | null }>>(row.records ?? '[]')) {
-    records.set(r.missionId, { userId: s.userId, ...r, ...(state === null || state === undefined ? {} : { state }) });
-  }
-  return {
-    seq: row.seq === null || row.seq === undefined ? null : Number(row.seq),
-    stored: row.stored === null || row.stored === undefined ? null : parsed<StoredAnswer>(row.stored),
-    records,
-    attributes: parseAttributes(row.attributes),
-  };
-}
 
 /** The stored answer of a key, read after a write found the key taken. */
 export async function readStoredAnswer(db: DbOrTx, s: Scope, key: string): Promise<StoredAnswer | null> {
@@ -315,7 +223,7 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
  * inserts 0, which is no sequence number taken (stale), as lockUser's rows
  * start at 0. Before, an UPDATE for the bumps and an INSERT for the first
  * changes took the rows in the query plan's order, and a CI run met the
- * deadlock (docs/reliability.md).
+ * deadlock (docs/engineering/reliability.md).
  */
 const WRITE_EVENTS: Prepared = {
   name: 'ql_event_write_many_v2',

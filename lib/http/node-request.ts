@@ -4,7 +4,7 @@
 // text/json/arrayBuffer), over Node's own parsed request, without undici
 // building a Request, a Headers copy and a web stream per request (about a
 // tenth of the server's CPU under the many-players benchmark,
-// docs/benchmarks.md). The Next.js route files and Better Auth's routes keep
+// docs/engineering/benchmarks.md). The Next.js route files and Better Auth's routes keep
 // real web Requests, as does a body that streams (chunked, or announced over
 // the cap).
 import type { IncomingHttpHeaders } from 'node:http';

@@ -82,7 +82,7 @@ function lightRequest(req: IncomingMessage, url: URL, method: string, body: Buff
  * AbortSignal built only when something asks for it: the update stream, a
  * streamed request body's read, a streamed response. Most requests never do,
  * and an AbortController (plus undici linking it to the Request) per request
- * was a measurable share of server CPU (docs/benchmarks.md).
+ * was a measurable share of server CPU (docs/engineering/benchmarks.md).
  */
 export class ClientGone {
   private controller: AbortController | null = null;

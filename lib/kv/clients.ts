@@ -1,11 +1,12 @@
 // Builds the @upstash/redis clients used by KV and rate limiting, over HTTP
 // (Upstash REST) or over TCP (plain Redis through TcpRequester).
-import { Redis as IORedis } from 'ioredis';
+import { Cluster, Redis as IORedis, type RedisOptions } from 'ioredis';
 import { Redis, type Requester, type UpstashRequest, type UpstashResponse } from '@upstash/redis';
 import { ConfigError } from '@/lib/config';
 import { outageAnnounced } from '@/lib/log-outage';
 import { processWide } from '@/lib/process-wide';
 import { throughBreaker } from './breaker';
+import type { RedisConnection } from './connection';
 import { TcpRequester } from './tcp-requester';
 
 /** Default bound on one Redis command (REDIS_COMMAND_TIMEOUT_MS). */
@@ -52,6 +53,54 @@ export function connectIORedis(url: string, role: string, options: { autoPipelin
     enableAutoPipelining: options.autoPipelining ?? false,
     commandTimeout: redisCommandTimeoutMs(),
   });
+  logConnectionErrors(redis, role);
+  return redis;
+}
+
+
+/**
+ * An ioredis Cluster client seeded with the node REDIS_URL names (the others
+ * come from its CLUSTER SLOTS), with the bounds of connectIORedis on every
+ * node connection. A command whose node went away (a master failing over to
+ * its replica) is retried on the refreshed slot map (retryDelayOnFailover,
+ * up to maxRedirections) before it fails as unavailable. `shardedSubscribers`:
+ * SSUBSCRIBE goes to one subscriber connection per master (lib/bus/redis-cluster.ts).
+ */
+export function connectIORedisCluster(url: string, role: string, options: { autoPipelining?: boolean; shardedSubscribers?: boolean } = {}): Cluster {
+  const seed = new URL(url);
+  const tls = seed.protocol === 'rediss:';
+  const redisOptions: RedisOptions = {
+    connectionName: `questline:${role}`,
+    maxRetriesPerRequest: 2,
+    connectTimeout: 5_000,
+    commandTimeout: redisCommandTimeoutMs(),
+    ...(seed.username ? { username: decodeURIComponent(seed.username) } : {}),
+    ...(seed.password ? { password: decodeURIComponent(seed.password) } : {}),
+    ...(tls ? { tls: { servername: seed.hostname } } : {}),
+  };
+  const cluster = new Cluster([{ host: seed.hostname, port: Number(seed.port || 6379) }], {
+    redisOptions,
+    enableAutoPipelining: options.autoPipelining ?? false,
+    // Auto-pipelining on a cluster groups a command by the slot of its first argument, which for a
+    // script is its sha or text, not a key: the batch then fails ("All keys in the pipeline should
+    // belong to the same slots allocation group"). Scripts are sent on their own.
+    autoPipeliningIgnoredCommands: ['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'script'],
+    shardedSubscribers: options.shardedSubscribers ?? false,
+    // A failover takes the cluster's node timeout and an election: a command to the
+    // failed master is retried every 100 ms on a refreshed slot map, 16 times at most.
+    retryDelayOnFailover: 100,
+    retryDelayOnClusterDown: 100,
+    maxRedirections: 16,
+    slotsRefreshTimeout: 2_000,
+    // Managed clusters over TLS announce node addresses the certificate names: no lookup of our own.
+    ...(tls ? { dnsLookup: (address: string, callback: (err: Error | null, address: string) => void) => callback(null, address) } : {}),
+  });
+  logConnectionErrors(cluster, role);
+  return cluster;
+}
+
+/** Errors are logged once per distinct message; a later 'ready' clears it. */
+function logConnectionErrors(redis: RedisConnection, role: string): void {
   let lastError = '';
   redis.on('error', (err: Error) => {
     lastConnectionError.message = err.message;
@@ -64,7 +113,6 @@ export function connectIORedis(url: string, role: string, options: { autoPipelin
   redis.on('ready', () => {
     lastError = '';
   });
-  return redis;
 }
 
 /**
@@ -92,11 +140,11 @@ export interface RedisClientHandle {
 
 export interface TcpRedisClientHandle extends RedisClientHandle {
   /** The ioredis connection under `client` (the KV's plain commands go straight to it). */
-  connection: IORedis;
+  connection: RedisConnection;
 }
 
-export function createTcpRedisClient(url: string): TcpRedisClientHandle {
-  const connection = connectIORedis(url, 'kv', { autoPipelining: true });
+export function createTcpRedisClient(url: string, cluster = false): TcpRedisClientHandle {
+  const connection = cluster ? connectIORedisCluster(url, 'kv', { autoPipelining: true }) : connectIORedis(url, 'kv', { autoPipelining: true });
   return {
     connection,
     client: createRawRedis(new TcpRequester(connection)),

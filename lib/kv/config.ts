@@ -1,12 +1,12 @@
 // Which store backs KV, rate limiting and the bus. Decided once from the
 // environment so every adapter in a process talks to the same place.
-import { ConfigError } from '@/lib/config';
+import { ConfigError, redisClusterFromEnv } from '@/lib/config';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
 export type BackendConfig =
   | { kind: 'memory' }
-  | { kind: 'redis'; url: string }
+  | { kind: 'redis'; url: string; /** REDIS_CLUSTER=true: `url` is one node of a Redis Cluster. */ cluster: boolean }
   | { kind: 'upstash'; url: string; token: string };
 
 /**
@@ -21,7 +21,7 @@ export function backendFromEnv(env: Env = process.env): BackendConfig {
     if (!/^rediss?:\/\//.test(redisUrl)) {
       throw new ConfigError('REDIS_URL', 'must be a redis:// or rediss:// URL');
     }
-    return { kind: 'redis', url: redisUrl };
+    return { kind: 'redis', url: redisUrl, cluster: redisClusterFromEnv(env) };
   }
   const url = env.UPSTASH_REDIS_REST_URL?.trim();
   const token = env.UPSTASH_REDIS_REST_TOKEN?.trim();

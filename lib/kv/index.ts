@@ -19,8 +19,9 @@ export function createKv(env: Env = process.env): KV {
   switch (backend.kind) {
     case 'redis': {
       // Plain commands on ioredis directly; the @upstash/redis client on the same connection serves the limiter and update log.
-      const { connection, client, close } = createTcpRedisClient(backend.url);
-      return new IORedisKv(connection, client, close);
+      // REDIS_CLUSTER=true: an ioredis Cluster under the same two clients (keys: lib/kv/keys.ts).
+      const { connection, client, close } = createTcpRedisClient(backend.url, backend.cluster);
+      return new IORedisKv(connection, client, close, backend.cluster);
     }
     case 'upstash': {
       const { client, close } = createHttpRedisClient(backend.url, backend.token);

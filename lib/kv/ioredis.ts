@@ -1,6 +1,6 @@
-import type { Redis as IORedis } from 'ioredis';
 import type { Redis } from '@upstash/redis';
 import { throughBreaker } from './breaker';
+import type { RedisConnection } from './connection';
 import type { KV, SetOptions } from './types';
 import { assertTtl } from './ttl';
 
@@ -17,10 +17,12 @@ export class IORedisKv implements KV {
   readonly kind = 'redis' as const;
 
   constructor(
-    private readonly redis: IORedis,
+    private readonly redis: RedisConnection,
     /** Exposed so the rate limiter and the update log can share the connection. */
     readonly client: Redis,
     private readonly onClose: () => Promise<void> = async () => {},
+    /** A Redis Cluster: keys of one MGET may live on different nodes. */
+    readonly cluster = false,
   ) {}
 
   get(key: string): Promise<string | null> {
@@ -29,6 +31,9 @@ export class IORedisKv implements KV {
 
   async mget(keys: string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return [];
+    // On a cluster one MGET must stay in one hash slot (CROSSSLOT otherwise): a GET
+    // per key instead, auto-pipelined, so each node still gets one write.
+    if (this.cluster) return throughBreaker(() => Promise.all(keys.map((key) => this.redis.get(key))));
     return throughBreaker(() => this.redis.mget(keys));
   }
 

@@ -93,7 +93,7 @@ describe('MemoryKv housekeeping', () => {
 describe('backend selection', () => {
   it('picks memory, redis or upstash from the environment', () => {
     expect(backendFromEnv({})).toEqual({ kind: 'memory' });
-    expect(backendFromEnv({ REDIS_URL: 'redis://h:6379' })).toEqual({ kind: 'redis', url: 'redis://h:6379' });
+    expect(backendFromEnv({ REDIS_URL: 'redis://h:6379' })).toEqual({ kind: 'redis', url: 'redis://h:6379', cluster: false });
     expect(backendFromEnv({ UPSTASH_REDIS_REST_URL: 'https://x.upstash.io', UPSTASH_REDIS_REST_TOKEN: 't' })).toEqual({
       kind: 'upstash',
       url: 'https://x.upstash.io',

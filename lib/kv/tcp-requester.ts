@@ -1,9 +1,10 @@
 // Lets the @upstash/redis client (and so @upstash/ratelimit) run over a plain
 // TCP connection: it answers the client's REST-shaped requests with ioredis.
 import { createHash } from 'node:crypto';
-import { ReplyError, type Redis as IORedis } from 'ioredis';
+import { ReplyError } from 'ioredis';
 import type { Requester, UpstashRequest, UpstashResponse } from '@upstash/redis';
 import { throughBreaker } from './breaker';
+import type { RedisConnection } from './connection';
 
 type Arg = string | number;
 
@@ -24,7 +25,7 @@ export class TcpRequester implements Requester {
   /** sha of the script as the caller sent it → the script Redis actually runs. */
   private readonly scripts = new Map<string, { script: string; sha: string }>();
 
-  constructor(private readonly redis: IORedis) {}
+  constructor(private readonly redis: RedisConnection) {}
 
   async request<TResult = unknown>(req: UpstashRequest): Promise<UpstashResponse<TResult>> {
     const [route] = req.path ?? [];

@@ -227,7 +227,7 @@ function withMeasure(
     completed = current >= streakRule.length;
   }
   // Field by field, not `{ ...base, status, … }`: V8 (Node 20) builds a spread
-  // followed by new keys on a slow path, ~4 µs a record (docs/benchmarks.md, impact replay).
+  // followed by new keys on a slow path, ~4 µs a record (docs/engineering/benchmarks.md, impact replay).
   const record: ProgressRecord = {
     userId: base.userId,
     missionId: base.missionId,
@@ -552,7 +552,7 @@ function staysClaimed(mission: Mission, record: ProgressRecord | null): boolean 
 
 function baseProgress(mission: Mission, record: ProgressRecord, win: CurrentWindow): MissionProgress {
   // Built by one function, field by field in the answer's key order (userId, missionId, updatedAt, status, …), not
-  // `{ ...base, status, … }`: V8 (Node 20) builds a spread followed by new keys on a slow path (docs/benchmarks.md).
+  // `{ ...base, status, … }`: V8 (Node 20) builds a spread followed by new keys on a slow path (docs/engineering/benchmarks.md).
   const view = (status: MissionProgress['status'], currentCount: number, targetCount: number, progress: number): MissionProgress => ({
     userId: record.userId,
     missionId: record.missionId,

@@ -1,12 +1,11 @@
 // The read side of missions: the caller's view of each mission (effective
-// status, read-time window reset), listing with filters and a stable cursor.
-import { serviceNow } from '@/lib/clock';
-import type { DbOrTx } from '@/db/client';
-import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
+// status, read-time window reset), listing with filters and a stable cursor,
+// from the catalog and the user's state (lib/progress/user-state.ts). The
+// verbs: lib/services/missions/{list-missions,read-mission}.ts.
+import type { Catalog } from '@/lib/catalog/catalog';
 import { AppError } from '@/lib/errors';
-import { readUserRecords } from '@/lib/progress/records';
-import { userStateAt } from '@/lib/progress/records-cache';
-import { readAttributes, zoneOf, type UserAttributes } from '@/lib/users/attributes';
+import type { UserState } from '@/lib/progress/user-state';
+import { zoneOf, type UserAttributes } from '@/lib/users/attributes';
 import { inAudience } from './audience';
 import { claimedMissionIds, isListed, missionLock, toMissionProgress, type MissionLock } from './engine';
 import type { Mission, MissionProgress, ProgressRecord, ProgressStatus } from './schema';
@@ -53,15 +52,9 @@ export interface ListQuery {
   includeExpired: boolean;
 }
 
-async function listMissionViews(
-  db: DbOrTx,
-  catalog: Catalog,
-  userId: string,
-  query: ListQuery,
-  now: number,
-  latestSeq: number | null | undefined,
-): Promise<{ views: MissionView[]; nextAfter: string | null }> {
-  const { records, attributes } = await userStateAt(db, catalog.appId, userId, latestSeq);
+/** One page of the user's view of the catalog at `now`; `nextAfter`: the last mission's id when there are more. */
+export function listMissionViews(catalog: Catalog, state: UserState, query: ListQuery, now: number): { views: MissionView[]; nextAfter: string | null } {
+  const { records, attributes } = state;
   const zone = zoneOf(attributes);
   const claimed = claimedMissionIds(records.values());
   const views: MissionView[] = [];
@@ -84,47 +77,15 @@ async function listMissionViews(
   return { views, nextAfter: more ? views[views.length - 1].mission.id : null };
 }
 
-/** Who reads: the app and user of the token; db, catalog and clock default to the process's. */
-export interface ReadContext {
-  appId: string;
-  userId: string;
-  db: DbOrTx;
-  catalog?: Catalog;
-  now?: number;
-  /**
-   * The user's latest sequence number as the update log knows it (read with
-   * the token checks); the list's record cache answers only when it matches
-   * (lib/progress/records-cache.ts). Undefined: not known, read the database.
-   */
-  latestSeq?: number | null;
-}
-
-export interface MissionList {
-  /** The catalog version the views were built from (lib/missions/list-json.ts caches its pieces per version). */
-  catalog: Catalog;
-  views: MissionView[];
-  nextAfter: string | null;
-}
-
-/** GET /v1/missions: one page of the caller's view of the catalog. */
-export async function listMissions({ ctx, input }: { ctx: ReadContext; input: ListQuery }): Promise<MissionList> {
-  const catalog = ctx.catalog ?? (await getCatalog(ctx.appId));
-  const { views, nextAfter } = await listMissionViews(ctx.db, catalog, ctx.userId, input, ctx.now ?? serviceNow(), ctx.latestSeq);
-  return { catalog, views, nextAfter };
-}
-
 /**
- * GET /v1/missions/:id: one mission and the caller's view of it. An archived
- * mission is still readable by a user who has a record of it (it may be
- * claimable); otherwise `mission_not_found`.
+ * One mission and the user's view of it. An archived mission is still
+ * readable by a user who has a record of it (it may be claimable); otherwise
+ * (or outside the user's audience) `mission_not_found`.
  */
-export async function readMission({ ctx, input }: { ctx: ReadContext; input: { missionId: string } }): Promise<MissionView> {
-  const catalog = ctx.catalog ?? (await getCatalog(ctx.appId));
-  const mission = catalog.missions.get(input.missionId);
-  const { db } = ctx;
-  const [records, attributes] = mission ? await Promise.all([readUserRecords(db, ctx.appId, ctx.userId), readAttributes(db, ctx.appId, ctx.userId)]) : [null, {}];
-  if (!mission || !records || (mission.archived && !records.has(mission.id)) || !visibleTo(catalog, mission, attributes)) {
-    throw new AppError('mission_not_found', `No mission "${input.missionId}"`);
+export function readMissionView(catalog: Catalog, missionId: string, state: UserState | null, now: number): MissionView {
+  const mission = catalog.missions.get(missionId);
+  if (!mission || !state || (mission.archived && !state.records.has(mission.id)) || !visibleTo(catalog, mission, state.attributes)) {
+    throw new AppError('mission_not_found', `No mission "${missionId}"`);
   }
-  return viewMission(catalog, mission, records, ctx.now ?? serviceNow(), zoneOf(attributes));
+  return viewMission(catalog, mission, state.records, now, zoneOf(state.attributes));
 }

@@ -55,41 +55,6 @@ function toRecord(row: typeof progress.$inferSelect): ProgressRecord {
   };
 }
 
-/** The read side's statement (readUserRecords): prepared once per database handle, only the columns a record needs. */
-const preparedReads = new WeakMap<object, ReturnType<typeof prepareUserRecords>>();
-
-function prepareUserRecords(db: DbOrTx) {
-  return db
-    .select({
-      missionId: progress.missionId,
-      status: progress.status,
-      currentCount: progress.currentCount,
-      targetCount: progress.targetCount,
-      windowStart: progress.windowStart,
-      cycle: progress.cycle,
-      updatedAt: progress.updatedAt,
-      state: progress.state,
-    })
-    .from(progress)
-    .where(and(eq(progress.appId, sql.placeholder('appId')), eq(progress.userId, sql.placeholder('userId'))))
-    .prepare('questline_user_records_v2');
-}
-
-/**
- * Every record of one user, as readRecords answers it, through a named
- * prepared statement (parsed and planned once per connection; the
- * (app_id, user_id) prefix of the primary key serves it). The read paths
- * (mission list, mission detail) use it outside transactions.
- */
-export async function readUserRecords(db: DbOrTx, appId: string, userId: string): Promise<Map<string, ProgressRecord>> {
-  let prepared = preparedReads.get(db);
-  if (!prepared) preparedReads.set(db, (prepared = prepareUserRecords(db)));
-  const rows = await prepared.execute({ appId, userId });
-  const out = new Map<string, ProgressRecord>();
-  for (const { state, ...r } of rows) out.set(r.missionId, { userId, ...r, ...(state === null ? {} : { state }) });
-  return out;
-}
-
 /** The user's records, all of them or those of the given missions. */
 export async function readRecords(db: DbOrTx, appId: string, userId: string, missionIds?: string[]): Promise<Map<string, ProgressRecord>> {
   if (missionIds && missionIds.length === 0) return new Map();

@@ -1,5 +1,6 @@
 import { isUnavailableError } from '@/lib/errors';
 import { getKv, redisClientOf, type KV } from '@/lib/kv';
+import { redisClusterKeys } from '@/lib/kv/keys';
 import { logError } from '@/lib/log';
 import { processWide } from '@/lib/process-wide';
 import { assertLimits, MemoryLimiter } from './memory';
@@ -55,7 +56,7 @@ function resolve(opts: LimiterOptions): Limiter {
   }
   const redis = redisClientOf(kv);
   const limiter = redis
-    ? new UpstashLimiter({ redis, limit: opts.limit, windowMs: opts.windowMs, prefix: `rl:${opts.name}` })
+    ? new UpstashLimiter({ redis, limit: opts.limit, windowMs: opts.windowMs, prefix: `rl:${opts.name}`, cluster: kv.kind === 'redis' && redisClusterKeys() })
     : new MemoryLimiter({ limit: opts.limit, windowMs: opts.windowMs });
   byName.set(opts.name, { opts: { ...opts }, limiter });
   return limiter;

@@ -2,6 +2,7 @@
 // Upstash over HTTP or plain Redis over TCP (see lib/kv/clients.ts).
 import { Ratelimit } from '@upstash/ratelimit';
 import type { Redis } from '@upstash/redis';
+import { slotTag } from '@/lib/kv/keys';
 import { assertLimits, assertUnits } from './memory';
 import type { Limiter, LimitResult } from './types';
 
@@ -11,6 +12,11 @@ export interface UpstashLimiterOptions {
   windowMs: number;
   /** Key prefix, e.g. `rl:<name>`; keys become `<prefix>:<identifier>:<window>`. */
   prefix: string;
+  /**
+   * A Redis Cluster: the identifier is a hash tag (`rl:<name>:{<identifier>}:<window>`) so
+   * the two windows a script reads share a slot. Off, the keys are the single Redis's as before.
+   */
+  cluster?: boolean;
 }
 
 /**
@@ -44,6 +50,7 @@ export class UpstashLimiter implements Limiter {
   private readonly ratelimit: Ratelimit;
   private readonly redis: Redis;
   private readonly prefix: string;
+  private readonly cluster: boolean;
 
   constructor(opts: UpstashLimiterOptions) {
     assertLimits(opts.limit, opts.windowMs);
@@ -51,6 +58,7 @@ export class UpstashLimiter implements Limiter {
     this.windowMs = opts.windowMs;
     this.redis = opts.redis;
     this.prefix = opts.prefix;
+    this.cluster = opts.cluster ?? false;
     this.ratelimit = new Ratelimit({
       redis: opts.redis,
       limiter: Ratelimit.slidingWindow(opts.limit, `${opts.windowMs} ms`),
@@ -67,8 +75,8 @@ export class UpstashLimiter implements Limiter {
 
   async consume(identifier: string, units = 1): Promise<LimitResult> {
     assertUnits(units);
-    if (units > 1) return this.consumeUnits(identifier, units);
-    const r = await this.ratelimit.limit(identifier);
+    if (units > 1) return this.consumeUnits(slotTag(identifier, this.cluster), units);
+    const r = await this.ratelimit.limit(slotTag(identifier, this.cluster));
     if (r.reason === 'timeout') {
       // The library fails open after its 5 s timeout and answers limit 0 /
       // reset 0; keep failing open but with numbers a client can use.
@@ -91,7 +99,7 @@ export class UpstashLimiter implements Limiter {
 
   async peek(identifier: string): Promise<LimitResult> {
     // getRemaining (2.2.0) runs a read-only script: { remaining, reset, limit }.
-    const r = await this.ratelimit.getRemaining(identifier);
+    const r = await this.ratelimit.getRemaining(slotTag(identifier, this.cluster));
     return { success: r.remaining > 0, limit: r.limit, remaining: r.remaining, reset: r.reset };
   }
 }

@@ -3,7 +3,8 @@
 // for an AI failure). Results are cached per user in the key-value store; a
 // model call in flight is shared by concurrent requests for the same user on
 // this instance; every fresh computation is pushed as a `recommendation`
-// stream message. A first claim refreshes them in the background.
+// stream message. A first claim refreshes them in the background. The verb:
+// lib/services/recommendations/get-recommendations.ts.
 import { serviceNow } from '@/lib/clock';
 import type { DbOrTx } from '@/db/client';
 import { RECOMMENDATIONS_LIMIT } from '@/lib/contract/v1';
@@ -16,7 +17,7 @@ import { publishUpdates } from '@/lib/updates/publish';
 import { listCandidates, rankFallback, type Candidate } from './candidates';
 import { modelSettings } from './model';
 import { rankWithModel, RecommendationFailure } from './rank-with-model';
-import { readUserState } from './read-user-state';
+import { readUserState } from '@/lib/progress/user-state';
 
 export interface Recommendation {
   userId: string;
@@ -37,10 +38,10 @@ const MAX_PROMPT_CANDIDATES = 30;
 export const FALLBACK_REASON = 'Rewards ready to claim first, then the missions closest to completion, then the newest.';
 export const NOTHING_REASON = 'No mission can be progressed or claimed right now.';
 
-interface Ctx {
+/** Whose recommendations, and the database their state is read from. */
+interface Whose {
   appId: string;
   userId: string;
-  /** The database (the caller's context's). */
   db: DbOrTx;
 }
 
@@ -51,30 +52,30 @@ interface CacheEntry {
 
 /** The key of a user's cached recommendations (the claim route reads it with the token checks). */
 export const recommendationCacheKey = (appId: string, userId: string) => kvKey('recs', appId, userId);
-const cacheKey = (ctx: Ctx) => recommendationCacheKey(ctx.appId, ctx.userId);
+const cacheKey = (who: Whose) => recommendationCacheKey(who.appId, who.userId);
 
-async function loadCandidates(ctx: Ctx, now: number): Promise<Candidate[]> {
-  const catalog = await getCatalog(ctx.appId);
+async function loadCandidates(who: Whose, now: number): Promise<Candidate[]> {
+  const catalog = await getCatalog(who.appId);
   // Records and attributes in one statement, gathered with other users' reads of the same moment.
-  const { records, attributes } = await readUserState(ctx.db, { appId: ctx.appId, userId: ctx.userId });
+  const { records, attributes } = await readUserState(who.db, { appId: who.appId, userId: who.userId });
   // Audiences: a mission outside the user's audience is never a candidate (and a cached answer naming one is stale).
   return rankFallback(listCandidates(catalog, records, now, attributes));
 }
 
 /** The cached entry; `raw`: its text already read (null: none), so the store is not asked again. */
-async function readCache(ctx: Ctx, raw?: string | null): Promise<CacheEntry | null> {
+async function readCache(who: Whose, raw?: string | null): Promise<CacheEntry | null> {
   try {
-    const text = raw === undefined ? await getKv().get(cacheKey(ctx)) : raw;
+    const text = raw === undefined ? await getKv().get(cacheKey(who)) : raw;
     return text === null ? null : (JSON.parse(text) as CacheEntry);
   } catch (err) {
-    if (!isCircuitOpen(err)) logError('recommendation cache read failed', err, { appId: ctx.appId });
+    if (!isCircuitOpen(err)) logError('recommendation cache read failed', err, { appId: who.appId });
     return null;
   }
 }
 
-async function compute(ctx: Ctx, limit: number): Promise<Recommendation> {
+async function compute(who: Whose, limit: number): Promise<Recommendation> {
   const now = serviceNow();
-  const candidates = await loadCandidates(ctx, now);
+  const candidates = await loadCandidates(who, now);
   const shortlist = candidates.slice(0, MAX_PROMPT_CANDIDATES);
   const { model, timeoutMs } = modelSettings();
   const fallback = (): Pick<Recommendation, 'missionIds' | 'reason' | 'fallback'> => ({
@@ -87,27 +88,27 @@ async function compute(ctx: Ctx, limit: number): Promise<Recommendation> {
   if (shortlist.length === 0) {
     ranked = { missionIds: [], reason: NOTHING_REASON, fallback: model === null };
   } else if (model === null) {
-    logInfo('recommendations: fallback', { appId: ctx.appId, reason: 'no_model' });
+    logInfo('recommendations: fallback', { appId: who.appId, reason: 'no_model' });
     ranked = fallback();
   } else {
     try {
       ranked = { ...(await rankWithModel({ model, timeoutMs, candidates: shortlist, limit, now })), fallback: false };
     } catch (err) {
       const failure = err instanceof RecommendationFailure ? err : new RecommendationFailure('api_error', String(err), { cause: err });
-      logWarn('recommendations: fallback', { appId: ctx.appId, reason: failure.kind, detail: failure.message });
+      logWarn('recommendations: fallback', { appId: who.appId, reason: failure.kind, detail: failure.message });
       ranked = fallback();
     }
   }
 
-  const result: Recommendation = { userId: ctx.userId, ...ranked, generatedAt: Date.now() };
+  const result: Recommendation = { userId: who.userId, ...ranked, generatedAt: Date.now() };
   const entry: CacheEntry = { limit, result };
   await getKv()
-    .set(cacheKey(ctx), JSON.stringify(entry), { ttlMs: result.fallback ? FALLBACK_CACHE_TTL_MS : CACHE_TTL_MS })
+    .set(cacheKey(who), JSON.stringify(entry), { ttlMs: result.fallback ? FALLBACK_CACHE_TTL_MS : CACHE_TTL_MS })
     .catch((err: unknown) => {
-      if (!isCircuitOpen(err)) logError('recommendation cache write failed', err, { appId: ctx.appId });
+      if (!isCircuitOpen(err)) logError('recommendation cache write failed', err, { appId: who.appId });
     });
-  await publishUpdates(ctx.appId, ctx.userId, [
-    { type: 'recommendation', data: { userId: ctx.userId, missionIds: result.missionIds, reason: result.reason } },
+  await publishUpdates(who.appId, who.userId, [
+    { type: 'recommendation', data: { userId: who.userId, missionIds: result.missionIds, reason: result.reason } },
   ]);
   return result;
 }
@@ -125,9 +126,9 @@ function flights(): Flights {
  * started earlier (it may have read the user's state before a claim) and
  * starts anew, unless another fresh one has started meanwhile.
  */
-async function shared(ctx: Ctx, limit: number, fresh: boolean): Promise<Recommendation> {
+async function shared(who: Whose, limit: number, fresh: boolean): Promise<Recommendation> {
   const all = flights();
-  const key = JSON.stringify([ctx.appId, ctx.userId, limit]);
+  const key = JSON.stringify([who.appId, who.userId, limit]);
   const before = all.get(key);
   if (before && !fresh) return before;
   if (before && fresh) {
@@ -135,7 +136,7 @@ async function shared(ctx: Ctx, limit: number, fresh: boolean): Promise<Recommen
     const after = all.get(key);
     if (after && after !== before) return after;
   }
-  const flight: Promise<Recommendation> = compute(ctx, limit).finally(() => {
+  const flight: Promise<Recommendation> = compute(who, limit).finally(() => {
     if (all.get(key) === flight) all.delete(key);
   });
   all.set(key, flight);
@@ -143,30 +144,31 @@ async function shared(ctx: Ctx, limit: number, fresh: boolean): Promise<Recommen
 }
 
 /** GET /v1/recommendations: the cached answer while it is fresh and still names only candidates, else a new one. */
-export async function getRecommendations({ ctx, input }: { ctx: Ctx; input: { limit: number } }): Promise<Recommendation> {
-  const cached = await readCache(ctx);
-  if (cached && cached.limit === input.limit) {
-    const current = new Set((await loadCandidates(ctx, serviceNow())).map((c) => c.mission.id));
+export async function currentRecommendations(db: DbOrTx, user: { appId: string; userId: string }, limit: number): Promise<Recommendation> {
+  const who: Whose = { ...user, db };
+  const cached = await readCache(who);
+  if (cached && cached.limit === limit) {
+    const current = new Set((await loadCandidates(who, serviceNow())).map((c) => c.mission.id));
     // A claimed or expired mission drops out: such an answer is stale however young it is.
     if (cached.result.missionIds.every((id) => current.has(id))) return cached.result;
   }
-  return shared(ctx, input.limit, false);
+  return shared(who, limit, false);
 }
 
 /**
  * Recomputes (with the limit last asked for) and pushes the result; for the background refresh and tests.
  * `cached`: the cache entry's text when the caller read it already (the claim route, with the token checks).
  */
-async function refreshRecommendations({ ctx, cached }: { ctx: Ctx; cached?: string | null }): Promise<Recommendation> {
-  const entry = await readCache(ctx, cached);
-  return shared(ctx, entry?.limit ?? DEFAULT_LIMIT, true);
+async function refreshRecommendations({ who, cached }: { who: Whose; cached?: string | null }): Promise<Recommendation> {
+  const entry = await readCache(who, cached);
+  return shared(who, entry?.limit ?? DEFAULT_LIMIT, true);
 }
 
 /**
  * Starts refreshRecommendations without waiting for it (after a claim commits); failures are logged.
  */
-export function refreshRecommendationsInBackground({ ctx, cached }: { ctx: Ctx; cached?: string | null }): void {
-  void refreshRecommendations({ ctx, cached }).catch((err: unknown) =>
-    logError('recommendation refresh failed', err, { appId: ctx.appId }),
+export function refreshRecommendationsInBackground(db: DbOrTx, user: { appId: string; userId: string }, cached?: string | null): void {
+  void refreshRecommendations({ who: { ...user, db }, cached }).catch((err: unknown) =>
+    logError('recommendation refresh failed', err, { appId: user.appId }),
   );
 }

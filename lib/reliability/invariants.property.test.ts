@@ -10,7 +10,7 @@
 //
 // Replay a failure: the seed and path are printed; run with
 //   QUESTLINE_PROPERTY_SEED=<seed> QUESTLINE_PROPERTY_PATH=<path> npx vitest run lib/reliability/invariants.property.test.ts
-// Long run (docs/reliability.md): QUESTLINE_PROPERTY_RUNS=500.
+// Long run (docs/engineering/reliability.md): QUESTLINE_PROPERTY_RUNS=500.
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MissionInput } from '@/lib/contract/mission';

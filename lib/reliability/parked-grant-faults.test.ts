@@ -5,7 +5,7 @@
 // held back), then the test's own redis-server (no persistence) is killed and
 // started again empty. The grant must still reach a stream kept open across
 // the outage and one resumed with Last-Event-ID, once, and both must end on
-// the stored state (docs/reliability.md, "Streams without gaps").
+// the stored state (docs/engineering/reliability.md, "Streams without gaps").
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type pg from 'pg';
 import type { MissionInput } from '@/lib/contract/mission';

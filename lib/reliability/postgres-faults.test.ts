@@ -3,7 +3,7 @@
 // cuts, stalls or slows connections; Redis is the environment's. Requests
 // must answer 200 or 503 `unavailable` within a bound, nothing accepted may be
 // lost or doubled (checked on the rows through a direct connection), and the
-// service recovers without a restart (docs/reliability.md has the figures).
+// service recovers without a restart (docs/engineering/reliability.md has the figures).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';

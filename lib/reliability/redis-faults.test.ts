@@ -4,7 +4,7 @@
 // stalled and slowed; the database rows must show every accepted event once,
 // requests must answer 200 or 503 `unavailable` within a bound, and the
 // service must recover without a restart (docs/operations.md, "Redis outages";
-// docs/reliability.md has the figures).
+// docs/engineering/reliability.md has the figures).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { sharedStores } from '@/lib/testing/instance';
@@ -72,7 +72,7 @@ function suite() {
     await proxy?.close();
     await redis?.close();
     await db?.end();
-    // Figures for docs/reliability.md.
+    // Figures for docs/engineering/reliability.md.
     figures.breakerOpenings = (await import('@/lib/kv/breaker')).breakerOpenings();
     console.log(`[redis-faults] ${JSON.stringify(figures)}`);
   });

@@ -1,5 +1,5 @@
 // `npm run sdk:pack` builds @questline/sdk. Installed from its tarball into a
-// project outside this repository (offline: it has no dependency), the README's
+// project outside this repository (offline: it has no dependency), docs/sdk.md's
 // quickstart (examples/sdk-quickstart.mjs) runs against the real service on a
 // real port, as ESM and as CommonJS, and its types stand alone (no zod, no
 // server code) under Node16 resolution for both module systems.
@@ -97,7 +97,7 @@ describe('the @questline/sdk package', () => {
     }
   });
 
-  it('runs the README quickstart as ESM against the live service', async () => {
+  it('runs the SDK quickstart (docs/sdk.md) as ESM against the live service', async () => {
     const resolved = await run(process.execPath, ['--input-type=module', '-e', "process.stdout.write(import.meta.resolve('@questline/sdk'))"], { cwd: consumer });
     expect(resolved.stdout).toMatch(/\/@questline\/sdk\/index\.mjs$/);
     writeFileSync(path.join(consumer, 'quickstart.mjs'), example);
@@ -169,8 +169,8 @@ export async function check(): Promise<void> {
     expect(tsc.status).toBe(0);
   }, 60_000);
 
-  it('is the file the README shows', () => {
-    const readme = readFileSync(path.join(root, 'README.md'), 'utf8');
-    expect(readme).toContain(`\`\`\`js\n${example}\`\`\``);
+  it('is the file docs/sdk.md shows', () => {
+    const guide = readFileSync(path.join(root, 'docs', 'sdk.md'), 'utf8');
+    expect(guide).toContain(`\`\`\`js\n${example}\`\`\``);
   });
 });

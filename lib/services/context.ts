@@ -48,6 +48,13 @@ export interface ServiceContext {
   deps: ServiceDeps;
   /** Set inside withTransaction: the transaction and its after-commit steps. */
   uow?: UnitOfWork;
+  /**
+   * The catalog this call works on, when the caller holds it: the live one
+   * read before a transaction opened (the embedded database has one
+   * connection, so a verb joining a unit of work cannot read it), or a
+   * draft's (the preview as a player). Absent: the verb reads deps.catalog.
+   */
+  catalog?: Catalog;
 }
 
 /** A context inside a transaction: deps.db is the transaction. */

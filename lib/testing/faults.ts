@@ -33,7 +33,7 @@ export class FaultProxy {
   private currentMode: ProxyMode = 'pass';
   private resume: { promise: Promise<void>; release: () => void } | null = null;
   delayMs = 0;
-  /** Connections accepted so far (for the figures in docs/reliability.md). */
+  /** Connections accepted so far (for the figures in docs/engineering/reliability.md). */
   accepted = 0;
   private readonly pairs = new Set<Pair>();
   private server: Server | null = null;

@@ -39,7 +39,7 @@ export async function startInstance(name: string, env: Record<string, string> = 
   }
   const url = `http://127.0.0.1:${port}`;
   // A bound for a hang, not for speed: at load 30 two instances starting together took over 60 s (run 3 of
-  // docs/reliability.md, "Suite under load").
+  // docs/engineering/reliability.md, "Suite under load").
   const deadline = Date.now() + 180_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`instance ${name} exited with ${child.exitCode}`);

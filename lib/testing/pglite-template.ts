@@ -3,14 +3,14 @@
 // A fresh PGlite directory is made by running initdb inside WebAssembly: 3-5 s
 // alone and over 20 s with the load average at 14, while opening a copy of
 // one took 3.5 s at that load and migrating an empty database about 1 s
-// (docs/reliability.md, "Suite under load"). Each test file still gets its
+// (docs/engineering/reliability.md, "Suite under load"). Each test file still gets its
 // own database; what it skips is initdb and the migrations, which run once
 // per run here, through the same drizzle migrator as the service.
 // A second template, "started", is the migrated one after one embedded
 // start-up (the demo app and its catalog, the first admin and their secret
 // files): in-process test servers (lib/testing/test-server.ts) begin from it
 // and skip that work too (about 0.3 CPU-s per file across a run, measured
-// 2026-11-27: docs/reliability.md). Spawned
+// 2026-11-27: docs/engineering/reliability.md). Spawned
 // servers (serve-process.ts, production.ts) begin from the migrated one,
 // since some tests read what a first start prints.
 import { spawn } from 'node:child_process';

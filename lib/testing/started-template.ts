@@ -4,7 +4,7 @@
 // in-process test server has (lib/testing/test-env.ts), so the embedded
 // start-up's one-time work (the demo app and its catalog, the first admin
 // with its password hash: 0.8 CPU-s measured alone, about 0.3 per file across
-// a run, docs/reliability.md) is done once per run instead of once per test
+// a run, docs/engineering/reliability.md) is done once per run instead of once per test
 // file. argv[2]: the data directory to start in (its `pg`
 // already a copy of the migrated template).
 import { prepareTestEnv } from './test-env';

@@ -28,7 +28,14 @@ redis.call('XTRIM', KEYS[1], 'MINID', tostring(nowMs - tonumber(ARGV[3])))
 redis.call('PEXPIRE', KEYS[1], ARGV[3])
 return ids
 `;
-const APPEND_SHA = createHash('sha1').update(APPEND).digest('hex');
+const sha = (script: string) => createHash('sha1').update(script).digest('hex');
+/**
+ * The same scripts for a Redis Cluster: SPUBLISH on the user's shard channel,
+ * which lives in the slot of the script's keys (lib/kv/keys.ts slotKey), as
+ * Redis requires of a script's shard channels. Classic PUBLISH would be
+ * broadcast to every node of the cluster.
+ */
+const sharded = (script: string) => script.replace(/'PUBLISH'/g, "'SPUBLISH'");
 
 /**
  * Ordered append (lib/updates/log.ts LogOrder). KEYS[1] log key, KEYS[2] order
@@ -88,30 +95,45 @@ if #ids > 1 then
 end
 return ids
 `;
-const APPEND_ORDERED_SHA = createHash('sha1').update(APPEND_ORDERED).digest('hex');
+
 
 const ERASE = `return redis.call('XTRIM', KEYS[1], 'MAXLEN', 0)`;
-const ERASE_SHA = createHash('sha1').update(ERASE).digest('hex');
+const ERASE_SHA = sha(ERASE);
 
 export interface RedisLogLimits {
   maxLen: number;
   maxAgeMs: number;
+  /** A Redis Cluster: publish with SPUBLISH (sharded Pub/Sub). */
+  sharded?: boolean;
 }
 
+interface Script {
+  text: string;
+  sha: string;
+}
+
+const script = (text: string): Script => ({ text, sha: sha(text) });
+
 export class RedisUpdateLog implements UpdateLog {
+  private readonly append: Script;
+  private readonly appendOrdered: Script;
+
   constructor(
     private readonly client: () => Redis,
     readonly kind: 'redis' | 'upstash',
     private readonly limits: RedisLogLimits,
-  ) {}
+  ) {
+    this.append = script(limits.sharded ? sharded(APPEND) : APPEND);
+    this.appendOrdered = script(limits.sharded ? sharded(APPEND_ORDERED) : APPEND_ORDERED);
+  }
 
-  private async script(script: string, sha: string, keys: string[], args: string[]): Promise<unknown> {
+  private async script(text: string, sha: string, keys: string[], args: string[]): Promise<unknown> {
     const redis = this.client();
     try {
       return await redis.evalsha(sha, keys, args);
     } catch (err) {
       if (!/NOSCRIPT/i.test(err instanceof Error ? err.message : String(err))) throw err;
-      return redis.eval(script, keys, args);
+      return redis.eval(text, keys, args);
     }
   }
 
@@ -119,7 +141,7 @@ export class RedisUpdateLog implements UpdateLog {
     if (order) return this.ordered(logKey, channel, order, 'seq', updates);
     if (updates.length === 0) return appended([], 'published');
     const args = [channel, String(this.limits.maxLen), String(this.limits.maxAgeMs), ...updates];
-    const reply = await this.script(APPEND, APPEND_SHA, [logKey], args);
+    const reply = await this.script(this.append.text, this.append.sha, [logKey], args);
     if (!Array.isArray(reply)) throw new Error('update log: unexpected reply to the append script');
     return appended(reply.map(String), 'published');
   }
@@ -130,7 +152,7 @@ export class RedisUpdateLog implements UpdateLog {
 
   private async ordered(logKey: string, channel: string, order: LogOrder, mode: 'seq' | 'flush', updates: string[]): Promise<Appended> {
     const args = [channel, String(this.limits.maxLen), String(this.limits.maxAgeMs), mode, String(order.seq), String(ORDER_STATE_MAX_AGE_MS), order.settled ? '1' : '0', ...updates];
-    const reply = await this.script(APPEND_ORDERED, APPEND_ORDERED_SHA, [logKey, order.stateKey], args);
+    const reply = await this.script(this.appendOrdered.text, this.appendOrdered.sha, [logKey, order.stateKey], args);
     if (!Array.isArray(reply) || reply.length === 0) throw new Error('update log: unexpected reply to the ordered append script');
     const [status, ...ids] = reply.map(String);
     return appended(ids, status as 'published' | 'pending' | 'late');

@@ -13,7 +13,7 @@
 // (XADD then PUBLISH) on Redis, one synchronous section in process.
 import { getBus } from '@/lib/bus';
 import { getKv, redisClientOf } from '@/lib/kv';
-import { kvKey } from '@/lib/kv/keys';
+import { redisClusterKeys, slotKey } from '@/lib/kv/keys';
 import { MemoryUpdateLog } from './log-memory';
 import { RedisUpdateLog } from './log-redis';
 
@@ -66,15 +66,17 @@ export interface UpdateLog {
   /**
    * The highest sequence number handed to the user's order state, published
    * or still waiting for a gap; null when there is no state or it predates
-   * this field. The mission list's record cache (lib/progress/records-cache.ts)
-   * is used only while it equals the number the cached records were read with.
+   * this field. The mission list trusts the cached user state (lib/progress/user-state.ts)
+   * only while it equals the number the cached state is at.
    */
   latestSeq(stateKey: string): Promise<number | null>;
 }
 
-export const userLogKey = (appId: string, userId: string) => kvKey('updlog', appId, userId);
+// slotKey: on a Redis Cluster the log, the order state and the channel (lib/updates/publish.ts)
+// of one user share a hash slot, which the append scripts (lib/updates/log-redis.ts) need.
+export const userLogKey = (appId: string, userId: string) => slotKey('updlog', appId, userId);
 /** Where the user's last published sequence number and the messages waiting for a gap are kept. */
-export const userOrderKey = (appId: string, userId: string) => kvKey('updseq', appId, userId);
+export const userOrderKey = (appId: string, userId: string) => slotKey('updseq', appId, userId);
 
 /**
  * A message's place in its user's order: the sequence number its change got
@@ -128,7 +130,9 @@ function createUpdateLog(): UpdateLog {
   }
   // Shares the KV's @upstash/redis client (over TCP or REST): no connection of
   // its own. Looked up per call so a closed and reopened KV is followed.
-  return new RedisUpdateLog(() => redisClientOf(getKv())!, kind, { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS });
+  // On a Redis Cluster the scripts publish with SPUBLISH (sharded Pub/Sub, lib/bus/redis-cluster.ts).
+  const sharded = kind === 'redis' && redisClusterKeys();
+  return new RedisUpdateLog(() => redisClientOf(getKv())!, kind, { maxLen: LOG_MAX_LEN, maxAgeMs: LOG_MAX_AGE_MS, sharded });
 }
 
 const SLOT = Symbol.for('questline.updateLog');

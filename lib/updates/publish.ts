@@ -8,7 +8,7 @@
 // (publishInOrder), whatever order their publishers reach the log in.
 import { logError } from '@/lib/log';
 import { isCircuitOpen } from '@/lib/kv/breaker';
-import { kvKey } from '@/lib/kv/keys';
+import { slotKey } from '@/lib/kv/keys';
 import { getUpdateLog, userLogKey, userOrderKey } from './log';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { metrics } from '@/lib/metrics';
@@ -16,7 +16,8 @@ import { grantsOf, noteUnlogged, reachedLog, repairSoon } from './resync';
 import { streamSources } from './sources';
 import { later } from './timers';
 
-export const userChannel = (appId: string, userId: string) => kvKey('updates', appId, userId);
+/** The user's update channel; on a Redis Cluster a shard channel in the slot of the user's log (userLogKey). */
+export const userChannel = (appId: string, userId: string) => slotKey('updates', appId, userId);
 
 /**
  * How long a message that came before its predecessor waits for it before
@@ -66,8 +67,8 @@ export async function publishInOrder(
   const logKey = userLogKey(appId, userId);
   const channel = userChannel(appId, userId);
   const order = { stateKey: userOrderKey(appId, userId), seq, ...(opts.settled ? { settled: true } : {}) };
-  // This instance's cached records of the user are stale from now on, whether or not the log is reached.
-  streamSources().userChanged(appId, userId);
+  // This instance's cached state of the user, if older than the change, is stale from now on, whether or not the log is reached.
+  streamSources().userChanged(appId, userId, seq);
   // Before the append: a reply that times out may come long after Redis applied it (grantsOf).
   const at = Date.now();
   /**

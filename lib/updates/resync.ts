@@ -117,7 +117,7 @@ const figures = processWide('resync.figures', () => ({ repairs: 0, catalogResync
 
 /**
  * Repairs and catalog resyncs (users) done in this process, and catalog edits
- * handed to afterCatalogEdit and those whose passes are over (tests, docs/reliability.md).
+ * handed to afterCatalogEdit and those whose passes are over (tests, docs/engineering/reliability.md).
  */
 export function resyncFigures(): { repairs: number; catalogResyncs: number; catalogEdits: number; catalogEditsDone: number; repairsPending: number } {
   // Users on the repair list, checks and repairs running, and a drain of the list in progress.

@@ -25,8 +25,8 @@ export interface StreamSources {
   progressReader(appId: string, userId: string): Promise<(row: ProgressRow, now: number) => SdkUpdate | null>;
   /** A stored balance row as its stream message. */
   balanceUpdate(row: BalanceRow): SdkUpdate;
-  /** The user's state changed (a publication): this process's cached copy of their records is stale. */
-  userChanged(appId: string, userId: string): void;
+  /** The user's change number `seq` is being published: this process's cached state of the user, if older, is stale. */
+  userChanged(appId: string, userId: string, seq: number): void;
 }
 
 // Process-wide: Next.js's chunks each hold a copy of this module; the one boot() runs in provides for all.

@@ -1,8 +1,8 @@
 // A user's stored attributes (app_users.attributes): reading them, merging an
 // update under the user's lock, and the zone their windows use. Every change
 // of attributes takes the user's next sequence number (user_sequences), like
-// every writer of progress, so the per-user caches keyed on that number
-// (lib/progress/records-cache.ts, lib/events/user-records-cache.ts) see it:
+// every writer of progress, so the per-user state cache keyed on that number
+// (lib/progress/user-state.ts) sees it:
 // the next request reads the new attributes.
 import { sql } from 'drizzle-orm';
 import type { DbOrTx, Tx } from '@/db/client';

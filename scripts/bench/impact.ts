@@ -15,7 +15,7 @@
 // mission sees a fifth of the users). DATABASE_URL picks PostgreSQL (give it a database of
 // its own or one you may write to); without it the embedded PGlite in a
 // fresh data directory. The seeded rows are deleted at the end unless --keep.
-// docs/benchmarks.md records the figures; no test asserts a time.
+// docs/engineering/benchmarks.md records the figures; no test asserts a time.
 import { mkdtempSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';

@@ -6,7 +6,7 @@
 // signed with JWT_SECRET), runs pgbench's two-statement ingestion
 // transaction as the machine's ceiling, then drives each scenario with 64
 // connections and prints throughput, p50/p90/p99/max, errors, the server's
-// RSS and the load average. docs/benchmarks.md describes it; no test asserts
+// RSS and the load average. docs/engineering/benchmarks.md describes it; no test asserts
 // a time.
 //
 // Environment: DATABASE_URL (postgres://…; the database is created when

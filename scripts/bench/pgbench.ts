@@ -1,7 +1,7 @@
 // pgbench's two-statement ingestion transaction (insert an event, upsert one
 // progress row) on copies of the events and progress tables: the machine's
 // database ceiling, printed beside every benchmark's figures so runs on
-// different machines and loads compare (docs/benchmarks.md).
+// different machines and loads compare (docs/engineering/benchmarks.md).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,7 +1,7 @@
 // `node scripts/bench/promoted-heap.mjs [seconds] [inspector port]`: which
 // code allocates the objects that outlive the young generation and die in a
 // major GC (the Mark-Compacts that slow every request in flight:
-// docs/benchmarks.md, "Where the claims' slow 1 % comes from").
+// docs/engineering/benchmarks.md, "Where the claims' slow 1 % comes from").
 //
 // Run it against a server started with the inspector, under load, e.g.
 //   BENCH_NODE_OPTIONS=--inspect=127.0.0.1:9229 npm run bench -- --only claims --no-build

@@ -1,6 +1,6 @@
 // What an event's after-commit Redis traffic costs the process, by the way
 // the staff stream's announcement (lib/updates/staff.ts) is published
-// (docs/benchmarks.md, "Many players: the staff announcement's own socket write"):
+// (docs/engineering/benchmarks.md, "Many players: the staff announcement's own socket write"):
 //   bus-direct     the bus's publishing connection writes each PUBLISH at once (before 14c1dc1)
 //   bus-pipelined  that connection auto-pipelined (lib/bus/redis.ts now)
 //   kv             published through the key-value store's auto-pipelined connection, with the ordered publish and cache write

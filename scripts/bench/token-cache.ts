@@ -2,7 +2,7 @@
 // cache (lib/auth/jwt.ts verifyAccessTokenCached) when more players than it
 // holds are active: `users` tokens used round-robin (a game's many players,
 // each coming back after every other), printing the process CPU time per
-// call. docs/benchmarks.md cites it; no test asserts a time.
+// call. docs/engineering/benchmarks.md cites it; no test asserts a time.
 import { performance } from 'node:perf_hooks';
 
 process.env.JWT_SECRET ??= 'bench-token-cache-secret-0123456789abcdef';

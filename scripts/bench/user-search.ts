@@ -9,7 +9,7 @@
 // fragments of 4 to 10 characters cut from existing ids at random places, in
 // random case, and prints p50/p90/p99/max per fragment length with the plans
 // of a few, and pgbench's ingestion transaction as the machine's ceiling.
-// The rows are deleted at the end unless --keep. docs/benchmarks.md records
+// The rows are deleted at the end unless --keep. docs/engineering/benchmarks.md records
 // the figures; no test asserts a time.
 import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';

@@ -28,7 +28,7 @@ import { duplicateCampaign } from '@/lib/services/drafts/duplicate-campaign';
 import { missionProgressCounts } from '@/lib/services/progress/mission-progress-counts';
 import { draftImpact } from '@/lib/services/impact/draft-impact';
 import { previewAsPlayer } from '@/lib/services/drafts/preview-as-player';
-import { missionListJson } from '@/lib/missions/list-json';
+import { missionListJson } from '../v1/mission-list-json';
 import { readJsonBody } from '../body';
 import { adminRoute } from '../handler';
 import { json, jsonText } from '../respond';

@@ -12,7 +12,7 @@ import { userChannel } from '@/lib/updates/publish';
 import { decodeBusMessage, getUpdateLog, userLogKey } from '@/lib/updates/log';
 import { getKv } from '@/lib/kv';
 import { idempotencyCacheKey } from '@/lib/idempotency/run-idempotent';
-import { setMaxLostWritesForTests } from '@/lib/events/record-event';
+import { setMaxLostWritesForTests } from '@/lib/events/recording';
 import { mission, newUser as fixtureUser, DAY } from '@/lib/testing/fixtures';
 import {
   createTestApp,

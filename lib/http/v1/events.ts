@@ -1,16 +1,15 @@
 // POST /v1/events – ingest one event and answer which missions it advanced
-import { serviceNow } from '@/lib/clock';
 import { eventSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
-import { eventTimeProblem } from '@/lib/events/event-time';
-import { eventKey, recordEvent } from '@/lib/events/record-event';
+import { eventKey } from '@/lib/events/recording';
+import { recordEvent } from '@/lib/services/events/record-event';
 import { checkKey, idempotencyCacheKey, usableKey } from '@/lib/idempotency/run-idempotent';
 import { eventsLimiter } from '@/lib/ratelimit/policies';
 import { readJsonBody } from '../body';
 import { userRoute } from '../handler';
 import { idempotentJson } from '../respond';
 import { parseWith } from '../validate';
-import { processDb } from '../service-context';
+import { userServiceContext } from '../service-context';
 import { metrics } from '@/lib/metrics';
 
 export const postEvent = userRoute(
@@ -22,19 +21,18 @@ export const postEvent = userRoute(
       return key === null ? [] : [idempotencyCacheKey(auth.appId, auth.userId, eventKey(key))];
     },
   },
-  async ({ req, auth, stored }) => {
+  async ({ req, auth, stored, requestId }) => {
     const { value } = await readJsonBody(req, { invalidCode: 'invalid_event' });
     const body = parseWith(eventSchema, value, { code: 'invalid_event' });
     if (body.userId !== auth.userId) throw new AppError('user_mismatch', 'Body userId differs from the token subject');
-    // The server's clock bounds the client's (lib/events/event-time.ts): refused before anything is stored.
-    const timeProblem = eventTimeProblem(body.timestamp, serviceNow(), 'api');
-    if (timeProblem) throw new AppError('invalid_event', timeProblem);
     const header = req.headers.get('idempotency-key');
     const idempotencyKey = checkKey(header ?? body.idempotencyKey, 'invalid_event');
     const event = { userId: body.userId, name: body.name, payload: body.payload, timestamp: body.timestamp };
     // The stored answer read with the token checks belongs to the header's key (the header wins over the body's).
     const cachedAnswer = header !== null ? stored?.[0] : undefined;
-    const outcome = await recordEvent({ ctx: { appId: auth.appId, source: 'api', db: await processDb() }, input: { event, idempotencyKey, cachedAnswer } });
+    // Recording bounds the event's time by the server's clock (400 invalid_event, before anything is stored).
+    const ctx = await userServiceContext(auth, requestId);
+    const outcome = await recordEvent({ ctx, input: { event, idempotencyKey, cachedAnswer, source: 'api' } });
     if (outcome.replay === null) metrics().eventsIngested.inc({ source: 'api' });
     return idempotentJson(outcome);
   },

@@ -7,15 +7,16 @@ import { listMissionsQuerySchema, type missionDetailSchema } from '@/lib/contrac
 import { AppError } from '@/lib/errors';
 import { checkKey, idempotencyCacheKey, usableKey } from '@/lib/idempotency/run-idempotent';
 import { getUpdateLog, userOrderKey } from '@/lib/updates/log';
-import { claimKey, claimReward } from '@/lib/claims/claim-reward';
-import { missionListJson } from '@/lib/missions/list-json';
-import { listMissions as listMissionsVerb, readMission } from '@/lib/missions/read-missions';
+import { claimKey, claimReward } from '@/lib/services/claims/claim-reward';
+import { listMissions as listMissionsVerb } from '@/lib/services/missions/list-missions';
+import { readMission } from '@/lib/services/missions/read-mission';
 import { claimsLimiter } from '@/lib/ratelimit/policies';
 import { recommendationCacheKey } from '@/lib/recommendations/recommend';
 import { userRoute } from '../handler';
 import { idempotentJson, json, jsonText } from '../respond';
 import { parseWith } from '../validate';
-import { processDb } from '../service-context';
+import { userServiceContext } from '../service-context';
+import { missionListJson } from './mission-list-json';
 import { metrics } from '@/lib/metrics';
 
 const encodeCursor = (id: string) => Buffer.from(`m:${id}`, 'utf8').toString('base64url');
@@ -38,11 +39,13 @@ export const listMissions = userRoute(
     // The user's latest sequence number, read with the token checks (one round trip): the record cache's check.
     prefetch: (_req, auth) => getUpdateLog().latestSeq(userOrderKey(auth.appId, auth.userId)),
   },
-  async ({ url, auth, prefetched }) => {
+  async ({ url, auth, prefetched, requestId }) => {
     const query = listQueryOf(url);
     const list = await listMissionsVerb({
-      ctx: { appId: auth.appId, userId: auth.userId, db: await processDb(), latestSeq: prefetched },
+      ctx: await userServiceContext(auth, requestId),
       input: {
+        userId: auth.userId,
+        latestSeq: prefetched,
         campaignId: query.campaignId,
         status: query.status,
         limit: query.limit,
@@ -54,8 +57,8 @@ export const listMissions = userRoute(
   },
 );
 
-export const getMission = userRoute({}, async ({ auth, params }) => {
-  const view = await readMission({ ctx: { appId: auth.appId, userId: auth.userId, db: await processDb() }, input: { missionId: params.id } });
+export const getMission = userRoute({}, async ({ auth, params, requestId }) => {
+  const view = await readMission({ ctx: await userServiceContext(auth, requestId), input: { userId: auth.userId, missionId: params.id } });
   return json({ mission: publicMission(view.mission, view.locked), progress: view.progress } satisfies z.output<typeof missionDetailSchema>);
 });
 
@@ -70,10 +73,10 @@ export const postClaim = userRoute(
       return key === null ? [recs] : [recs, idempotencyCacheKey(auth.appId, auth.userId, claimKey(key))];
     },
   },
-  async ({ req, auth, params, stored }) => {
+  async ({ req, auth, params, stored, requestId }) => {
     const idempotencyKey = checkKey(req.headers.get('idempotency-key'));
-    const input = { missionId: params.id, idempotencyKey, cachedAnswer: stored?.[1], cachedRecommendations: stored?.[0] };
-    const outcome = await claimReward({ ctx: { appId: auth.appId, userId: auth.userId, db: await processDb() }, input }).catch(
+    const input = { userId: auth.userId, missionId: params.id, idempotencyKey, cachedAnswer: stored?.[1], cachedRecommendations: stored?.[0] };
+    const outcome = await claimReward({ ctx: await userServiceContext(auth, requestId), input }).catch(
       (err: unknown) => {
         if (err instanceof AppError) metrics().claims.inc({ outcome: err.code });
         throw err;

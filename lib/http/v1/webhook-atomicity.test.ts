@@ -24,7 +24,7 @@ const streams: SseStream[] = [];
 
 // The overlapping-deliveries test queues 12 deliveries and 72 single events on the same six users' rows.
 // On a loaded machine the last in the lock queue waited past the default 10 s query bound and got a 503
-// (run 3 of docs/reliability.md, "Suite under load"). This file is about atomicity and deadlocks, not
+// (run 3 of docs/engineering/reliability.md, "Suite under load"). This file is about atomicity and deadlocks, not
 // latency: a deadlock still fails at once (PostgreSQL aborts one side after deadlock_timeout).
 const savedTimeouts = { query: process.env.DATABASE_QUERY_TIMEOUT_MS, connect: process.env.DATABASE_CONNECT_TIMEOUT_MS };
 

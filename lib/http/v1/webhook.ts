@@ -2,23 +2,22 @@
 //
 // Checks in this order, each refusing before anything is written:
 //   headers and timestamp (401) → body size (413) → signature over the raw
-//   bytes (401) → X-Webhook-Id (400) → body and every event, its timestamp
-//   within 5 min ahead and 7 days back of the server clock (400, naming
-//   events[i]) → replay from the cache (200 + X-Idempotent-Replay: hit, not
+//   bytes (401) → X-Webhook-Id (400) → body and every event (400, naming
+//   events[i]) → each event's timestamp within 5 min ahead and 7 days back of
+//   the server clock (400, naming events[i]; checked by recording) → replay from the cache (200 + X-Idempotent-Replay: hit, not
 //   counted) → rate limit, counting events (429) → the delivery, in one
 //   transaction (200, or 422 naming events[i] for a reused event key).
 import { serviceNow } from '@/lib/clock';
 import { z } from 'zod';
 import { MAX_DELIVERY_EVENTS, MAX_DELIVERY_USERS, webhookEventSchema, webhookUserSchema } from '@/lib/contract/v1';
 import { AppError } from '@/lib/errors';
-import { eventTimeProblem } from '@/lib/events/event-time';
 import { hashRequest, MAX_KEY_LENGTH } from '@/lib/idempotency/run-idempotent';
 import { webhookLimiter } from '@/lib/ratelimit/policies';
-import { acceptDelivery } from '@/lib/webhook/accept-delivery';
+import { acceptDelivery } from '@/lib/services/webhook/accept-delivery';
 import { checkSignedHeaders, verifySignature } from '@/lib/webhook/verify-signature';
 import { parseJsonText, readRawBytes } from '../body';
 import { publicRoute } from '../handler';
-import { systemServiceContext } from '../service-context';
+import { appServiceContext, systemServiceContext } from '../service-context';
 import { rateLimitedError, rateLimitHeaders } from '../rate-limit';
 import { idempotentJson } from '../respond';
 import { describeIssues } from '@/lib/contract/describe-issues';
@@ -34,8 +33,8 @@ const envelopeSchema = z
 
 type Delivery = { events: Array<z.infer<typeof webhookEventSchema>>; users?: Array<z.infer<typeof webhookUserSchema>> };
 
-/** The body, validated whole (timestamps against the server's clock `now`): the first invalid event (or user update) is named by its index, and nothing is applied. */
-function parseDelivery(value: unknown, now: number): Delivery {
+/** The body, validated whole: the first invalid event (or user update) is named by its index, and nothing is applied. */
+function parseDelivery(value: unknown): Delivery {
   const envelope = envelopeSchema.safeParse(value);
   if (!envelope.success) throw new AppError('validation_error', describeIssues(envelope.error));
   const users = envelope.data.users?.map((raw, index) => {
@@ -46,8 +45,6 @@ function parseDelivery(value: unknown, now: number): Delivery {
   const events = (envelope.data.events ?? []).map((raw, index) => {
     const parsed = webhookEventSchema.safeParse(raw);
     if (!parsed.success) throw new AppError('validation_error', describeIssues(parsed.error, `events[${index}]`));
-    const timeProblem = eventTimeProblem(parsed.data.timestamp, now, 'webhook');
-    if (timeProblem) throw new AppError('validation_error', `events[${index}].${timeProblem}`);
     return parsed.data;
   });
   // Without users the delivery hashes as before (a replay of an older delivery is still recognised).
@@ -78,26 +75,24 @@ export const postWebhook = publicRoute(async ({ req, requestId }) => {
   if (webhookId.length === 0 || webhookId.length > MAX_KEY_LENGTH) {
     throw new AppError('validation_error', `X-Webhook-Id: required, the delivery's unique id (1 to ${MAX_KEY_LENGTH} characters)`);
   }
-  const delivery = parseDelivery(parseJsonText(decodeUtf8(raw)), serviceNow());
+  const delivery = parseDelivery(parseJsonText(decodeUtf8(raw)));
 
   // Set when the delivery is counted (a cached replay is not).
   const limit: { headers: Headers | null } = { headers: null };
   const outcome = await acceptDelivery({
-    ctx: {
-      appId,
-      admit: async (eventCount) => {
-        // The app's limit (its own, else the default) counts events, not requests.
-        const result = await webhookLimiter(webhookEventsPerMinute).consume(appId, eventCount);
-        if (!result.success) throw rateLimitedError(result);
-        limit.headers = rateLimitHeaders(result);
-      },
-    },
+    ctx: await appServiceContext(appId, requestId),
     input: {
       webhookId,
       signature: headers.mac.toString('hex'),
       requestHash: hashRequest(delivery),
       events: delivery.events.map(({ idempotencyKey, ...event }) => ({ event, idempotencyKey: idempotencyKey ?? null })),
       users: delivery.users ?? [],
+      admit: async (eventCount) => {
+        // The app's limit (its own, else the default) counts events, not requests.
+        const result = await webhookLimiter(webhookEventsPerMinute).consume(appId, eventCount);
+        if (!result.success) throw rateLimitedError(result);
+        limit.headers = rateLimitHeaders(result);
+      },
     },
   });
   if (outcome.replay === null && outcome.status < 300) metrics().eventsIngested.inc({ source: 'webhook' }, delivery.events.length);

@@ -4,8 +4,9 @@
 // attributes against it with `at` as its clock. No rule is repeated here.
 // No draft: draft_not_found (previewing live is what /v1/missions answers).
 import { buildCatalog, type Catalog } from '@/lib/catalog/catalog';
-import { listMissions, type MissionView } from '@/lib/missions/read-missions';
+import type { MissionView } from '@/lib/missions/read-missions';
 import type { ServiceContext } from '../context';
+import { listMissions } from '../missions/list-missions';
 import { findDraft, noDraft } from './draft-row';
 
 export interface PreviewAsPlayerInput {
@@ -29,8 +30,8 @@ export async function previewAsPlayer({ ctx, input }: { ctx: ServiceContext; inp
   const doc = row.catalog;
   const catalog = buildCatalog(ctx.appId, doc.missions, doc.campaigns, at, new Map(), doc.themes ?? []);
   const { views } = await listMissions({
-    ctx: { appId: ctx.appId, userId: input.userId, db: ctx.deps.db, catalog, now: at },
-    input: { status: 'all', limit: Number.MAX_SAFE_INTEGER, after: null, includeExpired: false },
+    ctx: { ...ctx, catalog, now: () => at },
+    input: { userId: input.userId, status: 'all', limit: Number.MAX_SAFE_INTEGER, after: null, includeExpired: false },
   });
   return { userId: input.userId, at, catalog, views };
 }

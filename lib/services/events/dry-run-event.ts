@@ -1,8 +1,10 @@
 // A test event's dry run: the verdict the criteria engine would give it now on
 // every mission (not archived) of the catalog, against the player's stored
-// records. Nothing is stored, published, counted or audited.
+// records. Nothing is stored, published, counted or audited. The event's time
+// is bounded as a recorded test event's is (lib/events/event-time.ts).
 import type { DryRunResult } from '@/lib/contract/desk';
 import type { InspectorVerdict } from '@/lib/contract/inspector';
+import { checkEventTime } from '@/lib/events/event-time';
 import { claimedMissionIds, explainEvent, missionLock } from '@/lib/missions/engine';
 import type { EngineEvent } from '@/lib/missions/schema';
 import { readRecords } from '@/lib/progress/records';
@@ -11,6 +13,7 @@ import type { ServiceContext } from '../context';
 
 export async function dryRunEvent({ ctx, input }: { ctx: ServiceContext; input: { event: EngineEvent } }): Promise<DryRunResult> {
   const { event } = input;
+  checkEventTime(event.timestamp, ctx.now(), 'test');
   const catalog = await ctx.deps.catalog(ctx.appId);
   const records = await readRecords(ctx.deps.db, ctx.appId, event.userId);
   const attributes = await readAttributes(ctx.deps.db, ctx.appId, event.userId);

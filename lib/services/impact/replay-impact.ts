@@ -1,7 +1,7 @@
 // What-if impact over real events (issue 18 §2): the app's stored events of
 // the last `days` replayed through THE criteria engine (explainEvent, with
 // missionLock and claimedMissionIds exactly as ingestion calls them in
-// lib/events/record-event.ts), once with the live catalog and once with the
+// lib/events/recording.ts), once with the live catalog and once with the
 // draft, from empty progress, for the missions the draft adds, changes or
 // removes. Read-only and streamed: the events are read in keyset pages
 // of whole users ordered by (user, time), each page its own short statement

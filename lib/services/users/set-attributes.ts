@@ -4,7 +4,7 @@
 // per-user cache keyed on it reads the new attributes at the next request.
 // Only callers holding the app secret reach this verb (never a player token).
 import type { AttributesUpdate, UserAttributes } from '@/lib/contract/attributes';
-import { forgetRecords } from '@/lib/events/user-records-cache';
+import { forgetUserState } from '@/lib/progress/user-state';
 import { lockUser } from '@/lib/progress/records';
 import { applyAttributeUpdate } from '@/lib/users/attributes';
 import { withTransaction, type ServiceContext } from '../context';
@@ -22,7 +22,7 @@ export async function setAttributes({
     await lockUser(tx.uow.tx, appId, userId);
     const { seq, attributes } = await applyAttributeUpdate(tx.uow.tx, { appId, userId, field: 'attributes' }, input.attributes, ctx.now());
     tx.uow.afterCommit(async () => {
-      forgetRecords(appId, userId);
+      forgetUserState(appId, userId);
       await ctx.deps.publish(appId, userId, seq, []);
     });
     return { attributes };

@@ -1,4 +1,4 @@
-// The group read of concurrent events (lib/events/read-batch.ts) answers each
+// The group read of concurrent events (lib/progress/user-state.ts) answers each
 // caller exactly what its own readForEvent answers: the sequence number, the
 // stored answer of its key (none for another user's key, or unkeyed), only the
 // records of its missions, its attributes; users with nothing stored read as
@@ -9,8 +9,7 @@ import type { Db } from '@/db/client';
 import { appUsers, idempotencyKeys, progress, userSequences } from '@/db/schema';
 import { testServiceContext } from '@/lib/testing/service-context';
 import { uniqueId } from '@/lib/testing/test-env';
-import { batchedReadForEvent } from './read-batch';
-import { readForEvent, readForEvents, type EventReadInput } from './write-event';
+import { batchedReadForEvent, readForEvent, readForEvents, type EventReadInput } from './user-state';
 
 let db: Db;
 const app = uniqueId('app');

@@ -1,20 +1,21 @@
 // Recording events: the one path every event takes, whether it arrives on
-// POST /v1/events or in a webhook delivery. Idempotency under the event's key
+// POST /v1/events, in a webhook delivery or as a staff member's test event
+// (its verbs: lib/services/events/record-event.ts and record-events.ts).
+// The event-time bound first (./event-time.ts), then idempotency under the event's key
 // (the key-value store's 24 h answer, else the database row), evaluation
 // against the in-memory catalog, then the write (lib/events/write-event.ts):
 // two statements and no transaction of its own for a standalone event, one
 // for an event that advances nothing or whose user's records this process
-// has cached from the user's last event (lib/events/user-records-cache.ts); after commit, the stream updates are
+// has cached from the user's last event (lib/progress/user-state.ts); after commit, the stream updates are
 // published in the user's change order, the stored event announced on the
 // user's staff channel (lib/updates/staff.ts) and the answer cached, side by side.
 // The dashboard's rollups are written by the same statement as the event (in a batch:
-// once, sorted, at its end). Callers see only `{ ctx, input }` → the answer.
-import { serviceNow } from '@/lib/clock';
+// once, sorted, at its end).
 import { randomUUID } from 'node:crypto';
 import type { DbOrTx } from '@/db/client';
 import type { UnitOfWork } from '@/db/unit-of-work';
 import { eventRollups, rollupRows, upsertRollupRows, type RollupRow } from '@/lib/analytics/rollups';
-import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
+import type { Catalog } from '@/lib/catalog/catalog';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { AppError } from '@/lib/errors';
 import { cacheOutcome, cachedOutcome, hashRequest, idempotencyMismatch, storedBody, type Outcome } from '@/lib/idempotency/run-idempotent';
@@ -27,11 +28,11 @@ import { zoneOf, type UserAttributes } from '@/lib/users/attributes';
 import { publishInOrder } from '@/lib/updates/publish';
 import { announceStoredEvent } from '@/lib/updates/staff';
 import { getBus } from '@/lib/bus';
-import { cachedRecords, forgetRecords, storeRecords } from './user-records-cache';
+import { batchedReadForEvent, cachedForEvent, forgetUserState, readForEvent, rememberEventState, type StoredAnswer } from '@/lib/progress/user-state';
+import { checkEventTime } from './event-time';
 import { inUserQueue } from './user-queue';
-import { readForEvent, readStoredAnswer, writeEvent, type EventWrite, type StoredAnswer } from './write-event';
+import { readStoredAnswer, writeEvent, type EventWrite } from './write-event';
 import { groupedWriteEvent } from './write-batch';
-import { batchedReadForEvent } from './read-batch';
 
 const COMPLETED = ['mission.completed'] as const;
 
@@ -46,24 +47,20 @@ export interface RecordedEvent {
 export type EventSource = 'api' | 'webhook' | 'test';
 
 /**
- * Standalone: the verb writes with statements of its own (autocommit). Joined:
- * it runs in the caller's unit of work, which must have read the catalog
- * before opening its transaction (the embedded database has one connection).
+ * Where an event is recorded. Standalone (no `uow`): with statements of its
+ * own on `db` (autocommit). Joined: in the caller's unit of work, whose
+ * transaction is `db`; the catalog was then read before it opened (the
+ * embedded database has one connection).
  */
-export type EventContext = { appId: string; source: EventSource } & (
-  | { uow?: undefined; /** The process's database (standalone statements). */ db: DbOrTx; catalog?: Catalog; rollups?: undefined }
-  | {
-      uow: UnitOfWork;
-      catalog: Catalog;
-      /**
-       * A batch's rollup rows: the written event's rows are added here instead
-       * of to its statement, and the batch upserts them all once, sorted, at
-       * its end (recordEvents). Rows of one minute and name shared by
-       * concurrent deliveries are then locked in one order, never crossing.
-       */
-      rollups?: RollupRow[];
-    }
-);
+export interface EventRecording {
+  appId: string;
+  source: EventSource;
+  db: DbOrTx;
+  uow?: UnitOfWork;
+  catalog: Catalog;
+  /** The service clock. */
+  now(): number;
+}
 
 export interface RecordEventInput {
   event: EngineEvent;
@@ -137,10 +134,20 @@ function replayOf(stored: StoredAnswer, requestHash: string): Outcome<RecordedEv
   return { status: stored.status, body: storedBody<RecordedEvent>(stored.response), replay: 'db-hit' };
 }
 
-export async function recordEvent({ ctx, input }: { ctx: EventContext; input: RecordEventInput }): Promise<Outcome<RecordedEvent>> {
+/**
+ * Records one event: refused when its time is out of bounds (the error the
+ * event's source answers: ./event-time.ts), before its key is looked up;
+ * else the stored answer of its key, or a new write.
+ */
+export async function recordOne(ctx: EventRecording, input: RecordEventInput): Promise<Outcome<RecordedEvent>> {
+  checkEventTime(input.event.timestamp, ctx.now(), ctx.source);
+  return recordChecked(ctx, input);
+}
+
+/** recordOne after the time check. `rollups`: a batch's rollup rows (recordBatch), which the written event's rows join instead of its statement. */
+async function recordChecked(ctx: EventRecording, input: RecordEventInput, rollups?: RollupRow[]): Promise<Outcome<RecordedEvent>> {
   const { appId } = ctx;
   const { event, idempotencyKey } = input;
-  const catalog = ctx.catalog ?? (await getCatalog(appId));
   const key = idempotencyKey === null ? null : eventKey(idempotencyKey);
   // The same event under the same key, whichever way it arrived, is the same request.
   const requestHash = hashRequest({ userId: event.userId, name: event.name, payload: event.payload, timestamp: event.timestamp });
@@ -148,7 +155,7 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
 
   const cached = await cachedOutcome<RecordedEvent>(idemScope, input.cachedAnswer);
   if (cached) return cached;
-  const write = { ctx, event, idempotencyKey, catalog, idemScope };
+  const write = { ctx, event, idempotencyKey, idemScope, rollups };
   // Joined, the caller's transaction holds the user's row lock; standalone, the user's events here wait their turn.
   if (ctx.uow) return writeRecorded(write);
   // The queue covers read, evaluate and write; the after-commit steps (publish,
@@ -162,19 +169,24 @@ export async function recordEvent({ ctx, input }: { ctx: EventContext; input: Re
 
 /** Read, evaluate and write one event, again after each write lost to another change of the user. */
 async function writeRecorded(args: {
-  ctx: EventContext;
+  ctx: EventRecording;
   event: EngineEvent;
   idempotencyKey: string | null;
-  catalog: Catalog;
+  /**
+   * A batch's rollup rows: the written event's rows are added here instead
+   * of to its statement, and the batch upserts them all once, sorted, at
+   * its end (recordBatch). Rows of one minute and name shared by
+   * concurrent deliveries are then locked in one order, never crossing.
+   */
+  rollups?: RollupRow[];
   idemScope: { appId: string; userId: string; key: string | null; requestHash: string };
   /** Standalone in the user's queue: the after-commit steps are handed back here, to run once the queue moved on. */
   afterWrite?: Array<() => Promise<void>>;
 }): Promise<Outcome<RecordedEvent>> {
-  const { ctx, event, idempotencyKey, catalog, idemScope, afterWrite } = args;
-  const { appId, source } = ctx;
+  const { ctx, event, idempotencyKey, idemScope, afterWrite, rollups: batchRollups } = args;
+  const { appId, source, catalog, db } = ctx;
   const { key, requestHash } = idemScope;
   const scope = { appId, userId: event.userId };
-  const db = ctx.uow ? ctx.uow.tx : ctx.db;
   // Joined (a webhook delivery's transaction): the user's row is locked for
   // the rest of the transaction, so the sequence number read cannot move.
   if (ctx.uow) await lockUser(ctx.uow.tx, appId, event.userId);
@@ -182,12 +194,12 @@ async function writeRecorded(args: {
   const after = (step: () => Promise<void>) => (ctx.uow ? ctx.uow.afterCommit(step) : step());
 
   // Standalone, the user's records and sequence number cached by their last
-  // event here stand in for the read (lib/events/user-records-cache.ts): the
+  // event here stand in for the read (lib/progress/user-state.ts): the
   // write's sequence check turns a stale entry into another attempt.
   let useCache = !ctx.uow;
   for (let lost = 0; lost < maxLostWrites; ) {
-    const now = serviceNow();
-    const cachedRead = useCache && related.length > 0 ? cachedRecords(appId, event.userId, related) : undefined;
+    const now = ctx.now();
+    const cachedRead = useCache && related.length > 0 ? cachedForEvent(appId, event.userId, related) : undefined;
     // An event no mission reads needs no records; a keyed one still finds its stored answer through the write.
     const read = cachedRead
       ? { ...cachedRead, stored: null }
@@ -218,7 +230,7 @@ async function writeRecorded(args: {
       expectedSeq: read.seq,
       outcome: verdicts,
       // The dashboard's counts, in the same statement (lib/analytics/rollups.ts), or in the batch's at its end.
-      rollups: ctx.rollups ? [] : rollups,
+      rollups: batchRollups ? [] : rollups,
       // Outbound webhooks (mission.completed), in the same statement; nothing for an app without such an endpoint.
       outbox:
         missionsCompleted.length > 0 && wantsAny(catalog.endpoints, COMPLETED)
@@ -231,7 +243,7 @@ async function writeRecorded(args: {
     // Standalone, the write commits with the other users' writes issued at the same time (group commit, ./write-batch.ts).
     const written = ctx.uow ? await writeEvent(db, scope, eventWrite) : await groupedWriteEvent(db, scope, eventWrite);
     if (written.kind === 'stale') {
-      forgetRecords(appId, event.userId);
+      forgetUserState(appId, event.userId);
       useCache = false;
       lost++;
       continue;
@@ -239,8 +251,8 @@ async function writeRecorded(args: {
     const seq = written.seq;
     if (ctx.uow) {
       // Not committed yet: the entry (if any) only goes stale, which the next write's check catches.
-    } else if (written.kind === 'written') storeRecords(appId, event.userId, { readSeq: read.seq, seq: seq ?? read.seq }, related, read.records, toSave, read.attributes);
-    else forgetRecords(appId, event.userId);
+    } else if (written.kind === 'written') rememberEventState(appId, event.userId, { readSeq: read.seq, seq: seq ?? read.seq }, related, read.records, toSave, read.attributes);
+    else forgetUserState(appId, event.userId);
     // Every sequence number taken is published, even with nothing to say, so later changes need not wait for it.
     const publish = seq === null ? null : () => publishInOrder(appId, event.userId, seq, written.kind === 'written' ? updates : []);
     if (written.kind === 'key-taken') {
@@ -250,7 +262,7 @@ async function writeRecorded(args: {
       lost++;
       continue;
     }
-    if (ctx.rollups) ctx.rollups.push(...rollups);
+    if (batchRollups) batchRollups.push(...rollups);
     const outcome: Outcome<RecordedEvent> = { status: 200, body, replay: null };
     const steps: Array<() => Promise<void>> = [];
     if (publish) steps.push(publish);
@@ -269,31 +281,23 @@ async function writeRecorded(args: {
   throw new AppError('unavailable', 'Too many concurrent changes of this user; retry later');
 }
 
-export interface RecordEventsInput {
-  events: Array<RecordEventInput>;
-}
-
 /**
  * Records several events in the caller's unit of work, in order, all or
- * nothing. Every user of the batch is locked first, in one global order, and
- * the batch's rollups are upserted last, once, in their global order
- * (lib/analytics/rollups.ts), so concurrent batches over overlapping users or
- * shared rollup rows cannot deadlock. A failing event fails the batch; its
- * error message is prefixed with `events[i]`.
+ * nothing. Every event's time is checked first (the first out of bounds
+ * refuses the batch, named `events[i]`), every user of the batch is locked,
+ * in one global order, and the batch's rollups are upserted last, once, in
+ * their global order (lib/analytics/rollups.ts), so concurrent batches over
+ * overlapping users or shared rollup rows cannot deadlock. A failing event
+ * fails the batch; its error message is prefixed with `events[i]`.
  */
-export async function recordEvents({
-  ctx,
-  input,
-}: {
-  ctx: { appId: string; source: EventSource; uow: UnitOfWork; catalog: Catalog };
-  input: RecordEventsInput;
-}): Promise<RecordedEvent[]> {
-  await lockUsers(ctx.uow.tx, ctx.appId, input.events.map((e) => e.event.userId));
+export async function recordBatch(ctx: EventRecording & { uow: UnitOfWork }, events: readonly RecordEventInput[]): Promise<RecordedEvent[]> {
+  checkEventTimes(ctx, events);
+  await lockUsers(ctx.uow.tx, ctx.appId, events.map((e) => e.event.userId));
   const results: RecordedEvent[] = [];
   const rollups: RollupRow[] = [];
-  for (const [index, one] of input.events.entries()) {
+  for (const [index, one] of events.entries()) {
     try {
-      results.push((await recordEvent({ ctx: { ...ctx, rollups }, input: one })).body);
+      results.push((await recordChecked(ctx, one, rollups)).body);
     } catch (err) {
       if (err instanceof AppError) throw new AppError(err.code, `events[${index}]: ${err.message}`, { extra: err.extra, headers: err.headers, cause: err });
       throw err;
@@ -301,4 +305,10 @@ export async function recordEvents({
   }
   await upsertRollupRows(ctx.uow.tx, rollups);
   return results;
+}
+
+/** The event-time bound of every event of a batch, before anything of it is read or written: the first out of bounds is named `events[i]`. */
+export function checkEventTimes(ctx: Pick<EventRecording, 'source' | 'now'>, events: readonly RecordEventInput[]): void {
+  const now = ctx.now();
+  events.forEach(({ event }, index) => checkEventTime(event.timestamp, now, ctx.source, `events[${index}].`));
 }

@@ -1,13 +1,11 @@
-// Claiming a mission's reward: the one path of POST /v1/missions/:id/claim.
-// The idempotency cache (24 h answers in the key-value store), then the claim
+// claimReward: a mission's reward claimed, the one path of
+// POST /v1/missions/:id/claim. The idempotency cache (24 h answers in the key-value store), then the claim
 // itself: one statement (claimMission: the user's sequence number, status
 // guard, balance, ledger, rollups and the key row with the answer), and after
 // commit, side by side: the stream updates in the user's change order, the
-// cached answer and a background refresh of the recommendations. Callers see
-// only `{ ctx, input }` → the answer.
-import { serviceNow } from '@/lib/clock';
-import type { DbOrTx } from '@/db/client';
-import { getCatalog, type Catalog } from '@/lib/catalog/catalog';
+// cached answer and a background refresh of the recommendations. The
+// statement and the refusal: lib/claims/claim-mission.ts.
+import { claimMission, claimRefusal, type ClaimResult } from '@/lib/claims/claim-mission';
 import { readStoredAnswer } from '@/lib/events/write-event';
 import { AppError } from '@/lib/errors';
 import { cacheOutcome, cachedOutcome, idempotencyMismatch, storedBody, type Outcome } from '@/lib/idempotency/run-idempotent';
@@ -15,20 +13,11 @@ import { refreshRecommendationsInBackground } from '@/lib/recommendations/recomm
 import { publishInOrder } from '@/lib/updates/publish';
 import { hasAudience, inAudience } from '@/lib/missions/audience';
 import { readAttributes } from '@/lib/users/attributes';
-import { claimMission, claimRefusal, type ClaimResult } from './claim-mission';
-
-export type { ClaimResult } from './claim-mission';
-
-export interface ClaimContext {
-  appId: string;
-  /** The claiming user (the token's subject). */
-  userId: string;
-  /** The process's database (the claim is one statement of its own). */
-  db: DbOrTx;
-  catalog?: Catalog;
-}
+import type { ServiceContext } from '../context';
 
 export interface ClaimRewardInput {
+  /** The claiming user (the token's subject). */
+  userId: string;
   missionId: string;
   /** The caller's Idempotency-Key, without namespace; null for none. */
   idempotencyKey: string | null;
@@ -44,15 +33,16 @@ export const claimKey = (idempotencyKey: string) => `claim:${idempotencyKey}`;
 /** Claims lost to a concurrent change of the same key before giving up. */
 const MAX_ATTEMPTS = 5;
 
-export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: ClaimRewardInput }): Promise<Outcome<ClaimResult>> {
-  const { appId, userId } = ctx;
-  const { missionId } = input;
-  const catalog = ctx.catalog ?? (await getCatalog(appId));
+/** The claim is one statement of its own on ctx.deps.db (the process's database, never a caller's transaction). */
+export async function claimReward({ ctx, input }: { ctx: ServiceContext; input: ClaimRewardInput }): Promise<Outcome<ClaimResult>> {
+  const { appId } = ctx;
+  const { missionId, userId } = input;
+  const catalog = ctx.catalog ?? (await ctx.deps.catalog(appId));
   const key = input.idempotencyKey === null ? null : claimKey(input.idempotencyKey);
   const scope = { appId, userId, key, requestHash: `claim:${missionId}` };
   const cached = await cachedOutcome<ClaimResult>(scope, input.cachedAnswer);
   if (cached) return cached;
-  const { db } = ctx;
+  const { db } = ctx.deps;
   // Audiences: a mission outside the caller's audience (or its campaign's) does
   // not exist for them, even when completed earlier (docs/api.md, "Audiences").
   // The attributes are read only for a mission that has an audience.
@@ -72,7 +62,7 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
   };
 
   for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
-    const now = serviceNow();
+    const now = ctx.now();
     const written = await claimMission(db, { appId, userId, missionId, catalog, key, requestHash: scope.requestHash }, now);
     if (written.kind === 'key-taken') {
       const answer = await replay();
@@ -91,7 +81,7 @@ export async function claimReward({ ctx, input }: { ctx: ClaimContext; input: Cl
     // After commit, side by side: the stream updates in the user's order, the cached answer.
     await Promise.all([publishInOrder(appId, userId, written.seq, written.updates), cacheOutcome(scope, outcome)]);
     // A first claim changes what is worth recommending: refresh in the background (pushes a `recommendation`).
-    refreshRecommendationsInBackground({ ctx: { appId, userId, db }, cached: input.cachedRecommendations });
+    refreshRecommendationsInBackground(db, { appId, userId }, input.cachedRecommendations);
     return outcome;
   }
   throw new AppError('unavailable', 'Too many concurrent uses of this idempotency key; retry later');

@@ -1,17 +1,17 @@
-// The recommendation refresh's one read (read-user-state.ts): every record of
-// the user and the user's attributes, as the two reads it replaces
-// (readUserRecords, readAttributes) answer them; reads of several users
+// The recommendation refresh's one read (user-state.ts readUserState): every record of
+// the user and the user's attributes, as reading them apart
+// (readRecords, readAttributes) answers them; reads of several users
 // issued together leave as one statement and each gets its own rows. Direct,
 // with a database (PGlite in process, or PostgreSQL with DATABASE_URL), no
 // server.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
 import { appUsers, progress } from '@/db/schema';
-import { readUserRecords } from '@/lib/progress/records';
+import { readRecords } from './records';
 import { testServiceContext } from '@/lib/testing/service-context';
 import { uniqueId } from '@/lib/testing/test-env';
 import { readAttributes } from '@/lib/users/attributes';
-import { readUserState, readUserStates } from './read-user-state';
+import { readUserState, readUserStates } from './user-state';
 
 let db: Db;
 const app = uniqueId('app');
@@ -34,11 +34,11 @@ const scopes = [
 ];
 
 async function alone(scope: { appId: string; userId: string }) {
-  return { records: await readUserRecords(db, scope.appId, scope.userId), attributes: await readAttributes(db, scope.appId, scope.userId) };
+  return { records: await readRecords(db, scope.appId, scope.userId), attributes: await readAttributes(db, scope.appId, scope.userId) };
 }
 
 describe("the recommendation refresh's read of a user", () => {
-  it('answers each user what readUserRecords and readAttributes answer', async () => {
+  it('answers each user what readRecords and readAttributes answer', async () => {
     const expected = [];
     for (const s of scopes) expected.push(await alone(s));
     expect(await readUserStates(db, scopes)).toEqual(expected);

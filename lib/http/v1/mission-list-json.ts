@@ -1,4 +1,5 @@
-// The JSON of GET /v1/missions, built from pre-serialized pieces: each
+// The JSON of GET /v1/missions (and the draft preview as a player) from the
+// domain's mission views, built from pre-serialized pieces: each
 // mission's public form (locked and unlocked) is encoded once per catalog
 // version (a changed catalog is a new Catalog object, so the WeakMap drops the
 // old pieces with it); per request only the user's progress entries are
@@ -7,7 +8,7 @@
 import type { Catalog } from '@/lib/catalog/catalog';
 import { publicMission } from '@/lib/catalog/convert';
 import type { Mission } from '@/lib/contract/mission';
-import type { MissionView } from './read-missions';
+import type { MissionView } from '@/lib/missions/read-missions';
 
 interface Pieces {
   unlocked: string;

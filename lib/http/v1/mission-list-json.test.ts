@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { buildCatalog } from '@/lib/catalog/catalog';
 import { publicMission } from '@/lib/catalog/convert';
 import type { Mission } from '@/lib/contract/mission';
-import { missionListJson } from './list-json';
-import { viewMission } from './read-missions';
-import type { ProgressRecord } from './schema';
+import { viewMission } from '@/lib/missions/read-missions';
+import type { ProgressRecord } from '@/lib/missions/schema';
+import { missionListJson } from './mission-list-json';
 
 const NOW = Date.UTC(2024, 2, 6, 12);
 

@@ -1,5 +1,5 @@
-// The gathering both the group read (./read-batch.ts) and the group commit
-// (./write-batch.ts) use: calls issued before the next `setImmediate` (and,
+// The gathering the user-state reads (lib/progress/user-state.ts) and the
+// events' group commit (lib/events/write-batch.ts) use: calls issued before the next `setImmediate` (and,
 // while `maxInFlight` batches are out on the same database, until one comes
 // back) leave together as one batch. `take` picks the next batch from the
 // waiting calls (in order; the ones it leaves keep their place; an empty
