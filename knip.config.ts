@@ -41,8 +41,8 @@ const config: KnipConfig = {
     'scripts/chromium-path.d.mts',
   ],
   // Programs of the machine, not of node_modules: the fault tests start redis-server, the benchmark runs pgbench,
-  // ops/monitoring.test.ts runs promtool (Debian's prometheus package).
-  ignoreBinaries: ['redis-server', 'redis-cli', 'pgbench', 'promtool'],
+  // ops/monitoring.test.ts runs promtool (Debian's prometheus package), ops/nginx.test.ts openssl (and nginx, by path).
+  ignoreBinaries: ['redis-server', 'redis-cli', 'pgbench', 'promtool', 'openssl'],
   // The example imports the SDK as a game would, by its package name: the test installs the tarball scripts/sdk/pack.ts makes.
   // The OpenAPI linters and client generator: lib/http/openapi-lint.test.ts runs their CLIs from node_modules/.bin.
   ignoreDependencies: ['@questline/sdk', '@redocly/cli', '@stoplight/spectral-cli', 'openapi-typescript'],

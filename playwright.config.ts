@@ -16,7 +16,7 @@ const env = {
   ADMIN_API_KEY: 'e2e-admin-key-0123456789abcdef',
   JWT_SECRET: process.env.JWT_SECRET ?? 'e2e-jwt-secret-0123456789abcdef0123456789',
   QUESTLINE_DEMO: '1',
-  // Outbound webhooks: the specs' receivers listen on 127.0.0.1 (docs/operations.md).
+  // Outbound webhooks: the specs' receivers listen on 127.0.0.1 (docs/operations/README.md).
   OUTBOUND_WEBHOOK_ALLOW_PRIVATE: '1',
   // One info line per request would fill CI's log with every page and API
   // call; warnings and errors (a 5xx, a failed start) still show, on stderr

@@ -299,6 +299,13 @@ export const userSequences = pgTable(
     appId: text('app_id').notNull(),
     userId: text('user_id').notNull(),
     seq: bigint('seq', { mode: 'number' }).notNull(),
+    /**
+     * When change number `seq` committed (the writer's clock, ms); null when
+     * not known (rows from before this column). An event read with it knows
+     * whether that change's stream message can still be on its way
+     * (lib/updates/log.ts LogOrder.settled).
+     */
+    changedAt: ms('changed_at'),
   },
   (t) => [primaryKey({ columns: [t.appId, t.userId] })],
 );

@@ -23,15 +23,6 @@ function markdownUnder(dir: string): string[] {
 const docs = ['README.md', 'CONTRIBUTING.md', 'sdk/csharp/README.md', ...markdownUnder('docs')];
 const read = (file: string) => readFileSync(path.join(root, file), 'utf8');
 
-/**
- * docs/operations/ (deploying, sizing, backup, upgrading, monitoring,
- * versioning) is written from docs/operations.md on another branch at the
- * same time as this test: until that folder exists, links into it and the
- * links of the docs/operations.md it replaces are not checked. Once it
- * exists, everything is.
- */
-const OPERATIONS_PENDING = !existsSync(path.join(root, 'docs/operations'));
-
 /** The service's own source files: what `npm start`, `next start` and the routes run (not tests, test support, benchmarks or tooling). */
 function serviceSources(): string[] {
   const walk = (dir: string): string[] =>
@@ -46,7 +37,7 @@ function serviceSources(): string[] {
 /**
  * Not configuration: set by Node.js, Next.js or the tooling (NODE_ENV, NEXT_*,
  * CI), by the service for its own worker processes, and the test-only knobs
- * (QUESTLINE_TEST_*, documented in docs/operations.md, never set in production).
+ * (QUESTLINE_TEST_*, documented in docs/operations/README.md, never set in production).
  */
 const NOT_CONFIGURATION = /^(NODE_ENV|NEXT_[A-Z_]+|CI|QUESTLINE_FORKED_WORKER|QUESTLINE_TEST_[A-Z_]+)$/;
 
@@ -76,11 +67,9 @@ describe('documentation', () => {
   });
 
   it.each(docs)('%s links only to files that exist, and to anchors those files have', (file) => {
-    if (OPERATIONS_PENDING && file === 'docs/operations.md') return;
     const links = relativeLinks(read(file));
     for (const link of links) {
       const target = link.path === '' ? file : path.relative(root, path.resolve(root, path.dirname(file), link.path));
-      if (OPERATIONS_PENDING && target.startsWith('docs/operations/')) continue;
       const where = `${file} → ${link.path}${link.anchor === null ? '' : `#${link.anchor}`}`;
       expect(existsSync(path.join(root, target)), where).toBe(true);
       if (link.anchor === null) continue;

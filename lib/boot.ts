@@ -90,7 +90,7 @@ async function runBoot(): Promise<void> {
     // seeded, created the first admin and printed the start-up lines before forking it.
     if (isForkedWorker()) return;
     const storeDown = await storeUnreachable(kv);
-    // Redis down at start: the service still starts (docs/operations.md, "Redis outages"), and one line says so.
+    // Redis down at start: the service still starts (docs/operations/README.md, "Redis outages"), and one line says so.
     // Revocations are then checked against the database, and the first check that finds the store back
     // (without its warm marker) re-warms it.
     if (storeDown) console.warn(`Questline: warning: ${storeDown}`);
@@ -98,7 +98,7 @@ async function runBoot(): Promise<void> {
     if (privateAllowed()) {
       console.warn(
         'Questline: warning: OUTBOUND_WEBHOOK_ALLOW_PRIVATE=1: outbound-webhook endpoints may point at loopback, private and link-local addresses ' +
-          '(this machine, its network, cloud metadata); only for a game backend on a private network, and tests (docs/operations.md, "Outbound webhooks")',
+          '(this machine, its network, cloud metadata); only for a game backend on a private network, and tests (docs/operations/README.md, "Outbound webhooks")',
       );
     }
     await bootSteps(config, db, kv, !storeDown);
@@ -117,7 +117,7 @@ async function storeUnreachable(kv: KV): Promise<string | null> {
     const where = config.redisUrl ? `REDIS_URL (${hostAndPort(config.redisUrl, 6379)})` : 'UPSTASH_REDIS_REST_URL';
     return (
       `the key-value store at ${where} is unreachable (${lastRedisConnectionError() ?? rootMessage(err)}); serving anyway: events, claims and reads work, ` +
-      'the token endpoint, new streams and staff sign-in answer 503 until it answers (docs/operations.md, "Redis outages")'
+      'the token endpoint, new streams and staff sign-in answer 503 until it answers (docs/operations/README.md, "Redis outages")'
     );
   }
 }
@@ -132,7 +132,7 @@ async function bootSteps(config: Config, db: Db, kv: KV, warm: boolean): Promise
       logError('start-up: revocation warm-up skipped, the key-value store is unavailable', err);
     }
   }
-  // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations.md).
+  // Old idempotency rows, events and rollups, every RETENTION_INTERVAL_MS (docs/operations/README.md).
   // Under QUESTLINE_WORKERS the primary (scripts/server.ts) runs it and prints the start-up lines, not each worker.
   startRetention(db);
   // Scheduled publishes of drafts: polled every second by every instance (docs/api.md, "Drafts and releases").

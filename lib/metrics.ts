@@ -62,6 +62,11 @@ function createMetrics() {
       labelNames: ['outcome'] as const,
       registers: [registry],
     }),
+    streamOrderWaits: new Counter({
+      name: 'questline_stream_order_waits_total',
+      help: "A change's stream message that had to wait for an earlier change of the user (its publisher had not reached the log yet, or the order state had expired)",
+      registers: [registry],
+    }),
     busErrors: new Counter({
       name: 'questline_bus_errors_total',
       help: 'Pub/sub failures (publish, subscribe, listener), by operation',

@@ -70,7 +70,7 @@ describe('record caches across module copies (Next.js chunks)', () => {
     const claimRoute = await import('@/lib/progress/user-state');
     expect(claimRoute.forgetUserState).not.toBe(eventsRoute.forgetUserState);
     const user = `chunks-${randomUUID()}`;
-    eventsRoute.rememberEventState('app', user, { readSeq: 1, seq: 1 }, ['m1'], new Map(), [], {});
+    eventsRoute.rememberEventState('app', user, { readSeq: 1, seq: 1, seqAt: null }, ['m1'], new Map(), [], {});
     expect(eventsRoute.cachedForEvent('app', user, ['m1'])).toBeDefined();
     claimRoute.forgetUserState('app', user);
     expect(eventsRoute.cachedForEvent('app', user, ['m1'])).toBeUndefined();

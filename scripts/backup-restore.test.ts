@@ -1,5 +1,4 @@
-// Backup and restore of the embedded database (docs/operations.md, "Backup and
-// restore"): scripts/backup.mjs copies a RUNNING server's database while
+// Backup and restore of the embedded database (docs/operations/backup.md): scripts/backup.mjs copies a RUNNING server's database while
 // players keep writing, scripts/restore.mjs puts the copy into a stopped data
 // directory, and a server started on it answers the state of the copy. On
 // PostgreSQL the backup route says to use pg_dump instead.

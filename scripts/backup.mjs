@@ -5,8 +5,7 @@
 // (default questline-backup-<time>.tar.gz in the current directory). The admin
 // key is ADMIN_API_KEY, else the one the first start generated in the data
 // directory (QUESTLINE_DATA_DIR, default ./.data). Restore with
-// scripts/restore.mjs. On PostgreSQL use pg_dump instead (docs/operations.md,
-// "Backup and restore").
+// scripts/restore.mjs. On PostgreSQL use pg_dump instead (docs/operations/backup.md).
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';

@@ -92,7 +92,7 @@ describe('start-up with an unreachable Redis', () => {
       const lines = linesOf(server.output()).filter((l) => !l.startsWith('{"level":"info"'));
       expect(lines.filter((l) => /warning/i.test(l))).toEqual([
         `Questline: warning: the key-value store at REDIS_URL (127.0.0.1:${port}/4) is unreachable (connect ECONNREFUSED 127.0.0.1:${port}); serving anyway: ` +
-          'events, claims and reads work, the token endpoint, new streams and staff sign-in answer 503 until it answers (docs/operations.md, "Redis outages")',
+          'events, claims and reads work, the token endpoint, new streams and staff sign-in answer 503 until it answers (docs/operations/README.md, "Redis outages")',
       ]);
       expect(lines.filter((l) => l.startsWith('{') || l.startsWith('[redis'))).toEqual([]);
       expect(server.output()).not.toContain('r3dis-Pa55');
@@ -109,7 +109,7 @@ describe('start-up with OUTBOUND_WEBHOOK_ALLOW_PRIVATE=1', () => {
       expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
       expect(linesOf(server.output()).filter((l) => /warning|PRIVATE/i.test(l))).toEqual([
         'Questline: warning: OUTBOUND_WEBHOOK_ALLOW_PRIVATE=1: outbound-webhook endpoints may point at loopback, private and link-local addresses ' +
-          '(this machine, its network, cloud metadata); only for a game backend on a private network, and tests (docs/operations.md, "Outbound webhooks")',
+          '(this machine, its network, cloud metadata); only for a game backend on a private network, and tests (docs/operations/README.md, "Outbound webhooks")',
       ]);
     } finally {
       await server.stop('SIGKILL');

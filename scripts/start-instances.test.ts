@@ -16,7 +16,7 @@ const PER_INSTANCE = 60;
 const WINDOW_MS = 60_000;
 
 /**
- * The sliding window is the usual two-bucket estimate (docs/operations.md): a
+ * The sliding window is the usual two-bucket estimate (docs/operations/README.md): a
  * burst that straddles a window boundary can get one request more than the
  * limit. Each burst here takes a few seconds; start it early in a window.
  */

@@ -2,7 +2,7 @@
 // campaigns. Events read it on every request, so it is never fetched per
 // event; a catalog change publishes on the bus and every instance drops its copy.
 //
-// With Redis unreachable the bus loses messages, so (docs/operations.md,
+// With Redis unreachable the bus loses messages, so (docs/operations/README.md,
 // "Redis outages"): an invalidation whose publish failed is published again
 // every second until it goes through, and an instance whose subscription
 // dropped and came back drops every copy it holds (whatever was published

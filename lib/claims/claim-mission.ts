@@ -66,10 +66,10 @@ export type ClaimResult = z.output<typeof claimResponseSchema>;
  * in both variants, the outbox variant adding its two delivery inserts.
  */
 const CLAIM_PARTS = {
-  s: `s as (insert into user_sequences (app_id, user_id, seq)
-        select $1::text, $2::text, 1
+  s: `s as (insert into user_sequences (app_id, user_id, seq, changed_at)
+        select $1::text, $2::text, 1, $4::bigint
         where exists (select 1 from progress where app_id = $1 and user_id = $2 and mission_id = $3::text and status = 'completed')
-        on conflict (app_id, user_id) do update set seq = user_sequences.seq + 1
+        on conflict (app_id, user_id) do update set seq = user_sequences.seq + 1, changed_at = excluded.changed_at
         returning seq)`,
   c: `c as (update progress set status = 'claimed', updated_at = $4::bigint from s
         where progress.app_id = $1 and progress.user_id = $2 and progress.mission_id = $3 and progress.status = 'completed'
@@ -145,7 +145,7 @@ function claimStatement(outbox: boolean): Prepared {
     '(select count(*) from au)::int as audited',
   ];
   return {
-    name: outbox ? 'ql_claim_outbox_v3' : 'ql_claim_v4',
+    name: outbox ? 'ql_claim_outbox_v4' : 'ql_claim_v5',
     pipelined: true,
     text: `with\n  ${ctes.join(',\n  ')}\n  select ${answers.join(',\n    ')}${outbox ? '' : '\n  where $17::json is null and $19::json is null'}`,
   };

@@ -25,6 +25,7 @@ import { lockUser, lockUsers } from '@/lib/progress/records';
 import { outboxRows, wantsAny } from '@/lib/outbound/outbox';
 import { kickOutbound } from '@/lib/outbound/worker';
 import { zoneOf, type UserAttributes } from '@/lib/users/attributes';
+import { PREDECESSOR_SETTLED_MS } from '@/lib/updates/log';
 import { publishInOrder } from '@/lib/updates/publish';
 import { announceStoredEvent } from '@/lib/updates/staff';
 import { getBus } from '@/lib/bus';
@@ -251,10 +252,13 @@ async function writeRecorded(args: {
     const seq = written.seq;
     if (ctx.uow) {
       // Not committed yet: the entry (if any) only goes stale, which the next write's check catches.
-    } else if (written.kind === 'written') rememberEventState(appId, event.userId, { readSeq: read.seq, seq: seq ?? read.seq }, related, read.records, toSave, read.attributes);
-    else forgetUserState(appId, event.userId);
+    } else if (written.kind === 'written') {
+      rememberEventState(appId, event.userId, { readSeq: read.seq, seq: seq ?? read.seq, seqAt: seq === null ? (read.seqAt ?? null) : now }, related, read.records, toSave, read.attributes);
+    } else forgetUserState(appId, event.userId);
+    // The change before this one committed long ago (a player back after a day): its stream message is not on its way.
+    const settled = seq !== null && read.seq !== null && seq === read.seq + 1 && read.seqAt != null && now - read.seqAt >= PREDECESSOR_SETTLED_MS;
     // Every sequence number taken is published, even with nothing to say, so later changes need not wait for it.
-    const publish = seq === null ? null : () => publishInOrder(appId, event.userId, seq, written.kind === 'written' ? updates : []);
+    const publish = seq === null ? null : () => publishInOrder(appId, event.userId, seq, written.kind === 'written' ? updates : [], { settled });
     if (written.kind === 'key-taken') {
       if (publish) await after(publish);
       const stored = await readStoredAnswer(db, scope, key!);

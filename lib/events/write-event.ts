@@ -94,8 +94,8 @@ function writeStatement(shape: WriteShape): Prepared {
   if (shape.records) {
     parts.push(
       shape.firstSeq
-        ? `s as (insert into user_sequences (app_id, user_id, seq) values ($1, $2, 1) on conflict do nothing returning seq)`
-        : `s as (update user_sequences set seq = seq + 1 where app_id = $1 and user_id = $2 and seq = $11::bigint returning seq)`,
+        ? `s as (insert into user_sequences (app_id, user_id, seq, changed_at) values ($1, $2, 1, $9::bigint) on conflict do nothing returning seq)`
+        : `s as (update user_sequences set seq = seq + 1, changed_at = $9::bigint where app_id = $1 and user_id = $2 and seq = $11::bigint returning seq)`,
     );
     gate = 's';
   }
@@ -141,7 +141,7 @@ function writeStatement(shape: WriteShape): Prepared {
   const notified = shape.outbox ? ', (select count(*) from o)::int as notified' : '';
   const seqSelect = shape.records ? '(select seq::text from s)' : 'null::text';
   const statement = {
-    name: `ql_event_write_v4_${id || 'plain'}`,
+    name: `ql_event_write_v5_${id || 'plain'}`,
     text: `with ${parts.join(', ')} select ${seqSelect} as seq, (select count(*) from e)::int as written${notified} where true${mention}`,
   };
   writeStatements.set(id, statement);
@@ -226,13 +226,13 @@ export async function writeEvent(db: DbOrTx, s: Scope, w: EventWrite): Promise<W
  * deadlock (docs/engineering/reliability.md).
  */
 const WRITE_EVENTS: Prepared = {
-  name: 'ql_event_write_many_v2',
+  name: 'ql_event_write_many_v3',
   text: `with i as (
     select * from json_to_recordset($1::json) as x(ord integer, a text, u text, eid text, name text, payload jsonb, ts bigint, ikey text, src text,
       at bigint, outcome jsonb, recs json, first boolean, exp bigint, k text, h text, st integer, resp text, rolls json, outbox json)),
-  sq as (insert into user_sequences as us (app_id, user_id, seq)
-    select a, u, case when first then 1 else 0 end from i where recs is not null order by a, u
-    on conflict (app_id, user_id) do update set seq = us.seq + 1
+  sq as (insert into user_sequences as us (app_id, user_id, seq, changed_at)
+    select a, u, case when first then 1 else 0 end, at from i where recs is not null order by a, u
+    on conflict (app_id, user_id) do update set seq = us.seq + 1, changed_at = excluded.changed_at
       where us.seq = (select i2.exp from i i2 where i2.a = us.app_id and i2.u = us.user_id and not i2.first)
     returning us.app_id, us.user_id, us.seq),
   s as (select i.ord, x.seq from i join sq x on x.app_id = i.a and x.user_id = i.u where x.seq > 0),

@@ -116,7 +116,7 @@ export async function cachedOutcome<T>(scope: IdempotencyScope, prefetched?: str
       cached = await getKv().get(cacheKey(scope));
     } catch (err) {
       // Fail-open: the cache only saves a transaction; the key's row in the
-      // database still makes the write exactly-once (docs/operations.md).
+      // database still makes the write exactly-once (docs/operations/README.md).
       if (!isUnavailableError(err)) throw err;
       if (!isCircuitOpen(err)) logError('idempotency cache read failed; the database decides', err);
       return null;

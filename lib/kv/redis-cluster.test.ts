@@ -239,7 +239,7 @@ function suite(): void {
       await after.waitFor((s) => s.messages.length >= liveAfter.length, `${liveAfter.length} messages on the resumed stream`);
       expect(after.messages.map((m) => m.id).slice(0, liveAfter.length)).toEqual(liveAfter);
       expect(after.updates.find((u) => u.type === 'mission.completed' && u.data.missionId === 'veteran')?.data).toMatchObject({ currentCount: 8 });
-      // What docs/operations.md ("Redis Cluster") quotes: how long the failover took, how many sends met it.
+      // What docs/operations/README.md ("Redis Cluster") quotes: how long the failover took, how many sends met it.
       console.log(`[redis-cluster] ${JSON.stringify({ failoverMs, retriedRequests: retries })}`);
     }, 240_000);
   });

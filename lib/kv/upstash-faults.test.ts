@@ -2,7 +2,7 @@
 // shim (lib/testing/upstash-shim.ts) backed by a redis-server of the test's
 // own, behind a TCP proxy that stalls or refuses. Like the TCP adapter, every
 // command must fail within REDIS_COMMAND_TIMEOUT_MS as an unavailability
-// (answered 503 by handlers, fail-open where docs/operations.md says so), the
+// (answered 503 by handlers, fail-open where docs/operations/README.md says so), the
 // breaker must then fail further commands at once without touching the
 // network for REDIS_BREAKER_MS, and the adapter must serve again once the
 // endpoint is back, without a new client.

@@ -52,7 +52,7 @@ function envMs(name: string, fallback: number): number {
 }
 
 /**
- * Test-only knobs (docs/operations.md): QUESTLINE_TEST_OUTBOUND_BACKOFF_MS
+ * Test-only knobs (docs/operations/README.md): QUESTLINE_TEST_OUTBOUND_BACKOFF_MS
  * replaces the 30 s of the first retry (each later one is 4× the one before;
  * the sweep then runs at that period too), QUESTLINE_TEST_OUTBOUND_RETRY_FOR_MS
  * the 24 h, QUESTLINE_TEST_OUTBOUND_SWEEP=0 turns the periodic sweep off (only

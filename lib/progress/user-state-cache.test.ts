@@ -34,9 +34,9 @@ async function changeQuietly(userId: string, missionId: string, currentCount: nu
 describe("the event path's trust", () => {
   it('an entry covering the missions answers; one missing a mission does not', () => {
     const user = uniqueId('u');
-    rememberEventState(app, user, { readSeq: 1, seq: 2 }, ['m1', 'm2'], new Map([['m1', record(user, 'm1', 1)]]), [record(user, 'm1', 2)], { tier: 1 });
+    rememberEventState(app, user, { readSeq: 1, seq: 2, seqAt: null }, ['m1', 'm2'], new Map([['m1', record(user, 'm1', 1)]]), [record(user, 'm1', 2)], { tier: 1 });
     const hit = cachedForEvent(app, user, ['m1', 'm2']);
-    expect(hit).toEqual({ seq: 2, records: new Map([['m1', record(user, 'm1', 2)]]), attributes: { tier: 1 } });
+    expect(hit).toEqual({ seq: 2, seqAt: null, records: new Map([['m1', record(user, 'm1', 2)]]), attributes: { tier: 1 } });
     expect(cachedForEvent(app, user, ['m1', 'm3'])).toBeUndefined();
   });
 
@@ -44,7 +44,7 @@ describe("the event path's trust", () => {
     const user = uniqueId('u');
     await store(user, 4, [record(user, 'm1', 3)]);
     await userStateAt(db, app, user, undefined);
-    expect(cachedForEvent(app, user, ['m1', 'never'])).toEqual({ seq: 4, records: new Map([['m1', record(user, 'm1', 3)]]), attributes: {} });
+    expect(cachedForEvent(app, user, ['m1', 'never'])).toEqual({ seq: 4, seqAt: null, records: new Map([['m1', record(user, 'm1', 3)]]), attributes: {} });
   });
 });
 
@@ -65,7 +65,7 @@ describe("the mission list's trust", () => {
   it("does not take an event's entry that holds only some records", async () => {
     const user = uniqueId('u');
     await store(user, 3, [record(user, 'm1', 1), record(user, 'm2', 4)]);
-    rememberEventState(app, user, { readSeq: 2, seq: 3 }, ['m1'], new Map(), [record(user, 'm1', 1)], {});
+    rememberEventState(app, user, { readSeq: 2, seq: 3, seqAt: null }, ['m1'], new Map(), [record(user, 'm1', 1)], {});
     expect([...(await userStateAt(db, app, user, 3)).records.keys()].sort()).toEqual(['m1', 'm2']);
   });
 
@@ -73,7 +73,7 @@ describe("the mission list's trust", () => {
     const user = uniqueId('u');
     await store(user, 5, [record(user, 'm1', 1), record(user, 'm2', 4)]);
     await userStateAt(db, app, user, undefined);
-    rememberEventState(app, user, { readSeq: 5, seq: 6 }, ['m1'], new Map([['m1', record(user, 'm1', 1)]]), [record(user, 'm1', 2)], {});
+    rememberEventState(app, user, { readSeq: 5, seq: 6, seqAt: null }, ['m1'], new Map([['m1', record(user, 'm1', 1)]]), [record(user, 'm1', 2)], {});
     await changeQuietly(user, 'm2', 0);
     const state = await userStateAt(db, app, user, 6);
     expect(state.records.get('m1')?.currentCount).toBe(2);
@@ -84,7 +84,7 @@ describe("the mission list's trust", () => {
 describe('invalidation', () => {
   it("a publication of this instance drops an entry older than its change and keeps one at or past it", () => {
     const user = uniqueId('u');
-    rememberEventState(app, user, { readSeq: 1, seq: 2 }, ['m1'], new Map(), [record(user, 'm1', 1)], {});
+    rememberEventState(app, user, { readSeq: 1, seq: 2, seqAt: null }, ['m1'], new Map(), [record(user, 'm1', 1)], {});
     userChanged(app, user, 2);
     expect(cachedForEvent(app, user, ['m1'])).toBeDefined();
     userChanged(app, user, 1);
@@ -105,8 +105,8 @@ describe('invalidation', () => {
 
   it('an older state stored after a newer one does not replace it', () => {
     const user = uniqueId('u');
-    rememberEventState(app, user, { readSeq: 4, seq: 5 }, ['m1'], new Map(), [record(user, 'm1', 5)], {});
-    rememberEventState(app, user, { readSeq: 2, seq: 3 }, ['m1'], new Map(), [record(user, 'm1', 3)], {});
+    rememberEventState(app, user, { readSeq: 4, seq: 5, seqAt: null }, ['m1'], new Map(), [record(user, 'm1', 5)], {});
+    rememberEventState(app, user, { readSeq: 2, seq: 3, seqAt: null }, ['m1'], new Map(), [record(user, 'm1', 3)], {});
     expect(cachedForEvent(app, user, ['m1'])?.seq).toBe(5);
   });
 });

@@ -48,7 +48,7 @@ describe('the group read of events', () => {
     expect(alone[1]).toMatchObject({ seq: 9, stored: { hash: 'h2' } });
     expect(alone[1].records.get('m1')).toMatchObject({ userId: 'u2', currentCount: 4, state: { sum: '2.5' } });
     expect(alone[2].stored).toBeNull();
-    expect(alone[3]).toEqual({ seq: null, stored: null, records: new Map(), attributes: {} });
+    expect(alone[3]).toEqual({ seq: null, seqAt: null, stored: null, records: new Map(), attributes: {} });
     expect(alone[4].records.size).toBe(0);
   });
 

@@ -52,6 +52,8 @@ export interface UserState {
 /** A user's state with the sequence number it was read (or written) at; null when the user has none yet. */
 export interface SequencedState extends UserState {
   seq: number | null;
+  /** When change number `seq` committed (user_sequences.changed_at); null when not known. Only the event path's reads know it. */
+  seqAt?: number | null;
 }
 
 export interface StoredAnswer {
@@ -87,9 +89,9 @@ export const STORED_ANSWER = `(select json_build_object('hash', request_hash, 's
   where app_id = $1 and user_id = $2 and key = $3::text)`;
 
 const READ_FOR_EVENT: Prepared = {
-  name: 'ql_event_read_v2',
+  name: 'ql_event_read_v3',
   text: `select
-    (select seq::text from user_sequences where app_id = $1 and user_id = $2) as seq,
+    (select seq::text || ' ' || coalesce(changed_at::text, '') from user_sequences where app_id = $1 and user_id = $2) as seq,
     (select attributes from app_users where app_id = $1 and user_id = $2) as attributes,
     ${STORED_ANSWER} as stored,
     (select coalesce(json_agg(json_build_object(
@@ -104,9 +106,9 @@ const READ_FOR_EVENT: Prepared = {
  * mission ids of each input joined by ',' (ids have no comma: lib/contract/common.ts).
  */
 const READ_FOR_EVENTS: Prepared = {
-  name: 'ql_event_read_many_v1',
+  name: 'ql_event_read_many_v2',
   text: `select i.idx,
-    (select seq::text from user_sequences where app_id = i.app and user_id = i.usr) as seq,
+    (select seq::text || ' ' || coalesce(changed_at::text, '') from user_sequences where app_id = i.app and user_id = i.usr) as seq,
     (select attributes from app_users where app_id = i.app and user_id = i.usr) as attributes,
     (select json_build_object('hash', request_hash, 'status', status, 'response', response) from idempotency_keys
       where app_id = i.app and user_id = i.usr and key = i.k) as stored,
@@ -152,9 +154,16 @@ function recordsOf(userId: string, raw: unknown): Map<string, ProgressRecord> {
 
 const seqOf = (row: Record<string, unknown> | undefined): number | null => (row?.seq === null || row?.seq === undefined ? null : Number(row.seq));
 
+/** The event reads' `seq` column: the number and when it committed, as `<seq> <changed_at>` (changed_at empty when not known). */
+function seqAndTimeOf(row: Record<string, unknown>): { seq: number | null; seqAt: number | null } {
+  if (row.seq === null || row.seq === undefined) return { seq: null, seqAt: null };
+  const [seq, at] = String(row.seq).split(' ');
+  return { seq: Number(seq), seqAt: at ? Number(at) : null };
+}
+
 function eventReadOf(s: Scope, row: Record<string, unknown>): EventRead {
   return {
-    seq: seqOf(row),
+    ...seqAndTimeOf(row),
     stored: row.stored === null || row.stored === undefined ? null : parsed<StoredAnswer>(row.stored),
     records: recordsOf(s.userId, row.records),
     attributes: parseAttributes(row.attributes),
@@ -230,6 +239,8 @@ const MAX_USERS = 20_000;
 
 interface Entry {
   seq: number | null;
+  /** When change number `seq` committed, when known (an event's write, or its read). */
+  seqAt?: number | null;
   /** Every mission id known for the user at `seq` (present or not), and its record when it has one. */
   records: Map<string, ProgressRecord | null>;
   /** Every record of the user is in `records` (a full read, or an event's write applied to one). */
@@ -264,7 +275,7 @@ export function cachedForEvent(appId: string, userId: string, missionIds: readon
     if (r === undefined && !entry.complete) return undefined;
     if (r) records.set(id, r);
   }
-  return { seq: entry.seq, records, attributes: entry.attributes };
+  return { seq: entry.seq, seqAt: entry.seqAt ?? null, records, attributes: entry.attributes };
 }
 
 /**
@@ -274,7 +285,7 @@ export function cachedForEvent(appId: string, userId: string, missionIds: readon
 export function rememberEventState(
   appId: string,
   userId: string,
-  at: { readSeq: number | null; seq: number | null },
+  at: { readSeq: number | null; seq: number | null; seqAt: number | null },
   missionIds: readonly string[],
   read: ReadonlyMap<string, ProgressRecord>,
   written: readonly ProgressRecord[],
@@ -287,7 +298,7 @@ export function rememberEventState(
   const records = same ? previous.records : new Map<string, ProgressRecord | null>();
   for (const id of missionIds) records.set(id, read.get(id) ?? null);
   for (const r of written) records.set(r.missionId, r);
-  store(key, { seq: at.seq, records, complete: same && previous.complete, attributes, at: Date.now() });
+  store(key, { seq: at.seq, seqAt: at.seqAt, records, complete: same && previous.complete, attributes, at: Date.now() });
 }
 
 /**

@@ -16,7 +16,7 @@ export interface LimiterOptions {
   limit: number;
   windowMs: number;
   /**
-   * What a request gets when the store cannot be reached (docs/operations.md,
+   * What a request gets when the store cannot be reached (docs/operations/README.md,
    * "Redis outages"): `open` lets it through (a throughput limit; the database
    * still guards correctness), `closed` (the default) answers 503
    * `unavailable` (a brute-force guard must not open during an outage).

@@ -1,6 +1,6 @@
 // The service's rate limits (docs/api.md, "Limits"), one limiter each, created once.
 // Throughput limits fail open when Redis is unreachable; brute-force guards
-// (token and sign-in failures) fail closed (docs/operations.md, "Redis outages").
+// (token and sign-in failures) fail closed (docs/operations/README.md, "Redis outages").
 import { createLimiter } from './index';
 import type { Limiter } from './types';
 import { DEFAULT_WEBHOOK_EVENTS_PER_MINUTE } from '@/lib/contract/app';

@@ -3,7 +3,7 @@
 // redis-server of the test's own, each through its own TCP proxy, so one
 // instance can lose Redis while the other keeps it. Instance A edits the
 // catalog; instance B must serve the edit once Redis is back for both
-// (docs/operations.md, "Redis outages"). CATALOG_MAX_AGE_MS is set to 10
+// (docs/operations/README.md, "Redis outages"). CATALOG_MAX_AGE_MS is set to 10
 // minutes, so B's copy cannot simply expire during the test: only the
 // handling can bring the edit to it. A's log tells its failed publishes in two
 // lines (one when they start failing, with the cause; one when a publish works

@@ -3,7 +3,7 @@
 // reached through a TCP proxy. Redis is killed before start-up and mid-run,
 // stalled and slowed; the database rows must show every accepted event once,
 // requests must answer 200 or 503 `unavailable` within a bound, and the
-// service must recover without a restart (docs/operations.md, "Redis outages";
+// service must recover without a restart (docs/operations/README.md, "Redis outages";
 // docs/engineering/reliability.md has the figures).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type pg from 'pg';

@@ -3,7 +3,7 @@
 // PostgreSQL. What Redis does there is the failed-sign-in limit only
 // (sessions, accounts and password hashes are in PostgreSQL; Better Auth has
 // no secondary storage and its own rate limit is off), and that limit fails
-// closed (docs/operations.md, "Redis outages"): a sign-in answers 503
+// closed (docs/operations/README.md, "Redis outages"): a sign-in answers 503
 // `unavailable` promptly, right or wrong password alike, while sessions
 // already open keep working from the database; once Redis is back sign-in
 // works again without a restart. The log tells each outage in two lines (one

@@ -83,6 +83,7 @@ export async function publishInOrder(
   };
   try {
     const result = await log.appendAndPublish(logKey, channel, updates.map((u) => JSON.stringify(u)), order);
+    if (result.status === 'pending') metrics().streamOrderWaits.inc();
     if (result.status === 'late') {
       logError('publish too late: a later change was published first', null, { appId, userId, seq, types: updates.map((u) => u.type) });
       repairSoon(appId, userId, 'publish too late', grantsOf(updates, at));

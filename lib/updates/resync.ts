@@ -142,7 +142,7 @@ async function resyncUser(appId: string, userId: string, scope: ResyncScope, los
   const db = await sources.db();
   const read = await db.transaction(async (tx) => {
     const bumped = rowsOf<{ seq: string }>(
-      await tx.execute(sql`update user_sequences set seq = seq + 1 where app_id = ${appId} and user_id = ${userId} returning seq::text as seq`),
+      await tx.execute(sql`update user_sequences set seq = seq + 1, changed_at = ${Date.now()} where app_id = ${appId} and user_id = ${userId} returning seq::text as seq`),
     )[0];
     if (!bumped) return null;
     const where =

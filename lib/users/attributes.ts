@@ -64,7 +64,7 @@ export async function applyAttributeUpdate(
     values (${appId}, ${userId}, ${now}, ${now}, 0, ${json}::jsonb)
     on conflict (app_id, user_id) do update set attributes = excluded.attributes`);
   const bumped = await tx.execute(
-    sql`update user_sequences set seq = seq + 1 where app_id = ${appId} and user_id = ${userId} returning seq::text as seq`,
+    sql`update user_sequences set seq = seq + 1, changed_at = ${now} where app_id = ${appId} and user_id = ${userId} returning seq::text as seq`,
   );
   const seq = Number((bumped as unknown as { rows: Array<{ seq: string }> }).rows[0].seq);
   return { seq, attributes };

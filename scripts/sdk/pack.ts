@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { generateDtsBundle } from 'dts-bundle-generator';
+import { SDK_VERSION } from '@/lib/sdk/version';
 import { CONTRACT_TYPES_PATH, generateContractTypes } from './generate-types';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -46,7 +47,8 @@ export async function packSdk(outDir = path.join(root, 'dist', 'sdk')): Promise<
   if (readFileSync(CONTRACT_TYPES_PATH, 'utf8') !== generateContractTypes()) {
     throw new Error('lib/sdk/contract-types.ts is stale: run npm run sdk:types');
   }
-  const version = (JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  // The SDK's own version, not the server's (docs/operations/versioning.md).
+  const version = SDK_VERSION;
   const packageDir = path.join(outDir, 'package');
   rmSync(packageDir, { recursive: true, force: true });
   mkdirSync(packageDir, { recursive: true });

@@ -38,7 +38,10 @@ export const userTarget = (userId: string) => `user:${userId}`;
 
 /** Bumps the player's change counter (already locked) and answers it: the stream publishes the change under that number. */
 export async function nextUserSeq(tx: Tx, appId: string, userId: string): Promise<number> {
-  const result = await tx.execute(sql`update user_sequences set seq = seq + 1 where app_id = ${appId} and user_id = ${userId} returning seq::text as seq`);
+  // changed_at: this process's clock (a staff change's stream message is published before its request answers).
+  const result = await tx.execute(
+    sql`update user_sequences set seq = seq + 1, changed_at = ${Date.now()} where app_id = ${appId} and user_id = ${userId} returning seq::text as seq`,
+  );
   return Number((result as unknown as { rows: Array<{ seq: string }> }).rows[0].seq);
 }
 

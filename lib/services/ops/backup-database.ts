@@ -5,7 +5,7 @@
 // that is open at that moment is in the copy as a crash would leave it: not
 // committed, so not there once the copy is opened. On PostgreSQL there is
 // nothing to copy here: pg_dump and the server's own backups do it
-// (docs/operations.md, "Backup and restore").
+// (docs/operations/backup.md).
 import { sql } from 'drizzle-orm';
 import { recordAudit } from '@/lib/audit';
 import { AppError } from '@/lib/errors';
@@ -22,7 +22,7 @@ const dumping = (client: unknown): client is DumpingClient =>
 export async function backupDatabase({ ctx }: { ctx: ServiceContext }): Promise<Uint8Array<ArrayBuffer>> {
   const client = (ctx.deps.db as unknown as { $client?: unknown }).$client;
   if (!dumping(client)) {
-    throw new AppError('conflict', 'This instance runs on PostgreSQL: back it up with pg_dump or the server’s own backups (docs/operations.md, "Backup and restore")');
+    throw new AppError('conflict', 'This instance runs on PostgreSQL: back it up with pg_dump or the server’s own backups (docs/operations/backup.md)');
   }
   // Everything written so far in the data files, so the copy opens without replaying much WAL.
   await ctx.deps.db.execute(sql`checkpoint`);

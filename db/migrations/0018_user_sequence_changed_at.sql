@@ -1,0 +1,1 @@
+ALTER TABLE "user_sequences" ADD COLUMN "changed_at" bigint;
