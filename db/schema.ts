@@ -478,6 +478,12 @@ export const catalogDrafts = pgTable(
     /** A scheduled publish: the poller of every instance claims the due row in one transaction (lib/services/releases/scheduler.ts). */
     scheduledAt: ms('scheduled_at'),
     scheduledBy: text('scheduled_by'),
+    /**
+     * What the scheduled publish makes live: the draft as it was when it was
+     * scheduled (edits made after go into `catalog`, the next draft). Null for
+     * a schedule made before this column (it publishes `catalog`, as then).
+     */
+    scheduledCatalog: jsonb('scheduled_catalog').$type<CatalogDocument>(),
   },
   (t) => [index('catalog_drafts_scheduled_idx').on(t.scheduledAt)],
 );

@@ -26,6 +26,7 @@ export const ERRORS = {
   conflict: { status: 409, description: 'The resource exists already, or it changed since the version a write was based on' },
   claim_not_ready: { status: 409, description: 'No progress record, or its status is not completed' },
   budget_exhausted: { status: 409, description: 'The claim would take its campaign past the campaign’s budget of the reward’s currency (nothing changed; the message names the campaign)' },
+  needs_acknowledgement: { status: 409, description: 'The draft (or the scheduled snapshot) has payout warnings: nothing was published or scheduled; `warnings` lists them, send acknowledgeWarnings: true to go ahead' },
   insufficient_balance: { status: 409, description: 'A spend, or a staff correction, would take the balance below zero (nothing changed)' },
   payload_too_large: { status: 413, description: 'The body is over 64 KiB' },
   idempotency_key_reused: { status: 422, description: 'The same idempotency key was used for a different request' },

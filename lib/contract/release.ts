@@ -15,6 +15,56 @@ export const catalogChangeSchema = z
   .meta({ id: 'CatalogChange', description: 'One item of the catalog that differs from the other catalog (the draft against live, or a release against the one before it)' });
 export type CatalogChange = z.output<typeof catalogChangeSchema>;
 
+/** One field of an item that differs: its path in the item (`criteria.count`, `reward`, `budget.gems`), its value before and after (null: not set). */
+export const fieldChangeSchema = z
+  .object({
+    path: z.string(),
+    before: z.unknown().describe('The live value (null: not set, or the item is added)'),
+    after: z.unknown().describe('The draft’s value (null: not set, or the item is removed)'),
+  })
+  .meta({ id: 'FieldChange' });
+export type FieldChange = z.output<typeof fieldChangeSchema>;
+
+/** A change with its fields: what the review shows, field by field. */
+export const catalogChangeDetailSchema = catalogChangeSchema
+  .extend({ fields: z.array(fieldChangeSchema).describe('Each field that differs (an added or removed item: each field it has)') })
+  .meta({ id: 'CatalogChangeDetail', description: 'A change of the draft against live, field by field' });
+export type CatalogChangeDetail = z.output<typeof catalogChangeDetailSchema>;
+
+const DRAFT_WARNING_CODES = ['reward_multiplied', 'reward_added_to_completed', 'budget_removed', 'budget_below_spent'] as const;
+
+/** Something in the draft that may pay out much more than live: publishing it needs acknowledgeWarnings: true. */
+export const draftWarningSchema = z
+  .object({
+    code: z.enum(DRAFT_WARNING_CODES).describe('reward_multiplied: a reward or budget ×10 or more; reward_added_to_completed: a reward a mission did not grant, on a mission players have completed; budget_removed: a campaign budget line removed; budget_below_spent: a budget lowered below what the campaign has paid'),
+    kind: z.enum(['mission', 'campaign', 'theme']),
+    id: idSchema,
+    path: z.string().describe('The field, as in the change’s fields (reward, budget.gems)'),
+    message: z.string(),
+    factor: z.number().optional().describe('reward_multiplied: after ÷ before'),
+    before: z.unknown().optional(),
+    after: z.unknown().optional(),
+    players: z.number().int().optional().describe('reward_added_to_completed: players who have completed or claimed the mission'),
+    spent: z.number().int().optional().describe('budget_below_spent, budget_removed: what the campaign has paid of the currency'),
+  })
+  .meta({ id: 'DraftWarning' });
+export type DraftWarning = z.output<typeof draftWarningSchema>;
+
+/**
+ * A scheduled publish: a snapshot of the draft taken when it was scheduled.
+ * Edits made after it stay in the draft (the next one) and are not in it.
+ */
+export const scheduledReleaseSchema = z
+  .object({
+    scheduledAt: z.number().int().describe('When it goes live (Unix ms)'),
+    scheduledBy: z.string().describe('Who scheduled it (staff:<email> or admin-api-key)'),
+    release: z.number().int().positive().describe('The release number it will make, unless another publish goes first'),
+    changes: z.array(catalogChangeSchema).describe('What it makes live: the draft as it was when scheduled, against the live catalog now'),
+    changesSince: z.array(catalogChangeSchema).describe('Edits of the draft since it was scheduled: not in it, they stay in the draft for the next release'),
+  })
+  .meta({ id: 'ScheduledRelease' });
+export type ScheduledRelease = z.output<typeof scheduledReleaseSchema>;
+
 /** GET, PUT …/draft and POST …/releases/:release/restore answer the draft. */
 export const draftSchema = z
   .object({
@@ -24,6 +74,9 @@ export const draftSchema = z
     updatedAt: z.number().int(),
     updatedBy: z.string().describe('Who wrote it last (staff:<email> or admin-api-key)'),
     scheduledAt: z.number().int().nullable().describe('When its publish is scheduled (Unix ms), or null'),
+    schedule: scheduledReleaseSchema.nullable().describe('The scheduled publish (a snapshot of the draft when it was scheduled), or null'),
+    changeDetails: z.array(catalogChangeDetailSchema).describe('The changes (in the order of `changes`) with each field before → after'),
+    warnings: z.array(draftWarningSchema).describe('Payout warnings of the draft against live: publishing needs acknowledgeWarnings: true while there are any'),
   })
   .meta({ id: 'Draft' });
 export type Draft = z.output<typeof draftSchema>;
@@ -41,6 +94,7 @@ export const draftQuerySchema = z.object({
 export const publishInputSchema = z
   .object({
     at: z.number().int().positive().optional().describe('Publish at this time (Unix ms, in the future) instead of now'),
+    acknowledgeWarnings: z.boolean().optional().describe('Publish (or schedule) although the draft has warnings; without it a draft with warnings answers 409 needs_acknowledgement'),
   })
   .strict()
   .meta({ id: 'PublishDraft' });
@@ -64,9 +118,15 @@ export const releaseListSchema = z
   .object({
     releases: z.array(releaseSummarySchema).describe('Newest first'),
     scheduled: z
-      .object({ scheduledAt: z.number().int(), scheduledBy: z.string(), changes: z.array(catalogChangeSchema) })
+      .object({
+        scheduledAt: z.number().int(),
+        scheduledBy: z.string(),
+        changes: z.array(catalogChangeSchema).describe('What it makes live (the draft as it was when scheduled) against the live catalog now'),
+        release: z.number().int().positive().describe('The release number it will make, unless another publish goes first'),
+        changesSince: z.array(catalogChangeSchema).describe('Edits of the draft since it was scheduled, not in it'),
+      })
       .nullable()
-      .describe('The draft’s scheduled publish, if any, with what it would change now'),
+      .describe('The draft’s scheduled publish, if any: a snapshot of the draft when it was scheduled'),
   })
   .meta({ id: 'ReleaseList' });
 export type ReleaseList = z.output<typeof releaseListSchema>;

@@ -71,10 +71,8 @@ describe('a returning player’s first change', () => {
     await play(userId);
     expect(await waits()).toBe(before);
     expect(await logged(userId)).toEqual(['mission.progress', 'mission.progress']);
-    const [row] = (await db.execute(sql`select seq::int as seq, changed_at::bigint as at from user_sequences where app_id = ${appId} and user_id = ${userId}`)).rows as Array<{
-      seq: number;
-      at: string;
-    }>;
+    const result = await db.execute(sql`select seq::int as seq, changed_at::bigint as at from user_sequences where app_id = ${appId} and user_id = ${userId}`);
+    const [row] = (result as unknown as { rows: Array<{ seq: number; at: string }> }).rows;
     expect(row.seq).toBe(22);
     expect(Number(row.at)).toBe(now);
   });

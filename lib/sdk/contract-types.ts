@@ -25,6 +25,7 @@ export const ERROR_STATUS = {
   conflict: 409,
   claim_not_ready: 409,
   budget_exhausted: 409,
+  needs_acknowledgement: 409,
   insufficient_balance: 409,
   payload_too_large: 413,
   idempotency_key_reused: 422,

@@ -61,6 +61,8 @@ export class ConflictError extends QuestlineError {}
 export class ClaimNotReadyError extends ConflictError {}
 /** 409 `budget_exhausted`: the claim would take its campaign past the campaign's payout budget (nothing changed; the message names the campaign). */
 export class BudgetExhaustedError extends ConflictError {}
+/** 409 `needs_acknowledgement` (admin API): the draft has payout warnings (`warnings` in the body); publish again with acknowledgeWarnings: true. Nothing was published. */
+export class NeedsAcknowledgementError extends ConflictError {}
 /** 409 `insufficient_balance`: a staff correction would take a balance below zero (admin API; nothing changed). */
 export class InsufficientBalanceError extends ConflictError {}
 /** 413 `payload_too_large`: body over 64 KiB. */
@@ -111,6 +113,7 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   conflict: ConflictError,
   claim_not_ready: ClaimNotReadyError,
   budget_exhausted: BudgetExhaustedError,
+  needs_acknowledgement: NeedsAcknowledgementError,
   insufficient_balance: InsufficientBalanceError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,

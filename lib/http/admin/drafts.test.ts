@@ -257,7 +257,7 @@ describe('publishing', () => {
 });
 
 describe('a scheduled publish', () => {
-  it('goes live within 5 s of its time, with what the draft holds then; /v1 is unchanged before; cancel stops it', async () => {
+  it('goes live within 5 s of its time, with the draft as it was when scheduled; /v1 is unchanged before; cancel stops it', async () => {
     const app = await createTestApp(server, { missions: [mission('a')], campaigns: [] });
     await call('PUT', draftOf(app.appId), { missions: [mission('a'), mission('b')], campaigns: [] }, editor);
     expect((await call('POST', publishOf(app.appId), { at: Date.now() - 1 })).status).toBe(400);
@@ -269,18 +269,19 @@ describe('a scheduled publish', () => {
     const list = await call<ReleaseList>('GET', releasesOf(app.appId), undefined, support);
     expect(list.body.scheduled).toMatchObject({ scheduledAt: at, scheduledBy: `staff:${editor.email}`, changes: [{ kind: 'mission', id: 'b', change: 'added' }] });
     expect((await call<Draft>('GET', draftOf(app.appId))).body.scheduledAt).toBe(at);
-    // Edited after scheduling: the publish takes what the draft holds at its time.
+    // Edited after scheduling: the publish takes the snapshot made when it was scheduled (issue 39 §5);
+    // the edit stays in the draft for the next release.
     await call('PUT', draftOf(app.appId), { missions: [mission('a'), mission('c')], campaigns: [] }, editor);
     expect(await liveIds(app)).toEqual(['a']);
     // The time comes on this process's clock (the server's, which the poller reads) instead of in real time.
     advanceClockInProcess(Math.max(0, at - Date.now()));
-    await waitFor(async () => (await liveIds(app)).includes('c'), 5_000);
+    await waitFor(async () => (await liveIds(app)).includes('b'), 5_000);
     expect(Date.now()).toBeGreaterThanOrEqual(at);
-    expect(await liveIds(app)).toEqual(['a', 'c']);
+    expect(await liveIds(app)).toEqual(['a', 'b']);
     const releases = await call<ReleaseList>('GET', releasesOf(app.appId));
     expect(releases.body.scheduled).toBeNull();
     expect(releases.body.releases.map((r) => r.release)).toEqual([2, 1]);
-    expect(releases.body.releases[0]).toMatchObject({ publishedBy: `staff:${editor.email}`, changes: [{ kind: 'mission', id: 'c', change: 'added' }] });
+    expect(releases.body.releases[0]).toMatchObject({ publishedBy: `staff:${editor.email}`, changes: [{ kind: 'mission', id: 'b', change: 'added' }] });
     expect(releases.body.releases[0].publishedAt).toBeGreaterThanOrEqual(at);
     expect(releases.body.releases[0].publishedAt).toBeLessThan(at + 5_000);
 
@@ -297,7 +298,7 @@ describe('a scheduled publish', () => {
     expect((await call('POST', publishOf(marker.appId), { at: again + 1 }, editor)).status).toBe(202);
     advanceClockInProcess(Math.max(0, again + 1 - Date.now()));
     await waitFor(async () => (await liveIds(marker)).includes('m'), 5_000);
-    expect(await liveIds(app)).toEqual(['a', 'c']);
+    expect(await liveIds(app)).toEqual(['a', 'b']);
     expect((await call<Draft>('GET', draftOf(app.appId))).body.scheduledAt).toBeNull();
     expect((await call<ReleaseList>('GET', releasesOf(app.appId))).body.releases).toHaveLength(2);
   });

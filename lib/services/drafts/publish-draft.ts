@@ -1,51 +1,90 @@
 // Publishing the app's draft: now (the draft's catalog goes live and becomes
-// the next release, in one transaction, and the draft is gone), or at a time
-// in the future (a scheduled publish: the draft row carries the time, and the
-// poller of whichever instance claims it first publishes what the draft holds
-// then; lib/releases/scheduler.ts). DELETE …/draft/publish cancels a schedule.
+// the next release, in one transaction, and the draft is gone, its schedule
+// with it), or at a time in the future (a scheduled publish: a snapshot of the
+// draft as it is now is kept beside it, and the poller of whichever instance
+// claims it first publishes that snapshot at its time; lib/releases/scheduler.ts).
+// Edits made after scheduling go into the draft, not into the snapshot: once
+// the snapshot is live, they stay as the next draft. Scheduling again takes a
+// new snapshot. DELETE …/draft/publish cancels a schedule: the snapshot is
+// dropped and the draft, which holds its changes and any made since, stays.
 import { eq } from 'drizzle-orm';
 import { catalogDrafts, type CatalogDraftRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
+import { diffCatalogs, readLiveCatalog } from '@/lib/catalog/catalog-document';
 import { AppError } from '@/lib/errors';
 import { actorLabel, withTransaction, type ServiceContext, type TxContext } from '../context';
 import { publishCatalog } from '../releases/publish-catalog';
-import { findDraft, noDraft } from './draft-row';
+import { findDraft, noDraft, scheduledCatalogOf } from './draft-row';
+import { draftWarnings, needsAcknowledgement } from './review-draft';
 
 export type PublishOutcome = { status: 200; body: { release: number; publishedAt: number } } | { status: 202; body: { scheduledAt: number } };
 
-/** The draft `row` (locked by the caller) published and deleted, in the caller's transaction. */
-export async function publishDraftRow(tx: TxContext, row: CatalogDraftRow, publishedBy: string, scheduled: boolean): Promise<{ release: number; publishedAt: number }> {
-  const published = await publishCatalog(tx, row.catalog, publishedBy);
-  await tx.uow.tx.delete(catalogDrafts).where(eq(catalogDrafts.appId, row.appId));
+/**
+ * The draft `row` (locked by the caller) published, in the caller's transaction.
+ * Now: the whole draft, and the draft is deleted. Scheduled: the snapshot taken
+ * when it was scheduled; the draft stays, unscheduled and based on the new
+ * release, when it was edited since (its edits are the next draft), else it is deleted.
+ */
+export async function publishDraftRow(
+  tx: TxContext,
+  row: CatalogDraftRow,
+  publishedBy: string,
+  scheduled: boolean,
+  audited: Record<string, unknown> = {},
+): Promise<{ release: number; publishedAt: number }> {
+  const catalog = scheduled ? scheduledCatalogOf(row) : row.catalog;
+  const published = await publishCatalog(tx, catalog, publishedBy);
+  const left = scheduled ? diffCatalogs(catalog, row.catalog) : [];
+  if (left.length === 0) await tx.uow.tx.delete(catalogDrafts).where(eq(catalogDrafts.appId, row.appId));
+  else
+    await tx.uow.tx
+      .update(catalogDrafts)
+      .set({ baseRelease: published.release, scheduledAt: null, scheduledBy: null, scheduledCatalog: null })
+      .where(eq(catalogDrafts.appId, row.appId));
   await recordAudit(
     tx.uow.tx,
-    { actor: publishedBy, action: 'draft.publish', appId: row.appId, target: `release:${published.release}`, before: { baseRelease: row.baseRelease, scheduledAt: row.scheduledAt }, after: { release: published.release, scheduled, changes: published.changes } },
+    {
+      actor: publishedBy,
+      action: 'draft.publish',
+      appId: row.appId,
+      target: `release:${published.release}`,
+      before: { baseRelease: row.baseRelease, scheduledAt: row.scheduledAt },
+      after: { release: published.release, scheduled, changes: published.changes, ...(left.length > 0 ? { leftInDraft: left } : {}), ...audited },
+    },
     published.publishedAt,
   );
   return { release: published.release, publishedAt: published.publishedAt };
 }
 
-export async function publishDraft({ ctx, input }: { ctx: ServiceContext; input: { at?: number } }): Promise<PublishOutcome> {
+/**
+ * Publishes now ({}) or schedules ({ at }). A draft with payout warnings
+ * (review-draft.ts) answers 409 needs_acknowledgement, nothing written,
+ * unless `acknowledgeWarnings`; the acknowledged warnings are audited.
+ */
+export async function publishDraft({ ctx, input }: { ctx: ServiceContext; input: { at?: number; acknowledgeWarnings?: boolean } }): Promise<PublishOutcome> {
   const now = ctx.now();
   if (input.at !== undefined && input.at <= now) throw new AppError('validation_error', `at: must be in the future (the service's time is ${now}); send {} to publish now`);
   return withTransaction(ctx, async (tx): Promise<PublishOutcome> => {
     const row = await findDraft(tx.uow.tx, ctx.appId, true);
     if (!row) throw noDraft(ctx.appId);
     const actor = actorLabel(ctx.actor);
-    if (input.at === undefined) return { status: 200, body: await publishDraftRow(tx, row, actor, false) };
-    await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: input.at, scheduledBy: actor }).where(eq(catalogDrafts.appId, ctx.appId));
-    await recordAudit(tx.uow.tx, { actor, action: 'draft.schedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: input.at } }, now);
+    const warnings = await draftWarnings(tx.uow.tx, ctx.appId, await readLiveCatalog(tx.uow.tx, ctx.appId), row.catalog);
+    if (warnings.length > 0 && input.acknowledgeWarnings !== true) throw needsAcknowledgement(warnings, input.at !== undefined);
+    const acknowledged = warnings.length > 0 ? { acknowledgedWarnings: warnings } : {};
+    if (input.at === undefined) return { status: 200, body: await publishDraftRow(tx, row, actor, false, acknowledged) };
+    await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: input.at, scheduledBy: actor, scheduledCatalog: row.catalog }).where(eq(catalogDrafts.appId, ctx.appId));
+    await recordAudit(tx.uow.tx, { actor, action: 'draft.schedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: input.at, ...acknowledged } }, now);
     return { status: 202, body: { scheduledAt: input.at } };
   });
 }
 
-/** Cancels the draft's scheduled publish (the draft stays). 404 draft_not_found without a draft; no schedule is no change. */
+/** Cancels the draft's scheduled publish: its snapshot is dropped; the draft stays, holding its changes and those made since. 404 draft_not_found without a draft; no schedule is no change. */
 export async function cancelScheduledPublish({ ctx }: { ctx: ServiceContext; input?: Record<string, never> }): Promise<{ scheduledAt: null }> {
   return withTransaction(ctx, async (tx) => {
     const row = await findDraft(tx.uow.tx, ctx.appId, true);
     if (!row) throw noDraft(ctx.appId);
     if (row.scheduledAt !== null) {
-      await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: null, scheduledBy: null }).where(eq(catalogDrafts.appId, ctx.appId));
+      await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: null, scheduledBy: null, scheduledCatalog: null }).where(eq(catalogDrafts.appId, ctx.appId));
       await recordAudit(tx.uow.tx, { actor: actorLabel(ctx.actor), action: 'draft.unschedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: null } }, ctx.now());
     }
     return { scheduledAt: null };

@@ -1,7 +1,8 @@
 // Writes the app's draft: a whole catalog document, validated as a whole (the
 // same item schemas as PUT …/catalog, every reference inside the document).
 // The first write starts the draft from the latest release; a scheduled
-// publish stays scheduled and publishes what the draft holds at its time.
+// publish stays scheduled and publishes its snapshot (the draft as it was when
+// scheduled): this write is not in it, it is the next draft's.
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { Draft } from '@/lib/contract/release';
 import { recordAudit } from '@/lib/audit';

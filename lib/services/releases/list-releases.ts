@@ -3,8 +3,8 @@ import { desc, eq } from 'drizzle-orm';
 import { catalogReleases } from '@/db/schema';
 import type { ReleaseList } from '@/lib/contract/release';
 import type { ServiceContext } from '../context';
-import { findDraft } from '../drafts/draft-row';
-import { diffCatalogs, readLiveCatalog } from '@/lib/catalog/catalog-document';
+import { findDraft, scheduleAnswer } from '../drafts/draft-row';
+import { readLiveCatalog } from '@/lib/catalog/catalog-document';
 
 /** At most this many releases are listed (the newest). */
 const RELEASES_LISTED = 200;
@@ -18,9 +18,6 @@ export async function listReleases({ ctx }: { ctx: ServiceContext; input?: Recor
     .orderBy(desc(catalogReleases.release))
     .limit(RELEASES_LISTED);
   const draft = await findDraft(db, ctx.appId);
-  const scheduled =
-    draft?.scheduledAt != null
-      ? { scheduledAt: draft.scheduledAt, scheduledBy: draft.scheduledBy ?? 'system', changes: diffCatalogs(await readLiveCatalog(db, ctx.appId), draft.catalog) }
-      : null;
-  return { releases: rows, scheduled };
+  const schedule = draft ? await scheduleAnswer(db, draft, await readLiveCatalog(db, ctx.appId)) : null;
+  return { releases: rows, scheduled: schedule };
 }

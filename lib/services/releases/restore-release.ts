@@ -1,6 +1,7 @@
 // Revert: the draft becomes the catalog release `release` published (then
 // publish it as usual). An existing draft is replaced; its schedule, if any,
-// stays and publishes the restored catalog.
+// stays and publishes its snapshot (the draft as it was when scheduled); the
+// restored catalog is the next draft.
 import type { Draft } from '@/lib/contract/release';
 import { AppError } from '@/lib/errors';
 import { withTransaction, type ServiceContext } from '../context';

@@ -5,6 +5,8 @@ import Link from 'next/link';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { ConfirmDialog } from '@/components/ui/alert-dialog';
+import { TriangleAlert } from 'lucide-react';
+import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input, Textarea } from '@/components/ui/input';
@@ -13,11 +15,13 @@ import { PageHeader } from '@/components/ui/page-header';
 import { adminFetch, appPath, errorMessage } from '@/components/console/api';
 import { draftQuery } from '@/components/console/draft';
 import { CatalogChanges } from '@/components/console/catalog-changes';
+import { ScheduledReleaseSummary } from '@/components/console/scheduled-release';
 import { timeZoneLabel } from '@/components/console/campaign-phase';
 import { formatDateTime } from '@/components/console/format';
 import { IfCan, useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { CatalogDocument } from '@/lib/contract/catalog';
+import type { DraftWarning } from '@/lib/contract/release';
 import { fromLocalInput } from '@/lib/console/local-time';
 import { ImpactCard } from './impact-card';
 import { PreviewPlayerCard } from './preview-card';
@@ -44,7 +48,10 @@ export function DraftScreen() {
   const json = edited ?? (draft ? JSON.stringify(draft.catalog, null, 2) : '');
   const [at, setAt] = React.useState('');
   const atMs = fromLocalInput(at);
-  const [confirm, setConfirm] = React.useState<'publish' | 'discard' | null>(null);
+  const [confirm, setConfirm] = React.useState<'publish' | 'schedule' | 'discard' | null>(null);
+  const warnings = draft?.warnings ?? [];
+  // Publishing a draft with warnings asks first, and then says the warnings were read (acknowledgeWarnings).
+  const acknowledge = warnings.length > 0 ? { acknowledgeWarnings: true } : {};
 
   const act = useMutation({
     mutationFn: async (action: { kind: 'start' | 'save' | 'publish' | 'schedule' | 'unschedule' | 'discard'; at?: number; catalog?: unknown }) => {
@@ -56,9 +63,9 @@ export function DraftScreen() {
         case 'save':
           return adminFetch(appPath(appId, 'draft'), { method: 'PUT', body: action.catalog });
         case 'publish':
-          return adminFetch(appPath(appId, 'draft', 'publish'), { method: 'POST', body: {} });
+          return adminFetch(appPath(appId, 'draft', 'publish'), { method: 'POST', body: { ...acknowledge } });
         case 'schedule':
-          return adminFetch(appPath(appId, 'draft', 'publish'), { method: 'POST', body: { at: action.at } });
+          return adminFetch(appPath(appId, 'draft', 'publish'), { method: 'POST', body: { at: action.at, ...acknowledge } });
         case 'unschedule':
           return adminFetch(appPath(appId, 'draft', 'publish'), { method: 'DELETE' });
         case 'discard':
@@ -73,7 +80,7 @@ export function DraftScreen() {
         save: 'Draft saved: players see nothing of it until it is published',
         publish: `Published as release ${(answer as { release?: number } | undefined)?.release ?? ''}`,
         schedule: `Scheduled for ${action.at ? formatDateTime(action.at) : ''}`,
-        unschedule: 'Schedule cancelled; the draft stays',
+        unschedule: 'Schedule cancelled; its changes stay in the draft',
         discard: 'Draft discarded',
       };
       toast.success(messages[action.kind]);
@@ -137,8 +144,23 @@ export function DraftScreen() {
                 Based on release {draft.baseRelease}; last saved by {draft.updatedBy}, {formatDateTime(draft.updatedAt)}.
               </CardDescription>
             </CardHeader>
-            <CardContent>
-              <CatalogChanges changes={draft.changes} label="Changes against live" />
+            <CardContent className="grid gap-4">
+              {warnings.length > 0 && (
+                <Alert variant="warning" aria-label="Payout warnings">
+                  <TriangleAlert aria-hidden />
+                  <AlertTitle>
+                    {warnings.length} payout warning{warnings.length === 1 ? '' : 's'}: publishing asks you to confirm
+                  </AlertTitle>
+                  <AlertDescription>
+                    <ul className="grid list-disc gap-0.5 pl-4">
+                      {warnings.map((w) => (
+                        <li key={`${w.code}:${w.kind}:${w.id}:${w.path}`}>{w.message}</li>
+                      ))}
+                    </ul>
+                  </AlertDescription>
+                </Alert>
+              )}
+              <CatalogChanges changes={draft.changes} details={draft.changeDetails} label="Changes against live" />
             </CardContent>
           </Card>
           <Card>
@@ -147,13 +169,18 @@ export function DraftScreen() {
               <CardDescription>
                 {draft.scheduledAt !== null ? (
                   <>
-                    Scheduled for <strong>{formatDateTime(draft.scheduledAt)}</strong> ({utc(draft.scheduledAt)}). It publishes what the draft holds then.
+                    Scheduled for <strong>{formatDateTime(draft.scheduledAt)}</strong> ({utc(draft.scheduledAt)}). It publishes the draft as it was when scheduled; later edits wait for the next release. Cancelling the schedule keeps its changes in the draft.
                   </>
                 ) : (
                   'Nothing scheduled.'
                 )}
               </CardDescription>
             </CardHeader>
+            {draft.schedule && (
+              <CardContent>
+                <ScheduledReleaseSummary schedule={draft.schedule} />
+              </CardContent>
+            )}
             <IfCan capability="catalog.write">
               <CardContent className="grid gap-4">
                 <div className="flex flex-wrap gap-2">
@@ -176,7 +203,7 @@ export function DraftScreen() {
                     <Button
                       variant="secondary"
                       disabled={act.isPending || atMs === null || !Number.isFinite(atMs)}
-                      onClick={() => atMs !== null && act.mutate({ kind: 'schedule', at: atMs })}
+                      onClick={() => atMs !== null && (warnings.length > 0 ? setConfirm('schedule') : act.mutate({ kind: 'schedule', at: atMs }))}
                     >
                       Schedule
                     </Button>
@@ -216,9 +243,22 @@ export function DraftScreen() {
         destructive={false}
         title="Publish the draft now?"
         description={`Players see ${draft?.changes.length ?? 0} change${draft?.changes.length === 1 ? '' : 's'} at once. It becomes a new release you can restore later.`}
-        confirmLabel="Publish now"
+        confirmLabel={warnings.length > 0 ? 'Publish anyway' : 'Publish now'}
         onConfirm={() => act.mutate({ kind: 'publish' })}
-      />
+      >
+        <WarningList warnings={warnings} />
+      </ConfirmDialog>
+      <ConfirmDialog
+        open={confirm === 'schedule'}
+        onClose={() => setConfirm(null)}
+        destructive={false}
+        title="Schedule the draft with its warnings?"
+        description={`The draft as it is now goes live ${atMs !== null && Number.isFinite(atMs) ? `at ${formatDateTime(atMs)}` : 'at the time set'}; edits after it wait for the next release.`}
+        confirmLabel="Schedule anyway"
+        onConfirm={() => atMs !== null && act.mutate({ kind: 'schedule', at: atMs })}
+      >
+        <WarningList warnings={warnings} />
+      </ConfirmDialog>
       <ConfirmDialog
         open={confirm === 'discard'}
         onClose={() => setConfirm(null)}
@@ -228,5 +268,20 @@ export function DraftScreen() {
         onConfirm={() => act.mutate({ kind: 'discard' })}
       />
     </>
+  );
+}
+
+/** The warnings a publish confirms, in its dialog. */
+function WarningList({ warnings }: { warnings: DraftWarning[] }) {
+  if (warnings.length === 0) return null;
+  return (
+    <div className="grid gap-1 text-sm">
+      <p className="font-medium">This draft may pay out much more than live:</p>
+      <ul aria-label="Warnings to confirm" className="grid list-disc gap-0.5 pl-5">
+        {warnings.map((w) => (
+          <li key={`${w.code}:${w.kind}:${w.id}:${w.path}`}>{w.message}</li>
+        ))}
+      </ul>
+    </div>
   );
 }

@@ -12,6 +12,7 @@ import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@
 import { adminFetch, appPath, errorMessage } from '@/components/console/api';
 import { CatalogChanges } from '@/components/console/catalog-changes';
 import { formatDateTime } from '@/components/console/format';
+import { ScheduledReleaseSummary } from '@/components/console/scheduled-release';
 import { useStaff } from '@/components/console/staff-context';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { ReleaseList } from '@/lib/contract/release';
@@ -55,12 +56,10 @@ export function ReleasesScreen() {
             <Card>
               <CardHeader>
                 <CardTitle>Scheduled</CardTitle>
-                <CardDescription>
-                  The draft goes live at {formatDateTime(data.scheduled.scheduledAt)} (scheduled by {data.scheduled.scheduledBy}).
-                </CardDescription>
+                <CardDescription>The draft as it was when scheduled goes live at {formatDateTime(data.scheduled.scheduledAt)}.</CardDescription>
               </CardHeader>
               <CardContent>
-                <CatalogChanges changes={data.scheduled.changes} label="Scheduled changes" />
+                <ScheduledReleaseSummary schedule={data.scheduled} />
               </CardContent>
             </Card>
           )}

@@ -51,6 +51,8 @@ namespace Questline
         ClaimNotReady,
         /// <summary>409 &lt;c&gt;budget_exhausted&lt;/c&gt;: The claim would take its campaign past the campaign’s budget of the reward’s currency (nothing changed; the message names the campaign)</summary>
         BudgetExhausted,
+        /// <summary>409 &lt;c&gt;needs_acknowledgement&lt;/c&gt;: The draft (or the scheduled snapshot) has payout warnings: nothing was published or scheduled; `warnings` lists them, send acknowledgeWarnings: true to go ahead</summary>
+        NeedsAcknowledgement,
         /// <summary>409 &lt;c&gt;insufficient_balance&lt;/c&gt;: A spend, or a staff correction, would take the balance below zero (nothing changed)</summary>
         InsufficientBalance,
         /// <summary>413 &lt;c&gt;payload_too_large&lt;/c&gt;: The body is over 64 KiB</summary>
@@ -97,6 +99,7 @@ namespace Questline
                 case "conflict": return ErrorCode.Conflict;
                 case "claim_not_ready": return ErrorCode.ClaimNotReady;
                 case "budget_exhausted": return ErrorCode.BudgetExhausted;
+                case "needs_acknowledgement": return ErrorCode.NeedsAcknowledgement;
                 case "insufficient_balance": return ErrorCode.InsufficientBalance;
                 case "payload_too_large": return ErrorCode.PayloadTooLarge;
                 case "idempotency_key_reused": return ErrorCode.IdempotencyKeyReused;
@@ -135,6 +138,7 @@ namespace Questline
                 case ErrorCode.Conflict: return "conflict";
                 case ErrorCode.ClaimNotReady: return "claim_not_ready";
                 case ErrorCode.BudgetExhausted: return "budget_exhausted";
+                case ErrorCode.NeedsAcknowledgement: return "needs_acknowledgement";
                 case ErrorCode.InsufficientBalance: return "insufficient_balance";
                 case ErrorCode.PayloadTooLarge: return "payload_too_large";
                 case ErrorCode.IdempotencyKeyReused: return "idempotency_key_reused";
@@ -173,6 +177,7 @@ namespace Questline
                 case ErrorCode.Conflict: return 409;
                 case ErrorCode.ClaimNotReady: return 409;
                 case ErrorCode.BudgetExhausted: return 409;
+                case ErrorCode.NeedsAcknowledgement: return 409;
                 case ErrorCode.InsufficientBalance: return 409;
                 case ErrorCode.PayloadTooLarge: return 413;
                 case ErrorCode.IdempotencyKeyReused: return 422;
@@ -211,6 +216,7 @@ namespace Questline
                 case ErrorCode.Conflict: return new ConflictException(status, code, message, requestId);
                 case ErrorCode.ClaimNotReady: return new ClaimNotReadyException(status, code, message, requestId);
                 case ErrorCode.BudgetExhausted: return new BudgetExhaustedException(status, code, message, requestId);
+                case ErrorCode.NeedsAcknowledgement: return new NeedsAcknowledgementException(status, code, message, requestId);
                 case ErrorCode.InsufficientBalance: return new InsufficientBalanceException(status, code, message, requestId);
                 case ErrorCode.PayloadTooLarge: return new PayloadTooLargeException(status, code, message, requestId);
                 case ErrorCode.IdempotencyKeyReused: return new IdempotencyKeyReusedException(status, code, message, requestId);
@@ -365,6 +371,12 @@ namespace Questline
     public class BudgetExhaustedException : ConflictException
     {
         public BudgetExhaustedException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>409 &lt;c&gt;needs_acknowledgement&lt;/c&gt;: The draft (or the scheduled snapshot) has payout warnings: nothing was published or scheduled; `warnings` lists them, send acknowledgeWarnings: true to go ahead</summary>
+    public class NeedsAcknowledgementException : ConflictException
+    {
+        public NeedsAcknowledgementException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
     }
 
     /// <summary>409 &lt;c&gt;insufficient_balance&lt;/c&gt;: A spend, or a staff correction, would take the balance below zero (nothing changed)</summary>

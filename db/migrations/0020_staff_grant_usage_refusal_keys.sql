@@ -8,7 +8,8 @@ CREATE TABLE "staff_grant_usage" (
 );
 --> statement-breakpoint
 ALTER TABLE "claim_refusals" ADD COLUMN "counted_keys" jsonb DEFAULT '{}'::jsonb NOT NULL;--> statement-breakpoint
-CREATE INDEX "staff_grant_usage_day_idx" ON "staff_grant_usage" USING btree ("app_id","actor","currency","at");--> statement-breakpoint
+CREATE INDEX "staff_grant_usage_day_idx" ON "staff_grant_usage" USING btree ("app_id","actor","currency","at");
+--> statement-breakpoint
 -- Hand-written: the day's totals so far, from the audit rows they were read from until now (an erased player's are already gone).
 INSERT INTO "staff_grant_usage" ("app_id", "actor", "currency", "amount", "at")
 SELECT "app_id", "actor", "after"->>'currency', abs(("after"->>'change')::bigint), "at" FROM "audit_log"

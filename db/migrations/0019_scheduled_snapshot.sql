@@ -1,0 +1,1 @@
+ALTER TABLE "catalog_drafts" ADD COLUMN "scheduled_catalog" jsonb;
