@@ -216,8 +216,9 @@ export const campaignBudgetRefusals = pgTable(
 
 /**
  * A user's last claim of a mission refused by its campaign's budget (the
- * inspector's "claim refused"), with the Idempotency-Key it came with: a
- * retry under the same key is the same claim and is not counted again.
+ * inspector's "claim refused"), with the Idempotency-Key it came with, and
+ * every key counted within the keys' 24 h: a retry under any key already
+ * counted is the same claim and is not counted again (alternating keys too).
  */
 export const claimRefusals = pgTable(
   'claim_refusals',
@@ -232,6 +233,8 @@ export const claimRefusals = pgTable(
     budget: ms('budget'),
     /** The stored Idempotency-Key (namespaced `claim:`), or null. */
     idempotencyKey: text('idempotency_key'),
+    /** The keys counted, each with when (Unix ms); a key older than the keys' 24 h is dropped at the next refusal. */
+    countedKeys: jsonb('counted_keys').$type<Record<string, number>>().notNull().default({}),
     at: ms('at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.appId, t.userId, t.missionId] })],
@@ -454,6 +457,26 @@ export const auditLog = pgTable(
     after: jsonb('after'),
   },
   (t) => [index('audit_app_idx').on(t.appId, t.at)],
+);
+
+/**
+ * What each staff member gave players of a currency (grants and corrections by |amount|, the currency
+ * rewards of missions they completed): the day's total of the support role's grant limits
+ * (lib/services/_shared/grant-limit.ts). It names no player, so a data erasure leaves it (the
+ * audit rows it once was read from lose their before/after then); rows before yesterday are pruned.
+ */
+export const staffGrantUsage = pgTable(
+  'staff_grant_usage',
+  {
+    id: bigserial('id', { mode: 'number' }).primaryKey(),
+    // No reference to apps (as audit_log): a deleted app's rows are pruned with the rest.
+    appId: text('app_id').notNull(),
+    actor: text('actor').notNull(),
+    currency: text('currency').notNull(),
+    amount: ms('amount').notNull(),
+    at: ms('at').notNull(),
+  },
+  (t) => [index('staff_grant_usage_day_idx').on(t.appId, t.actor, t.currency, t.at)],
 );
 
 /** The draft catalog of an app (at most one): a catalog document staff edit before publishing it; `scheduledAt` when its publish is scheduled. */

@@ -6,12 +6,16 @@
 // per-minute `refusal` rollup (the dashboard's analytics). The granted path
 // never runs it and never waits on its rows.
 //
-// Exactly once per claim: a refused claim stores no idempotency answer (a
-// retry under the same key claims again), so the user's refusal row keeps the
-// key it came with, and a retry of the same mission under the same key within
-// the key's 24 h counts nothing (the row's upsert updates nothing, so the
-// counter and rollup parts, which select from it, insert nothing). Two such
-// retries at once queue on that row, the second re-reading the first's key.
+// Exactly once per claim, a claim being one Idempotency-Key (or one request
+// without a key): a refused claim stores no idempotency answer (a retry under
+// the same key claims again), so the user's refusal row keeps every key it
+// counted within the keys' 24 h (counted_keys, key → when; older ones are
+// dropped at the next counted refusal), and a retry of the same mission under
+// any of them counts nothing, also when the player alternates keys A, B, A, B
+// (the row's upsert updates nothing, so the counter and rollup parts, which
+// select from it, insert nothing). Two such retries at once queue on that
+// row, the second re-reading the first's keys. A request without a key is a
+// new claim each time (nothing tells two of them apart).
 // Lock order: the user's refusal row, the campaign's counter, the rollup rows
 // (kind `refusal`, written by this statement only).
 import type { DbOrTx } from '@/db/client';
@@ -27,16 +31,19 @@ import { metrics } from '@/lib/metrics';
  * none), $9 now, $10 the rollup rows (JSON), $11 the key's lifetime (ms).
  */
 const RECORD_REFUSAL: Prepared = {
-  name: 'ql_claim_refusal_v1',
+  name: 'ql_claim_refusal_v2',
   pipelined: true,
   text: `with
-  u as (insert into claim_refusals (app_id, user_id, mission_id, campaign_id, currency, amount, budget, idempotency_key, at)
-        values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::bigint, $8::text, $9::bigint)
+  u as (insert into claim_refusals (app_id, user_id, mission_id, campaign_id, currency, amount, budget, idempotency_key, counted_keys, at)
+        values ($1::text, $2::text, $3::text, $4::text, $5::text, $6::bigint, $7::bigint, $8::text,
+                case when $8::text is null then '{}'::jsonb else jsonb_build_object($8::text, $9::bigint) end, $9::bigint)
         on conflict (app_id, user_id, mission_id) do update
           set campaign_id = excluded.campaign_id, currency = excluded.currency, amount = excluded.amount, budget = excluded.budget,
-              idempotency_key = excluded.idempotency_key, at = excluded.at
-          where excluded.idempotency_key is null or claim_refusals.idempotency_key is distinct from excluded.idempotency_key
-             or claim_refusals.at < excluded.at - $11::bigint
+              idempotency_key = excluded.idempotency_key, at = excluded.at,
+              counted_keys = coalesce((select jsonb_object_agg(e.k, e.v) from jsonb_each(claim_refusals.counted_keys) as e(k, v)
+                                       where (e.v #>> '{}')::bigint >= excluded.at - $11::bigint), '{}'::jsonb) || excluded.counted_keys
+          where excluded.idempotency_key is null or claim_refusals.counted_keys -> excluded.idempotency_key is null
+             or (claim_refusals.counted_keys ->> excluded.idempotency_key)::bigint < excluded.at - $11::bigint
         returning 1 as one),
   g as (insert into campaign_budget_refusals (app_id, campaign_id, currency, refused, first_at, last_at)
         select $1, $4, $5, 1, $9, $9 from u

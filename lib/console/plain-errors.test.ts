@@ -23,6 +23,13 @@ describe('plainMessage', () => {
     expect(plainMessage(nan['criteria.count'], 'Count')).toBe('Enter a number for count');
   });
 
+  it('words an id of "." or ".."', () => {
+    for (const id of ['.', '..']) {
+      const raw = messages(missionSchema.safeParse({ id, title: 't', criteria: { eventName: 'e', count: 1 }, reward: { kind: 'currency', currency: 'g', amount: 1 } }));
+      expect(plainMessage(raw['id'], 'Mission ID')).toBe('Mission ID cannot be "." or ".."');
+    }
+  });
+
   it('words the campaign’s end before its start', () => {
     const raw = messages(campaignFormSchema.safeParse({ id: 'c', title: 't', startAt: 10_000, endAt: 5_000 }));
     expect(plainMessage(raw['endAt'], 'End')).toBe('The end must be after the start');

@@ -27,6 +27,7 @@ const RULES: Array<[RegExp, (label: string, m: RegExpExecArray) => string]> = [
   [/^Invalid option: expected one of .*$/, (l) => `Choose ${l.toLowerCase()}`],
   [/^Invalid (URL|url)$/, (l) => `${upper(l)} must be a web address (https://…)`],
   [/^letters, digits and _ \. : - only$/, (l) => `${upper(l)} may use only letters, digits and _ . : -`],
+  [/^not "\." or "\.\." \(.*\)$/, (l) => `${upper(l)} cannot be "." or ".."`],
   [/^must be after startAt$/, () => 'The end must be after the start'],
   [/^must be a CSS colour: .*$/, (l) => `${upper(l)} is not a colour: use #rrggbb, rgb(…), hsl(…) or a colour name`],
   [/^give a theme preset \(themeId\) or an own theme, not both$/, () => 'Choose a theme preset or set colours, not both'],
@@ -60,11 +61,16 @@ function rewrite(errors: Record<string, unknown>, prefix: string, labels: Record
   }
 }
 
-/** The form's resolver with every error message in plain words; `labels` names fields by path (`budget.*.amount` for rows). */
-export function plainResolver<T extends FieldValues, C, O>(resolver: Resolver<T, C, O>, labels: Record<string, string> = {}): Resolver<T, C, O> {
+/**
+ * The form's resolver with every error message in plain words; `labels` names fields by path
+ * (`budget.*.amount` for rows), or is read from the values when a field's label changes with them
+ * (the mission's target reads Count, Total or Different values), so a message names the field the user sees.
+ */
+export function plainResolver<T extends FieldValues, C, O>(resolver: Resolver<T, C, O>, labels: Record<string, string> | ((values: T) => Record<string, string>) = {}): Resolver<T, C, O> {
   return async (values, context, options) => {
     const result = await resolver(values, context, options);
-    if (result.errors && Object.keys(result.errors).length > 0) rewrite(result.errors as FieldErrors as Record<string, unknown>, '', labels);
+    const named = typeof labels === 'function' ? labels(values) : labels;
+    if (result.errors && Object.keys(result.errors).length > 0) rewrite(result.errors as FieldErrors as Record<string, unknown>, '', named);
     return result;
   };
 }

@@ -158,3 +158,98 @@ describe('grant limits (support role)', () => {
     expect((await auditOf(app, userId))[0].after).not.toHaveProperty('overLimit');
   });
 });
+
+describe('a staff completion gives the mission’s reward: it counts against the grant limits', () => {
+  /** A player who won twice and claimed ranked-wins (25 gold); their token's client. */
+  async function claimedPlayer(app: TestApp) {
+    const userId = uniqueId('p');
+    const client = userClient(server, await issueToken(server, app, userId));
+    for (let i = 0; i < 2; i++) expect((await client.post('/v1/events', { userId, name: 'match_won', payload: {}, timestamp: Date.now() })).status).toBe(200);
+    expect((await client.post('/v1/missions/ranked-wins/claim')).status).toBe(200);
+    return { userId, client };
+  }
+  const resetAndComplete = async (who: TestStaff, app: TestApp, userId: string) => {
+    expect((await post(who, `${usersPath(app, userId)}/missions/ranked-wins/reset`, { reason: 'ticket 12' })).status).toBe(200);
+    return post(who, `${usersPath(app, userId)}/missions/ranked-wins/complete`, { reason: 'ticket 12' });
+  };
+  const gold = async (client: ReturnType<typeof userClient>) =>
+    ((await (await client.get('/v1/balance')).json()) as { balances: Array<{ currency: string; amount: number }> }).balances.find((b) => b.currency === 'gold')?.amount ?? 0;
+
+  it('support: reset + complete of a claimed mission is refused 403 once the day’s total would pass, nothing written; grants and completions share the total', async () => {
+    const app = await createTestApp(server, catalog());
+    expect((await adminCall(server, 'PATCH', `/api/admin/apps/${app.appId}`, { grantLimits: { gold: { perGrant: 100, perStaffPerDay: 60 } } })).status).toBe(200);
+    const { userId, client } = await claimedPlayer(app);
+    // Twice within the day's 60 gold: completed, claimed again (25 each).
+    for (const total of [50, 75]) {
+      expect((await resetAndComplete(support, app, userId)).status).toBe(200);
+      expect((await auditOf(app, userId))[0]).toMatchObject({ action: 'user.mission_complete', after: { charged: { currency: 'gold', amount: 25 } } });
+      expect((await client.post('/v1/missions/ranked-wins/claim')).status).toBe(200);
+      expect(await gold(client)).toBe(total);
+    }
+    // 50 given today, 10 left: a third completion (25) is refused and writes nothing.
+    const before = await counts(app.appId);
+    const refused = await resetAndComplete(support, app, userId);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toMatchObject({ error: 'grant_limit_exceeded', limit: 60, remaining: 10 });
+    const after = await counts(app.appId);
+    // The reset before it was written (one audit row more, no more); the completion was not.
+    expect(after).toEqual({ ...before, audit: before.audit + 1 });
+    expect((await auditOf(app, userId))[0].action).toBe('user.mission_reset');
+    const claim = await client.post('/v1/missions/ranked-wins/claim');
+    expect(claim.status).toBe(409);
+    expect(await gold(client)).toBe(75);
+    // The completions count toward the grants' day total too: 11 is past it, 10 is not.
+    expect(await (await grantTo(support, app, userId, { currency: 'gold', amount: 11 })).json()).toMatchObject({ error: 'grant_limit_exceeded', remaining: 10 });
+    expect((await grantTo(support, app, userId, { currency: 'gold', amount: 10 })).status).toBe(200);
+    // Another support member has their own day.
+    expect((await resetAndComplete(support2, app, userId)).status).toBe(200);
+  });
+
+  it('support: a reward above the per-grant limit cannot be completed; a mission without a currency reward is not counted', async () => {
+    const app = await createTestApp(server, {
+      campaigns: [],
+      missions: [
+        ...catalog().missions,
+        { id: 'badge-win', title: 'Win once', criteria: { eventName: 'match_won', count: 1, window: 'lifetime' as const }, reward: { kind: 'badge' as const, badgeId: 'winner' } },
+      ],
+    });
+    expect((await adminCall(server, 'PATCH', `/api/admin/apps/${app.appId}`, { grantLimits: { gold: { perGrant: 20, perStaffPerDay: 1000 } } })).status).toBe(200);
+    const userId = await seenPlayer(app);
+    const res = await post(support, `${usersPath(app, userId)}/missions/ranked-wins/complete`, { reason: 'ticket 12' });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: 'grant_limit_exceeded', limit: 20, remaining: 1000 });
+    const badge = await post(support, `${usersPath(app, userId)}/missions/badge-win/complete`, { reason: 'ticket 12' });
+    expect(badge.status).toBe(200);
+    expect((await auditOf(app, userId))[0].after).not.toHaveProperty('charged');
+  });
+
+  it('admins have no limit: their completion past it is applied and audited with overLimit: true', async () => {
+    const app = await createTestApp(server, catalog());
+    expect((await adminCall(server, 'PATCH', `/api/admin/apps/${app.appId}`, { grantLimits: { gold: { perGrant: 10, perStaffPerDay: 10 } } })).status).toBe(200);
+    const { userId, client } = await claimedPlayer(app);
+    expect((await resetAndComplete(admin, app, userId)).status).toBe(200);
+    expect((await auditOf(app, userId))[0].after).toMatchObject({ charged: { currency: 'gold', amount: 25 }, overLimit: true });
+    expect((await client.post('/v1/missions/ranked-wins/claim')).status).toBe(200);
+    expect(await gold(client)).toBe(50);
+  });
+});
+
+describe('a player’s erasure', () => {
+  it('does not reset a support member’s day: what they gave the erased player (grants, completed rewards) still counts', async () => {
+    const app = await createTestApp(server, catalog());
+    expect((await adminCall(server, 'PATCH', `/api/admin/apps/${app.appId}`, { grantLimits: { gold: { perGrant: 100, perStaffPerDay: 60 } } })).status).toBe(200);
+    const [erased, other] = [await seenPlayer(app), await seenPlayer(app)];
+    expect((await grantTo(support, app, erased, { currency: 'gold', amount: 35 })).status).toBe(200);
+    expect((await post(support, `${usersPath(app, erased)}/missions/ranked-wins/complete`, { reason: 'ticket 12' })).status).toBe(200);
+    expect(await (await grantTo(support, app, other, { currency: 'gold', amount: 1 })).json()).toMatchObject({ error: 'grant_limit_exceeded', remaining: 0 });
+
+    expect((await asStaff(server, admin.cookie, 'DELETE', usersPath(app, erased), { reason: 'GDPR request 78' })).status).toBe(200);
+    // The erased player's audit entries lost their data (as before); the day's total did not.
+    expect((await auditOf(app, erased)).filter((e) => e.action !== 'user.erase').map((e) => e.after)).toEqual([null, null]);
+    const res = await grantTo(support, app, other, { currency: 'gold', amount: 1 });
+    expect(res.status).toBe(403);
+    expect(await res.json()).toMatchObject({ error: 'grant_limit_exceeded', limit: 60, remaining: 0 });
+    // Another support member's day is their own.
+    expect((await grantTo(support2, app, other, { currency: 'gold', amount: 60 })).status).toBe(200);
+  });
+});

@@ -141,6 +141,27 @@ describe('a claim refused by the campaign budget', () => {
   });
 });
 
+describe('a player retrying a refused claim under alternating keys', () => {
+  it('counts each distinct key once (A, B, A, B, A: 2), campaign, analytics and metric alike; the export shows the last counted key', async () => {
+    const app = await budgetApp(30, 30);
+    const labels = `app="${app.appId}",campaign="winter",currency="gems"`;
+    const [a, b] = await completedUsers(app, 2);
+    expect((await a.claim('m')).status).toBe(200);
+    for (const key of ['key-a', 'key-b', 'key-a', 'key-b', 'key-a']) await refused(await b.claim('m', key));
+    expect((await refusalsOf(app, 'winter'))?.[0]).toMatchObject({ currency: 'gems', count: 2 });
+    const stats = await analytics(app);
+    expect(stats.totals.claimsRefused).toBe(2);
+    expect(stats.refusals).toEqual([{ campaignId: 'winter', currency: 'gems', count: 2 }]);
+    expect(await metricValue(labels)).toBe(2);
+    // A third key is a third claim.
+    await refused(await b.claim('m', 'key-c'));
+    await refused(await b.claim('m', 'key-b'));
+    expect((await refusalsOf(app, 'winter'))?.[0]).toMatchObject({ count: 3 });
+    const exported = await adminJson<{ claimRefusals: Array<Record<string, unknown>> }>(`/api/admin/apps/${app.appId}/users/${b.userId}/export`);
+    expect(exported.claimRefusals).toEqual([expect.objectContaining({ missionId: 'm', idempotencyKey: 'claim:key-c' })]);
+  });
+});
+
 describe('concurrent claims racing a nearly spent budget', () => {
   it('count refused = claims − granted, exactly, on every place (a claim tried twice at once under its key counts once)', async () => {
     const app = await budgetApp(100, 10);

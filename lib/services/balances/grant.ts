@@ -5,10 +5,9 @@
 // correction that would take the balance below zero changes nothing (409
 // insufficient_balance), so the balance stays the sum of the ledger.
 // The support role is bounded by the app's grant limits of the currency
-// (lib/contract/app.ts grantLimitOf: per grant, and per staff member per UTC
-// day counted from the audit log under a lock of (app, staff member,
-// currency), so two concurrent grants cannot both pass): past one, 403
-// grant_limit_exceeded and nothing changes. Admins and the admin API key have
+// (_shared/grant-limit.ts: per grant, and per staff member per UTC day under a
+// lock of (app, staff member, currency), so two concurrent grants cannot both
+// pass): past one, 403 grant_limit_exceeded and nothing changes. Admins and the admin API key have
 // no limit; an over-limit grant of theirs is audited with overLimit: true.
 // A user the app has never seen is refused (404 user_not_found) unless createUser.
 // An app that defines its currencies (issue 39 §1): a currency it does not
@@ -17,15 +16,14 @@
 // correction, which lowers it, never does).
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import type { Tx } from '@/db/client';
-import { apps, balances, ledger } from '@/db/schema';
-import { grantLimitOf } from '@/lib/contract/app';
+import { balances, ledger } from '@/db/schema';
 import type { GrantInput, GrantResult } from '@/lib/contract/desk';
 import { AppError } from '@/lib/errors';
 import { checkGrantCurrency } from '@/lib/catalog/economy';
 import { balanceLimit } from '@/lib/balances/balance-limit';
 import type { Outcome } from '@/lib/idempotency/run-idempotent';
 import { actorLabel, type ServiceContext } from '../context';
+import { chargeGrantLimit } from '../_shared/grant-limit';
 import { staffWrite } from '../_shared/staff-write';
 import { announceBalance } from '../_shared/balance-changed';
 
@@ -45,7 +43,7 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
   return staffWrite(ctx, { userId, op: 'grant', idempotencyKey: input.idempotencyKey, request: { currency, amount, reason }, unseenUser }, async (tx) => {
     const db = tx.uow.tx;
     const now = ctx.now();
-    const overLimit = await checkGrantLimit(db, ctx, currency, Math.abs(amount), now);
+    const overLimit = await chargeGrantLimit(db, ctx, currency, Math.abs(amount), now);
     const where = and(eq(balances.appId, appId), eq(balances.userId, userId), eq(balances.currency, currency));
     const [current] = await db.select({ amount: balances.amount }).from(balances).where(where);
     const before = current?.amount ?? 0;
@@ -89,44 +87,4 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
       },
     };
   });
-}
-
-const DAY_MS = 86_400_000;
-
-/**
- * The app's grant limits of the currency against this grant: throws 403 grant_limit_exceeded for the
- * support role past one; answers true when an unbounded actor (admin, admin API key) is past one.
- * The day's total is what the actor granted or corrected of the currency in the app since 00:00 UTC
- * (sum of |change| of their user.grant audit rows), read under a transaction lock of (app, actor,
- * currency) held to commit, so concurrent grants by the same staff member are counted one after another.
- */
-async function checkGrantLimit(db: Tx, ctx: ServiceContext, currency: string, size: number, now: number): Promise<boolean> {
-  const actor = actorLabel(ctx.actor);
-  const bounded = ctx.actor.role === 'support';
-  const [app] = await db.select({ grantLimits: apps.grantLimits }).from(apps).where(eq(apps.id, ctx.appId));
-  const { perGrant, perStaffPerDay } = grantLimitOf(app?.grantLimits ?? null, currency);
-  if (perGrant === null && perStaffPerDay === null) return false;
-  let remaining: number | null = null;
-  if (perStaffPerDay !== null) {
-    await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`grant-limit:${ctx.appId}:${actor}:${currency}`}, 0))`);
-    const dayStart = now - (now % DAY_MS);
-    const result = await db.execute(sql`select coalesce(sum(abs((after->>'change')::bigint)), 0)::text as used from audit_log
-      where app_id = ${ctx.appId} and at >= ${dayStart} and actor = ${actor} and action = 'user.grant' and after->>'currency' = ${currency}`);
-    const used = Number((result as unknown as { rows: Array<{ used: string }> }).rows[0].used);
-    remaining = Math.max(0, perStaffPerDay - used);
-  }
-  const left = remaining === null ? '' : `; ${remaining} ${currency} left today (UTC)`;
-  if (perGrant !== null && size > perGrant) {
-    if (!bounded) return true;
-    throw new AppError('grant_limit_exceeded', `Support may grant or correct at most ${perGrant} ${currency} at a time (asked ${size})${left}`, {
-      extra: { limit: perGrant, ...(remaining === null ? {} : { remaining }) },
-    });
-  }
-  if (perStaffPerDay !== null && remaining !== null && size > remaining) {
-    if (!bounded) return true;
-    throw new AppError('grant_limit_exceeded', `Support may grant or correct at most ${perStaffPerDay} ${currency} a day per staff member (asked ${size})${left}`, {
-      extra: { limit: perStaffPerDay, remaining },
-    });
-  }
-  return false;
 }

@@ -2,6 +2,11 @@
 // mission from the catalog (read before the transaction), the player's record
 // under their lock, the new record written with the player's next change
 // number, the audit row, and the stream update published after commit.
+// A completion makes the mission's reward claimable, so a currency reward is
+// given by the staff member as a grant is: it counts against the support
+// role's grant limits of its currency (403 grant_limit_exceeded past one,
+// nothing written) and the audit row's `after.charged` holds it (admins: no
+// limit, `overLimit: true` past one).
 import { progress } from '@/db/schema';
 import type { MissionActionResult } from '@/lib/contract/desk';
 import type { Mission } from '@/lib/contract/mission';
@@ -13,6 +18,7 @@ import { readRecords } from '@/lib/progress/records';
 import { readAttributes, zoneOf } from '@/lib/users/attributes';
 import type { ServiceContext } from '../context';
 import { notify } from '../_shared/notify';
+import { chargeGrantLimit } from '../_shared/grant-limit';
 import { nextUserSeq, staffWrite } from '../_shared/staff-write';
 
 export interface MissionActionInput {
@@ -48,6 +54,9 @@ export async function missionAction({
     // The player's own calendar (their timezone attribute) decides the window, as for their events.
     const zone = zoneOf(await readAttributes(db, appId, userId));
     const updated = next(mission, record, now, zone);
+    const { reward } = mission;
+    const charged = updated.status === 'completed' && reward.kind === 'currency' ? { currency: reward.currency, amount: reward.amount } : null;
+    const overLimit = charged !== null && (await chargeGrantLimit(db, ctx, charged.currency, charged.amount, now));
     const { userId: _u, missionId: _m, state, ...rest } = updated;
     // A reset or forced completion drops a sum's, distinct's or streak's running state (null), unless the verb keeps one.
     const fields = { ...rest, state: state ?? null };
@@ -62,6 +71,6 @@ export async function missionAction({
     // Outbound webhooks: a staff completion is a completion (same transaction; nothing for an app without such an endpoint).
     if (type === 'mission.completed') await notify(tx, { appId, userId }, [{ type, data: view }], now);
     const shown = (r: ProgressRecord | null) => r && { status: r.status, currentCount: r.currentCount, cycle: r.cycle, windowStart: r.windowStart };
-    return { body: { progress: view }, audit: { before: { missionId, record: shown(record) }, after: { missionId, record: shown(updated), reason } } };
+    return { body: { progress: view }, audit: { before: { missionId, record: shown(record) }, after: { missionId, record: shown(updated), reason, ...(charged ? { charged } : {}), ...(overLimit ? { overLimit: true } : {}) } } };
   });
 }

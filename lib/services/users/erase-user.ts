@@ -8,7 +8,9 @@
 // (bumped, so no cache of their old records is trusted again) is published
 // empty, and the key-value store forgets the user's cached answers (the 24 h
 // idempotency replays: a claim's holds progress and balance) and cached
-// recommendations. The dashboard's aggregate counters stay (they hold no user id).
+// recommendations. The dashboard's aggregate counters stay (they hold no user id),
+// and so does staff_grant_usage (no user id): a support member's daily grant
+// total survives the erasure of a player they gave to.
 // A later event for the same id starts a new, empty user.
 import { and, eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';

@@ -84,13 +84,14 @@ const missionResolver: Resolver<MissionFormValues, unknown, Mission> = async (va
   return { values: {}, errors };
 };
 
-/** The mission's fields by their labels, for the plain-words messages (lib/console/plain-errors.ts). */
-const plainMissionResolver = plainResolver(missionResolver, {
+/** The mission's fields by the labels the form shows them under, for the plain-words messages (lib/console/plain-errors.ts). */
+const plainMissionResolver = plainResolver(missionResolver, (values: MissionFormValues) => ({
   title: 'Title',
   id: 'Mission ID',
   iconUrl: 'Icon URL',
   'criteria.eventName': 'Event name',
-  'criteria.count': 'Count',
+  // The target's label as its field shows it: Count, Total (a sum), Different values (distinct), … in a row (a streak).
+  'criteria.count': targetLabel(describableMission(values).criteria),
   'criteria.window': 'Window',
   'criteria.filterRows.*.path': 'Payload path',
   'criteria.filterRows.*.value': 'Value',
@@ -100,7 +101,7 @@ const plainMissionResolver = plainResolver(missionResolver, {
   'reward.quantity': 'Quantity',
   'reward.badgeId': 'Badge ID',
   expiresAt: 'Expiry',
-});
+}));
 
 /** The filter row's labels: read by screen readers always, shown from the sm breakpoint. */
 const ROW_LABEL = 'sr-only sm:not-sr-only sm:text-xs';

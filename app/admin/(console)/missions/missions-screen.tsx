@@ -147,7 +147,7 @@ function columns(opts: { canWrite: boolean; editHref(id: string): string; onActi
       cell: ({ row }) => {
         const m = row.original;
         return (
-          <div className="w-56 min-w-0" title={m.title}>
+          <div className="w-44 min-w-0 2xl:w-56" title={m.title}>
             {opts.canWrite ? (
               <Link href={opts.editHref(m.id)} className="block truncate font-medium hover:underline focus-visible:outline-2 focus-visible:outline-ring">
                 {m.title}
@@ -169,7 +169,7 @@ function columns(opts: { canWrite: boolean; editHref(id: string): string; onActi
         const d = describeMission(m, { titles: opts.titleOf });
         const filters = Object.keys(m.criteria.filter ?? {}).length;
         return (
-          <div className="flex max-w-80 min-w-48 flex-col gap-1" data-testid="mission-criteria">
+          <div className="flex max-w-64 min-w-40 flex-col gap-1 2xl:max-w-80" data-testid="mission-criteria">
             <span>{d.measure}</span>
             <span className="flex gap-1 whitespace-nowrap">
               <Badge variant="secondary">{d.window ? sentence(d.window) : WINDOW_LABELS.lifetime}</Badge>
@@ -203,7 +203,7 @@ function columns(opts: { canWrite: boolean; editHref(id: string): string; onActi
       header: 'Campaign',
       cell: ({ getValue }) =>
         getValue() ? (
-          <span className="block max-w-40 truncate" title={getValue() as string}>
+          <span className="block max-w-32 truncate 2xl:max-w-40" title={getValue() as string}>
             {getValue() as string}
           </span>
         ) : (
@@ -224,7 +224,8 @@ function columns(opts: { canWrite: boolean; editHref(id: string): string; onActi
                 {MISSION_STATUS_LABELS[m.status]}
               </Badge>
             )}
-            {m.startsAt !== null && <span className="whitespace-nowrap text-xs text-muted-foreground">Starts {formatDateTime(m.startsAt)}</span>}
+            {/* Wraps under the badge (a date and time on one line pushed Updated out of a 1440 px screen). */}
+            {m.startsAt !== null && <span className="max-w-36 text-xs text-muted-foreground">Starts {formatDateTime(m.startsAt)}</span>}
             <DraftChangeBadge change={m.draftChange} />
           </div>
         );
