@@ -6,7 +6,7 @@ import { balanceSchema } from './balance';
 import { publicCampaignSchema } from './campaign';
 import { errorBodySchema } from './errors';
 import { ledgerEntrySchema } from './inspector';
-import { publicMissionSchema, rewardSchema } from './mission';
+import { publicMissionSchema, shownRewardSchema } from './mission';
 import { missionProgressSchema, progressStatusSchema } from './progress';
 import { notificationSchema } from './outbound';
 import { themeSchema } from './theme';
@@ -39,7 +39,7 @@ import {
 
 /** Entities and bodies (requests and responses), as JSON has them on the wire. */
 export const contractComponents = {
-  Reward: rewardSchema,
+  Reward: shownRewardSchema,
   Mission: publicMissionSchema,
   Theme: themeSchema,
   Campaign: publicCampaignSchema,

@@ -79,10 +79,9 @@ export const claimResponseSchema = z.object({
 
 // GET /v1/balance
 export const balanceQuerySchema = z.object({ currency: z.string().min(1).max(32).optional().describe('One currency code') });
-/** A balance as GET /v1/balance shows it: plus its currency's display `name` when the app defines the currency (issue 39 §1). */
-const shownBalanceSchema = balanceSchema.extend({ name: z.string().optional().describe('The currency’s display name, when the app defines its currencies') });
-export const balanceListSchema = z.object({ balances: z.array(shownBalanceSchema) });
-export const singleBalanceSchema = z.object({ balance: shownBalanceSchema });
+/** GET /v1/balance: each balance with its currency's display `name` when the app defines the currency (issue 39 §1). */
+export const balanceListSchema = z.object({ balances: z.array(balanceSchema) });
+export const singleBalanceSchema = z.object({ balance: balanceSchema });
 
 // POST /v1/balance/spend (the game backend: app secret or webhook signature)
 const MAX_SPEND_AMOUNT = 1_000_000_000;

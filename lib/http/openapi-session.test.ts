@@ -92,6 +92,11 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect((await call('GET', `${base()}/releases`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/releases/1/restore`, admin())).status).toBe(200);
     expect((await call('DELETE', `${base()}/draft`, admin())).status).toBe(204);
+    // The economy: the app's currencies and items, and a draft's sections (discarded: nothing published).
+    expect((await call('GET', `${base()}/economy`, admin())).status).toBe(200);
+    const economy = { currencies: [{ id: 'gems', name: 'Gems', maxBalance: 100_000 }], items: [{ id: 'sword', name: 'Sword', kind: 'item' }] };
+    expect((await call('PUT', `${base()}/draft/economy`, admin({ body: economy }))).status).toBe(200);
+    expect((await call('DELETE', `${base()}/draft`, admin())).status).toBe(204);
 
     expect((await call('GET', `${base()}/themes`, admin())).status).toBe(200);
     expect((await call('POST', `${base()}/themes`, admin({ body: themePreset('spring') }))).status).toBe(201);

@@ -41,13 +41,25 @@ export type Reward = {
   kind: "currency";
   currency: string;
   amount: number;
+  /** The display name of the currency, item or badge, when the app defines it */
+  name?: string;
+  /** Its icon, when its definition has one */
+  iconUrl?: string;
 } | {
   kind: "item";
   itemId: string;
   quantity: number;
+  /** The display name of the currency, item or badge, when the app defines it */
+  name?: string;
+  /** Its icon, when its definition has one */
+  iconUrl?: string;
 } | {
   kind: "badge";
   badgeId: string;
+  /** The display name of the currency, item or badge, when the app defines it */
+  name?: string;
+  /** Its icon, when its definition has one */
+  iconUrl?: string;
 };
 
 export type Mission = {
@@ -83,30 +95,7 @@ export type Mission = {
       repeat?: boolean;
     };
   };
-  reward: {
-    kind: "currency";
-    currency: string;
-    amount: number;
-    /** The display name of the currency, item or badge, when the app defines it */
-    name?: string;
-    /** Its icon, when its definition has one */
-    iconUrl?: string;
-  } | {
-    kind: "item";
-    itemId: string;
-    quantity: number;
-    /** The display name of the currency, item or badge, when the app defines it */
-    name?: string;
-    /** Its icon, when its definition has one */
-    iconUrl?: string;
-  } | {
-    kind: "badge";
-    badgeId: string;
-    /** The display name of the currency, item or badge, when the app defines it */
-    name?: string;
-    /** Its icon, when its definition has one */
-    iconUrl?: string;
-  };
+  reward: Reward;
   campaignId: string | null;
   /** Events at or after this time do not count; null: never expires */
   expiresAt: number | null;
@@ -165,6 +154,8 @@ export type Balance = {
   currency: string;
   amount: number;
   updatedAt: number;
+  /** The currency’s display name, when the app defines its currencies (GET /v1/balance) */
+  name?: string;
 };
 
 export type LedgerEntry = {
@@ -190,37 +181,14 @@ export type SdkUpdate = {
 } | {
   type: "mission.completed";
   data: MissionProgress;
-} | ({
+} | {
   type: "reward.granted";
   data: {
     userId: string;
     missionId: string;
-    reward: {
-      kind: "currency";
-      currency: string;
-      amount: number;
-      /** The display name of the currency, item or badge, when the app defines it */
-      name?: string;
-      /** Its icon, when its definition has one */
-      iconUrl?: string;
-    } | {
-      kind: "item";
-      itemId: string;
-      quantity: number;
-      /** The display name of the currency, item or badge, when the app defines it */
-      name?: string;
-      /** Its icon, when its definition has one */
-      iconUrl?: string;
-    } | {
-      kind: "badge";
-      badgeId: string;
-      /** The display name of the currency, item or badge, when the app defines it */
-      name?: string;
-      /** Its icon, when its definition has one */
-      iconUrl?: string;
-    };
+    reward: Reward;
   };
-}) | {
+} | {
   type: "balance.changed";
   data: Balance;
 } | {
@@ -306,52 +274,15 @@ export type ClaimResponse = {
   progress: MissionProgress;
   /** null when the reward is not currency */
   balance: Balance | null;
-  reward: {
-    kind: "currency";
-    currency: string;
-    amount: number;
-    /** The display name of the currency, item or badge, when the app defines it */
-    name?: string;
-    /** Its icon, when its definition has one */
-    iconUrl?: string;
-  } | {
-    kind: "item";
-    itemId: string;
-    quantity: number;
-    /** The display name of the currency, item or badge, when the app defines it */
-    name?: string;
-    /** Its icon, when its definition has one */
-    iconUrl?: string;
-  } | {
-    kind: "badge";
-    badgeId: string;
-    /** The display name of the currency, item or badge, when the app defines it */
-    name?: string;
-    /** Its icon, when its definition has one */
-    iconUrl?: string;
-  };
+  reward: Reward;
 };
 
 export type BalanceList = {
-  balances: {
-    userId: string;
-    currency: string;
-    amount: number;
-    updatedAt: number;
-    /** The currency’s display name, when the app defines its currencies */
-    name?: string;
-  }[];
+  balances: Balance[];
 };
 
 export type SingleBalance = {
-  balance: {
-    userId: string;
-    currency: string;
-    amount: number;
-    updatedAt: number;
-    /** The currency’s display name, when the app defines its currencies */
-    name?: string;
-  };
+  balance: Balance;
 };
 
 export type SpendRequest = {
@@ -452,30 +383,7 @@ export type Notification = {
   data: {
     userId: string;
     missionId: string;
-    reward: {
-      kind: "currency";
-      currency: string;
-      amount: number;
-      /** The display name of the currency, item or badge, when the app defines it */
-      name?: string;
-      /** Its icon, when its definition has one */
-      iconUrl?: string;
-    } | {
-      kind: "item";
-      itemId: string;
-      quantity: number;
-      /** The display name of the currency, item or badge, when the app defines it */
-      name?: string;
-      /** Its icon, when its definition has one */
-      iconUrl?: string;
-    } | {
-      kind: "badge";
-      badgeId: string;
-      /** The display name of the currency, item or badge, when the app defines it */
-      name?: string;
-      /** Its icon, when its definition has one */
-      iconUrl?: string;
-    };
+    reward: Reward;
     /** The claim’s Idempotency-Key (null when the claim had none) */
     idempotencyKey: string | null;
   };

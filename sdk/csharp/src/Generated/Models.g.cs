@@ -14,6 +14,10 @@ namespace Questline
         public string Kind { get; set; }
         public string Currency { get; set; }
         public long? Amount { get; set; }
+        /// <summary>The display name of the currency, item or badge, when the app defines it</summary>
+        public string Name { get; set; }
+        /// <summary>Its icon, when its definition has one</summary>
+        public string IconUrl { get; set; }
         public string ItemId { get; set; }
         public long? Quantity { get; set; }
         public string BadgeId { get; set; }
@@ -27,6 +31,8 @@ namespace Questline
             r.Kind = Json.ToStr(Json.Get(o, "kind"));
             r.Currency = Json.ToStr(Json.Get(o, "currency"));
             r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
+            r.Name = Json.ToStr(Json.Get(o, "name"));
+            r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
             r.ItemId = Json.ToStr(Json.Get(o, "itemId"));
             r.Quantity = Json.ToNullableLong(Json.Get(o, "quantity"));
             r.BadgeId = Json.ToStr(Json.Get(o, "badgeId"));
@@ -40,6 +46,8 @@ namespace Questline
             o["kind"] = Kind;
             if (Currency != null) o["currency"] = Currency;
             if (Amount != null) o["amount"] = (object)Amount;
+            if (Name != null) o["name"] = Name;
+            if (IconUrl != null) o["iconUrl"] = IconUrl;
             if (ItemId != null) o["itemId"] = ItemId;
             if (Quantity != null) o["quantity"] = (object)Quantity;
             if (BadgeId != null) o["badgeId"] = BadgeId;
@@ -148,63 +156,13 @@ namespace Questline
         }
     }
 
-    public sealed partial class MissionReward
-    {
-        public const string KindCurrency = "currency";
-        public const string KindItem = "item";
-        public const string KindBadge = "badge";
-
-        public string Kind { get; set; }
-        public string Currency { get; set; }
-        public long? Amount { get; set; }
-        /// <summary>The display name of the currency, item or badge, when the app defines it</summary>
-        public string Name { get; set; }
-        /// <summary>Its icon, when its definition has one</summary>
-        public string IconUrl { get; set; }
-        public string ItemId { get; set; }
-        public long? Quantity { get; set; }
-        public string BadgeId { get; set; }
-
-        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
-        public static MissionReward FromJson(object json)
-        {
-            if (json == null) return null;
-            var o = Json.AsObject(json, "MissionReward");
-            var r = new MissionReward();
-            r.Kind = Json.ToStr(Json.Get(o, "kind"));
-            r.Currency = Json.ToStr(Json.Get(o, "currency"));
-            r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
-            r.Name = Json.ToStr(Json.Get(o, "name"));
-            r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
-            r.ItemId = Json.ToStr(Json.Get(o, "itemId"));
-            r.Quantity = Json.ToNullableLong(Json.Get(o, "quantity"));
-            r.BadgeId = Json.ToStr(Json.Get(o, "badgeId"));
-            return r;
-        }
-
-        /// <summary>The JSON object (for Json.Write).</summary>
-        public Dictionary<string, object> ToJson()
-        {
-            var o = new Dictionary<string, object>();
-            o["kind"] = Kind;
-            if (Currency != null) o["currency"] = Currency;
-            if (Amount != null) o["amount"] = (object)Amount;
-            if (Name != null) o["name"] = Name;
-            if (IconUrl != null) o["iconUrl"] = IconUrl;
-            if (ItemId != null) o["itemId"] = ItemId;
-            if (Quantity != null) o["quantity"] = (object)Quantity;
-            if (BadgeId != null) o["badgeId"] = BadgeId;
-            return o;
-        }
-    }
-
     public sealed partial class Mission
     {
         public string Id { get; set; }
         public string Title { get; set; }
         public string Description { get; set; }
         public MissionCriteria Criteria { get; set; }
-        public MissionReward Reward { get; set; }
+        public Reward Reward { get; set; }
         public string CampaignId { get; set; }
         /// <summary>Events at or after this time do not count; null: never expires</summary>
         public long? ExpiresAt { get; set; }
@@ -224,7 +182,7 @@ namespace Questline
             r.Title = Json.ToStr(Json.Get(o, "title"));
             r.Description = Json.ToStr(Json.Get(o, "description"));
             r.Criteria = MissionCriteria.FromJson(Json.Get(o, "criteria"));
-            r.Reward = MissionReward.FromJson(Json.Get(o, "reward"));
+            r.Reward = Reward.FromJson(Json.Get(o, "reward"));
             r.CampaignId = Json.ToStr(Json.Get(o, "campaignId"));
             r.ExpiresAt = Json.ToNullableLong(Json.Get(o, "expiresAt"));
             r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
@@ -424,6 +382,8 @@ namespace Questline
         public string Currency { get; set; }
         public long Amount { get; set; }
         public double UpdatedAt { get; set; }
+        /// <summary>The currency’s display name, when the app defines its currencies (GET /v1/balance)</summary>
+        public string Name { get; set; }
 
         /// <summary>Reads a value of the JSON reader (null gives null).</summary>
         public static Balance FromJson(object json)
@@ -435,6 +395,7 @@ namespace Questline
             r.Currency = Json.ToStr(Json.Get(o, "currency"));
             r.Amount = Json.ToLong(Json.Get(o, "amount"));
             r.UpdatedAt = Json.ToDouble(Json.Get(o, "updatedAt"));
+            r.Name = Json.ToStr(Json.Get(o, "name"));
             return r;
         }
 
@@ -446,6 +407,7 @@ namespace Questline
             o["currency"] = Currency;
             o["amount"] = (object)Amount;
             o["updatedAt"] = (object)UpdatedAt;
+            if (Name != null) o["name"] = Name;
             return o;
         }
     }
@@ -535,56 +497,6 @@ namespace Questline
         }
     }
 
-    public sealed partial class SdkUpdateDataReward
-    {
-        public const string KindCurrency = "currency";
-        public const string KindItem = "item";
-        public const string KindBadge = "badge";
-
-        public string Kind { get; set; }
-        public string Currency { get; set; }
-        public long? Amount { get; set; }
-        /// <summary>The display name of the currency, item or badge, when the app defines it</summary>
-        public string Name { get; set; }
-        /// <summary>Its icon, when its definition has one</summary>
-        public string IconUrl { get; set; }
-        public string ItemId { get; set; }
-        public long? Quantity { get; set; }
-        public string BadgeId { get; set; }
-
-        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
-        public static SdkUpdateDataReward FromJson(object json)
-        {
-            if (json == null) return null;
-            var o = Json.AsObject(json, "SdkUpdateDataReward");
-            var r = new SdkUpdateDataReward();
-            r.Kind = Json.ToStr(Json.Get(o, "kind"));
-            r.Currency = Json.ToStr(Json.Get(o, "currency"));
-            r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
-            r.Name = Json.ToStr(Json.Get(o, "name"));
-            r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
-            r.ItemId = Json.ToStr(Json.Get(o, "itemId"));
-            r.Quantity = Json.ToNullableLong(Json.Get(o, "quantity"));
-            r.BadgeId = Json.ToStr(Json.Get(o, "badgeId"));
-            return r;
-        }
-
-        /// <summary>The JSON object (for Json.Write).</summary>
-        public Dictionary<string, object> ToJson()
-        {
-            var o = new Dictionary<string, object>();
-            o["kind"] = Kind;
-            if (Currency != null) o["currency"] = Currency;
-            if (Amount != null) o["amount"] = (object)Amount;
-            if (Name != null) o["name"] = Name;
-            if (IconUrl != null) o["iconUrl"] = IconUrl;
-            if (ItemId != null) o["itemId"] = ItemId;
-            if (Quantity != null) o["quantity"] = (object)Quantity;
-            if (BadgeId != null) o["badgeId"] = BadgeId;
-            return o;
-        }
-    }
-
     public sealed partial class SdkUpdateData
     {
         public string UserId { get; set; }
@@ -597,9 +509,11 @@ namespace Questline
         public double? UpdatedAt { get; set; }
         /// <summary>Streak missions only</summary>
         public SdkUpdateDataStreak Streak { get; set; }
-        public SdkUpdateDataReward Reward { get; set; }
+        public Reward Reward { get; set; }
         public string Currency { get; set; }
         public long? Amount { get; set; }
+        /// <summary>The currency’s display name, when the app defines its currencies (GET /v1/balance)</summary>
+        public string Name { get; set; }
         public List<string> MissionIds { get; set; }
         public string Reason { get; set; }
 
@@ -617,9 +531,10 @@ namespace Questline
             r.TargetCount = Json.ToNullableLong(Json.Get(o, "targetCount"));
             r.UpdatedAt = Json.ToNullableDouble(Json.Get(o, "updatedAt"));
             r.Streak = SdkUpdateDataStreak.FromJson(Json.Get(o, "streak"));
-            r.Reward = SdkUpdateDataReward.FromJson(Json.Get(o, "reward"));
+            r.Reward = Reward.FromJson(Json.Get(o, "reward"));
             r.Currency = Json.ToStr(Json.Get(o, "currency"));
             r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
+            r.Name = Json.ToStr(Json.Get(o, "name"));
             r.MissionIds = Json.ToList(Json.Get(o, "missionIds"), v => Json.ToStr(v));
             r.Reason = Json.ToStr(Json.Get(o, "reason"));
             return r;
@@ -640,6 +555,7 @@ namespace Questline
             if (Reward != null) o["reward"] = (Reward == null ? null : Reward.ToJson());
             if (Currency != null) o["currency"] = Currency;
             if (Amount != null) o["amount"] = (object)Amount;
+            if (Name != null) o["name"] = Name;
             if (MissionIds != null) o["missionIds"] = Json.FromList(MissionIds, v => v);
             if (Reason != null) o["reason"] = Reason;
             return o;
@@ -932,62 +848,12 @@ namespace Questline
         }
     }
 
-    public sealed partial class ClaimResponseReward
-    {
-        public const string KindCurrency = "currency";
-        public const string KindItem = "item";
-        public const string KindBadge = "badge";
-
-        public string Kind { get; set; }
-        public string Currency { get; set; }
-        public long? Amount { get; set; }
-        /// <summary>The display name of the currency, item or badge, when the app defines it</summary>
-        public string Name { get; set; }
-        /// <summary>Its icon, when its definition has one</summary>
-        public string IconUrl { get; set; }
-        public string ItemId { get; set; }
-        public long? Quantity { get; set; }
-        public string BadgeId { get; set; }
-
-        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
-        public static ClaimResponseReward FromJson(object json)
-        {
-            if (json == null) return null;
-            var o = Json.AsObject(json, "ClaimResponseReward");
-            var r = new ClaimResponseReward();
-            r.Kind = Json.ToStr(Json.Get(o, "kind"));
-            r.Currency = Json.ToStr(Json.Get(o, "currency"));
-            r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
-            r.Name = Json.ToStr(Json.Get(o, "name"));
-            r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
-            r.ItemId = Json.ToStr(Json.Get(o, "itemId"));
-            r.Quantity = Json.ToNullableLong(Json.Get(o, "quantity"));
-            r.BadgeId = Json.ToStr(Json.Get(o, "badgeId"));
-            return r;
-        }
-
-        /// <summary>The JSON object (for Json.Write).</summary>
-        public Dictionary<string, object> ToJson()
-        {
-            var o = new Dictionary<string, object>();
-            o["kind"] = Kind;
-            if (Currency != null) o["currency"] = Currency;
-            if (Amount != null) o["amount"] = (object)Amount;
-            if (Name != null) o["name"] = Name;
-            if (IconUrl != null) o["iconUrl"] = IconUrl;
-            if (ItemId != null) o["itemId"] = ItemId;
-            if (Quantity != null) o["quantity"] = (object)Quantity;
-            if (BadgeId != null) o["badgeId"] = BadgeId;
-            return o;
-        }
-    }
-
     public sealed partial class ClaimResponse
     {
         public MissionProgress Progress { get; set; }
         /// <summary>null when the reward is not currency</summary>
         public Balance Balance { get; set; }
-        public ClaimResponseReward Reward { get; set; }
+        public Reward Reward { get; set; }
 
         /// <summary>Reads a value of the JSON reader (null gives null).</summary>
         public static ClaimResponse FromJson(object json)
@@ -997,7 +863,7 @@ namespace Questline
             var r = new ClaimResponse();
             r.Progress = MissionProgress.FromJson(Json.Get(o, "progress"));
             r.Balance = Balance.FromJson(Json.Get(o, "balance"));
-            r.Reward = ClaimResponseReward.FromJson(Json.Get(o, "reward"));
+            r.Reward = Reward.FromJson(Json.Get(o, "reward"));
             return r;
         }
 
@@ -1012,45 +878,9 @@ namespace Questline
         }
     }
 
-    public sealed partial class BalanceListBalancesItem
-    {
-        public string UserId { get; set; }
-        public string Currency { get; set; }
-        public long Amount { get; set; }
-        public double UpdatedAt { get; set; }
-        /// <summary>The currency’s display name, when the app defines its currencies</summary>
-        public string Name { get; set; }
-
-        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
-        public static BalanceListBalancesItem FromJson(object json)
-        {
-            if (json == null) return null;
-            var o = Json.AsObject(json, "BalanceListBalancesItem");
-            var r = new BalanceListBalancesItem();
-            r.UserId = Json.ToStr(Json.Get(o, "userId"));
-            r.Currency = Json.ToStr(Json.Get(o, "currency"));
-            r.Amount = Json.ToLong(Json.Get(o, "amount"));
-            r.UpdatedAt = Json.ToDouble(Json.Get(o, "updatedAt"));
-            r.Name = Json.ToStr(Json.Get(o, "name"));
-            return r;
-        }
-
-        /// <summary>The JSON object (for Json.Write).</summary>
-        public Dictionary<string, object> ToJson()
-        {
-            var o = new Dictionary<string, object>();
-            o["userId"] = UserId;
-            o["currency"] = Currency;
-            o["amount"] = (object)Amount;
-            o["updatedAt"] = (object)UpdatedAt;
-            if (Name != null) o["name"] = Name;
-            return o;
-        }
-    }
-
     public sealed partial class BalanceList
     {
-        public List<BalanceListBalancesItem> Balances { get; set; }
+        public List<Balance> Balances { get; set; }
 
         /// <summary>Reads a value of the JSON reader (null gives null).</summary>
         public static BalanceList FromJson(object json)
@@ -1058,7 +888,7 @@ namespace Questline
             if (json == null) return null;
             var o = Json.AsObject(json, "BalanceList");
             var r = new BalanceList();
-            r.Balances = Json.ToList(Json.Get(o, "balances"), v => BalanceListBalancesItem.FromJson(v));
+            r.Balances = Json.ToList(Json.Get(o, "balances"), v => Balance.FromJson(v));
             return r;
         }
 
@@ -1071,45 +901,9 @@ namespace Questline
         }
     }
 
-    public sealed partial class SingleBalanceBalance
-    {
-        public string UserId { get; set; }
-        public string Currency { get; set; }
-        public long Amount { get; set; }
-        public double UpdatedAt { get; set; }
-        /// <summary>The currency’s display name, when the app defines its currencies</summary>
-        public string Name { get; set; }
-
-        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
-        public static SingleBalanceBalance FromJson(object json)
-        {
-            if (json == null) return null;
-            var o = Json.AsObject(json, "SingleBalanceBalance");
-            var r = new SingleBalanceBalance();
-            r.UserId = Json.ToStr(Json.Get(o, "userId"));
-            r.Currency = Json.ToStr(Json.Get(o, "currency"));
-            r.Amount = Json.ToLong(Json.Get(o, "amount"));
-            r.UpdatedAt = Json.ToDouble(Json.Get(o, "updatedAt"));
-            r.Name = Json.ToStr(Json.Get(o, "name"));
-            return r;
-        }
-
-        /// <summary>The JSON object (for Json.Write).</summary>
-        public Dictionary<string, object> ToJson()
-        {
-            var o = new Dictionary<string, object>();
-            o["userId"] = UserId;
-            o["currency"] = Currency;
-            o["amount"] = (object)Amount;
-            o["updatedAt"] = (object)UpdatedAt;
-            if (Name != null) o["name"] = Name;
-            return o;
-        }
-    }
-
     public sealed partial class SingleBalance
     {
-        public SingleBalanceBalance Balance { get; set; }
+        public Balance Balance { get; set; }
 
         /// <summary>Reads a value of the JSON reader (null gives null).</summary>
         public static SingleBalance FromJson(object json)
@@ -1117,7 +911,7 @@ namespace Questline
             if (json == null) return null;
             var o = Json.AsObject(json, "SingleBalance");
             var r = new SingleBalance();
-            r.Balance = SingleBalanceBalance.FromJson(Json.Get(o, "balance"));
+            r.Balance = Balance.FromJson(Json.Get(o, "balance"));
             return r;
         }
 
@@ -1463,56 +1257,6 @@ namespace Questline
         }
     }
 
-    public sealed partial class NotificationDataReward
-    {
-        public const string KindCurrency = "currency";
-        public const string KindItem = "item";
-        public const string KindBadge = "badge";
-
-        public string Kind { get; set; }
-        public string Currency { get; set; }
-        public long? Amount { get; set; }
-        /// <summary>The display name of the currency, item or badge, when the app defines it</summary>
-        public string Name { get; set; }
-        /// <summary>Its icon, when its definition has one</summary>
-        public string IconUrl { get; set; }
-        public string ItemId { get; set; }
-        public long? Quantity { get; set; }
-        public string BadgeId { get; set; }
-
-        /// <summary>Reads a value of the JSON reader (null gives null).</summary>
-        public static NotificationDataReward FromJson(object json)
-        {
-            if (json == null) return null;
-            var o = Json.AsObject(json, "NotificationDataReward");
-            var r = new NotificationDataReward();
-            r.Kind = Json.ToStr(Json.Get(o, "kind"));
-            r.Currency = Json.ToStr(Json.Get(o, "currency"));
-            r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
-            r.Name = Json.ToStr(Json.Get(o, "name"));
-            r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
-            r.ItemId = Json.ToStr(Json.Get(o, "itemId"));
-            r.Quantity = Json.ToNullableLong(Json.Get(o, "quantity"));
-            r.BadgeId = Json.ToStr(Json.Get(o, "badgeId"));
-            return r;
-        }
-
-        /// <summary>The JSON object (for Json.Write).</summary>
-        public Dictionary<string, object> ToJson()
-        {
-            var o = new Dictionary<string, object>();
-            o["kind"] = Kind;
-            if (Currency != null) o["currency"] = Currency;
-            if (Amount != null) o["amount"] = (object)Amount;
-            if (Name != null) o["name"] = Name;
-            if (IconUrl != null) o["iconUrl"] = IconUrl;
-            if (ItemId != null) o["itemId"] = ItemId;
-            if (Quantity != null) o["quantity"] = (object)Quantity;
-            if (BadgeId != null) o["badgeId"] = BadgeId;
-            return o;
-        }
-    }
-
     public sealed partial class NotificationData
     {
         public string UserId { get; set; }
@@ -1526,11 +1270,13 @@ namespace Questline
         public double? UpdatedAt { get; set; }
         /// <summary>Streak missions only</summary>
         public NotificationDataStreak Streak { get; set; }
-        public NotificationDataReward Reward { get; set; }
+        public Reward Reward { get; set; }
         /// <summary>The claim’s Idempotency-Key (null when the claim had none)</summary>
         public string IdempotencyKey { get; set; }
         public string Currency { get; set; }
         public long? Amount { get; set; }
+        /// <summary>The currency’s display name, when the app defines its currencies (GET /v1/balance)</summary>
+        public string Name { get; set; }
         public string CampaignId { get; set; }
         /// <summary>The percentage of the budget reached: 80 or 100</summary>
         public long? Threshold { get; set; }
@@ -1555,10 +1301,11 @@ namespace Questline
             r.TargetCount = Json.ToNullableLong(Json.Get(o, "targetCount"));
             r.UpdatedAt = Json.ToNullableDouble(Json.Get(o, "updatedAt"));
             r.Streak = NotificationDataStreak.FromJson(Json.Get(o, "streak"));
-            r.Reward = NotificationDataReward.FromJson(Json.Get(o, "reward"));
+            r.Reward = Reward.FromJson(Json.Get(o, "reward"));
             r.IdempotencyKey = Json.ToStr(Json.Get(o, "idempotencyKey"));
             r.Currency = Json.ToStr(Json.Get(o, "currency"));
             r.Amount = Json.ToNullableLong(Json.Get(o, "amount"));
+            r.Name = Json.ToStr(Json.Get(o, "name"));
             r.CampaignId = Json.ToStr(Json.Get(o, "campaignId"));
             r.Threshold = Json.ToNullableLong(Json.Get(o, "threshold"));
             r.Spent = Json.ToNullableLong(Json.Get(o, "spent"));
@@ -1583,6 +1330,7 @@ namespace Questline
             if (IdempotencyKey != null) o["idempotencyKey"] = IdempotencyKey;
             if (Currency != null) o["currency"] = Currency;
             if (Amount != null) o["amount"] = (object)Amount;
+            if (Name != null) o["name"] = Name;
             if (CampaignId != null) o["campaignId"] = CampaignId;
             if (Threshold != null) o["threshold"] = (object)Threshold;
             if (Spent != null) o["spent"] = (object)Spent;
