@@ -65,7 +65,7 @@ const badgeRewardSchema = z.object({
   kind: z.literal('badge'),
   badgeId: z.string().min(1).max(128),
 });
-export const rewardSchema = z.discriminatedUnion('kind', [currencyRewardSchema, itemRewardSchema, badgeRewardSchema]);
+const rewardSchema = z.discriminatedUnion('kind', [currencyRewardSchema, itemRewardSchema, badgeRewardSchema]);
 export type Reward = z.infer<typeof rewardSchema>;
 export type RewardKind = Reward['kind'];
 

@@ -16,7 +16,7 @@
 // correction, which lowers it, never does).
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { balances, ledger } from '@/db/schema';
+import { balances, catalogEconomy, ledger } from '@/db/schema';
 import type { GrantInput, GrantResult } from '@/lib/contract/desk';
 import { AppError } from '@/lib/errors';
 import { checkGrantCurrency } from '@/lib/catalog/economy';
@@ -36,8 +36,13 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
   const { userId, currency, amount, reason } = input;
   const { appId } = ctx;
   const unseenUser = input.createUser === true ? 'create' : 'refuse';
-  // Read before the transaction (the embedded database has one connection, and the catalog may load).
-  const { currencies } = (await ctx.deps.catalog(appId)).economy;
+  // Read before the transaction (the embedded database has one connection, and the catalog may load); inside a
+  // caller's transaction (a unit of work holds that one connection) the definitions are read through it.
+  const currencies = ctx.catalog
+    ? ctx.catalog.economy.currencies
+    : ctx.uow
+      ? (await ctx.uow.tx.select({ currencies: catalogEconomy.currencies }).from(catalogEconomy).where(eq(catalogEconomy.appId, appId)))[0]?.currencies
+      : (await ctx.deps.catalog(appId)).economy.currencies;
   checkGrantCurrency(currencies ?? null, currency);
   const maxBalance = currencies?.find((c) => c.id === currency)?.maxBalance;
   return staffWrite(ctx, { userId, op: 'grant', idempotencyKey: input.idempotencyKey, request: { currency, amount, reason }, unseenUser }, async (tx) => {
