@@ -222,7 +222,8 @@ function suite(): void {
 
       // The database: 8 events of the player and 100 of the limited one, two grants, nothing twice.
       expect(await counts(app.appId)).toMatchObject({ events: 108, ledger: 2 });
-      const balance = await on(a).get('/v1/balance?currency=gems');
+      // A read right after the failover may meet a 503 while the cluster settles, as the replays above may.
+      const balance = await until200(() => on(a).get('/v1/balance?currency=gems'), 'balance after the failover');
       expect(((await balance.json()) as { balance: { amount: number } }).balance.amount).toBe(110);
 
       // The streams: the live one (open across the failover) and one resumed after it reach the veteran's
@@ -238,7 +239,10 @@ function suite(): void {
       const liveAfter = live.messages.filter((m) => compareLogIds(m.id, lastBefore) > 0).map((m) => m.id);
       await after.waitFor((s) => s.messages.length >= liveAfter.length, `${liveAfter.length} messages on the resumed stream`);
       expect(after.messages.map((m) => m.id).slice(0, liveAfter.length)).toEqual(liveAfter);
-      expect(after.updates.find((u) => u.type === 'mission.completed' && u.data.missionId === 'veteran')?.data).toMatchObject({ currentCount: 8 });
+      // The veteran's last state on it is the completed count, whether its mission.completed went out before the
+      // failover or the repair re-sent the state (see above): the stream ends where the database is.
+      const veteran = after.updates.filter((u) => (u.type === 'mission.completed' || u.type === 'mission.progress') && u.data.missionId === 'veteran');
+      expect(veteran.at(-1)?.data).toMatchObject({ currentCount: 8 });
       // What docs/operations/README.md ("Redis Cluster") quotes: how long the failover took, how many sends met it.
       console.log(`[redis-cluster] ${JSON.stringify({ failoverMs, retriedRequests: retries })}`);
     }, 240_000);
