@@ -241,8 +241,8 @@ function suite(): void {
       expect(after.messages.map((m) => m.id).slice(0, liveAfter.length)).toEqual(liveAfter);
       // The veteran's last state on it is the completed count, whether its mission.completed went out before the
       // failover or the repair re-sent the state (see above): the stream ends where the database is.
-      const veteran = after.updates.filter((u) => (u.type === 'mission.completed' || u.type === 'mission.progress') && u.data.missionId === 'veteran');
-      expect(veteran.at(-1)?.data).toMatchObject({ currentCount: 8 });
+      const veteranStates = after.updates.filter((u) => (u.type === 'mission.completed' || u.type === 'mission.progress') && u.data.missionId === 'veteran');
+      expect(veteranStates.at(-1)?.data).toMatchObject({ currentCount: 8 });
       // What docs/operations/README.md ("Redis Cluster") quotes: how long the failover took, how many sends met it.
       console.log(`[redis-cluster] ${JSON.stringify({ failoverMs, retriedRequests: retries })}`);
     }, 240_000);
