@@ -11,6 +11,7 @@ import { eq } from 'drizzle-orm';
 import { catalogDrafts, type CatalogDraftRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import { diffCatalogs, readLiveCatalog } from '@/lib/catalog/catalog-document';
+import { lockCatalog, type CatalogLock } from '@/lib/catalog/record-release';
 import { AppError } from '@/lib/errors';
 import { actorLabel, withTransaction, type ServiceContext, type TxContext } from '../context';
 import { publishCatalog } from '../releases/publish-catalog';
@@ -24,6 +25,7 @@ export type PublishOutcome = { status: 200; body: { release: number; publishedAt
  * Now: the whole draft, and the draft is deleted. Scheduled: the snapshot taken
  * when it was scheduled; the draft stays, unscheduled and based on the new
  * release, when it was edited since (its edits are the next draft), else it is deleted.
+ * `lock`: the app's catalog lock when the caller took it in this transaction.
  */
 export async function publishDraftRow(
   tx: TxContext,
@@ -31,9 +33,10 @@ export async function publishDraftRow(
   publishedBy: string,
   scheduled: boolean,
   audited: Record<string, unknown> = {},
+  lock?: CatalogLock,
 ): Promise<{ release: number; publishedAt: number }> {
   const catalog = scheduled ? scheduledCatalogOf(row) : row.catalog;
-  const published = await publishCatalog({ ctx: tx, input: { catalog, publishedBy } });
+  const published = await publishCatalog({ ctx: tx, input: { catalog, publishedBy, lock } });
   const left = scheduled ? diffCatalogs(catalog, row.catalog) : [];
   if (left.length === 0) await tx.uow.tx.delete(catalogDrafts).where(eq(catalogDrafts.appId, row.appId));
   else
@@ -68,13 +71,18 @@ export async function publishDraft({ ctx, input }: { ctx: ServiceContext; input:
     const row = await findDraft(tx.uow.tx, ctx.appId, true);
     if (!row) throw noDraft(ctx.appId);
     const actor = actorLabel(ctx.actor);
-    const warnings = await draftWarnings(tx.uow.tx, ctx.appId, await readLiveCatalog(tx.uow.tx, ctx.appId), row.catalog);
-    if (warnings.length > 0 && input.acknowledgeWarnings !== true) throw needsAcknowledgement(warnings, input.at !== undefined);
+    // Publishing now: the app's catalog lock taken here, so the live catalog the warnings are checked against is the one
+    // the publish replaces, read once. Scheduling writes no live row: the live catalog is read without it.
+    const { at } = input;
+    const lock = at === undefined ? await lockCatalog(tx.uow.tx, ctx.appId) : undefined;
+    const live = lock ? lock.before : await readLiveCatalog(tx.uow.tx, ctx.appId);
+    const warnings = await draftWarnings(tx.uow.tx, ctx.appId, live, row.catalog);
+    if (warnings.length > 0 && input.acknowledgeWarnings !== true) throw needsAcknowledgement(warnings, at !== undefined);
     const acknowledged = warnings.length > 0 ? { acknowledgedWarnings: warnings } : {};
-    if (input.at === undefined) return { status: 200, body: await publishDraftRow(tx, row, actor, false, acknowledged) };
-    await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: input.at, scheduledBy: actor, scheduledCatalog: row.catalog }).where(eq(catalogDrafts.appId, ctx.appId));
-    await recordAudit(tx.uow.tx, { actor, action: 'draft.schedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: input.at, ...acknowledged } }, now);
-    return { status: 202, body: { scheduledAt: input.at } };
+    if (at === undefined) return { status: 200, body: await publishDraftRow(tx, row, actor, false, acknowledged, lock) };
+    await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: at, scheduledBy: actor, scheduledCatalog: row.catalog }).where(eq(catalogDrafts.appId, ctx.appId));
+    await recordAudit(tx.uow.tx, { actor, action: 'draft.schedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: at, ...acknowledged } }, now);
+    return { status: 202, body: { scheduledAt: at } };
   });
 }
 
