@@ -155,6 +155,12 @@ function payloadSql(): string {
     else jsonb_build_object('itemId', (array['sword','shield','potion'])[${i} % 3 + 1], 'price', 10 * (1 + ${i} % 20)) end`;
 }
 
+/**
+ * An event's id as the service makes it (lib/events/event-id.ts, issue 43 §1): `evt_` and a
+ * UUIDv7 whose first 48 bits are received_at (`at`), then the random part of a UUIDv4 after its version.
+ */
+const EVENT_ID_SQL = `'evt_' || substr(lpad(to_hex(at), 12, '0'), 1, 8) || '-' || substr(lpad(to_hex(at), 12, '0'), 9, 4) || '-7' || substr(gen_random_uuid()::text, 16)`;
+
 /** FNV-1a of the user id mod 8: lib/analytics/rollups.ts rollupShard, in SQL (ids are ASCII: a character is its code unit). */
 const SHARD_FUNCTION = `create or replace function pg_temp.seed_shard(id text) returns smallint language plpgsql immutable as $$
 declare h bigint := 2166136261; i int;
@@ -242,7 +248,7 @@ export async function seed(db: SeedSql, options: SeedOptions): Promise<SeedResul
        ),
        e as (
          insert into events (id, app_id, user_id, name, payload, timestamp, idempotency_key, source, received_at, outcome)
-         select 'evt_' || gen_random_uuid(), $1, user_id, name, payload, at, null, 'api', at, outcome from x order by at, user_id
+         select ${EVENT_ID_SQL}, $1, user_id, name, payload, at, null, 'api', at, outcome from x order by at, user_id
          returning user_id, name, received_at
        ),
        r as (

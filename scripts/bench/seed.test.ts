@@ -59,6 +59,14 @@ describe(`the at-scale seed, small (${PLAYERS} players, ${EVENTS} events, 30 day
     expect(events.users).toBe(PLAYERS);
     expect(Number(events.first)).toBeGreaterThanOrEqual(NOW - 30 * 86_400_000);
     expect(Number(events.last)).toBeLessThan(NOW - 60_000);
+    // Ids as the service makes them: evt_ and a UUIDv7 carrying received_at in its first 48 bits (a day partition's check).
+    const [ids] = await rowsOf<{ wrong: number; distinct: number }>(
+      `select count(*) filter (where not (id ~ '^evt_[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$'
+           and received_at = ('x' || substr(id, 5, 8) || substr(id, 14, 4))::bit(48)::bigint))::int as wrong,
+         count(distinct id)::int as distinct
+       from events where app_id = $1`,
+    );
+    expect(ids).toEqual({ wrong: 0, distinct: EVENTS });
     // Every player logged in once at least, so has the first-login mission; the regulars (0.1 %) have them all.
     const perMission = await rowsOf<{ mission_id: string; n: number; claimed: number }>(
       `select mission_id, count(*)::int as n, count(*) filter (where status = 'claimed')::int as claimed from progress where app_id = $1 group by 1 order by 1`,
