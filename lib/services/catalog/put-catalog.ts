@@ -1,8 +1,9 @@
 // PUT …/catalog: an app's catalog (themes, campaigns, missions; currencies
 // and items merged by id into the app's) validated as
 // a whole (one invalid item and nothing is written), upserted by id in one
-// transaction with an audit row per change and its release; answers the
-// catalog as exported after the write.
+// catalog write (writeCatalog: the app's lock, the live catalog read once, an
+// audit row per item given, the release); answers the catalog as exported
+// after the write.
 import { checkCatalogReferences, parseCatalogItems, type ParsedCatalog } from '@/lib/catalog/catalog-document';
 import { storeEconomy } from '@/lib/catalog/economy-store';
 import type { CatalogDocument } from '@/lib/contract/catalog';
