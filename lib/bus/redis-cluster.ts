@@ -62,7 +62,7 @@ export class RedisClusterBus implements Bus {
 
   async publish(channel: string, message: string): Promise<void> {
     this.assertOpen();
-    const pub = (this.pub ??= connectIORedisCluster(this.url, 'bus-pub', { autoPipelining: true }));
+    const pub = (this.pub ??= connectIORedisCluster(this.url, 'bus-pub'));
     await throughBreaker(() => pub.spublish(channel, message));
   }
 
