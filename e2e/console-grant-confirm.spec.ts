@@ -43,7 +43,7 @@ test('support sees the limit, confirms the effect, and is asked before granting 
   await expect(grant.getByRole('button', { name: 'Grant' })).toBeDisabled();
   await expectAccessible(page, 'grant form above the limit');
   await page.evaluate(() => document.fonts.ready);
-  await grant.screenshot({ path: path.join(DIR, 'grant-limit-light.png'), caret: 'hide', animations: 'disabled' });
+  await page.locator('[data-slot=card]').filter({ has: grant }).screenshot({ path: path.join(DIR, 'grant-limit-light.png'), caret: 'hide', animations: 'disabled' });
   // Another currency has the default limits: 501 gold is within them.
   await pickEconomy(page, grant.getByLabel('Currency'), 'gold');
   await expect(page.getByTestId('grant-limit')).toHaveText('Your limit: at most 1,000 per grant, 5,000 per staff member a day (UTC)');

@@ -102,7 +102,8 @@ test('an editor creates a mission with a filter using only the keyboard, and a p
   const token = await playerToken(request, app, 'player-1');
   const auth = { Authorization: `Bearer ${token}` };
   expect((await (await request.get('/v1/missions', { headers: auth })).json()).missions).toEqual([]);
-  expect(await publishDraft(page, app.appId)).toBe(1);
+  // Release 1 is the catalog the app was made with (its currencies).
+  expect(await publishDraft(page, app.appId)).toBe(2);
 
   // A player of the app sees it through the public API, and the filter decides what counts.
   const listed = await request.get('/v1/missions', { headers: auth });
