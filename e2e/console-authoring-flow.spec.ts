@@ -133,7 +133,7 @@ test('an editor authors a themed campaign and a filtered mission through the UI;
       title: missionTitle,
       campaignId,
       criteria: expect.objectContaining({ eventName: 'match_won', count: 2, filter: { mode: 'ranked' } }),
-      reward: { kind: 'currency', currency: 'crystals', amount: 75 },
+      reward: { kind: 'currency', currency: 'crystals', amount: 75, name: 'Crystals' }, // the defined currency's display name (issue 39 §1)
       locked: false,
     }),
   ]);

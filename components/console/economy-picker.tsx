@@ -21,7 +21,7 @@ import { useDraft } from '@/components/console/draft';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { Economy } from '@/lib/contract/economy';
 
-export type EconomyKind = 'currency' | 'item' | 'badge' | 'any';
+type EconomyKind = 'currency' | 'item' | 'badge' | 'any';
 
 export interface EconomyOption {
   id: string;
