@@ -119,7 +119,7 @@ export function ApprovalCard({ appId, approval, onDone }: { appId: string; appro
         open={confirm === 'approve'}
         onClose={() => setConfirm(null)}
         destructive={false}
-        title={approval.publishAt !== null && approval.publishAt > Date.now() ? `Approve: publish at ${formatDateTime(approval.publishAt)}?` : 'Approve and publish now?'}
+        title={approval.publishAt !== null ? `Approve: publish at ${formatDateTime(approval.publishAt)} (at once if that time has passed)?` : 'Approve and publish now?'}
         description={`Players see ${count(approval.changes.length, 'change', 'changes')} of ${approval.requestedBy}'s request. It becomes release ${approval.release}, which you can restore later.`}
         confirmLabel={warnings.length > 0 ? 'Approve anyway' : 'Approve'}
         onConfirm={() => act.mutate({ kind: 'approve' })}
