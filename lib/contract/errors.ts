@@ -31,6 +31,7 @@ export const ERRORS = {
   needs_acknowledgement: { status: 409, description: 'The draft (or the scheduled snapshot) has payout warnings: nothing was published or scheduled; `warnings` lists them, send acknowledgeWarnings: true to go ahead' },
   approval_pending: { status: 409, description: 'The app has a publish waiting for approval: approve, reject or withdraw it first (nothing changed)' },
   no_pending_approval: { status: 409, description: 'The app has no publish waiting for approval (it may have just been approved, rejected or withdrawn)' },
+  approval_required: { status: 409, description: 'The app requires approval: the live catalog changes only through a publish of the draft that another editor approves; a direct write (PUT …/catalog, the per-entity routes) is refused, nothing written' },
   release_scheduled: { status: 409, description: 'With requireApproval, a publish is asked for while an approved release is scheduled: cancel the schedule first (nothing changed)' },
   balance_limit: { status: 409, description: 'A grant or claim would take the balance past its currency’s maxBalance (nothing changed; the message names the currency and the limit)' },
   insufficient_balance: { status: 409, description: 'A spend, or a staff correction, would take the balance below zero (nothing changed)' },

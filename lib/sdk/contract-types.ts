@@ -30,6 +30,7 @@ export const ERROR_STATUS = {
   needs_acknowledgement: 409,
   approval_pending: 409,
   no_pending_approval: 409,
+  approval_required: 409,
   release_scheduled: 409,
   balance_limit: 409,
   insufficient_balance: 409,

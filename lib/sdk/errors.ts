@@ -75,6 +75,8 @@ export class ApprovalPendingError extends ConflictError {}
 export class NoPendingApprovalError extends ConflictError {}
 /** 409 `release_scheduled` (admin API, requireApproval): an approved release is scheduled; cancel it before asking again. */
 export class ReleaseScheduledError extends ConflictError {}
+/** 409 `approval_required` (admin API): the app requires approval; a direct live catalog write is refused (change the draft and publish it). */
+export class ApprovalRequiredError extends ConflictError {}
 /** 409 `insufficient_balance`: a staff correction would take a balance below zero (admin API; nothing changed). */
 export class InsufficientBalanceError extends ConflictError {}
 /** 413 `payload_too_large`: body over 64 KiB. */
@@ -132,6 +134,7 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   approval_pending: ApprovalPendingError,
   no_pending_approval: NoPendingApprovalError,
   release_scheduled: ReleaseScheduledError,
+  approval_required: ApprovalRequiredError,
   insufficient_balance: InsufficientBalanceError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,

@@ -181,6 +181,27 @@ describe('the two-person rule', () => {
     expect((await auditActions(app.appId)).find((a) => a.action === 'draft.approve')).toMatchObject({ after: { scheduledAt: at, acknowledgedWarnings: [{ code: 'reward_multiplied' }] } });
   });
 
+  it('with the rule on, the live catalog changes only through the draft: direct writes answer 409 approval_required, nothing written', async () => {
+    const app = await appWithPendingDraft();
+    const releasesBefore = await releasesCount(app.appId);
+    const refusals = [
+      await call(dana, 'PUT', `/api/admin/apps/${app.appId}/catalog`, { missions: [mission('a'), mission('z')], campaigns: [] }),
+      await call('key', 'PUT', `/api/admin/apps/${app.appId}/catalog`, { missions: [mission('a'), mission('z')], campaigns: [] }),
+      await call(dana, 'POST', `/api/admin/apps/${app.appId}/missions`, mission('z')),
+      await call(dana, 'POST', `/api/admin/apps/${app.appId}/missions/b/archive`),
+    ];
+    for (const refused of refusals) {
+      expect(refused.status).toBe(409);
+      expect(refused.body).toMatchObject({ error: 'approval_required' });
+    }
+    expect(await releasesCount(app.appId)).toBe(releasesBefore);
+    expect((await liveMissions(app)).map((m) => m.id)).toEqual(['a', 'b']);
+    // Off again: a direct write goes through.
+    expect((await call(ada, 'PATCH', `/api/admin/apps/${app.appId}`, { requireApproval: false })).status).toBe(200);
+    expect((await call(dana, 'POST', `/api/admin/apps/${app.appId}/missions`, mission('z'))).status).toBe(201);
+    expect(await releasesCount(app.appId)).toBe(releasesBefore + 1);
+  });
+
   it('approve and reject at once: exactly one happens, the other answers no_pending_approval', async () => {
     for (let round = 0; round < 3; round++) {
       const app = await appWithPendingDraft();

@@ -437,9 +437,16 @@ function buildDocument() {
       schemas: components(),
     },
     paths: Object.fromEntries(
-      Object.entries(operations).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, spec]) => [method, operation(spec, rules)]))]),
+      Object.entries(operations).map(([path, methods]) => [path, Object.fromEntries(Object.entries(methods).map(([method, spec]) => [method, operation(withApprovalRule(spec), rules)]))]),
     ),
   });
+}
+
+/** The direct writes of the live catalog: an app that requires approval refuses them (lib/services/_shared/catalog-write.ts). */
+const LIVE_CATALOG_WRITES = new Set(['importCatalog', 'createTheme', 'updateTheme', 'deleteTheme', 'createCampaign', 'updateCampaign', 'deleteCampaign', 'createMission', 'updateMission', 'duplicateMission', 'archiveMission', 'unarchiveMission']);
+function withApprovalRule(spec: OperationSpec): OperationSpec {
+  if (!LIVE_CATALOG_WRITES.has(spec.operationId)) return spec;
+  return { ...spec, errors: [...(spec.errors ?? []), ['approval_required', 'the app requires approval: change the draft and publish it']] };
 }
 
 let cached: ReturnType<typeof buildDocument> | null = null;

@@ -6,7 +6,7 @@
 // schedules that snapshot through publishDraftRow (publish-draft.ts).
 import { eq } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
-import { apps, catalogDrafts, type CatalogDraftRow } from '@/db/schema';
+import { catalogDrafts, type CatalogDraftRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { DraftWarning, PendingApproval } from '@/lib/contract/release';
@@ -18,11 +18,6 @@ import { changeDetailsOf, draftWarnings } from './review-draft';
 
 /** The columns of a pending approval, cleared (the snapshot with them, unless it became a schedule). */
 export const NO_APPROVAL = { approvalRequestedBy: null, approvalRequestedAt: null, approvalPublishAt: null } as const;
-
-export async function approvalRequired(db: DbOrTx, appId: string): Promise<boolean> {
-  const [row] = await db.select({ requireApproval: apps.requireApproval }).from(apps).where(eq(apps.id, appId));
-  return row?.requireApproval ?? false;
-}
 
 export function isPending(row: CatalogDraftRow): boolean {
   return row.approvalRequestedAt !== null;

@@ -18,7 +18,8 @@ import { actorLabel, withTransaction, type ServiceContext, type TxContext } from
 import { publishCatalog } from '../releases/publish-catalog';
 import { findDraft, noDraft, scheduledCatalogOf } from './draft-row';
 import { draftWarnings, needsAcknowledgement } from './review-draft';
-import { approvalPending, approvalRequired, isPending, requestApproval } from './approval';
+import { approvalPending, isPending, requestApproval } from './approval';
+import { approvalRequired } from '../_shared/approval-rule';
 import type { PendingApproval } from '@/lib/contract/release';
 
 export type PublishOutcome = { status: 200; body: { release: number; publishedAt: number } } | { status: 202; body: { scheduledAt: number } };

@@ -34,7 +34,7 @@ export function ApprovalRuleDialog({ app, onClose }: { app: PublicApp | null; on
       title={next ? `Require approval to publish ${app?.name ?? ''}?` : `Let editors of ${app?.name ?? ''} publish directly?`}
       description={
         next
-          ? 'Publishing or scheduling the draft will wait until another editor or admin approves it; whoever asks cannot approve their own request.'
+          ? 'Publishing or scheduling the draft will wait until another editor or admin approves it; whoever asks cannot approve their own request. The live catalog then changes only through the draft: direct API writes to it are refused.'
           : 'Publishing the draft goes live at once again. A request already waiting stays waiting until it is approved, rejected or withdrawn.'
       }
       confirmLabel={next ? 'Require approval' : 'Publish directly'}

@@ -61,6 +61,8 @@ namespace Questline
         ApprovalPending,
         /// <summary>409 &lt;c&gt;no_pending_approval&lt;/c&gt;: The app has no publish waiting for approval (it may have just been approved, rejected or withdrawn)</summary>
         NoPendingApproval,
+        /// <summary>409 &lt;c&gt;approval_required&lt;/c&gt;: The app requires approval: the live catalog changes only through a publish of the draft that another editor approves; a direct write (PUT …/catalog, the per-entity routes) is refused, nothing written</summary>
+        ApprovalRequired,
         /// <summary>409 &lt;c&gt;release_scheduled&lt;/c&gt;: With requireApproval, a publish is asked for while an approved release is scheduled: cancel the schedule first (nothing changed)</summary>
         ReleaseScheduled,
         /// <summary>409 &lt;c&gt;balance_limit&lt;/c&gt;: A grant or claim would take the balance past its currency’s maxBalance (nothing changed; the message names the currency and the limit)</summary>
@@ -116,6 +118,7 @@ namespace Questline
                 case "needs_acknowledgement": return ErrorCode.NeedsAcknowledgement;
                 case "approval_pending": return ErrorCode.ApprovalPending;
                 case "no_pending_approval": return ErrorCode.NoPendingApproval;
+                case "approval_required": return ErrorCode.ApprovalRequired;
                 case "release_scheduled": return ErrorCode.ReleaseScheduled;
                 case "balance_limit": return ErrorCode.BalanceLimit;
                 case "insufficient_balance": return ErrorCode.InsufficientBalance;
@@ -161,6 +164,7 @@ namespace Questline
                 case ErrorCode.NeedsAcknowledgement: return "needs_acknowledgement";
                 case ErrorCode.ApprovalPending: return "approval_pending";
                 case ErrorCode.NoPendingApproval: return "no_pending_approval";
+                case ErrorCode.ApprovalRequired: return "approval_required";
                 case ErrorCode.ReleaseScheduled: return "release_scheduled";
                 case ErrorCode.BalanceLimit: return "balance_limit";
                 case ErrorCode.InsufficientBalance: return "insufficient_balance";
@@ -206,6 +210,7 @@ namespace Questline
                 case ErrorCode.NeedsAcknowledgement: return 409;
                 case ErrorCode.ApprovalPending: return 409;
                 case ErrorCode.NoPendingApproval: return 409;
+                case ErrorCode.ApprovalRequired: return 409;
                 case ErrorCode.ReleaseScheduled: return 409;
                 case ErrorCode.BalanceLimit: return 409;
                 case ErrorCode.InsufficientBalance: return 409;
@@ -251,6 +256,7 @@ namespace Questline
                 case ErrorCode.NeedsAcknowledgement: return new NeedsAcknowledgementException(status, code, message, requestId);
                 case ErrorCode.ApprovalPending: return new ApprovalPendingException(status, code, message, requestId);
                 case ErrorCode.NoPendingApproval: return new NoPendingApprovalException(status, code, message, requestId);
+                case ErrorCode.ApprovalRequired: return new ApprovalRequiredException(status, code, message, requestId);
                 case ErrorCode.ReleaseScheduled: return new ReleaseScheduledException(status, code, message, requestId);
                 case ErrorCode.BalanceLimit: return new BalanceLimitException(status, code, message, requestId);
                 case ErrorCode.InsufficientBalance: return new InsufficientBalanceException(status, code, message, requestId);
@@ -437,6 +443,12 @@ namespace Questline
     public class NoPendingApprovalException : ConflictException
     {
         public NoPendingApprovalException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>409 &lt;c&gt;approval_required&lt;/c&gt;: The app requires approval: the live catalog changes only through a publish of the draft that another editor approves; a direct write (PUT …/catalog, the per-entity routes) is refused, nothing written</summary>
+    public class ApprovalRequiredException : ConflictException
+    {
+        public ApprovalRequiredException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
     }
 
     /// <summary>409 &lt;c&gt;release_scheduled&lt;/c&gt;: With requireApproval, a publish is asked for while an approved release is scheduled: cancel the schedule first (nothing changed)</summary>
