@@ -19,6 +19,7 @@ import type { CatalogChange } from '@/lib/contract/release';
 import type { ThemePreset } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
 import { actorLabel, withTransaction, type ServiceContext, type TxContext } from '../context';
+import { approvalRequired, approvalRequiredError } from './approval-rule';
 import type { CampaignIn } from './campaigns';
 
 /** A write that names a version other than the stored one (themes, campaigns): someone saved in between. */
@@ -55,14 +56,22 @@ export interface CatalogWritten<T> {
  * transaction (a new one when it has none): takes the app's catalog lock and
  * reads the live catalog (unless `lock` is given, taken by the caller in the
  * same transaction), runs `write` (its checks throw before anything commits),
- * records the release (none when nothing changed, unless `always`) and, after
+ * refuses a direct write of an app that requires approval, records the
+ * release (none when nothing changed, unless a publish) and, after
  * the commit, drops the catalog everywhere and resyncs the holders of the
  * streamed missions (ServiceContext's catalogChanged). Answers the write's
  * value, the release (null when none) and the streamed missions.
  */
 export async function writeCatalog<T>(
   ctx: ServiceContext,
-  input: { lock?: CatalogLock; now?: number; actor?: string; always?: boolean; write: (w: CatalogWriteScope) => Promise<CatalogWritten<T>> },
+  input: {
+    lock?: CatalogLock;
+    now?: number;
+    actor?: string;
+    /** A publish of a draft (publishCatalog): a release even when nothing changed, and the two-person rule lets it through (an app requiring approval publishes only an approved draft). */
+    publish?: boolean;
+    write: (w: CatalogWriteScope) => Promise<CatalogWritten<T>>;
+  },
 ): Promise<{ value: T; release: RecordedRelease | null; streamed: string[] }> {
   return withTransaction(ctx, async (tx) => {
     const { appId } = tx;
@@ -73,7 +82,10 @@ export async function writeCatalog<T>(
     if (lock.appId !== appId) throw new Error(`catalog lock of app "${lock.appId}" used for app "${appId}"`);
     const written = await input.write({ tx, db, appId, lock, before: lock.before, now, actor });
     if (written.unchanged) return { value: written.value, release: null, streamed: [] };
-    const release = await recordRelease(db, { lock, actor, now, changes: written.changes, always: input.always });
+    // The two-person rule: a direct write (the PUT, a per-entity route) of an app that requires approval is refused
+    // (409 approval_required) and rolls back whole; live changes only through an approved draft's publish.
+    if (!input.publish && (await approvalRequired(db, appId))) throw approvalRequiredError(appId);
+    const release = await recordRelease(db, { lock, actor, now, changes: written.changes, always: input.publish });
     const streamed = written.streamed ?? [];
     tx.uow.afterCommit(() => tx.deps.catalogChanged(appId, streamed, now));
     return { value: written.value, release, streamed };

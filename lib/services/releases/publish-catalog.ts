@@ -20,7 +20,7 @@ export async function publishCatalog({ ctx, input }: { ctx: TxContext; input: { 
   const { release } = await writeCatalog(ctx, {
     lock: input.lock,
     actor: input.publishedBy,
-    always: true,
+    publish: true,
     write: async (w) => ({
       value: undefined,
       streamed: await applyCatalog(w, catalog),
