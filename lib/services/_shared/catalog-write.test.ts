@@ -6,7 +6,9 @@
 // their writes (a publish reads it once more after them: the release's
 // snapshot of what went live). A second lock or a second read fails here.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import type { Db } from '@/db/client';
+import { apps } from '@/db/schema';
 import { prepareTestEnv, uniqueId } from '@/lib/testing/test-env';
 import type { ServiceContext } from '../context';
 import { putCatalog, parseCatalogImport } from '../catalog/put-catalog';
@@ -17,6 +19,7 @@ import { publishDraft } from '../drafts/publish-draft';
 import { restoreRelease } from '../releases/restore-release';
 import { updateMission } from '../missions/update-mission';
 import { createTheme } from '../themes/create-theme';
+import { approveDraft } from '../drafts/approve-draft';
 import { parseMission } from './missions';
 
 let db: Db;
@@ -46,9 +49,9 @@ function recording(): { db: Db; statements: string[] } {
   return { db: recorded, statements };
 }
 
-function contextFor(appId: string) {
+function contextFor(appId: string, actor: ServiceContext['actor'] = base.actor) {
   const { db: recorded, statements } = recording();
-  const ctx: ServiceContext = { ...base, appId, now: () => 1_764_000_000_000, deps: { ...base.deps, db: recorded } };
+  const ctx: ServiceContext = { ...base, actor, appId, now: () => 1_764_000_000_000, deps: { ...base.deps, db: recorded } };
   return { ctx, statements };
 }
 
@@ -160,5 +163,18 @@ describe('the catalog write path, statement by statement', () => {
     const record = await updateMission({ ctx, input: { id: 'a', version: 1, mission: parseMission(mission('a', 4)) } });
     expect(record.version).toBe(2);
     expect(counts(statements)).toMatchObject({ appLocks: 1, liveReads: 2, readsBeforeWrites: 1, readsAfterWrites: 1 });
+  });
+
+  it('an approved publish (the two-person rule): the same one app lock and one read before the writes', async () => {
+    const appId = uniqueId('cw');
+    await makeApp(appId);
+    await db.update(apps).set({ requireApproval: true }).where(eq(apps.id, appId));
+    await putDraft({ ctx: contextFor(appId).ctx, input: { catalog: { missions: [mission('a')], campaigns: [] } } });
+    const asked = contextFor(appId);
+    expect(await publishDraft({ ctx: asked.ctx, input: {} })).toMatchObject({ status: 202 });
+    expect(counts(asked.statements)).toMatchObject({ appLocks: 0, draftLocks: 1, liveReads: 1 });
+    const { ctx, statements } = contextFor(appId, { kind: 'staff', id: 'bo@example.com', role: 'editor' });
+    expect(await approveDraft({ ctx, input: {} })).toMatchObject({ status: 200, body: { release: 1 } });
+    expect(counts(statements)).toEqual({ appLocks: 1, draftLocks: 1, liveReads: 2, missionReads: 2, readsBeforeWrites: 1, readsAfterWrites: 1 });
   });
 });
