@@ -128,14 +128,14 @@ export function ImpactCard({ appId, titles }: { appId: string; titles: Map<strin
                   <Table aria-label="Impact">
                     <TableHeader>
                       <TableRow>
-                        <TableHead>Mission</TableHead>
-                        <TableHead>Change</TableHead>
-                        <TableHead>Evaluated</TableHead>
-                        <TableHead>Completed (live → draft)</TableHead>
-                        <TableHead>In progress (live → draft)</TableHead>
-                        <TableHead>Payout if every completion is claimed (live → draft)</TableHead>
-                        <TableHead>Claim rate</TableHead>
-                        <TableHead>Payout at the claim rate (live → draft)</TableHead>
+                        <TableHead className="whitespace-normal">Mission</TableHead>
+                        <TableHead className="whitespace-normal">Change</TableHead>
+                        <TableHead className="whitespace-normal">Evaluated</TableHead>
+                        <TableHead className="whitespace-normal">Completed (live → draft)</TableHead>
+                        <TableHead className="whitespace-normal">In progress (live → draft)</TableHead>
+                        <TableHead className="whitespace-normal">Payout if every completion is claimed (live → draft)</TableHead>
+                        <TableHead className="whitespace-normal">Claim rate</TableHead>
+                        <TableHead className="whitespace-normal">Payout at the claim rate (live → draft)</TableHead>
                       </TableRow>
                     </TableHeader>
                     <TableBody>
