@@ -1,5 +1,5 @@
 // The events table, partitioned by day of received_at (issue 43 §1;
-// docs/operations/partitions.md).
+// docs/operations/README.md, "Events partitioned by day").
 //
 // Layout: `events` is a PostgreSQL declaratively partitioned table (RANGE on
 // received_at, Unix ms, UTC days). Its partitions:
@@ -178,6 +178,8 @@ export async function ensureEventPartitions(db: DbOrTx, now = Date.now(), aheadD
         add constraint ${name}_range check (received_at >= ${day} and received_at < ${to})`);
       const hasDefault = parts.some((p) => p.name === 'events_default');
       if (hasDefault) {
+        // No insert into the default partition from here to the attach: one that came between the move and the attach would fail it.
+        await exec(`lock table events_default in share row exclusive mode`);
         await exec(`with moved as (delete from events_default where received_at >= ${day} and received_at < ${to} returning *)
           insert into ${name} select * from moved`);
       }
@@ -192,23 +194,47 @@ export async function ensureEventPartitions(db: DbOrTx, now = Date.now(), aheadD
 
 /**
  * Drops every partition whose whole range is older than `before` (Unix ms):
- * the day partitions and, once its range is past, the legacy one. Answers the
- * names dropped. Rows older than `before` in a partition that also holds newer
- * ones stay until their partition goes (at most a day longer). `from` keeps
- * every partition that starts before it.
+ * the day partitions and, once its range is past, the legacy one. Each is
+ * first detached (a catalog change: the only moment that locks `events`),
+ * then dropped in a transaction of its own (removing its files locks nothing
+ * that ingestion or a read waits for). A partition detached by a run that
+ * stopped before the drop is dropped by the next one. Answers the names
+ * dropped. Rows older than `before` in a partition that also holds newer ones
+ * stay until their partition goes (at most a day longer). `from` keeps every
+ * partition that starts before it.
  */
-export async function dropEventPartitionsBefore(db: DbOrTx, before: number, opts: { from?: number } = {}): Promise<string[]> {
+export async function dropEventPartitionsBefore(
+  db: DbOrTx,
+  before: number,
+  opts: { from?: number; timings?: Array<{ name: string; detachMs: number; dropMs: number }> } = {},
+): Promise<string[]> {
   const dropped: string[] = [];
   for (const p of await listEventPartitions(db)) {
     if (p.to === null || p.to > before) continue;
     // A test drops only the days it made (the database is shared with other files).
     if (opts.from !== undefined && (p.from === null || p.from < opts.from)) continue;
+    const start = performance.now();
     await db.transaction(async (tx) => {
       const exec = execOf(tx);
       await exec(`set local lock_timeout = '${LOCK_TIMEOUT}'`);
-      await exec(`drop table if exists ${p.name}`);
+      await exec(`alter table events detach partition ${p.name}`);
     });
+    const detached = performance.now();
+    await rowsOf(db, `drop table if exists ${p.name}`);
+    opts.timings?.push({ name: p.name, detachMs: detached - start, dropMs: performance.now() - detached });
     dropped.push(p.name);
+  }
+  if (opts.from === undefined) {
+    // Detached by a run that stopped before its drop: an events_d… or events_legacy table that is no partition.
+    for (const r of await rowsOf(
+      db,
+      `select c.relname::text as name from pg_class c where c.relkind = 'r' and (c.relname ~ '^events_d[0-9]{8}$' or c.relname = 'events_legacy')
+        and c.relnamespace = (select relnamespace from pg_class where oid = to_regclass('events'))
+        and not exists (select 1 from pg_inherits i where i.inhrelid = c.oid)`,
+    )) {
+      await rowsOf(db, `drop table if exists ${String(r.name)}`);
+      dropped.push(String(r.name));
+    }
   }
   return dropped;
 }

@@ -3,13 +3,13 @@
 // while a writer keeps inserting events, on the PostgreSQL of DATABASE_URL
 // (docs/engineering/benchmarks.md, "Events partitioned by day").
 //
-//   DATABASE_URL=postgres://…/db npx tsx scripts/bench/partition-upgrade.ts [--drop]
+//   DATABASE_URL=postgres://…/db npx tsx scripts/bench/partition-upgrade.ts [--drop PARTITION]
 //
 // The database must hold an unpartitioned events table (seed it with SQL:
 // generate_series, see the benchmarks page). Prints the check's validation
 // time (ingestion goes on), the swap's time (the one moment inserts wait),
-// the writer's longest insert and, with --drop, the time to drop the legacy
-// partition (all the seeded rows) with the writer still running.
+// the writer's longest insert and, with --drop, the time to detach and drop
+// a partition with the writer still running.
 import pg from 'pg';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { dropEventPartitionsBefore, ensureEventPartitions, listEventPartitions, upgradeEventsTable } from '@/db/event-partitions';
@@ -71,19 +71,24 @@ async function main() {
   console.log(`partitions created: ${created.length} (${created[0] ?? '-'} … ${created.at(-1) ?? '-'})`);
   console.log(`writer: ${wrote.count} inserts meanwhile; slowest ${wrote.slowest.toFixed(1)} ms`);
 
-  if (process.argv.includes('--drop')) {
-    const legacy = (await listEventPartitions(db)).find((p) => p.name === 'events_legacy');
-    if (legacy?.to != null) {
-      const [{ rows }] = (await upgradeConn.query(`select count(*)::bigint as rows from events_legacy`)).rows as Array<{ rows: string }>;
-      const w2 = writer(writeConn);
-      await sleep(1_000);
-      const t2 = performance.now();
-      const dropped = await dropEventPartitionsBefore(db, legacy.to);
-      const took = performance.now() - t2;
-      await sleep(1_000);
-      const wrote2 = await w2.stop();
-      console.log(`drop: ${dropped.join(', ')} (${Number(rows).toLocaleString('en')} rows) in ${fmt(took)}; writer's slowest insert meanwhile ${wrote2.slowest.toFixed(1)} ms`);
-    }
+  // --drop NAME: drops that partition (detach, then drop) with the writer running.
+  const dropAt = process.argv.indexOf('--drop');
+  if (dropAt > 0) {
+    const name = process.argv[dropAt + 1];
+    const part = (await listEventPartitions(db)).find((p) => p.name === name);
+    if (part?.to == null || part.from == null) throw new Error(`no range partition ${name}`);
+    const [{ rows, size }] = (await upgradeConn.query(`select count(*)::bigint as rows, pg_size_pretty(pg_total_relation_size('${name}')) as size from ${name}`))
+      .rows as Array<{ rows: string; size: string }>;
+    const w2 = writer(writeConn);
+    await sleep(1_000);
+    const timings: Array<{ name: string; detachMs: number; dropMs: number }> = [];
+    const t2 = performance.now();
+    await dropEventPartitionsBefore(db, part.to, { from: Number.isFinite(part.from) ? part.from : -Number.MAX_VALUE, timings });
+    const took = performance.now() - t2;
+    await sleep(1_000);
+    const wrote2 = await w2.stop();
+    for (const x of timings) console.log(`drop: ${x.name} (${Number(rows).toLocaleString('en')} rows, ${size}): detach ${fmt(x.detachMs)}, drop ${fmt(x.dropMs)}`);
+    console.log(`drop: ${fmt(took)} in all; writer's slowest insert meanwhile ${wrote2.slowest.toFixed(1)} ms`);
   }
   await Promise.all([writeConn.end(), upgradeConn.end(), pool.end()]);
 }
