@@ -27,8 +27,13 @@
 // moment's lock) and validated while inserts go on (SHARE UPDATE EXCLUSIVE),
 // then one short transaction renames the table, creates the parent and
 // attaches it.
-import { sql } from 'drizzle-orm';
-import type { DbOrTx } from './client';
+import { sql, type SQL } from 'drizzle-orm';
+
+/** The database or a transaction (db/client.ts DbOrTx, named structurally: client.ts imports this file). */
+interface DbOrTx {
+  execute(query: SQL): PromiseLike<unknown>;
+  transaction<T>(run: (tx: DbOrTx) => Promise<T>): Promise<T>;
+}
 
 export const DAY_MS = 86_400_000;
 /** Days of partitions kept created ahead of today. */
@@ -74,7 +79,7 @@ function bound(text: string): number {
 }
 
 /** Is `events` partitioned (relkind p)? null when the table does not exist. */
-export async function eventsIsPartitioned(exec: Exec): Promise<boolean | null> {
+async function eventsIsPartitioned(exec: Exec): Promise<boolean | null> {
   const [row] = await exec(`select relkind::text as kind from pg_class where oid = to_regclass('events')`);
   return row ? row.kind === 'p' : null;
 }
