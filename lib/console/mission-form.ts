@@ -133,7 +133,7 @@ export function emptyMissionForm(): MissionFormValues {
     title: '',
     description: '',
     criteria: { eventName: '', count: '1', window: 'lifetime', filterRows: [], aggregate: emptyAggregateForm() },
-    reward: { kind: 'currency', currency: 'gems', amount: '10', itemId: '', quantity: '1', badgeId: '' },
+    reward: { kind: 'currency', currency: '', amount: '10', itemId: '', quantity: '1', badgeId: '' },
     campaignId: NO_CAMPAIGN,
     expiresAt: '',
     iconUrl: '',
