@@ -5,7 +5,8 @@
 // received_at, Unix ms, UTC days). Its partitions:
 // - `events_legacy`: the table as it was before the upgrade, attached for
 //   (MINVALUE, B) where B is a UTC midnight (two days after the upgrade), so
-//   the upgrade rewrites no row;
+//   the upgrade rewrites no row; a new database's (empty) table is dropped
+//   instead, and its days start at the day of the upgrade;
 // - `events_dYYYYMMDD`: one a day from B on, created ahead by the service
 //   (ensureEventPartitions, at start and on every retention run);
 // - `events_default`: what no other partition takes (a clock far off, a test's
@@ -144,7 +145,12 @@ export async function upgradeEventsTable(
     await exec(`create table events (like events_legacy including defaults) partition by range (received_at)`);
     await exec(`create index events_user_idx on events using btree (app_id, user_id, "timestamp")`);
     await exec(`create index events_app_received_idx on events using btree (app_id, received_at)`);
-    await exec(`alter table events attach partition events_legacy for values from (minvalue) to (${boundary})`);
+    // An empty table (a new database) needs no legacy partition: past days then get day partitions like any other.
+    if ((await exec(`select 1 from events_legacy limit 1`)).length > 0) {
+      await exec(`alter table events attach partition events_legacy for values from (minvalue) to (${boundary})`);
+    } else {
+      await exec(`drop table events_legacy`);
+    }
     await exec(`create table events_default (like events including defaults)`);
     await exec(`alter table events_default add primary key (id), add constraint events_default_id_time check (${ID_TIME_CHECK})`);
     await exec(`alter table events attach partition events_default default`);
@@ -157,9 +163,10 @@ export async function upgradeEventsTable(
 }
 
 /**
- * Creates the day partitions from today to PARTITIONS_AHEAD_DAYS ahead that
- * are missing (and that the legacy partition does not cover). Rows the default
- * partition holds for such a day move into it in the same transaction.
+ * Creates the day partitions from `now`'s day to `aheadDays` ahead that are
+ * missing (and that the legacy partition does not cover). Rows the default
+ * partition holds for such a day move into it in the same transaction. A
+ * seed of past days calls it with its first day and the number of days.
  * Answers the names created.
  */
 export async function ensureEventPartitions(db: DbOrTx, now = Date.now(), aheadDays = PARTITIONS_AHEAD_DAYS): Promise<string[]> {

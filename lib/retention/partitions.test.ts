@@ -1,6 +1,6 @@
 // The events table partitioned by day (db/event-partitions.ts) against the real
 // database (PostgreSQL when DATABASE_URL is set, else the embedded PGlite):
-// the layout the service starts with, an event id unique across partitions,
+// the layout a new database starts with, an event id unique across partitions,
 // partitions made ahead (with the default partition's rows moved in), a day
 // dropped whole by retention with the other days intact, and the in-place
 // upgrade of a table from before partitioning. The days this file makes are
@@ -39,11 +39,11 @@ function codeOf(err: unknown): string | undefined {
 }
 
 describe('events partitioned by day', () => {
-  it('starts partitioned: a legacy partition, a default one, and days created a week ahead', async () => {
+  it('starts partitioned (a new database): a default partition and days created a week ahead, no legacy partition', async () => {
     const db = await getDb();
     const parts = await listEventPartitions(db);
     const names = parts.map((p) => p.name);
-    expect(names).toContain('events_legacy');
+    expect(names).not.toContain('events_legacy');
     expect(names).toContain('events_default');
     const today = dayStart(Date.now());
     for (let day = today; day <= today + PARTITIONS_AHEAD_DAYS * DAY_MS; day += DAY_MS) {
@@ -167,6 +167,19 @@ describe('the upgrade of a table from before partitioning', () => {
       // Days past the boundary: created, and new events go there.
       const parts = await exec(`select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass('events') order by 1`);
       expect(parts.map((p) => p.name)).toEqual(['events_default', 'events_legacy']);
+    } finally {
+      await close();
+    }
+  }, 120_000);
+
+  it('drops an empty table instead of attaching it (a new database): its days start at the upgrade', async () => {
+    const { exec, close } = await scratchDatabase();
+    try {
+      for (const text of OLD_TABLE) await exec(text);
+      expect((await upgradeEventsTable(exec)).upgraded).toBe(true);
+      const parts = await exec(`select c.relname::text as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = to_regclass('events') order by 1`);
+      expect(parts.map((p) => p.name)).toEqual(['events_default']);
+      expect(await exec(`select to_regclass('events_legacy')::text as t`)).toEqual([{ t: null }]);
     } finally {
       await close();
     }
