@@ -6,7 +6,7 @@ import { EXAMPLE_AT, exampleMissionBase } from './examples';
 const AT = EXAMPLE_AT;
 const DAY = 86_400_000;
 
-const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null, grantLimits: null };
+const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null, grantLimits: null, requireApproval: false };
 const missionDefinition = { ...exampleMissionBase, archived: false, audience: { platform: 'ios', level: { gte: 10 } } };
 /** Issue 19: a distinct-values mission (criteria.aggregate) with a weekly streak that repeats. */
 const modesStreakDefinition = {
@@ -231,4 +231,19 @@ export const adminExamples = {
     },
   },
   unscheduled: { scheduledAt: null },
+  approvalRequested: {
+    approval: {
+      requestedBy: 'staff:dana@example.com',
+      requestedAt: AT,
+      publishAt: null,
+      release: 9,
+      changes: [{ kind: 'mission', id: 'win-3-matches', change: 'changed' }],
+      changeDetails: [{ kind: 'mission', id: 'win-3-matches', change: 'changed', fields: [{ path: 'reward', before: { currency: 'gems', amount: 50 }, after: { currency: 'gems', amount: 80 } }] }],
+      warnings: [],
+      changesSince: [],
+    },
+  },
+  approve: { acknowledgeWarnings: true, requestedAt: AT },
+  reject: { reason: 'Keep the reward at 50 gems until the spring sale ends' },
+  approvalClosed: { approval: null, draft: { changes: [{ kind: 'mission', id: 'win-3-matches', change: 'changed' }] } },
 };
