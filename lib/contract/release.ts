@@ -205,6 +205,13 @@ const impactCountsSchema = z.object({
   completed: z.number().int().min(0).describe('Distinct users who reached the target at least once in the period'),
 });
 const payoutSchema = z.record(z.string(), z.number()).describe('Currency → amount those completions would grant if claimed (every cycle of a recurring mission)');
+const ratedPayoutSchema = z
+  .record(z.string(), z.number())
+  .describe('Currency → the payout at the observed claim rate: each amount × `claimRate.rate`, rounded to a whole number');
+const notLiveSchema = z
+  .enum(['new_mission', 'campaign_not_started'])
+  .nullable()
+  .describe('Why that side’s mission was not live at `to` (new_mission: the draft adds it; campaign_not_started: its campaign starts after `to`), so `asIfLive` holds its figures as if it had been live over the whole period; null: it was live (or absent)');
 
 /** What the draft would have done over the period, against the live catalog, per mission it adds, changes or removes. */
 export const impactReportSchema = z
@@ -219,6 +226,27 @@ export const impactReportSchema = z
         live: impactCountsSchema,
         draft: impactCountsSchema,
         payout: z.object({ live: payoutSchema, draft: payoutSchema }),
+        notLive: z
+          .object({ live: notLiveSchema, draft: notLiveSchema })
+          .describe('Per side, whether the mission was not live yet at `to` and why (issue 39 §5): the figures above then count only what happened while it was live, often nothing'),
+        asIfLive: z
+          .object({
+            live: impactCountsSchema,
+            draft: impactCountsSchema,
+            payout: z.object({ live: payoutSchema, draft: payoutSchema }),
+            payoutAtClaimRate: z.object({ live: ratedPayoutSchema, draft: ratedPayoutSchema }).nullable().describe('null: no claim rate was observed (`claimRate.basis` none)'),
+          })
+          .nullable()
+          .describe('When a side is not live (`notLive`): the figures as if it had been live over the whole period (a campaign that has not started is taken as started at `from`); the side that is live has its figures above repeated. null when both sides are live'),
+        claimRate: z
+          .object({
+            rate: z.number().min(0).max(1).nullable().describe('claims ÷ completions over the period, at most 1; null when basis is none'),
+            basis: z.enum(['mission', 'app', 'none']).describe('mission: this mission’s own completions and claims in the period; app: it has none (a new mission, a campaign not started), so those of every mission of the app; none: the app has no completion in the period either'),
+            claims: z.number().int().min(0).describe('Claims counted (of the mission, or of the app for basis app)'),
+            completions: z.number().int().min(0).describe('Completions counted (of the mission, or of the app for basis app)'),
+          })
+          .describe('The observed claim rate, from the dashboard’s per-minute counters of the period'),
+        payoutAtClaimRate: z.object({ live: ratedPayoutSchema, draft: ratedPayoutSchema }).nullable().describe('`payout` at the observed claim rate; null when basis is none'),
       }),
     ),
   })
