@@ -23,6 +23,8 @@ const config: KnipConfig = {
     'scripts/bench/token-cache.ts',
     // Run by hand: the cost of a zoned player's mission window (docs/engineering/benchmarks.md).
     'scripts/bench/zoned-windows.ts',
+    // Run by hand on a seeded PostgreSQL: the events table's upgrade to partitions and a partition's drop (docs/engineering/benchmarks.md).
+    'scripts/bench/partition-upgrade.ts',
     // Run by hand against a server started with --inspect: what outlives the young generation (docs/engineering/benchmarks.md).
     'scripts/bench/promoted-heap.mjs',
     // Run by hand (and by scripts/backup-restore.test.ts as processes): backup and restore of the embedded database.

@@ -13,6 +13,7 @@ import { registerNamedRunner, registerPipelinedRunner } from './prepared';
 import { pipelineLane } from './pipeline-lane';
 import { isForkedWorker } from '@/lib/forked-worker';
 import { processWide } from '@/lib/process-wide';
+import { ensureEventPartitions, upgradeEventsTable } from './event-partitions';
 
 type Schema = typeof schema;
 export type Db = PgDatabase<PgQueryResultHKT, Schema>;
@@ -49,6 +50,9 @@ async function openPglite(config: Config): Promise<Handle> {
     makeOwnerOnly(dir);
     const db = drizzle({ client, schema });
     await migrate(db, { migrationsFolder: MIGRATIONS });
+    // The events table partitioned by day (issue 43; db/event-partitions.ts).
+    await upgradeEventsTable(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
+    await ensureEventPartitions(db as unknown as Db);
     // The hot path's statements (db/prepared.ts) as named, parse-once statements on this instance.
     registerNamedRunner(client, pgliteNamedStatements(client));
     return {
@@ -161,12 +165,15 @@ async function openNodePostgres(config: Config): Promise<Handle> {
       // Waits for another instance's migrations however long they take (not the per-query bound).
       await conn.query({ text: 'select pg_advisory_lock($1)', values: [MIGRATION_LOCK], query_timeout: 600_000 } as unknown as string);
       await migrate(drizzle({ client: conn, schema }), { migrationsFolder: MIGRATIONS });
+      // The events table partitioned by day (issue 43; db/event-partitions.ts): an old table's upgrade validates a check over all its rows.
+      await upgradeEventsTable(async (text) => (await conn.query({ text, query_timeout: 3_600_000 } as unknown as string)).rows as Array<Record<string, unknown>>);
     } finally {
       await conn.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
       conn.release();
     }
   }
   const db = drizzle({ client: pool, schema });
+  if (!isForkedWorker()) await ensureEventPartitions(db as unknown as Db);
   // Claims (db/prepared.ts `pipelined`) share a few pipelined connections beside the pool (db/pipeline-lane.ts).
   const laneSize = pipelineConnections();
   const lane =
@@ -209,6 +216,13 @@ async function openNeon(config: Config): Promise<Handle> {
   pool.on('error', (err: Error) => logError('database: idle connection lost', err));
   const db = drizzle({ client: pool, schema });
   await migrate(db, { migrationsFolder: MIGRATIONS });
+  const conn = await pool.connect();
+  try {
+    await upgradeEventsTable(async (text) => (await conn.query(text)).rows as Array<Record<string, unknown>>);
+  } finally {
+    conn.release();
+  }
+  await ensureEventPartitions(db as unknown as Db);
   return { db: db as unknown as Db, driver: 'neon', close: () => pool.end() };
 }
 

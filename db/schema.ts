@@ -242,10 +242,16 @@ export const claimRefusals = pgTable(
   (t) => [primaryKey({ columns: [t.appId, t.userId, t.missionId] })],
 );
 
+/**
+ * Partitioned by day of received_at (db/event-partitions.ts, which creates the
+ * partitioned table from this one at start): a partitioned table has no
+ * primary key of its own; each partition's primary key is `id`, and an id in
+ * the service's format carries its received_at (lib/events/event-id.ts).
+ */
 export const events = pgTable(
   'events',
   {
-    id: text('id').primaryKey(),
+    id: text('id').notNull(),
     appId: text('app_id').notNull(),
     userId: text('user_id').notNull(),
     name: text('name').notNull(),

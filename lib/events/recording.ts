@@ -11,7 +11,7 @@
 // user's staff channel (lib/updates/staff.ts) and the answer cached, side by side.
 // The dashboard's rollups are written by the same statement as the event (in a batch:
 // once, sorted, at its end).
-import { randomUUID } from 'node:crypto';
+import { newEventId } from '@/lib/events/event-id';
 import type { DbOrTx } from '@/db/client';
 import type { UnitOfWork } from '@/db/unit-of-work';
 import { eventRollups, rollupRows, upsertRollupRows, type RollupRow } from '@/lib/analytics/rollups';
@@ -214,7 +214,7 @@ async function writeRecorded(args: {
       useCache = false;
       continue;
     }
-    const eventId = `evt_${randomUUID()}`;
+    const eventId = newEventId(now);
     const rollups = rollupRows({ appId, userId: event.userId, at: now, deltas: eventRollups(event.name, missionsCompleted) });
     const body: RecordedEvent = { accepted: true, eventId, missionsUpdated };
     const response = JSON.stringify(body);

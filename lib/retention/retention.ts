@@ -3,7 +3,11 @@
 // - idempotency rows older than 24 h (the replay window of the API; the key
 //   answers a db-hit only while its row exists);
 // - events older than EVENT_RETENTION_DAYS (default 90; the inspector and
-//   future what-if replays read them);
+//   the impact replay read them): the events table is partitioned by day
+//   (db/event-partitions.ts), so a day past the period goes as a whole
+//   partition (DROP TABLE, no row deleted); only the legacy partition (the
+//   table from before the upgrade) and the default one lose rows by batches.
+//   Each run also creates the day partitions a week ahead;
 // - the dashboard's per-minute rollups older than ANALYTICS_RETENTION_DAYS
 //   (default 400; lib/analytics/rollups.ts deleteRollupsOlderThan);
 // - staff grant usage from before yesterday (UTC): a support member's daily
@@ -13,6 +17,7 @@
 // runs only share the work).
 import { sql } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
+import { dropEventPartitionsBefore, ensureEventPartitions, listEventPartitions } from '@/db/event-partitions';
 import { deleteRollupsOlderThan } from '@/lib/analytics/rollups';
 import { IDEMPOTENCY_TTL_MS } from '@/lib/idempotency/run-idempotent';
 import { logError } from '@/lib/log';
@@ -29,7 +34,12 @@ export interface RetentionSettings {
 
 export interface RetentionResult {
   idempotencyKeys: number;
+  /** Event rows deleted from the legacy and default partitions. */
   events: number;
+  /** Day partitions (and the legacy one, once its range is past) dropped whole. */
+  eventPartitionsDropped: string[];
+  /** Day partitions created ahead. */
+  eventPartitionsCreated: string[];
   rollups: number;
   /** Outbound-webhook deliveries delivered or failed longer ago than the event retention period (pending ones stay). */
   deliveries: number;
@@ -82,11 +92,19 @@ export async function runRetention(db: DbOrTx, settings: RetentionSettings, now 
       ),
     batch,
   );
-  const events = await drain(
-    async () =>
-      countOf(await db.execute(sql`delete from "events" where ctid in (select ctid from "events" where received_at < ${eventsBefore} limit ${batch}) returning 1`)),
-    batch,
-  );
+  const eventPartitionsCreated = await ensureEventPartitions(db, now);
+  const eventPartitionsDropped = await dropEventPartitionsBefore(db, eventsBefore);
+  let events = 0;
+  // The partitions that span more than a day lose their old rows by batches (a day's partition is dropped whole above).
+  for (const p of await listEventPartitions(db)) {
+    if (p.name !== 'events_legacy' && p.name !== 'events_default') continue;
+    const table = sql.identifier(p.name);
+    events += await drain(
+      async () =>
+        countOf(await db.execute(sql`delete from ${table} where ctid in (select ctid from ${table} where received_at < ${eventsBefore} limit ${batch}) returning 1`)),
+      batch,
+    );
+  }
   const rollups = await drain(() => deleteRollupsOlderThan(db, settings.analyticsDays, now, batch), batch);
   const deliveries = await drain(
     async () =>
@@ -106,7 +124,7 @@ export async function runRetention(db: DbOrTx, settings: RetentionSettings, now 
       ),
     batch,
   );
-  return { idempotencyKeys, events, rollups, deliveries, grantUsage };
+  return { idempotencyKeys, events, eventPartitionsDropped, eventPartitionsCreated, rollups, deliveries, grantUsage };
 }
 
 const scheduler = processWide('retention.scheduler', () => ({ timer: null as ReturnType<typeof setInterval> | null, running: false }));

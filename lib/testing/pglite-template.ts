@@ -44,6 +44,9 @@ export async function buildPgliteTemplate(): Promise<void> {
   const client = new PGlite(building, { extensions: { pg_trgm } });
   await client.waitReady;
   await migrate(drizzle({ client }), { migrationsFolder: path.join(process.cwd(), 'db', 'migrations') });
+  // The events table partitioned as the service's start does it (db/client.ts), once here instead of in every copy.
+  const { upgradeEventsTable } = await import('../../db/event-partitions');
+  await upgradeEventsTable(async (text) => (await client.query<Record<string, unknown>>(text)).rows);
   await client.close();
   renameSync(building, dir);
 }
