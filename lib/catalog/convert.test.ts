@@ -14,6 +14,7 @@ const missionRow: MissionRow = {
   description: 'Three wins',
   criteria: { eventName: 'match_won', count: 3, window: 'daily', filter: { mode: 'ranked' } },
   reward: { kind: 'item', itemId: 'sword', quantity: 1 },
+  rewards: null,
   campaignId: 'c1',
   expiresAt: 5000,
   iconUrl: null,
@@ -50,7 +51,9 @@ describe('missions', () => {
     // audience is optional: a NULL column is an absent audience.
     expect(Object.keys(m)).toEqual(Object.keys(missionSchema.shape).filter((k) => k !== 'audience'));
     const { appId: _a, id: _i, createdAt: _c, updatedAt: _u, version: _v, ...columns } = missionRow;
-    expect(missionColumns(m)).toEqual(columns);
+    // A row written before bundles (rewards NULL) reads as the bundle of its one reward, and is written back with it.
+    expect(m.rewards).toEqual([missionRow.reward]);
+    expect(missionColumns(m)).toEqual({ ...columns, rewards: [missionRow.reward] });
   });
 
   it('an audience is a jsonb column, kept as authored, and never in the /v1 form', () => {
@@ -63,7 +66,7 @@ describe('missions', () => {
 
   it('the /v1 form keeps the historical key order, drops archived and adds the caller’s locked last', () => {
     const pub = publicMission(missionFromRow(missionRow), true);
-    expect(Object.keys(pub)).toEqual(['id', 'title', 'description', 'criteria', 'reward', 'campaignId', 'expiresAt', 'iconUrl', 'prerequisites', 'locked']);
+    expect(Object.keys(pub)).toEqual(['id', 'title', 'description', 'criteria', 'reward', 'rewards', 'campaignId', 'expiresAt', 'iconUrl', 'prerequisites', 'locked']);
     expect(pub).toMatchObject({ iconUrl: null, expiresAt: 5000, locked: true });
     expect(publicMission(missionFromRow(missionRow), false).locked).toBe(false);
   });

@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import type { CampaignRow, MissionRow, ThemeRow } from '@/db/schema';
 import { campaignSchema, publicCampaignSchema, type Campaign, type PublicCampaign } from '@/lib/contract/campaign';
-import { missionSchema, publicMissionSchema, type Mission, type PublicMission } from '@/lib/contract/mission';
+import { missionSchema, publicMissionSchema, rewardsOf, type Mission, type PublicMission } from '@/lib/contract/mission';
 import { themePresetSchema, type ThemePreset } from '@/lib/contract/theme';
 
 /** True for a field declared `.optional()` (absent rather than null). */
@@ -43,14 +43,15 @@ type StoredCampaign = Omit<Campaign, 'missionIds'>;
 const rowTypesMatch: [
   Same<Pick<MissionRow, keyof Mission>, Stored<Mission>>,
   Same<Pick<CampaignRow, keyof StoredCampaign>, Stored<StoredCampaign>>,
-  Same<Omit<PublicMission, 'locked'>, Omit<Mission, 'archived' | 'audience'>>,
+  Same<Omit<PublicMission, 'locked' | 'rewards'>, Omit<Mission, 'archived' | 'audience' | 'rewards'>>,
   Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived' | 'themeId' | 'audience' | 'budget'>>,
   Same<Pick<ThemeRow, keyof ThemePreset>, Stored<ThemePreset>>,
 ] = [true, true, true, true, true];
 void rowTypesMatch;
 
+/** A row written before bundles (rewards NULL) reads as the bundle of its one reward, as a parsed mission does. */
 export function missionFromRow(row: MissionRow): Mission {
-  return project(missionSchema, row);
+  return project(missionSchema, row, { rewards: row.rewards ?? [row.reward] });
 }
 
 /** The columns of a mission row other than its keys (app id, id) and timestamps. */
@@ -94,7 +95,7 @@ export function sameColumns(a: object, b: object): boolean {
 
 /** The /v1 form of a mission for one user (`archived` is internal). */
 export function publicMission(m: Mission, locked: boolean): PublicMission {
-  return project(publicMissionSchema, m, { locked });
+  return project(publicMissionSchema, m, { locked, rewards: rewardsOf(m) });
 }
 
 export function publicCampaign(c: Campaign): PublicCampaign {
