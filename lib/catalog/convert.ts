@@ -49,9 +49,8 @@ const rowTypesMatch: [
 ] = [true, true, true, true, true];
 void rowTypesMatch;
 
-/** A row written before bundles (rewards NULL) reads as the bundle of its one reward, as a parsed mission does. */
 export function missionFromRow(row: MissionRow): Mission {
-  return project(missionSchema, row, { rewards: row.rewards ?? [row.reward] });
+  return project(missionSchema, row);
 }
 
 /** The columns of a mission row other than its keys (app id, id) and timestamps. */

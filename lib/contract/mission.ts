@@ -76,14 +76,14 @@ const rewardBundleSchema = z
   .min(1)
   .max(MAX_REWARDS)
   .describe(
-    `The mission's rewards, granted together by one claim (all or nothing), 1 to ${MAX_REWARDS}; each currency, item or badge at most once. Answers always carry it; \`reward\` is its first`,
+    `The mission's rewards, granted together by one claim (all or nothing), 1 to ${MAX_REWARDS}; each currency, item or badge at most once. \`reward\` is its first; a bundle of one is stored and answered as \`reward\` alone`,
   );
 
 /** What a reward grants, as one id: two rewards of a bundle may not name the same one. */
 const rewardTarget = (r: Reward) => (r.kind === 'currency' ? `currency "${r.currency}"` : r.kind === 'item' ? `item "${r.itemId}"` : `badge "${r.badgeId}"`);
 const sameReward = (a: Reward, b: Reward) => JSON.stringify(a, Object.keys(a).sort()) === JSON.stringify(b, Object.keys(b).sort());
 
-/** A mission's rewards: the bundle, or the one `reward` of a mission stored before bundles. */
+/** A mission's rewards: the bundle, or its one `reward`. */
 export const rewardsOf = (m: { reward: Reward; rewards?: Reward[] }): Reward[] => m.rewards ?? [m.reward];
 
 /**
@@ -107,10 +107,16 @@ function bundleIssues(m: { reward?: Reward; rewards?: Reward[] }, ctx: z.Refinem
   });
 }
 
-/** Both fields present, `reward` the first of `rewards` (how every mission is held after parsing). */
+/**
+ * The stored form: `reward` is the first of `rewards`, and `rewards` is kept
+ * only for a bundle of two or more (a bundle of one is the mission's
+ * `reward`, so documents and clients written before bundles read and write
+ * such missions exactly as before).
+ */
 const withBundle = <T extends { reward?: Reward; rewards?: Reward[] }>(m: T): T => {
-  const rewards = m.rewards ?? (m.reward ? [m.reward] : undefined);
-  return rewards ? { ...m, reward: rewards[0], rewards } : m;
+  if (!m.rewards) return m;
+  const { rewards, ...rest } = m;
+  return (rewards.length > 1 ? { ...rest, reward: rewards[0], rewards } : { ...rest, reward: rewards[0] }) as T;
 };
 
 /** What /v1 adds to a reward naming a defined currency, item or badge (issue 39 §1; absent when the app defines none). */
@@ -157,8 +163,8 @@ export const missionSchema = missionFields.superRefine(bundleIssues).overwrite(w
 >;
 /**
  * A stored mission (every default applied). `reward` is always there (the
- * first of the bundle); `rewards` is absent only on a mission stored before
- * bundles: read both through rewardsOf.
+ * first of the bundle); `rewards` only for a bundle of two or more: read the
+ * rewards through rewardsOf.
  */
 export type Mission = z.output<typeof missionSchema>;
 /** A mission as written by an author (defaults optional). */

@@ -25,6 +25,7 @@ import type { Campaign, EngineEvent, Mission, ProgressRecord } from '@/lib/missi
 import { runPrepared, textArray, type Prepared } from '@/db/prepared';
 import { AppError } from '@/lib/errors';
 import type { ServiceContext } from '../context';
+import { rewardsOf } from '@/lib/contract/mission';
 
 const DAY_MS = 86_400_000;
 /** Rows per page: small enough that one page never holds the embedded database's single connection for long. */
@@ -184,11 +185,9 @@ function judge(side: Side, event: EngineEvent): void {
       records.set(mission.id, { ...record, status: 'claimed' });
       if (side.reported.has(mission.id)) {
         side.completed.add(mission.id);
-        const reward = mission.reward;
-        if (reward.kind === 'currency') {
-          const payout = side.payout.get(mission.id)!;
-          payout[reward.currency] = (payout[reward.currency] ?? 0) + reward.amount;
-        }
+        // Every currency reward of the mission's bundle pays out.
+        const payout = side.payout.get(mission.id)!;
+        for (const reward of rewardsOf(mission)) if (reward.kind === 'currency') payout[reward.currency] = (payout[reward.currency] ?? 0) + reward.amount;
       }
     } else records.set(mission.id, record);
   }
