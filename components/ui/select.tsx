@@ -9,6 +9,8 @@ import { menuContentClass, menuItemClass } from './dropdown-menu';
 
 export const Select = SelectPrimitive.Root;
 export const SelectValue = SelectPrimitive.Value;
+export const SelectGroup = SelectPrimitive.Group;
+export const SelectLabel = SelectPrimitive.Label;
 
 export function SelectTrigger({ className, children, ...props }: React.ComponentProps<typeof SelectPrimitive.Trigger>) {
   return (

@@ -13,6 +13,7 @@ import { getKv } from '@/lib/kv';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { kvKey } from '@/lib/kv/keys';
 import { logError, logInfo, logWarn } from '@/lib/log';
+import { processWide } from '@/lib/process-wide';
 import { publishUpdates } from '@/lib/updates/publish';
 import { listCandidates, rankFallback, type Candidate } from './candidates';
 import { modelSettings } from './model';
@@ -114,11 +115,9 @@ async function compute(who: Whose, limit: number): Promise<Recommendation> {
 }
 
 // One computation per (app, user, limit) at a time on this instance, shared by its callers.
-const FLIGHTS = Symbol.for('questline.recommendations.flights');
 type Flights = Map<string, Promise<Recommendation>>;
 function flights(): Flights {
-  const g = globalThis as typeof globalThis & { [FLIGHTS]?: Flights };
-  return (g[FLIGHTS] ??= new Map());
+  return processWide<Flights>('recommendations.flights', () => new Map());
 }
 
 /**

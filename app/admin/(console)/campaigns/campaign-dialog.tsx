@@ -20,6 +20,7 @@ import { Label } from '@/components/ui/label';
 import { ApiError, errorMessage } from '@/components/console/api';
 import { useDraftItems } from '@/components/console/draft';
 import { AudienceField } from '@/components/console/audience-field';
+import { EconomyPicker } from '@/components/console/economy-picker';
 import { CampaignCardPreview, type PreviewTheme } from '@/components/console/campaign-card-preview';
 import { timeZoneLabel } from '@/components/console/campaign-phase';
 import { ColorField } from '@/components/console/color-field';
@@ -79,7 +80,7 @@ function BudgetFields({ control, editing }: { control: Control<CampaignInput>; e
       </p>
       {fields.map((f, i) => (
         <div key={f.id} className="grid grid-cols-[1fr_1fr_auto] items-start gap-2">
-          <TextFormField control={control} name={`budget.${i}.currency`} label="Currency" autoComplete="off" spellCheck={false} placeholder="gems" />
+          <ControlledFormField control={control} name={`budget.${i}.currency`} label="Currency" render={(field) => <EconomyPicker kind="currency" value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} />} />
           <ControlledFormField
             control={control}
             name={`budget.${i}.amount`}

@@ -21,6 +21,7 @@ import { adminFetch, ApiError, errorMessage } from '@/components/console/api';
 import { countOf, formatDateTime, formatRelative } from '@/components/console/format';
 import { useStaff } from '@/components/console/staff-context';
 import { useApps } from '@/components/console/use-selected-app';
+import { EconomyPicker } from '@/components/console/economy-picker';
 import { grantLimitOf } from '@/lib/contract/app';
 import type { ErasureResult, MissionActionResult, Note, UserExport, UserPage } from '@/lib/contract/desk';
 import type { Inspection } from '@/lib/contract/inspector';
@@ -303,12 +304,7 @@ export function GrantCard({ target, currencies, onDone }: { target: Target; curr
           <div className="grid grid-cols-2 gap-3">
             <div className="grid gap-2">
               <Label htmlFor="grant-currency">Currency</Label>
-              <Input id="grant-currency" value={currency} onChange={(e) => setCurrency(e.target.value)} list="grant-currencies" placeholder="gold" required autoComplete="off" />
-              <datalist id="grant-currencies">
-                {currencies.map((c) => (
-                  <option key={c} value={c} />
-                ))}
-              </datalist>
+              <EconomyPicker id="grant-currency" kind="currency" source="live" appId={target.appId} value={currency} onChange={setCurrency} />
             </div>
             <div className="grid gap-2">
               <Label htmlFor="grant-amount">Amount</Label>

@@ -20,7 +20,8 @@ import { Alert, AlertDescription, AlertTitle } from '@/components/ui/alert';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Form, FormDescription, FormField, FormItem, FormMessage } from '@/components/ui/form';
-import { NumberFormField, SelectFormField, TextareaFormField, TextFormField } from '@/components/ui/form-fields';
+import { ControlledFormField, NumberFormField, SelectFormField, TextareaFormField, TextFormField } from '@/components/ui/form-fields';
+import { EconomyPicker } from '@/components/console/economy-picker';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { adminFetch, ApiError, appPath, errorMessage } from '@/components/console/api';
@@ -97,9 +98,9 @@ const plainMissionResolver = plainResolver(missionResolver, (values: MissionForm
   'criteria.filterRows.*.value': 'Value',
   'reward.currency': 'Currency',
   'reward.amount': 'Amount',
-  'reward.itemId': 'Item ID',
+  'reward.itemId': 'Item',
   'reward.quantity': 'Quantity',
-  'reward.badgeId': 'Badge ID',
+  'reward.badgeId': 'Badge',
   expiresAt: 'Expiry',
 }));
 
@@ -413,18 +414,18 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                   <SelectFormField control={form.control} name="reward.kind" label="Reward kind" options={REWARD_KINDS} />
                   {values.reward?.kind === 'currency' && (
                     <>
-                      <TextFormField control={form.control} name="reward.currency" label="Currency" autoComplete="off" spellCheck={false} placeholder="gems" />
+                      <ControlledFormField control={form.control} name="reward.currency" label="Currency" render={(field) => <EconomyPicker kind="currency" value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} />} />
                       <NumberFormField control={form.control} name="reward.amount" label="Amount" />
                     </>
                   )}
                   {values.reward?.kind === 'item' && (
                     <>
-                      <TextFormField control={form.control} name="reward.itemId" label="Item ID" autoComplete="off" spellCheck={false} placeholder="golden-sword" />
+                      <ControlledFormField control={form.control} name="reward.itemId" label="Item" render={(field) => <EconomyPicker kind="item" value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} />} />
                       <NumberFormField control={form.control} name="reward.quantity" label="Quantity" />
                     </>
                   )}
                   {values.reward?.kind === 'badge' && (
-                    <TextFormField control={form.control} name="reward.badgeId" label="Badge ID" autoComplete="off" spellCheck={false} placeholder="season-1-veteran" />
+                    <ControlledFormField control={form.control} name="reward.badgeId" label="Badge" render={(field) => <EconomyPicker kind="badge" value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} />} />
                   )}
                 </div>
               </Section>
