@@ -28,6 +28,9 @@ test('an editor makes a mission a bundle: coins and a badge, granted together', 
   await page.getByRole('combobox', { name: 'Badge (reward 2)' }).click();
   await page.getByRole('option', { name: /Winter badge/ }).click();
   await expect(page.getByText('100 Coins + Winter badge')).toBeVisible();
+  // Picked: the row's "Enter badge id" (shown when the empty picker was opened) is gone.
+  await expect(page.getByRole('combobox', { name: 'Badge (reward 2)' })).not.toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('Enter badge id')).toHaveCount(0);
   await expectAccessible(page, 'mission editor with a bundle');
   await page.evaluate(() => document.fonts.ready);
   await page.getByRole('group', { name: 'Rewards' }).scrollIntoViewIfNeeded();

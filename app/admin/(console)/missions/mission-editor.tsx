@@ -11,7 +11,7 @@
 import * as React from 'react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useFieldArray, useForm, type Control, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useFieldArray, useForm, type FieldErrors, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { PlusIcon, Trash2Icon, UsersIcon } from 'lucide-react';
@@ -164,26 +164,32 @@ function Section({ title, description, children }: { title: string; description?
 }
 
 /** One reward's fields: its kind, then the picker and number of that kind. `prefix` is `reward` or `extraRewards.<i>`. */
-function RewardFields({ control, prefix, index, kind }: { control: Control<MissionFormValues, unknown, Mission>; prefix: 'reward' | `extraRewards.${number}`; index: number; kind: string | undefined }) {
+function RewardFields({ form, prefix, index, kind }: { form: UseFormReturn<MissionFormValues, unknown, Mission>; prefix: 'reward' | `extraRewards.${number}`; index: number; kind: string | undefined }) {
+  const { control } = form;
   // The first reward keeps its plain labels (Currency, Amount…); the others say which reward they belong to.
   const label = (text: string) => (index === 0 ? text : `${text} (reward ${index + 1})`);
+  // A pick re-checks its field at once: an added row's error (set when the picker opened empty) goes as soon as an id is picked.
+  const picked = (onChange: (v: string) => void, name: `${typeof prefix}.${'currency' | 'itemId' | 'badgeId'}`) => (v: string) => {
+    onChange(v);
+    if (index > 0) void form.trigger(name);
+  };
   return (
     <div className="grid gap-5 sm:grid-cols-[12rem_minmax(0,1fr)_10rem]">
       <SelectFormField control={control} name={`${prefix}.kind`} label={label('Reward kind')} options={REWARD_KINDS} />
       {kind === 'currency' && (
         <>
-          <ControlledFormField control={control} name={`${prefix}.currency`} label={label('Currency')} render={(field) => <EconomyPicker kind="currency" value={(field.value as string) ?? ''} onChange={field.onChange} onBlur={field.onBlur} />} />
+          <ControlledFormField control={control} name={`${prefix}.currency`} label={label('Currency')} render={(field) => <EconomyPicker kind="currency" value={(field.value as string) ?? ''} onChange={picked(field.onChange, `${prefix}.currency`)} onBlur={field.onBlur} />} />
           <NumberFormField control={control} name={`${prefix}.amount`} label={label('Amount')} />
         </>
       )}
       {kind === 'item' && (
         <>
-          <ControlledFormField control={control} name={`${prefix}.itemId`} label={label('Item')} render={(field) => <EconomyPicker kind="item" value={(field.value as string) ?? ''} onChange={field.onChange} onBlur={field.onBlur} />} />
+          <ControlledFormField control={control} name={`${prefix}.itemId`} label={label('Item')} render={(field) => <EconomyPicker kind="item" value={(field.value as string) ?? ''} onChange={picked(field.onChange, `${prefix}.itemId`)} onBlur={field.onBlur} />} />
           <NumberFormField control={control} name={`${prefix}.quantity`} label={label('Quantity')} />
         </>
       )}
       {kind === 'badge' && (
-        <ControlledFormField control={control} name={`${prefix}.badgeId`} label={label('Badge')} render={(field) => <EconomyPicker kind="badge" value={(field.value as string) ?? ''} onChange={field.onChange} onBlur={field.onBlur} />} />
+        <ControlledFormField control={control} name={`${prefix}.badgeId`} label={label('Badge')} render={(field) => <EconomyPicker kind="badge" value={(field.value as string) ?? ''} onChange={picked(field.onChange, `${prefix}.badgeId`)} onBlur={field.onBlur} />} />
       )}
     </div>
   );
@@ -455,10 +461,10 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
 
               <Section title="Rewards" description="Granted together once per completion, when the player claims it (up to 10).">
                 <fieldset className="grid gap-4" aria-label="Rewards">
-                  <RewardFields control={form.control} prefix="reward" index={0} kind={values.reward?.kind} />
+                  <RewardFields form={form} prefix="reward" index={0} kind={values.reward?.kind} />
                   {extraRewards.fields.map((field, i) => (
                     <div key={field.id} className="grid gap-2 border-t pt-4 sm:grid-cols-[minmax(0,1fr)_auto]">
-                      <RewardFields control={form.control} prefix={`extraRewards.${i}`} index={i + 1} kind={values.extraRewards?.[i]?.kind} />
+                      <RewardFields form={form} prefix={`extraRewards.${i}`} index={i + 1} kind={values.extraRewards?.[i]?.kind} />
                       <Button type="button" variant="ghost" size="icon" className="sm:mt-6" aria-label={`Remove reward ${i + 2}`} onClick={() => extraRewards.remove(i)}>
                         <Trash2Icon aria-hidden />
                       </Button>
