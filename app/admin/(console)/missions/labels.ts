@@ -7,7 +7,7 @@ export const WINDOW_LABELS: Record<MissionWindow, string> = { lifetime: 'Lifetim
 /** Display names of the app's defined currencies, items and badges, by `<kind>:<id>` (useRewardNames). */
 export type RewardNames = ReadonlyMap<string, string>;
 
-export function rewardLabel(reward: Reward, names?: RewardNames): string {
+function rewardLabel(reward: Reward, names?: RewardNames): string {
   switch (reward.kind) {
     case 'currency':
       return `${reward.amount.toLocaleString()} ${names?.get(`currency:${reward.currency}`) ?? reward.currency}`;
