@@ -22,7 +22,7 @@ test.use({ viewport: { width: 1440, height: 1000 } });
 
 test(`a mission for iOS players from level 10, a campaign for Germany, and the inspector's attributes`, async ({ pageAs, request }) => {
   const appId = `aud-${uniqueSuffix()}`;
-  const app = await createApp(request, appId, `Audience ${appId}`, { missions: [], campaigns: [] });
+  const app = await createApp(request, appId, `Audience ${appId}`, { missions: [], campaigns: [], currencies: [{ id: 'gems', name: 'Gems' }] });
   const page = await pageAs('editor');
 
   await page.goto(`/admin/missions/new?app=${appId}`);

@@ -9,14 +9,15 @@
 //
 // Only the app itself is made with the admin key (apps are an admin screen,
 // not an editor's); its id is unique per run, so every id inside it is too.
-import { createApp, expect, localInput, playerToken, test, uniqueSuffix } from './fixtures';
+import { createApp, expect, localInput, pickEconomy, playerToken, test, uniqueSuffix } from './fixtures';
 
 const DAY = 86_400_000;
 
 test('an editor authors a themed campaign and a filtered mission through the UI; a player sees, progresses and claims it through /v1', async ({ pageAs, request }) => {
   test.setTimeout(180_000); // a whole authoring session plus the player's round trips, on a loaded machine
   const suffix = uniqueSuffix();
-  const app = await createApp(request, `authoring-${suffix}`, `Authoring ${suffix}`);
+  // The app defines its currency (the reward's currency is a picker of the defined ones, issue 39 §1).
+  const app = await createApp(request, `authoring-${suffix}`, `Authoring ${suffix}`, { currencies: [{ id: 'crystals', name: 'Crystals' }] });
   const page = await pageAs('editor');
   const nav = page.getByRole('navigation', { name: 'Console' });
 
@@ -80,7 +81,7 @@ test('an editor authors a themed campaign and a filtered mission through the UI;
   await expect(page.getByRole('combobox', { name: 'Filter 1 operator' })).toHaveText(/equals/);
   await page.getByLabel('Filter 1 value').fill('ranked');
   await expect(page.getByRole('combobox', { name: 'Reward kind' })).toHaveText(/Currency/);
-  await page.getByLabel('Currency', { exact: true }).fill('crystals');
+  await pickEconomy(page, page.getByRole('combobox', { name: 'Currency', exact: true }), 'crystals');
   await page.getByLabel('Amount', { exact: true }).fill('75');
   const campaignSelect = page.getByRole('combobox', { name: 'Campaign', exact: true });
   await campaignSelect.click();
@@ -132,7 +133,7 @@ test('an editor authors a themed campaign and a filtered mission through the UI;
       title: missionTitle,
       campaignId,
       criteria: expect.objectContaining({ eventName: 'match_won', count: 2, filter: { mode: 'ranked' } }),
-      reward: { kind: 'currency', currency: 'crystals', amount: 75 },
+      reward: { kind: 'currency', currency: 'crystals', amount: 75, name: 'Crystals' }, // the defined currency's display name (issue 39 §1)
       locked: false,
     }),
   ]);

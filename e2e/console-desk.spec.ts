@@ -13,7 +13,7 @@
 // of them go to docs/screenshots/ on the embedded pass (fresh database).
 import path from 'node:path';
 import type { APIRequestContext, Page } from '@playwright/test';
-import { createApp, expect, expectAccessible, inBothSchemes, playerToken, test, uniqueSuffix } from './fixtures';
+import { createApp, expect, expectAccessible, inBothSchemes, pickEconomy, playerToken, test, uniqueSuffix } from './fixtures';
 
 const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') : path.join('docs', 'screenshots');
 const CATALOG = {
@@ -102,7 +102,7 @@ test(`support finds a player, grants, notes, dry-runs, completes and resets a mi
   await expect(page.getByRole('button', { name: 'Erase player…' })).toHaveCount(0);
   await expect(page.getByRole('button', { name: 'Export data' })).toHaveCount(0);
   const grant = page.getByRole('form', { name: 'Grant or correct currency' });
-  await grant.getByLabel('Currency').fill('gold');
+  await pickEconomy(page, grant.getByLabel('Currency'), 'gold');
   await grant.getByLabel('Amount').fill('50');
   await grant.getByLabel('Reason').fill(LONG_REASON);
   await check(page, 'desk-grant-form', main, { card: 'Grant or correct currency' });

@@ -5,7 +5,7 @@
 // erases them, and the player `export` keeps everything. Under both servers
 // (the by-id form goes through the route table and the route files).
 import { readFile } from 'node:fs/promises';
-import { ADMIN_HEADERS, createApp, expect, test, uniqueSuffix } from './fixtures';
+import { ADMIN_HEADERS, createApp, expect, pickEconomy, test, uniqueSuffix } from './fixtures';
 
 const CATALOG = {
   missions: [
@@ -41,7 +41,7 @@ test('an admin inspects, watches, grants, exports and erases the player `..`', a
   await expect(page.locator('[data-mission="ranked-wins"]').getByTestId('mission-count')).toHaveText('2 / 3', { timeout: 30_000 });
 
   const grant = page.getByRole('form', { name: 'Grant or correct currency' });
-  await grant.getByLabel('Currency').fill('gold');
+  await pickEconomy(page, grant.getByLabel('Currency'), 'gold');
   await grant.getByLabel('Amount').fill('7');
   await grant.getByLabel('Reason').fill('Ticket 9001: dots in the id');
   await grant.getByRole('button', { name: 'Grant' }).click();

@@ -3,15 +3,20 @@
 // is not sent), a confirmation stating the effect ("gems: 50 → 550 for …")
 // before it applies, and for a player the app has never seen a second question
 // ("This player has never been seen by <app>. Grant anyway?") that sends it
-// with createUser: true. The dialogs are axe-clean.
-import { ADMIN_HEADERS, createApp, expect, expectAccessible, playerToken, test, uniqueSuffix } from './fixtures';
+// with createUser: true. The currency is a picker of the app's defined
+// currencies (issue 39 §1). The dialogs are axe-clean; the form with its limit
+// is screenshotted (docs/screenshots/grant-limit-light.png).
+import path from 'node:path';
+import { ADMIN_HEADERS, createApp, expect, expectAccessible, pickEconomy, playerToken, test, uniqueSuffix } from './fixtures';
+
+const DIR = process.env.DATABASE_URL ? path.join('test-results', 'screenshots') : path.join('docs', 'screenshots');
 
 test.use({ viewport: { width: 1440, height: 1000 } });
 
 test('support sees the limit, confirms the effect, and is asked before granting to a never-seen player', async ({ pageAs, request }) => {
   const appId = `e2e-grant-${uniqueSuffix()}`;
   const name = `Demo game ${appId}`;
-  const app = await createApp(request, appId, name, { missions: [] });
+  const app = await createApp(request, appId, name, { missions: [], currencies: [{ id: 'gems', name: 'Gems' }, { id: 'gold', name: 'Gold' }] });
   const limits = await request.patch(`/api/admin/apps/${appId}`, { headers: ADMIN_HEADERS, data: { grantLimits: { gems: { perGrant: 500 } } } });
   expect(limits.status(), await limits.text()).toBe(200);
   const player = `p-${uniqueSuffix()}`;
@@ -24,13 +29,26 @@ test('support sees the limit, confirms the effect, and is asked before granting 
   await page.goto(`/admin/inspector?app=${appId}&user=${player}`);
   await expect(page.getByTestId('balance-gems')).toHaveText('50', { timeout: 30_000 });
   const grant = page.getByRole('form', { name: 'Grant or correct currency' });
-  await grant.getByLabel('Currency').fill('gems');
+  // Only the defined currencies are offered, each as name and id.
+  await grant.getByLabel('Currency').click();
+  await expect(page.getByRole('option')).toHaveText([/^Gems\s*gems$/, /^Gold\s*gold$/]);
+  await page.keyboard.press('Escape');
+  await pickEconomy(page, grant.getByLabel('Currency'), 'gems');
   await grant.getByLabel('Reason').fill('Ticket 4411: lost purchase');
   await expect(page.getByTestId('grant-limit')).toHaveText('Your limit: at most 500 per grant, 5,000 per staff member a day (UTC)');
   // Above the limit: said beside the field, and the form does not send it.
   await grant.getByLabel('Amount').fill('501');
   await expect(page.getByTestId('grant-limit')).toHaveText('Above your limit: at most 500 gems per grant');
   await expect(grant.getByLabel('Amount')).toHaveAttribute('aria-invalid', 'true');
+  await expect(grant.getByRole('button', { name: 'Grant' })).toBeDisabled();
+  await expectAccessible(page, 'grant form above the limit');
+  await page.evaluate(() => document.fonts.ready);
+  await page.locator('[data-slot=card]').filter({ has: grant }).screenshot({ path: path.join(DIR, 'grant-limit-light.png'), caret: 'hide', animations: 'disabled' });
+  // Another currency has the default limits: 501 gold is within them.
+  await pickEconomy(page, grant.getByLabel('Currency'), 'gold');
+  await expect(page.getByTestId('grant-limit')).toHaveText('Your limit: at most 1,000 per grant, 5,000 per staff member a day (UTC)');
+  await expect(grant.getByRole('button', { name: 'Grant' })).toBeEnabled();
+  await pickEconomy(page, grant.getByLabel('Currency'), 'gems');
   await expect(grant.getByRole('button', { name: 'Grant' })).toBeDisabled();
 
   // Within it: a confirmation with the effect; nothing is applied until it is confirmed.
@@ -51,7 +69,7 @@ test('support sees the limit, confirms the effect, and is asked before granting 
   const ghost = `ghost-${uniqueSuffix()}`;
   await page.goto(`/admin/inspector?app=${appId}&user=${ghost}`);
   await expect(page.getByTestId('never-seen')).toBeVisible();
-  await grant.getByLabel('Currency').fill('gold');
+  await pickEconomy(page, grant.getByLabel('Currency'), 'gold');
   await grant.getByLabel('Amount').fill('10');
   await grant.getByLabel('Reason').fill('Ticket 4412: new account');
   await grant.getByRole('button', { name: 'Grant' }).click();

@@ -13,7 +13,7 @@ test.beforeAll(({}, testInfo) => test.skip(testInfo.project.name !== 'npm start'
 
 test(`an editor builds a sum mission with a 5-day streak`, async ({ pageAs, request }) => {
   const appId = `aggregates-${uniqueSuffix()}`;
-  const app = await createApp(request, appId, `Aggregates ${appId}`);
+  const app = await createApp(request, appId, `Aggregates ${appId}`, { currencies: [{ id: 'gems', name: 'Gems' }] });
   const page = await pageAs('editor');
   await page.setViewportSize({ width: 1440, height: 1100 });
   await page.goto(`/admin/missions/new?app=${appId}`);

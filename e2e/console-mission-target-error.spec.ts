@@ -8,7 +8,7 @@ test.beforeAll(({}, testInfo) => test.skip(testInfo.project.name !== 'npm start'
 
 test('a target of 0 is refused in the words of the field the editor sees (Total, Different values, Count)', async ({ pageAs, request }) => {
   const appId = `target-${uniqueSuffix()}`;
-  await createApp(request, appId, `Target ${appId}`);
+  await createApp(request, appId, `Target ${appId}`, { currencies: [{ id: 'gems', name: 'Gems' }] });
   const page = await pageAs('editor');
   await page.setViewportSize({ width: 1440, height: 1100 });
   await page.goto(`/admin/missions/new?app=${appId}`);

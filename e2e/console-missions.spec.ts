@@ -9,7 +9,8 @@ import { ADMIN_HEADERS, createApp, expect, expectAccessible, inBothSchemes, play
 
 function missionsApp(request: APIRequestContext): Promise<CreatedApp> {
   const appId = `missions-${uniqueSuffix()}`;
-  return createApp(request, appId, `Missions ${appId}`);
+  // Defined currencies: the reward's currency is a picker of them (issue 39 §1).
+  return createApp(request, appId, `Missions ${appId}`, { currencies: [{ id: 'gems', name: 'Gems' }, { id: 'coins', name: 'Coins' }] });
 }
 
 /** Presses Tab until `target` has the focus (the keyboard path a person would take). */
@@ -71,9 +72,15 @@ test('an editor creates a mission with a filter using only the keyboard, and a p
   await expect(page.getByLabel('Filter 1 value')).toBeFocused();
   await page.keyboard.type('ranked');
 
-  await tabTo(page, page.getByLabel('Currency', { exact: true }));
-  await page.keyboard.press('Control+A');
-  await page.keyboard.type('gems');
+  // The currency is a picker of the app's defined currencies (name and id), opened and chosen by keyboard.
+  const currencyPicker = page.getByRole('combobox', { name: 'Currency', exact: true });
+  await tabTo(page, currencyPicker);
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('option', { name: 'Coins coins' })).toBeFocused();
+  await page.keyboard.press('ArrowDown');
+  await expect(page.getByRole('option', { name: 'Gems gems' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(currencyPicker).toHaveText(/Gems\s*gems/);
   await page.keyboard.press('Tab');
   await page.keyboard.press('Control+A');
   await page.keyboard.type('50');
@@ -95,7 +102,8 @@ test('an editor creates a mission with a filter using only the keyboard, and a p
   const token = await playerToken(request, app, 'player-1');
   const auth = { Authorization: `Bearer ${token}` };
   expect((await (await request.get('/v1/missions', { headers: auth })).json()).missions).toEqual([]);
-  expect(await publishDraft(page, app.appId)).toBe(1);
+  // Release 1 is the catalog the app was made with (its currencies).
+  expect(await publishDraft(page, app.appId)).toBe(2);
 
   // A player of the app sees it through the public API, and the filter decides what counts.
   const listed = await request.get('/v1/missions', { headers: auth });

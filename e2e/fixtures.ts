@@ -2,7 +2,7 @@
 // with the admin key, idempotently), signed in once per worker through the
 // real /api/auth route, and pages opened as that role from the saved cookies
 // (storageState), so no spec pays for a UI sign-in it does not test.
-import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Page } from '@playwright/test';
+import { test as base, expect, request as playwrightRequest, type APIRequestContext, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import type { StaffRole } from '@/lib/auth/roles';
 
@@ -183,4 +183,15 @@ export function localInput(ms: number): string {
   const d = new Date(ms);
   const pad = (n: number) => String(n).padStart(2, '0');
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/**
+ * Chooses `id` in an economy picker (components/console/economy-picker.tsx, a
+ * select of the app's defined currencies, items or badges): opens it and
+ * clicks the option of that id, as a person would.
+ */
+export async function pickEconomy(page: Page, picker: Locator, id: string): Promise<void> {
+  await picker.click();
+  await page.locator(`[role=option][data-economy-id="${id}"]`).click();
+  await expect(picker).toContainText(id);
 }

@@ -21,7 +21,7 @@ import { useDraft } from '@/components/console/draft';
 import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { Economy } from '@/lib/contract/economy';
 
-export type EconomyKind = 'currency' | 'item' | 'badge' | 'any';
+type EconomyKind = 'currency' | 'item' | 'badge' | 'any';
 
 export interface EconomyOption {
   id: string;
@@ -74,9 +74,9 @@ export interface EconomyPickerProps extends TriggerProps {
 function OptionText({ option }: { option: Pick<EconomyOption, 'id' | 'name' | 'implied'> }) {
   return (
     <span className="flex min-w-0 items-baseline gap-2">
-      <span className="truncate">{option.name}</span>
+      <span className="truncate">{option.name}</span>{' '}
       <span className="font-mono text-xs text-muted-foreground">{option.id}</span>
-      {option.implied && <span className="text-xs text-muted-foreground">(not defined)</span>}
+      {option.implied && <span className="text-xs text-muted-foreground"> (not defined)</span>}
     </span>
   );
 }
@@ -125,9 +125,9 @@ export function EconomyPicker({ value, onChange, kind, appId: appIdProp, source 
       </SelectTrigger>
       <SelectContent>
         {value && !known && (
-          <SelectItem value={value}>
+          <SelectItem value={value} data-economy-id={value}>
             <span className="flex items-baseline gap-2">
-              <span className="font-mono">{value}</span>
+              <span className="font-mono">{value}</span>{' '}
               <span className="text-xs text-destructive">not defined in this app</span>
             </span>
           </SelectItem>
@@ -137,14 +137,14 @@ export function EconomyPicker({ value, onChange, kind, appId: appIdProp, source 
             <SelectGroup key={g.kind}>
               <SelectLabel className="px-2 py-1 text-xs font-medium text-muted-foreground">{GROUP_LABEL[g.kind]}</SelectLabel>
               {g.options.map((o) => (
-                <SelectItem key={o.id} value={o.id}>
+                <SelectItem key={o.id} value={o.id} data-economy-id={o.id}>
                   <OptionText option={o} />
                 </SelectItem>
               ))}
             </SelectGroup>
           ) : (
             g.options.map((o) => (
-              <SelectItem key={o.id} value={o.id}>
+              <SelectItem key={o.id} value={o.id} data-economy-id={o.id}>
                 <OptionText option={o} />
               </SelectItem>
             ))

@@ -167,7 +167,7 @@ export function emptyMissionForm(): MissionFormValues {
     title: '',
     description: '',
     criteria: { eventName: '', count: '1', window: 'lifetime', filterRows: [], aggregate: emptyAggregateForm() },
-    reward: { kind: 'currency', currency: 'gems', amount: '10', itemId: '', quantity: '1', badgeId: '' },
+    reward: { kind: 'currency', currency: '', amount: '10', itemId: '', quantity: '1', badgeId: '' },
     extraRewards: [],
     campaignId: NO_CAMPAIGN,
     expiresAt: '',

@@ -23,7 +23,7 @@ export const webhookEventsPerMinuteSchema = z
   });
 
 /** The support role's grant limits of a currency the app sets nothing for (docs/api.md "Grant limits"). */
-const DEFAULT_GRANT_LIMIT = { perGrant: 1_000, perStaffPerDay: 5_000 } as const;
+export const DEFAULT_GRANT_LIMIT = { perGrant: 1_000, perStaffPerDay: 5_000 } as const;
 
 const limitValueSchema = z
   .int({ error: 'a whole amount, or null for no limit' })

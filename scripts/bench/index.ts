@@ -1,4 +1,5 @@
 // `npm run bench [-- --quick] [-- --only events,many,claims,missions,sse] [-- --many-users N] [-- --no-build] [-- --cpu-prof]` (`many`: new players, then returning ones)
+// `npm run bench -- --only many,scale --seeded <app>`: issue 43 §2 on a database `npm run bench:seed` filled (scripts/bench/at-scale.ts)
 //
 // Starts the production server the way `npm start` does (build when stale,
 // then `node scripts/start.mjs`) on real PostgreSQL + Redis, seeds what each
@@ -28,6 +29,7 @@ import pg from 'pg';
 import { Pool } from 'undici';
 import { freePort } from '../../lib/testing/processes';
 import { runLoad, summarize, type Job, type LoadResult } from './load';
+import { benchAtScale, printScaleRows, type ScaleRow } from './at-scale';
 import { runIngestPgbench } from './pgbench';
 
 const root = path.resolve(__dirname, '..', '..');
@@ -40,6 +42,8 @@ const option = (name: string, fallback: string): string => {
 const QUICK = flag('quick');
 const EMBEDDED = flag('embedded');
 const ONLY = new Set(option('only', 'events,many,claims,missions,sse').split(','));
+/** `--seeded <app>`: the app `npm run bench:seed` filled, for the `scale` scenario. */
+const SEEDED = option('seeded', 'seed');
 /** Users of the many-players scenario (each sends at most 10 events). */
 const MANY_USERS = Number(option('many-users', QUICK ? '20000' : '40000'));
 const CONNECTIONS = Number(option('connections', '64'));
@@ -839,6 +843,24 @@ async function main(): Promise<void> {
       sse = r.streams;
       done(r);
     }
+    let scaleRows: ScaleRow[] = [];
+    if (ONLY.has('scale')) {
+      if (db === null) throw new Error('--only scale measures a seeded PostgreSQL database: run it without --embedded');
+      log(`at scale: the seeded app ${SEEDED}…`);
+      scaleRows = await benchAtScale({
+        appId: SEEDED,
+        url: server.url,
+        databaseUrl: DATABASE_URL,
+        db,
+        connections: CONNECTIONS,
+        seconds: SECONDS,
+        admin: server.admin,
+        tokens,
+        log,
+        restartCpu: start,
+        done: (r) => done({ ...r, rssMB: rssMB(server.child.pid!), load: load() }),
+      });
+    }
     console.log('');
     console.log('| scenario | req/s | p50 ms | p90 ms | p99 ms | max ms | errors | server CPU ms/req | server RSS MB | load avg (1/5/15) | note |');
     console.log('|---|---|---|---|---|---|---|---|---|---|---|');
@@ -852,6 +874,7 @@ async function main(): Promise<void> {
       console.log(`pgbench (insert event + upsert progress, ${pgb.clients} clients): ${pgb.tps} tps${ratios.length ? `; ${ratios.join('; ')}` : ''}`);
     }
     if (sse) console.log(`streams: ${JSON.stringify(sse)}`);
+    if (scaleRows.length) printScaleRows(scaleRows);
     for (const r of rows) if (r.result.errorSamples.length) console.log(`${r.scenario} errors: ${r.result.errorSamples.join(' | ')}`);
   } finally {
     await db?.end();

@@ -3,7 +3,8 @@
 // The Economy screen: the selected app's currencies and items, edited through
 // the draft like missions (PUT …/draft/economy sends each section whole). An
 // app without the sections shows what its catalog names (implied, name = id);
-// the first save writes them as the app's definitions.
+// the first save writes them as the app's definitions. Below the currencies,
+// the support role's grant limits (an app setting, saved at once: grant-limits.tsx).
 import * as React from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ColumnDef } from '@tanstack/react-table';
@@ -23,6 +24,7 @@ import type { CurrencyDefinition, Economy, ItemDefinition } from '@/lib/contract
 import type { Draft } from '@/lib/contract/release';
 import { DefinitionDialog, type DefinitionKind } from './definition-dialog';
 import { rewardsOf } from '@/lib/contract/mission';
+import { GrantLimitsSection } from './grant-limits';
 
 type Row<T> = T & { implied: boolean };
 
@@ -154,6 +156,7 @@ export function EconomyScreen() {
               empty={<EmptyState icon={CoinsIcon} title="No currency yet" description="Define the currencies rewards and grants may name." />}
             />
           </section>
+          {app && <GrantLimitsSection app={app} currencies={sections?.currencies} canWrite={can('apps.manage')} />}
           <section aria-labelledby="items-heading" className="grid gap-3">
             <h2 id="items-heading" className="text-base font-semibold">
               Items and badges

@@ -21,7 +21,7 @@ import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Form, FormDescription, FormField, FormItem, FormMessage } from '@/components/ui/form';
 import { ControlledFormField, NumberFormField, SelectFormField, TextareaFormField, TextFormField } from '@/components/ui/form-fields';
-import { EconomyPicker } from '@/components/console/economy-picker';
+import { EconomyPicker, useEconomyOptions } from '@/components/console/economy-picker';
 import { PageHeader } from '@/components/ui/page-header';
 import { Skeleton } from '@/components/ui/skeleton';
 import { adminFetch, ApiError, appPath, errorMessage } from '@/components/console/api';
@@ -223,6 +223,13 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
   // Every value, on every change: the preview and the reward's fields follow the form.
   const values = form.watch();
   const { nameProps, idProps } = useIdFollowsName(form, editing);
+  // A new mission's reward starts as the app's first currency (the picker offers only defined ones).
+  const economy = useEconomyOptions(editing ? undefined : (appId ?? undefined));
+  const firstCurrency = economy.options?.find((o) => o.kind === 'currency')?.id;
+  React.useEffect(() => {
+    if (editing || !firstCurrency || form.getValues('reward.currency')) return;
+    form.setValue('reward.currency', firstCurrency);
+  }, [editing, firstCurrency, form]);
 
   // Loaded once, when the draft is known: its version of the mission, else the live one.
   const [loaded, setLoaded] = React.useState(false);
