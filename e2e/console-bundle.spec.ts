@@ -1,5 +1,5 @@
 // A reward bundle in the mission editor (issue 39 §2) in Chromium: an editor
-// adds a badge to a mission's coins, sees "100 Coins + Winter badge" in the
+// adds a badge to a mission's coins, sees "100 coins + Winter badge" in the
 // preview, saves to the draft, and the missions list shows the bundle; the
 // published mission grants both by one claim over /v1. Removing a reward
 // takes it out again. Axe clean, with a screenshot in docs/screenshots/.
@@ -27,7 +27,7 @@ test('an editor makes a mission a bundle: coins and a badge, granted together', 
   await expect(page.getByRole('combobox', { name: 'Reward kind (reward 2)' })).toHaveText(/Badge/);
   await page.getByRole('combobox', { name: 'Badge (reward 2)' }).click();
   await page.getByRole('option', { name: /Winter badge/ }).click();
-  await expect(page.getByText('100 Coins + Winter badge')).toBeVisible();
+  await expect(page.getByText('100 coins + Winter badge')).toBeVisible();
   // Picked: the row's "Enter badge id" (shown when the empty picker was opened) is gone.
   await expect(page.getByRole('combobox', { name: 'Badge (reward 2)' })).not.toHaveAttribute('aria-invalid', 'true');
   await expect(page.getByText('Enter badge id')).toHaveCount(0);
@@ -38,7 +38,7 @@ test('an editor makes a mission a bundle: coins and a badge, granted together', 
 
   await page.getByRole('button', { name: 'Save to draft' }).click();
   await expect(page).toHaveURL(/\/admin\/missions\?/);
-  await expect(page.getByRole('row', { name: /Winter feast/ })).toContainText('100 Coins + Winter badge');
+  await expect(page.getByRole('row', { name: /Winter feast/ })).toContainText('100 coins + Winter badge');
   await expectAccessible(page, 'missions list with a bundle');
 
   // The draft holds the bundle; published, one claim grants both.
@@ -65,7 +65,7 @@ test('an editor makes a mission a bundle: coins and a badge, granted together', 
   await expect(page.getByRole('combobox', { name: 'Badge (reward 2)' })).toHaveCount(0);
   await page.getByRole('button', { name: 'Save to draft' }).click();
   // The list shows the draft's one reward beside the live bundle.
-  await expect(page.getByTestId('draft-reward')).toContainText('Live: 100 Coins + Winter badge');
+  await expect(page.getByTestId('draft-reward')).toContainText('Live: 100 coins + Winter badge');
   const draft = await (await request.get(`/api/admin/apps/${appId}/draft`, { headers: ADMIN_HEADERS })).json();
   expect(draft.catalog.missions[0].reward).toEqual({ kind: 'currency', currency: 'coins', amount: 100 });
   expect(draft.catalog.missions[0]).not.toHaveProperty('rewards');
