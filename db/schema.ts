@@ -53,6 +53,8 @@ export const apps = pgTable('apps', {
   webhookEventsPerMinute: integer('webhook_events_per_minute'),
   /** The support role's grant limits per currency (lib/contract/app.ts GrantLimits); null: the defaults. */
   grantLimits: jsonb('grant_limits').$type<GrantLimits>(),
+  /** The two-person rule: a publish of the draft waits for another editor's or admin's approval (lib/services/drafts/approve-draft.ts). */
+  requireApproval: boolean('require_approval').notNull().default(false),
 });
 export type AppRow = typeof apps.$inferSelect;
 
@@ -502,6 +504,17 @@ export const catalogDrafts = pgTable(
      * a schedule made before this column (it publishes `catalog`, as then).
      */
     scheduledCatalog: jsonb('scheduled_catalog').$type<CatalogDocument>(),
+    /**
+     * A publish waiting for another editor's approval (the app's requireApproval):
+     * who asked and when; its snapshot is `scheduledCatalog` (with no
+     * `scheduledAt` until approved), so edits made meanwhile go into `catalog`.
+     */
+    approvalRequestedBy: text('approval_requested_by'),
+    approvalRequestedAt: ms('approval_requested_at'),
+    /** The time the requester asked it to go live at (null: as soon as approved). */
+    approvalPublishAt: ms('approval_publish_at'),
+    /** The last rejected approval request: who, when, why (cleared by the next request). */
+    approvalRejection: jsonb('approval_rejection').$type<{ rejectedBy: string; rejectedAt: number; reason: string; requestedBy: string }>(),
   },
   (t) => [index('catalog_drafts_scheduled_idx').on(t.scheduledAt)],
 );

@@ -56,7 +56,8 @@ test('edit the draft, publish it, restore the previous release, publish: /v1 fol
   await expect(impact.getByRole('listitem')).toHaveText([
     'Daily win: 1 → 0 players would have completed, 10 gems → —',
     'Ranked ace (3 wins): 1 → 0 players would have completed, 10 gems → —',
-    'Season opener: 0 → 1 player would have completed, — → 10 gems',
+    // New: shown as if live, at the app's claim rate (the two live completions were not claimed: 0 %).
+    "Season opener (new mission): if it had been live over the last 30 days: 0 → 1 player, — → 10 gems if every completion is claimed, — → 0 gems at the app's observed claim rate (0 %; this mission has no history)",
   ]);
   await expect(page.getByRole('table', { name: 'Impact' }).getByRole('row')).toHaveCount(4);
   await expect(changes).toContainText('season-opener');

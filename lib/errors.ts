@@ -60,6 +60,13 @@ const UNAVAILABLE_MESSAGES = new RegExp(
     .map((m) => m.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
     .join('|'),
 );
+// A Redis Cluster in a failover or a slot migration: the reply errors a node answers meanwhile
+// (CLUSTERDOWN, TRYAGAIN, MOVED/ASK the client could not follow, a replica not yet promoted or
+// still loading) and ioredis Cluster's own when its retries ran out or it has no node to ask.
+// Anchored at the start of the message: the reply as ioredis rejects it, or as @upstash/redis
+// throws it on top of the TCP requester ("CLUSTERDOWN …, command was: …").
+const CLUSTER_TRANSIENT =
+  /^(Too many Cluster redirections|(CLUSTERDOWN|TRYAGAIN|MOVED|ASK|MASTERDOWN|LOADING|READONLY) |Cluster isn't ready|None of startup nodes is available|Failed to refresh slots cache)/;
 
 /** The error and its causes (drizzle and the drivers wrap one another), at most 5 deep, objects only. */
 export function* causeChain(err: unknown): Generator<Record<string, unknown>> {
@@ -77,7 +84,7 @@ export function isUnavailableError(err: unknown): boolean {
     const code = e.code;
     if (typeof code === 'string' && (UNAVAILABLE_CODES.test(code) || UNAVAILABLE_SQLSTATE.test(code))) return true;
     const message = e.message;
-    if (typeof message === 'string' && UNAVAILABLE_MESSAGES.test(message)) return true;
+    if (typeof message === 'string' && (UNAVAILABLE_MESSAGES.test(message) || CLUSTER_TRANSIENT.test(message))) return true;
   }
   return false;
 }

@@ -20,6 +20,7 @@ export function toPublicApp(row: AppRow, now = Date.now()): PublicApp {
     previousWebhookSecretExpiresAt: row.previousWebhookSecret && graceEnds !== null && graceEnds > now ? graceEnds : null,
     webhookEventsPerMinute: row.webhookEventsPerMinute,
     grantLimits: row.grantLimits ?? null,
+    requireApproval: row.requireApproval,
   };
 }
 

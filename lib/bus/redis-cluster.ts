@@ -12,6 +12,7 @@ import type { Cluster, Redis as IORedis } from 'ioredis';
 import { throughBreaker } from '@/lib/kv/breaker';
 import { connectIORedisCluster } from '@/lib/kv/clients';
 import { Fanout } from './fanout';
+import { ResubscribeGate } from './resubscribe-gate';
 import type { Bus, Unsubscribe } from './types';
 
 /** What ioredis 5.9's Cluster keeps of its sharded subscribers (not public API; the version is pinned in package.json). */
@@ -40,11 +41,8 @@ export class RedisClusterBus implements Bus {
   private pub?: Cluster;
   private sub?: Cluster;
   private closed = false;
-  private readonly resubscribed = new Set<() => void>();
   /** Subscriber connections of the shards (ioredis makes a new one per master and per failover). */
   private readonly subscribers = new WeakSet<object>();
-  /** From a subscriber's drop until its channels are live again and the listeners told. */
-  private held: Array<[channel: string, message: string]> | null = null;
   private readies = 0;
   private readonly fanout = new Fanout({
     open: async (channel) => {
@@ -58,11 +56,14 @@ export class RedisClusterBus implements Bus {
     },
   });
 
+  /** From a subscriber's drop until its channels are live again and the listeners told: messages heard are held. */
+  private readonly gate = new ResubscribeGate(this.fanout, MAX_HELD);
+
   constructor(private readonly url: string) {}
 
   async publish(channel: string, message: string): Promise<void> {
     this.assertOpen();
-    const pub = (this.pub ??= connectIORedisCluster(this.url, 'bus-pub', { autoPipelining: true }));
+    const pub = (this.pub ??= connectIORedisCluster(this.url, 'bus-pub'));
     await throughBreaker(() => pub.spublish(channel, message));
   }
 
@@ -72,15 +73,13 @@ export class RedisClusterBus implements Bus {
   }
 
   onResubscribed(listener: () => void): () => void {
-    this.resubscribed.add(listener);
-    return () => void this.resubscribed.delete(listener);
+    return this.gate.onResubscribed(listener);
   }
 
   async close(): Promise<void> {
     this.closed = true;
-    this.resubscribed.clear();
+    this.gate.clear();
     this.fanout.clear();
-    this.held = null;
     const connections = [this.pub, this.sub].filter((c): c is Cluster => c !== undefined);
     this.pub = this.sub = undefined;
     await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
@@ -94,10 +93,7 @@ export class RedisClusterBus implements Bus {
     if (this.sub) return this.sub;
     // Created on first subscribe: publishing-only processes never open it.
     const sub = connectIORedisCluster(this.url, 'bus-sub', { shardedSubscribers: true });
-    sub.on('smessage', (channel: string, message: string) => {
-      if (this.held && this.held.length < MAX_HELD) this.held.push([channel, message]);
-      else this.fanout.dispatch(channel, message);
-    });
+    sub.on('smessage', (channel: string, message: string) => this.gate.heard(channel, message));
     // A shard's subscriber connection is made for each master (and again after a failover).
     sub.on('+subscriber', () => {
       for (const s of this.group(sub).values()) {
@@ -107,10 +103,10 @@ export class RedisClusterBus implements Bus {
     });
     // The Cluster re-emits its own nodes' removals as '-node' too: only a subscriber's is a gap.
     sub.on('-node', (redis: object) => {
-      if (this.subscribers.has(redis) && this.sub === sub && !this.closed) this.held ??= [];
+      if (this.subscribers.has(redis) && this.sub === sub && !this.closed) this.gate.hold();
     });
     sub.on('subscribersReady', () => {
-      if (this.held !== null && this.sub === sub) this.settle(sub, ++this.readies);
+      if (this.gate.holding && this.sub === sub) this.settle(sub, ++this.readies);
     });
     this.sub = sub;
     return sub;
@@ -127,14 +123,11 @@ export class RedisClusterBus implements Bus {
     const instances = [...this.group(sub).values()].map((s) => s.getInstance());
     void Promise.all(instances.map((i) => (i && i.status === 'ready' ? i.ping().then(() => true, () => false) : Promise.resolve(false)))).then((live) => {
       if (ready !== this.readies || this.sub !== sub || this.closed) return;
-      for (const listener of [...this.resubscribed]) listener();
-      const held = this.held ?? [];
       const allLive = live.length > 0 && live.every(Boolean);
-      this.held = allLive ? null : [];
-      for (const [channel, message] of held) this.fanout.dispatch(channel, message);
+      this.gate.release(!allLive);
       if (allLive) return;
       const again = setTimeout(() => {
-        if (ready === this.readies && this.held !== null) this.settle(sub, ++this.readies);
+        if (ready === this.readies && this.gate.holding) this.settle(sub, ++this.readies);
       }, SETTLE_RETRY_MS);
       again.unref?.();
     });

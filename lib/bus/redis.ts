@@ -5,6 +5,7 @@ import type { Redis as IORedis } from 'ioredis';
 import { throughBreaker } from '@/lib/kv/breaker';
 import { connectIORedis } from '@/lib/kv/clients';
 import { Fanout } from './fanout';
+import { ResubscribeGate } from './resubscribe-gate';
 import type { Bus, Unsubscribe } from './types';
 
 /** How often UNSUBSCRIBEs that failed are sent again. */
@@ -30,18 +31,10 @@ export class RedisBus implements Bus {
   private pub?: IORedis;
   private sub?: IORedis;
   private closed = false;
-  private readonly resubscribed = new Set<() => void>();
   /** Channels whose UNSUBSCRIBE failed, each with the number of its latest failure. */
   private readonly unconfirmed = new Map<string, number>();
   private failures = 0;
   private retryTimer: ReturnType<typeof setInterval> | null = null;
-  /**
-   * From a drop of the subscriber connection until the listeners of
-   * onResubscribed have been told: the messages that arrive meanwhile (the
-   * channels are subscribed again before the listeners hear of the gap),
-   * dispatched right after telling them (see subscriber()).
-   */
-  private held: Array<[channel: string, message: string]> | null = null;
   private readonly fanout = new Fanout({
     // ioredis resolves SUBSCRIBE / UNSUBSCRIBE once Redis has replied.
     open: async (channel) => {
@@ -59,6 +52,14 @@ export class RedisBus implements Bus {
     },
   });
 
+  /**
+   * From a drop of the subscriber connection until the listeners of
+   * onResubscribed have been told, the messages that arrive meanwhile (the
+   * channels are subscribed again before the listeners hear of the gap) are
+   * held, then dispatched right after telling them (see subscriber()).
+   */
+  private readonly gate = new ResubscribeGate(this.fanout);
+
   constructor(private readonly url: string) {}
 
   async publish(channel: string, message: string): Promise<void> {
@@ -75,8 +76,7 @@ export class RedisBus implements Bus {
   }
 
   onResubscribed(listener: () => void): () => void {
-    this.resubscribed.add(listener);
-    return () => void this.resubscribed.delete(listener);
+    return this.gate.onResubscribed(listener);
   }
 
   /** Channels whose UNSUBSCRIBE failed and is still to be confirmed by Redis (tests). */
@@ -86,12 +86,11 @@ export class RedisBus implements Bus {
 
   async close(): Promise<void> {
     this.closed = true;
-    this.resubscribed.clear();
+    this.gate.clear();
     this.fanout.clear();
     if (this.retryTimer) clearInterval(this.retryTimer);
     this.retryTimer = null;
     this.unconfirmed.clear();
-    this.held = null;
     const connections = [this.pub, this.sub].filter((c): c is IORedis => c !== undefined);
     this.pub = this.sub = undefined;
     await Promise.all(connections.map((c) => c.quit().catch(() => c.disconnect())));
@@ -101,10 +100,7 @@ export class RedisBus implements Bus {
     if (!this.sub) {
       // Created on first subscribe: publishing-only processes never open it.
       const sub = connectIORedis(this.url, 'bus-sub');
-      sub.on('message', (channel: string, message: string) => {
-        if (this.held) this.held.push([channel, message]);
-        else this.fanout.dispatch(channel, message);
-      });
+      sub.on('message', (channel: string, message: string) => this.gate.heard(channel, message));
       // A later 'ready' is a reconnect: ioredis (autoResubscribe) has just sent
       // SUBSCRIBE for every open channel. A PING (allowed in subscriber mode)
       // is answered after those, so the listeners hear of the gap once the
@@ -118,7 +114,7 @@ export class RedisBus implements Bus {
       let drops = 0;
       sub.on('close', () => {
         drops++;
-        if (connectedBefore && this.sub === sub && !this.closed) this.held ??= [];
+        if (connectedBefore && this.sub === sub && !this.closed) this.gate.hold();
       });
       sub.on('ready', () => {
         if (!connectedBefore) {
@@ -129,10 +125,7 @@ export class RedisBus implements Bus {
         const notify = () => {
           // Dropped again before the PING's answer: the next 'ready' tells them.
           if (this.sub !== sub || drops !== dropsAtReady) return;
-          for (const listener of [...this.resubscribed]) listener();
-          const held = this.held ?? [];
-          this.held = null;
-          for (const [channel, message] of held) this.fanout.dispatch(channel, message);
+          this.gate.release();
         };
         // A PING that timed out (Redis slow) says nothing of the SUBSCRIBEs before it: asked again while
         // the connection holds; a drop ends it (the next 'ready' starts over).

@@ -5,7 +5,7 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/db/client';
-import { campaigns as campaignsTable, catalogEconomy, missions as missionsTable, themes as themesTable } from '@/db/schema';
+import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { campaignFormSchema, type Campaign } from '@/lib/contract/campaign';
 import { CATALOG_LIMITS, type CatalogDocument } from '@/lib/contract/catalog';
 import { currencyDefinitionSchema, ECONOMY_LIMITS, itemDefinitionSchema, type EconomySections } from '@/lib/contract/economy';
@@ -16,6 +16,7 @@ import { themePresetSchema } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
 import { campaignFromRow, canonicalJson, missionFromRow, themeFromRow } from './convert';
 import { checkEconomyReferences, checkSectionIds } from './economy';
+import { readEconomySections } from './economy-sections';
 
 /** The envelope only: each item is parsed on its own, so an error names the item. */
 export const catalogEnvelopeSchema = z.object({
@@ -144,17 +145,8 @@ export async function readLiveCatalog(db: DbOrTx, appId: string): Promise<Catalo
   const missionRows = await db.select().from(missionsTable).where(eq(missionsTable.appId, appId));
   const campaignRows = await db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId));
   const themeRows = await db.select().from(themesTable).where(eq(themesTable.appId, appId));
-  const economy = await readEconomy(db, appId);
+  const economy = await readEconomySections(db, appId);
   return normalise(missionRows.map(missionFromRow), campaignRows.map((row) => campaignFromRow(row, [])), themeRows.map(themeFromRow), economy);
-}
-
-/** The sections the app defines (none: {}), read with `db`. */
-export async function readEconomy(db: DbOrTx, appId: string): Promise<EconomySections> {
-  const [row] = await db.select().from(catalogEconomy).where(eq(catalogEconomy.appId, appId));
-  const out: EconomySections = {};
-  if (row?.currencies) out.currencies = row.currencies;
-  if (row?.items) out.items = row.items;
-  return out;
 }
 
 /** Equal content, whatever the key order (jsonb does not keep it); a campaign's missionIds are derived, so not compared. */

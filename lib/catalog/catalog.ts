@@ -10,7 +10,7 @@
 // case (a bus that loses a message without either instance noticing).
 import { and, eq, isNull } from 'drizzle-orm';
 import type { DbOrTx } from '@/db/client';
-import { campaigns as campaignsTable, catalogEconomy, missions as missionsTable, themes as themesTable, webhookEndpoints } from '@/db/schema';
+import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable, webhookEndpoints } from '@/db/schema';
 import { getBus, type Bus } from '@/lib/bus';
 import { isCircuitOpen } from '@/lib/kv/breaker';
 import { logError } from '@/lib/log';
@@ -21,6 +21,7 @@ import type { EconomySections } from '@/lib/contract/economy';
 import { rewardsOf, type Mission, type Reward, type ShownReward } from '@/lib/contract/mission';
 import { themeOfPreset, type ThemePreset } from '@/lib/contract/theme';
 import { campaignFromRow, missionFromRow, themeFromRow } from './convert';
+import { readEconomySections } from './economy-sections';
 import { metrics } from '@/lib/metrics';
 
 export interface Catalog {
@@ -144,7 +145,7 @@ async function loadCatalog(appId: string): Promise<Catalog> {
   // A load before boot() is a wiring error.
   if (!state.database) throw new Error('lib/catalog: the catalog database is not provided yet (lib/boot.ts provides it before serving)');
   const db = await state.database();
-  const [missionRows, campaignRows, themeRows, endpointRows, economyRows] = await Promise.all([
+  const [missionRows, campaignRows, themeRows, endpointRows, economy] = await Promise.all([
     db.select().from(missionsTable).where(eq(missionsTable.appId, appId)),
     db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId)),
     db.select().from(themesTable).where(eq(themesTable.appId, appId)),
@@ -152,11 +153,8 @@ async function loadCatalog(appId: string): Promise<Catalog> {
       .select({ id: webhookEndpoints.id, events: webhookEndpoints.events })
       .from(webhookEndpoints)
       .where(and(eq(webhookEndpoints.appId, appId), isNull(webhookEndpoints.deletedAt))),
-    db.select().from(catalogEconomy).where(eq(catalogEconomy.appId, appId)),
+    readEconomySections(db, appId),
   ]);
-  const economy: EconomySections = {};
-  if (economyRows[0]?.currencies) economy.currencies = economyRows[0].currencies;
-  if (economyRows[0]?.items) economy.items = economyRows[0].items;
   return buildCatalog(
     appId,
     missionRows.map(missionFromRow),

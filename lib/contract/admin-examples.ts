@@ -6,7 +6,7 @@ import { EXAMPLE_AT, exampleMissionBase } from './examples';
 const AT = EXAMPLE_AT;
 const DAY = 86_400_000;
 
-const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null, grantLimits: null };
+const app = { id: 'demo', name: 'Demo game', createdAt: AT - 30 * DAY, secretRotatedAt: AT - 30 * DAY, previousWebhookSecretExpiresAt: null, webhookEventsPerMinute: null, grantLimits: null, requireApproval: false };
 const missionDefinition = { ...exampleMissionBase, archived: false, audience: { platform: 'ios', level: { gte: 10 } } };
 /** Issue 19: a distinct-values mission (criteria.aggregate) with a weekly streak that repeats. */
 const modesStreakDefinition = {
@@ -211,7 +211,33 @@ export const adminExamples = {
     to: AT,
     events: 1_240,
     missions: [
-      { missionId: 'win-3-matches', change: 'changed', live: { inProgress: 4, completed: 8 }, draft: { inProgress: 9, completed: 3 }, payout: { live: { gems: 400 }, draft: { gems: 150 } } },
+      {
+        missionId: 'win-3-matches',
+        change: 'changed',
+        live: { inProgress: 4, completed: 8 },
+        draft: { inProgress: 9, completed: 3 },
+        payout: { live: { gems: 400 }, draft: { gems: 150 } },
+        notLive: { live: null, draft: null },
+        asIfLive: null,
+        claimRate: { rate: 0.75, basis: 'mission', claims: 6, completions: 8 },
+        payoutAtClaimRate: { live: { gems: 300 }, draft: { gems: 113 } },
+      },
+      {
+        missionId: 'play-5-matches',
+        change: 'changed',
+        live: { inProgress: 0, completed: 0 },
+        draft: { inProgress: 0, completed: 0 },
+        payout: { live: {}, draft: {} },
+        notLive: { live: 'campaign_not_started', draft: 'campaign_not_started' },
+        asIfLive: {
+          live: { inProgress: 5, completed: 12 },
+          draft: { inProgress: 5, completed: 12 },
+          payout: { live: { coins: 1_200 }, draft: { coins: 120_000 } },
+          payoutAtClaimRate: { live: { coins: 960 }, draft: { coins: 96_000 } },
+        },
+        claimRate: { rate: 0.8, basis: 'app', claims: 96, completions: 120 },
+        payoutAtClaimRate: { live: {}, draft: {} },
+      },
     ],
   },
   publishAt: { at: AT + DAY },
@@ -231,4 +257,19 @@ export const adminExamples = {
     },
   },
   unscheduled: { scheduledAt: null },
+  approvalRequested: {
+    approval: {
+      requestedBy: 'staff:dana@example.com',
+      requestedAt: AT,
+      publishAt: null,
+      release: 9,
+      changes: [{ kind: 'mission', id: 'win-3-matches', change: 'changed' }],
+      changeDetails: [{ kind: 'mission', id: 'win-3-matches', change: 'changed', fields: [{ path: 'reward', before: { currency: 'gems', amount: 50 }, after: { currency: 'gems', amount: 80 } }] }],
+      warnings: [],
+      changesSince: [],
+    },
+  },
+  approve: { acknowledgeWarnings: true, requestedAt: AT },
+  reject: { reason: 'Keep the reward at 50 gems until the spring sale ends' },
+  approvalClosed: { approval: null, draft: { changes: [{ kind: 'mission', id: 'win-3-matches', change: 'changed' }] } },
 };

@@ -60,16 +60,23 @@ export function grantLimitOf(limits: GrantLimits, currency: string): { perGrant:
   return { perGrant: pick('perGrant') ?? null, perStaffPerDay: pick('perStaffPerDay') ?? null };
 }
 
+/** The two-person rule (docs/api.md "Approval"): a publish of the draft waits for another editor's or admin's approval. */
+const requireApprovalSchema = z.boolean().meta({
+  description: 'true: publishing the draft (now or scheduled) makes a pending approval that another editor or admin approves (POST …/draft/approve) or rejects; false (the default): a publish goes ahead at once',
+  examples: [true],
+});
+
 /** PATCH /api/admin/apps/:appId: the app's settings to change (each field optional; at least one). */
 export const updateAppSchema = z
   .object({
     name: z.string().trim().min(1, { error: 'Enter a name' }).max(200).optional(),
     webhookEventsPerMinute: webhookEventsPerMinuteSchema.optional(),
     grantLimits: grantLimitsSchema.optional(),
+    requireApproval: requireApprovalSchema.optional(),
   })
   .strict()
-  .refine((v) => Object.keys(v).length > 0, { error: 'Send at least one of name, webhookEventsPerMinute, grantLimits' })
-  .meta({ id: 'UpdateApp', examples: [{ webhookEventsPerMinute: 120_000 }, { webhookEventsPerMinute: null }, { grantLimits: { gems: { perGrant: 500, perStaffPerDay: 2_000 } } }] });
+  .refine((v) => Object.keys(v).length > 0, { error: 'Send at least one of name, webhookEventsPerMinute, grantLimits, requireApproval' })
+  .meta({ id: 'UpdateApp', examples: [{ webhookEventsPerMinute: 120_000 }, { webhookEventsPerMinute: null }, { grantLimits: { gems: { perGrant: 500, perStaffPerDay: 2_000 } } }, { requireApproval: true }] });
 export type UpdateAppInput = z.infer<typeof updateAppSchema>;
 
 export const publicAppSchema = z
@@ -82,6 +89,7 @@ export const publicAppSchema = z
     previousWebhookSecretExpiresAt: z.number().nullable(),
     webhookEventsPerMinute: webhookEventsPerMinuteSchema,
     grantLimits: grantLimitsSchema,
+    requireApproval: requireApprovalSchema,
   })
   .meta({ id: 'App' });
 export type PublicApp = z.infer<typeof publicAppSchema>;

@@ -65,6 +65,35 @@ export const scheduledReleaseSchema = z
   .meta({ id: 'ScheduledRelease' });
 export type ScheduledRelease = z.output<typeof scheduledReleaseSchema>;
 
+/**
+ * A publish waiting for approval (the app's requireApproval, docs/api.md
+ * "Approval"): a snapshot of the draft taken when it was asked for, as a
+ * scheduled release holds one. Edits made after stay in the draft.
+ */
+export const pendingApprovalSchema = z
+  .object({
+    requestedBy: z.string().describe('Who asked to publish (staff:<email> or admin-api-key): they cannot approve it'),
+    requestedAt: z.number().int(),
+    publishAt: z.number().int().nullable().describe('The time it is to go live once approved (Unix ms; approved after that time, it goes live at once), or null: as soon as it is approved'),
+    release: z.number().int().positive().describe('The release number it will make, unless another publish goes first'),
+    changes: z.array(catalogChangeSchema).describe('What it makes live: the snapshot against the live catalog now'),
+    changeDetails: z.array(catalogChangeDetailSchema).describe('The changes with each field before → after'),
+    warnings: z.array(draftWarningSchema).describe('The snapshot’s payout warnings against live now: approving needs acknowledgeWarnings: true while there are any'),
+    changesSince: z.array(catalogChangeSchema).describe('Edits of the draft since it was asked for: not in it, they stay in the draft'),
+  })
+  .meta({ id: 'PendingApproval' });
+export type PendingApproval = z.output<typeof pendingApprovalSchema>;
+
+/** The last request that was rejected, until the next one: who rejected it and why. */
+export const approvalRejectionSchema = z
+  .object({
+    requestedBy: z.string(),
+    rejectedBy: z.string(),
+    rejectedAt: z.number().int(),
+    reason: z.string(),
+  })
+  .meta({ id: 'ApprovalRejection' });
+
 /** GET, PUT …/draft and POST …/releases/:release/restore answer the draft. */
 export const draftSchema = z
   .object({
@@ -77,6 +106,8 @@ export const draftSchema = z
     schedule: scheduledReleaseSchema.nullable().describe('The scheduled publish (a snapshot of the draft when it was scheduled), or null'),
     changeDetails: z.array(catalogChangeDetailSchema).describe('The changes (in the order of `changes`) with each field before → after'),
     warnings: z.array(draftWarningSchema).describe('Payout warnings of the draft against live: publishing needs acknowledgeWarnings: true while there are any'),
+    approval: pendingApprovalSchema.nullable().optional().describe('The publish waiting for another editor’s approval (a snapshot), or null'),
+    rejection: approvalRejectionSchema.nullable().optional().describe('The last rejected approval request, until the next request; or null'),
   })
   .meta({ id: 'Draft' });
 export type Draft = z.output<typeof draftSchema>;
@@ -104,6 +135,27 @@ export const publishedSchema = z
   .meta({ id: 'Published', description: 'The release the publish made' });
 
 export const scheduledSchema = z.object({ scheduledAt: z.number().int() }).meta({ id: 'ScheduledPublish' });
+
+/** POST …/draft/publish of an app with requireApproval: 202, nothing live yet. */
+export const approvalRequestedSchema = z.object({ approval: pendingApprovalSchema }).meta({ id: 'ApprovalRequested', description: 'The publish waits for another editor’s or admin’s approval' });
+
+export const approveInputSchema = z
+  .object({
+    acknowledgeWarnings: z.boolean().optional().describe('Approve although the snapshot has payout warnings; without it such a snapshot answers 409 needs_acknowledgement'),
+    requestedAt: z.number().int().optional().describe('The requestedAt of the approval reviewed: when the request pending now is another one (withdrawn and asked again), 409 no_pending_approval instead of approving what was not reviewed'),
+  })
+  .strict()
+  .meta({ id: 'ApproveDraft' });
+
+export const rejectInputSchema = z
+  .object({ reason: z.string().trim().min(1, { error: 'reason: say why (the requester sees it)' }).max(1000) })
+  .strict()
+  .meta({ id: 'RejectDraft' });
+
+/** POST …/draft/reject and …/draft/withdraw: the request is gone, its changes are in the draft. */
+export const approvalClosedSchema = z
+  .object({ approval: z.null(), draft: z.object({ changes: z.array(catalogChangeSchema) }).describe('The draft’s changes against live: the request’s, and those made since') })
+  .meta({ id: 'ApprovalClosed' });
 
 export const releaseSummarySchema = z
   .object({
@@ -153,6 +205,13 @@ const impactCountsSchema = z.object({
   completed: z.number().int().min(0).describe('Distinct users who reached the target at least once in the period'),
 });
 const payoutSchema = z.record(z.string(), z.number()).describe('Currency → amount those completions would grant if claimed (every cycle of a recurring mission)');
+const ratedPayoutSchema = z
+  .record(z.string(), z.number())
+  .describe('Currency → the payout at the observed claim rate: each amount × `claimRate.rate`, rounded to a whole number');
+const notLiveSchema = z
+  .enum(['new_mission', 'campaign_not_started'])
+  .nullable()
+  .describe('Why that side’s mission was not live at `to` (new_mission: the draft adds it; campaign_not_started: its campaign starts after `to`), so `asIfLive` holds its figures as if it had been live over the whole period; null: it was live (or absent)');
 
 /** What the draft would have done over the period, against the live catalog, per mission it adds, changes or removes. */
 export const impactReportSchema = z
@@ -167,6 +226,27 @@ export const impactReportSchema = z
         live: impactCountsSchema,
         draft: impactCountsSchema,
         payout: z.object({ live: payoutSchema, draft: payoutSchema }),
+        notLive: z
+          .object({ live: notLiveSchema, draft: notLiveSchema })
+          .describe('Per side, whether the mission was not live yet at `to` and why (issue 39 §5): the figures above then count only what happened while it was live, often nothing'),
+        asIfLive: z
+          .object({
+            live: impactCountsSchema,
+            draft: impactCountsSchema,
+            payout: z.object({ live: payoutSchema, draft: payoutSchema }),
+            payoutAtClaimRate: z.object({ live: ratedPayoutSchema, draft: ratedPayoutSchema }).nullable().describe('null: no claim rate was observed (`claimRate.basis` none)'),
+          })
+          .nullable()
+          .describe('When a side is not live (`notLive`): the figures as if it had been live over the whole period (a campaign that has not started is taken as started at `from`); the side that is live has its figures above repeated. null when both sides are live'),
+        claimRate: z
+          .object({
+            rate: z.number().min(0).max(1).nullable().describe('claims ÷ completions over the period, at most 1; null when basis is none'),
+            basis: z.enum(['mission', 'app', 'none']).describe('mission: this mission’s own completions and claims in the period; app: it has none (a new mission, a campaign not started), so those of every mission of the app; none: the app has no completion in the period either'),
+            claims: z.number().int().min(0).describe('Claims counted (of the mission, or of the app for basis app)'),
+            completions: z.number().int().min(0).describe('Completions counted (of the mission, or of the app for basis app)'),
+          })
+          .describe('The observed claim rate, from the dashboard’s per-minute counters of the period'),
+        payoutAtClaimRate: z.object({ live: ratedPayoutSchema, draft: ratedPayoutSchema }).nullable().describe('`payout` at the observed claim rate; null when basis is none'),
       }),
     ),
   })

@@ -260,6 +260,8 @@ describe('errors never leak internals', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const res = await call('GET', '/v1/missions', bearer());
     expect(res.status).toBe(503);
+    // Transient: the client is told when to send again.
+    expect(res.headers.get('retry-after')).toBe('1');
     const text = await res.text();
     expectErrorShape(JSON.parse(text) as Record<string, unknown>, 'unavailable');
     expect(text).not.toMatch(/ECONNREFUSED|6379|127\.0\.0\.1/);

@@ -87,7 +87,8 @@ function toErrorResponse(err: unknown, requestId: string, req: Request): Respons
   }
   if (isUnavailable(err)) {
     logError('dependency unavailable', err, { requestId, method: req.method, url: loggableUrl(req.url) });
-    return errorResponse(new AppError('unavailable', 'A dependency of the service is unavailable; retry later'));
+    // Transient by nature (a connection refused, a Redis Cluster failing over): the client may send again shortly.
+    return errorResponse(new AppError('unavailable', 'A dependency of the service is unavailable; retry later', { headers: { 'Retry-After': '1' } }));
   }
   logError('unhandled error', err, { requestId, method: req.method, url: loggableUrl(req.url) });
   return errorResponse(new AppError('internal_error', 'Unexpected error; quote the X-Request-Id when reporting it'));

@@ -242,6 +242,27 @@ describe('a real session conforms to the OpenAPI documents', () => {
     expect(refused.status).toBe(403);
   });
 
+  it('the two-person rule: ask, self-approval refused (403), withdraw, reject, approve', async () => {
+    const other = uniqueId('oa');
+    expect((await call('POST', '/api/admin/apps', admin({ body: { id: other, name: 'Approval session' } }))).status).toBe(201);
+    const at = `/api/admin/apps/${other}`;
+    expect((await call('PATCH', at, admin({ body: { requireApproval: true } }))).status).toBe(200);
+    const editor = await signedInStaff(server, 'editor');
+    const asEditor = (body?: unknown) => ({ headers: { Cookie: editor.cookie, Origin: server.url }, ...(body === undefined ? {} : { body }) });
+    expect((await call('PUT', `${at}/draft`, asEditor({ missions: [mission('one')], campaigns: [] }))).status).toBe(200);
+    expect((await call('POST', `${at}/draft/publish`, asEditor({}))).status).toBe(202);
+    expect((await call('GET', `${at}/draft`, admin())).status).toBe(200);
+    expect((await call('POST', `${at}/draft/publish`, asEditor({}))).status).toBe(409);
+    expect((await call('POST', `${at}/draft/approve`, asEditor({}))).status).toBe(403);
+    expect((await call('POST', `${at}/draft/withdraw`, admin())).status).toBe(403);
+    expect((await call('POST', `${at}/draft/withdraw`, asEditor())).status).toBe(200);
+    expect((await call('POST', `${at}/draft/publish`, asEditor({}))).status).toBe(202);
+    expect((await call('POST', `${at}/draft/reject`, admin({ body: { reason: 'Not before the patch' } }))).status).toBe(200);
+    expect((await call('POST', `${at}/draft/reject`, admin({ body: { reason: 'again' } }))).status).toBe(409);
+    expect((await call('POST', `${at}/draft/publish`, asEditor({}))).status).toBe(202);
+    expect((await call('POST', `${at}/draft/approve`, admin({ body: {} }))).status).toBe(200);
+  });
+
   it('errors: malformed path escape, bad include and currency, 401, 404, 409, 413, 422, 429', async () => {
     const expectStatus = async (status: number, method: string, target: string, init: CheckedInit = {}) => {
       const res = await call(method, target, init);

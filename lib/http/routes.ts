@@ -38,7 +38,7 @@ import {
   putTheme,
 } from './admin/catalog-items';
 import { getEconomyHandler, putDraftEconomyHandler } from './admin/economy';
-import { deleteDraftHandler, deletePublishHandler, draftItemHandlers, duplicateCampaignHandler, getDraftHandler, getMissionProgressHandler, getReleasesHandler, postImpactHandler, postPreviewHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
+import { deleteDraftHandler, deletePublishHandler, draftItemHandlers, duplicateCampaignHandler, getDraftHandler, getMissionProgressHandler, getReleasesHandler, postApproveHandler, postImpactHandler, postRejectHandler, postWithdrawHandler, postPreviewHandler, postPublishHandler, postRestoreHandler, putDraftHandler } from './admin/drafts';
 import { getHealth, getReady } from './ops/health';
 import { getMetrics } from './ops/metrics';
 import { observe } from './observe';
@@ -75,6 +75,9 @@ export const adminRoutes: RouteEntry[] = [
   { path: '/api/admin/apps/:appId/catalog', handlers: { PUT: putAppCatalog, GET: getAppCatalog } },
   { path: '/api/admin/apps/:appId/draft', handlers: { GET: getDraftHandler, PUT: putDraftHandler, DELETE: deleteDraftHandler } },
   { path: '/api/admin/apps/:appId/draft/publish', handlers: { POST: postPublishHandler, DELETE: deletePublishHandler } },
+  { path: '/api/admin/apps/:appId/draft/approve', handlers: { POST: postApproveHandler } },
+  { path: '/api/admin/apps/:appId/draft/reject', handlers: { POST: postRejectHandler } },
+  { path: '/api/admin/apps/:appId/draft/withdraw', handlers: { POST: postWithdrawHandler } },
   { path: '/api/admin/apps/:appId/draft/impact', handlers: { POST: postImpactHandler } },
   { path: '/api/admin/apps/:appId/draft/preview', handlers: { POST: postPreviewHandler } },
   { path: '/api/admin/apps/:appId/draft/economy', handlers: { PUT: putDraftEconomyHandler } },

@@ -161,7 +161,7 @@ export async function handleStaffAuth(req: Request, ctx?: { remoteAddress?: stri
       err instanceof AppError
         ? err
         : unavailable
-          ? new AppError('unavailable', 'A dependency of the service is unavailable; retry later')
+          ? new AppError('unavailable', 'A dependency of the service is unavailable; retry later', { headers: { 'Retry-After': '1' } })
           : new AppError('internal_error', 'Unexpected error; quote the X-Request-Id when reporting it'),
     );
     res.headers.set('X-Request-Id', requestId);

@@ -66,7 +66,7 @@ export function connectIORedis(url: string, role: string, options: { autoPipelin
  * up to maxRedirections) before it fails as unavailable. `shardedSubscribers`:
  * SSUBSCRIBE goes to one subscriber connection per master (lib/bus/redis-cluster.ts).
  */
-export function connectIORedisCluster(url: string, role: string, options: { autoPipelining?: boolean; shardedSubscribers?: boolean } = {}): Cluster {
+export function connectIORedisCluster(url: string, role: string, options: { shardedSubscribers?: boolean } = {}): Cluster {
   const seed = new URL(url);
   const tls = seed.protocol === 'rediss:';
   const redisOptions: RedisOptions = {
@@ -80,11 +80,15 @@ export function connectIORedisCluster(url: string, role: string, options: { auto
   };
   const cluster = new Cluster([{ host: seed.hostname, port: Number(seed.port || 6379) }], {
     redisOptions,
-    enableAutoPipelining: options.autoPipelining ?? false,
-    // Auto-pipelining on a cluster groups a command by the slot of its first argument, which for a
-    // script is its sha or text, not a key: the batch then fails ("All keys in the pipeline should
-    // belong to the same slots allocation group"). Scripts are sent on their own.
-    autoPipeliningIgnoredCommands: ['eval', 'evalsha', 'eval_ro', 'evalsha_ro', 'script'],
+    // No auto-pipelining on a cluster. ioredis batches the commands of one tick per node and
+    // handles a MOVED reply for the batch as a whole: it is retried only when every error in it
+    // is the same and every command that succeeded is a read. After a failover (the slot map
+    // changes under the batch) two slots' MOVED differ, or a write in it succeeded, and each
+    // MOVED went back to its caller as a reply error, which the service answered 500
+    // (ioredis issues #1692, #2075). Sent one by one, every command follows MOVED and is
+    // retried through the failover (below). The explicit batches the limiter and the update
+    // log send keep all their keys in one slot (lib/kv/keys.ts), so their MOVED is one.
+    enableAutoPipelining: false,
     shardedSubscribers: options.shardedSubscribers ?? false,
     // A failover takes the cluster's node timeout and an election: a command to the
     // failed master is retried every 100 ms on a refreshed slot map, 16 times at most.
@@ -144,7 +148,7 @@ export interface TcpRedisClientHandle extends RedisClientHandle {
 }
 
 export function createTcpRedisClient(url: string, cluster = false): TcpRedisClientHandle {
-  const connection = cluster ? connectIORedisCluster(url, 'kv', { autoPipelining: true }) : connectIORedis(url, 'kv', { autoPipelining: true });
+  const connection = cluster ? connectIORedisCluster(url, 'kv') : connectIORedis(url, 'kv', { autoPipelining: true });
   return {
     connection,
     client: createRawRedis(new TcpRequester(connection)),

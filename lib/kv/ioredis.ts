@@ -32,7 +32,7 @@ export class IORedisKv implements KV {
   async mget(keys: string[]): Promise<(string | null)[]> {
     if (keys.length === 0) return [];
     // On a cluster one MGET must stay in one hash slot (CROSSSLOT otherwise): a GET
-    // per key instead, auto-pipelined, so each node still gets one write.
+    // per key instead, sent together (the cluster client does not auto-pipeline, lib/kv/clients.ts).
     if (this.cluster) return throughBreaker(() => Promise.all(keys.map((key) => this.redis.get(key))));
     return throughBreaker(() => this.redis.mget(keys));
   }

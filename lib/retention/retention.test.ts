@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, count, eq } from 'drizzle-orm';
 import { closeDb, getDb } from '@/db/client';
-import { analyticsRollups, events, idempotencyKeys } from '@/db/schema';
+import { analyticsRollups, events, idempotencyKeys, staffGrantUsage } from '@/db/schema';
 import { bucketOf } from '@/lib/analytics/rollups';
 import { prepareTestEnv, uniqueId } from '@/lib/testing/test-env';
 import { retentionSettings, runRetention } from './retention';
@@ -53,6 +53,20 @@ describe('retention', () => {
     // Nothing left to do: a second pass deletes none of ours.
     await runRetention(db, { eventDays: 90, analyticsDays: 400, batch: 2 }, now);
     expect([await left(idempotencyKeys), await left(events), await left(analyticsRollups)]).toEqual([1, 1, 1]);
+  }, 120_000);
+
+  it("deletes staff grant usage from before yesterday (UTC), which counts toward no day's grant limit, and keeps yesterday's and today's", async () => {
+    const db = await getDb();
+    const appId = uniqueId('retain-usage');
+    const now = Date.now();
+    const today = now - (now % DAY);
+    const row = (at: number) => ({ appId, actor: 'staff:ana@example.com', currency: 'gold', amount: 10, at });
+    // Three from before yesterday (one a millisecond before it began), one at yesterday's first millisecond, one today.
+    await db.insert(staffGrantUsage).values([row(today - 3 * DAY), row(today - 2 * DAY), row(today - DAY - 1), row(today - DAY), row(today)]);
+    const result = await runRetention(db, { eventDays: 90, analyticsDays: 400, batch: 2 }, now);
+    expect(result.grantUsage).toBeGreaterThanOrEqual(3);
+    const left = await db.select({ at: staffGrantUsage.at }).from(staffGrantUsage).where(eq(staffGrantUsage.appId, appId)).orderBy(staffGrantUsage.at);
+    expect(left.map((r) => r.at)).toEqual([today - DAY, today]);
   }, 120_000);
 
   it('reads its settings from the environment, with defaults, and refuses nonsense', () => {

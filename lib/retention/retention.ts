@@ -5,7 +5,9 @@
 // - events older than EVENT_RETENTION_DAYS (default 90; the inspector and
 //   future what-if replays read them);
 // - the dashboard's per-minute rollups older than ANALYTICS_RETENTION_DAYS
-//   (default 400; lib/analytics/rollups.ts deleteRollupsOlderThan).
+//   (default 400; lib/analytics/rollups.ts deleteRollupsOlderThan);
+// - staff grant usage from before yesterday (UTC): a support member's daily
+//   grant limit counts only today's rows (lib/services/_shared/grant-limit.ts).
 // Scheduled every RETENTION_INTERVAL_MS (default one hour; 0 turns it off) by
 // startRetention, on every instance (the deletes are idempotent; concurrent
 // runs only share the work).
@@ -31,6 +33,8 @@ export interface RetentionResult {
   rollups: number;
   /** Outbound-webhook deliveries delivered or failed longer ago than the event retention period (pending ones stay). */
   deliveries: number;
+  /** Staff grant usage rows from before yesterday 00:00 UTC (they count toward no day's grant limit). */
+  grantUsage: number;
 }
 
 function positiveInt(name: string, fallback: number): number {
@@ -92,7 +96,17 @@ export async function runRetention(db: DbOrTx, settings: RetentionSettings, now 
       ),
     batch,
   );
-  return { idempotencyKeys, events, rollups, deliveries };
+  // Yesterday's rows are kept one more day, as the grant limit's own pruning kept them.
+  const usageBefore = now - (now % DAY_MS) - DAY_MS;
+  const grantUsage = await drain(
+    async () =>
+      countOf(
+        await db.execute(sql`delete from staff_grant_usage where ctid in
+          (select ctid from staff_grant_usage where at < ${usageBefore} limit ${batch}) returning 1`),
+      ),
+    batch,
+  );
+  return { idempotencyKeys, events, rollups, deliveries, grantUsage };
 }
 
 const scheduler = processWide('retention.scheduler', () => ({ timer: null as ReturnType<typeof setInterval> | null, running: false }));

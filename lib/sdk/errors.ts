@@ -43,6 +43,10 @@ export class UserMismatchError extends QuestlineError {}
 export class ForbiddenError extends QuestlineError {}
 /** 403 `grant_limit_exceeded` (admin API): a support grant past the app's grant limit of the currency (nothing changed). */
 export class GrantLimitExceededError extends ForbiddenError {}
+/** 403 `self_approval` (admin API): the requester of a publish cannot approve it; another editor or admin must. */
+export class SelfApprovalError extends ForbiddenError {}
+/** 403 `not_requester` (admin API): only the requester withdraws an approval request; others reject it. */
+export class NotRequesterError extends ForbiddenError {}
 /** 404 `not_found` (and the parent of the resource-specific 404s). */
 export class NotFoundError extends QuestlineError {}
 export class MissionNotFoundError extends NotFoundError {}
@@ -65,6 +69,14 @@ export class BudgetExhaustedError extends ConflictError {}
 export class NeedsAcknowledgementError extends ConflictError {}
 /** 409 `balance_limit`: a claim or grant would take a balance past its currency's maxBalance (nothing changed). */
 export class BalanceLimitError extends ConflictError {}
+/** 409 `approval_pending` (admin API): a publish of the app waits for approval (nothing changed). */
+export class ApprovalPendingError extends ConflictError {}
+/** 409 `no_pending_approval` (admin API): nothing waits for approval (just approved, rejected or withdrawn), or another request than the one reviewed. */
+export class NoPendingApprovalError extends ConflictError {}
+/** 409 `release_scheduled` (admin API, requireApproval): an approved release is scheduled; cancel it before asking again. */
+export class ReleaseScheduledError extends ConflictError {}
+/** 409 `approval_required` (admin API): the app requires approval; a direct live catalog write is refused (change the draft and publish it). */
+export class ApprovalRequiredError extends ConflictError {}
 /** 409 `insufficient_balance`: a staff correction would take a balance below zero (admin API; nothing changed). */
 export class InsufficientBalanceError extends ConflictError {}
 /** 413 `payload_too_large`: body over 64 KiB. */
@@ -101,6 +113,8 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   user_mismatch: UserMismatchError,
   forbidden: ForbiddenError,
   grant_limit_exceeded: GrantLimitExceededError,
+  self_approval: SelfApprovalError,
+  not_requester: NotRequesterError,
   not_found: NotFoundError,
   mission_not_found: MissionNotFoundError,
   balance_not_found: BalanceNotFoundError,
@@ -117,6 +131,10 @@ const BY_CODE: { readonly [C in Exclude<ErrorCode, Code429>]: Ctor } = {
   budget_exhausted: BudgetExhaustedError,
   needs_acknowledgement: NeedsAcknowledgementError,
   balance_limit: BalanceLimitError,
+  approval_pending: ApprovalPendingError,
+  no_pending_approval: NoPendingApprovalError,
+  release_scheduled: ReleaseScheduledError,
+  approval_required: ApprovalRequiredError,
   insufficient_balance: InsufficientBalanceError,
   payload_too_large: PayloadTooLargeError,
   idempotency_key_reused: IdempotencyKeyReusedError,

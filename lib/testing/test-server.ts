@@ -2,6 +2,7 @@
 // the same handlers), on the embedded PGlite in a fresh directory, or on the
 // PostgreSQL/Redis named by DATABASE_URL/REDIS_URL when set.
 import type { AddressInfo } from 'node:net';
+import path from 'node:path';
 import { prepareTestEnv, uniqueId } from './test-env';
 import type { CatalogInput } from './types';
 
@@ -16,8 +17,9 @@ export interface TestServer {
 
 export async function startTestServer(): Promise<TestServer> {
   prepareTestEnv('started');
-  const [{ boot }, { createNodeServer }] = await Promise.all([import('@/lib/boot'), import('@/lib/http/node-server')]);
+  const [{ boot }, { createNodeServer }, { getConfig }] = await Promise.all([import('@/lib/boot'), import('@/lib/http/node-server'), import('@/lib/config')]);
   await boot();
+  assertConfigOfThisFile(getConfig());
   const server = createNodeServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -33,6 +35,24 @@ export async function startTestServer(): Promise<TestServer> {
       await closeDb();
     },
   };
+}
+
+/**
+ * The server must run on the configuration this file's environment gives. In
+ * a shared worker (lib/testing/fresh-env.ts) a configuration read before
+ * prepareTestEnv (a previous file's background work reading it after the
+ * environment was given back) holds another data directory and admin key:
+ * every admin call then answered 401 "Missing or wrong admin key" (seen once
+ * for lib/http/admin/grant-limits.test.ts in a full embedded run, not
+ * reproduced). Fail here instead, naming what was read.
+ */
+function assertConfigOfThisFile(config: { dataDir: string; adminApiKey: string | null }): void {
+  const dataDir = path.resolve(process.env.QUESTLINE_DATA_DIR!);
+  if (config.dataDir === dataDir && config.adminApiKey === process.env.ADMIN_API_KEY) return;
+  throw new Error(
+    `startTestServer: the configuration was read before this file set its environment (data directory ${config.dataDir}, not ${dataDir}; ` +
+      `admin key ${config.adminApiKey === process.env.ADMIN_API_KEY ? 'the same' : 'another'}): background work of an earlier file in this worker read it after lib/testing/fresh-env.ts gave the environment back`,
+  );
 }
 
 export interface TestApp {

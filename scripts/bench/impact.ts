@@ -1,4 +1,4 @@
-// `npm run bench:impact [-- --events 1000000] [-- --users 200000] [-- --seed spread|skewed] [-- --page 5000] [-- --runs 3] [-- --keep]`
+// `npm run bench:impact [-- --events 1000000] [-- --users 200000] [-- --seed spread|skewed] [-- --page 5000] [-- --runs 3] [-- --keep] [-- --not-started]`
 // (a profile: `node --cpu-prof --import tsx scripts/bench/impact.ts …`, then scripts/bench/profile-summary.mjs --marker replayImpact)
 //
 // The what-if impact replay (lib/services/impact/replay-impact.ts) over N
@@ -33,6 +33,8 @@ if (SEED !== 'spread' && SEED !== 'skewed') throw new Error('--seed spread|skewe
 const PAGE = Number(option('page', '5000'));
 const RUNS = Number(option('runs', '3'));
 const KEEP = argv.includes('--keep');
+// --not-started: 'play' sits in a campaign that starts tomorrow on both sides, so the replay also runs its as-if-live sides (issue 39 §5).
+const NOT_STARTED = argv.includes('--not-started');
 
 process.env.QUESTLINE_QUIET = '1';
 // Seeding a million rows takes longer than a request's query bound.
@@ -44,10 +46,11 @@ if (!process.env.DATABASE_URL) process.env.QUESTLINE_DATA_DIR ??= mkdtempSync(pa
 const DAY = 86_400_000;
 
 async function main() {
-  const [{ getDb, getDbDriver, closeDb }, { buildCatalog }, { missionSchema }, { logger }, { replayImpact }, { sql }] = await Promise.all([
+  const [{ getDb, getDbDriver, closeDb }, { buildCatalog }, { missionSchema }, { campaignSchema }, { logger }, { replayImpact }, { sql }] = await Promise.all([
     import('@/db/client'),
     import('@/lib/catalog/catalog'),
     import('@/lib/contract/mission'),
+    import('@/lib/contract/campaign'),
     import('@/lib/log'),
     import('@/lib/services/impact/replay-impact'),
     import('drizzle-orm'),
@@ -83,22 +86,24 @@ async function main() {
   const unchanged = Array.from({ length: 14 }, (_, i) =>
     m({ id: `same-${i}`, criteria: { eventName: names[i % names.length], count: 3 + i }, reward: gems(i + 1) }),
   );
+  const inCampaign = NOT_STARTED ? { campaignId: 'later' } : {};
+  const campaigns = NOT_STARTED ? [campaignSchema.parse({ id: 'later', title: 'Later', startAt: now + DAY, endAt: now + 8 * DAY })] : [];
   const live = buildCatalog(appId, [
     ...unchanged,
     m({ id: 'ace', criteria: { eventName: 'match_won', count: 2, filter: { mode: 'ranked' } }, reward: gems(50) }),
-    m({ id: 'play', criteria: { eventName: 'match_played', count: 5 }, reward: gems(10) }),
+    m({ id: 'play', criteria: { eventName: 'match_played', count: 5 }, reward: gems(10), ...inCampaign }),
     m({ id: 'daily', criteria: { eventName: 'login', count: 1, window: 'daily' }, reward: gems(3) }),
     m({ id: 'old', criteria: { eventName: 'chat', count: 10 }, reward: gems(5) }),
     m({ id: 'pro', criteria: { eventName: 'match_won', count: 4 }, reward: gems(40), prerequisites: ['ace'] }),
-  ], []);
+  ], campaigns);
   const draft = buildCatalog(appId, [
     ...unchanged,
     m({ id: 'ace', criteria: { eventName: 'match_won', count: 3, filter: { mode: 'ranked' } }, reward: gems(50) }),
-    m({ id: 'play', criteria: { eventName: 'match_played', count: 3 }, reward: gems(10) }),
+    m({ id: 'play', criteria: { eventName: 'match_played', count: 3 }, reward: gems(10), ...inCampaign }),
     m({ id: 'daily', criteria: { eventName: 'login', count: 1, window: 'daily' }, reward: gems(4) }),
     m({ id: 'pro', criteria: { eventName: 'match_won', count: 4 }, reward: gems(60), prerequisites: ['ace'] }),
     m({ id: 'new', criteria: { eventName: 'level_up', count: 2, window: 'weekly' }, reward: gems(8) }),
-  ], []);
+  ], campaigns);
   const log = logger();
   const ctx = {
     appId,
@@ -129,6 +134,8 @@ async function main() {
   console.log(`driver ${driver}, page ${PAGE}: median ${(median / 1000).toFixed(2)} s, best ${(best / 1000).toFixed(2)} s for ${report!.events} events`);
   for (const row of report!.missions) {
     console.log(`  ${row.missionId.padEnd(6)} ${row.change.padEnd(8)} completed ${row.live.completed} → ${row.draft.completed}, in progress ${row.live.inProgress} → ${row.draft.inProgress}, gems ${row.payout.live.gems ?? 0} → ${row.payout.draft.gems ?? 0}`);
+    const a = row.asIfLive;
+    if (a) console.log(`         as if live: completed ${a.live.completed} → ${a.draft.completed}, in progress ${a.live.inProgress} → ${a.draft.inProgress}, gems ${a.payout.live.gems ?? 0} → ${a.payout.draft.gems ?? 0}`);
   }
   if (!KEEP) await db.execute(sql`delete from events where app_id = ${appId}`);
   await closeDb();

@@ -64,6 +64,11 @@ describe('POST …/draft/impact', () => {
       live: { inProgress: 2, completed: 1 },
       draft: { inProgress: 1, completed: 2 },
       payout: { live: { gems: 50 }, draft: { gems: 100 } },
+      notLive: { live: null, draft: null },
+      asIfLive: null,
+      // Its one completion (player 3) was never claimed: the observed rate is 0.
+      claimRate: { rate: 0, basis: 'mission', claims: 0, completions: 1 },
+      payoutAtClaimRate: { live: { gems: 0 }, draft: { gems: 0 } },
     });
     expect(byId.login).toMatchObject({ change: 'removed', live: { inProgress: 0, completed: 2 }, draft: { inProgress: 0, completed: 0 }, payout: { live: { gems: 20 }, draft: {} } });
     expect(byId['login-bonus']).toMatchObject({ change: 'added', live: { completed: 0 }, draft: { completed: 2 }, payout: { live: {}, draft: { coins: 10 } } });
@@ -72,6 +77,76 @@ describe('POST …/draft/impact', () => {
     const asSupport = await asStaff(server, support.cookie, 'POST', impactOf, {});
     expect(asSupport.status).toBe(200);
     expect(((await asSupport.json()) as Report).to - ((await call<Report>('POST', impactOf, {})).body.from)).toBeGreaterThanOrEqual(30 * 86_400_000 - 60_000);
+  });
+
+  it('evaluates a campaign that has not started and a new mission as if live over the period, with the payout at the observed claim rate', async () => {
+    const inTenDays = Date.now() + 10 * 86_400_000;
+    const winter = { id: 'winter', title: 'Winter cup', startAt: inTenDays, endAt: inTenDays + 7 * 86_400_000 };
+    const PLAY = mission('play-2', { title: 'Play 2 matches', campaignId: 'winter', criteria: { eventName: 'match_played', count: 2 }, reward: { kind: 'currency', currency: 'coins', amount: 100 } });
+    const FIRST = mission('first-match', { criteria: { eventName: 'match_played', count: 1 }, reward: { kind: 'currency', currency: 'coins', amount: 10 } });
+    const app = await createTestApp(server, { missions: [PLAY, FIRST], campaigns: [winter] });
+    // Three players play 3, 2 and 1 matches: each completes first-match; the first two claim it.
+    for (const [i, n] of [3, 2, 1].entries()) {
+      const user = await newUser(server, app);
+      for (let k = 0; k < n; k++) expect((await user.event('match_played', { k })).status).toBe(200);
+      if (i < 2) expect((await user.claim('first-match')).status).toBe(200);
+    }
+    // The draft raises the campaign's reward 100×, first-match's 2×, and adds a mission of 3 matches.
+    const draft = {
+      missions: [
+        { ...PLAY, reward: { kind: 'currency', currency: 'coins', amount: 10_000 } },
+        { ...FIRST, reward: { kind: 'currency', currency: 'coins', amount: 20 } },
+        mission('play-3', { criteria: { eventName: 'match_played', count: 3 }, reward: { kind: 'currency', currency: 'coins', amount: 30 } }),
+      ],
+      campaigns: [winter],
+    };
+    expect((await call('PUT', `/api/admin/apps/${app.appId}/draft`, draft)).status).toBe(200);
+    const { status, body } = await call<Report>('POST', `/api/admin/apps/${app.appId}/draft/impact`, { days: 7 });
+    expect(status).toBe(200);
+    expect(body.events).toBe(6);
+    const byId = Object.fromEntries(body.missions.map((m) => [m.missionId, m]));
+    // Observed over the 7 days: 3 completions of first-match, 2 claims (the app's only completions).
+    const rate = { rate: 2 / 3, claims: 2, completions: 3 };
+    expect(byId['play-2']).toEqual({
+      missionId: 'play-2',
+      change: 'changed',
+      // Judged as it was: the campaign had not started, so nothing counted.
+      live: { inProgress: 0, completed: 0 },
+      draft: { inProgress: 0, completed: 0 },
+      payout: { live: {}, draft: {} },
+      notLive: { live: 'campaign_not_started', draft: 'campaign_not_started' },
+      // As if live over the 7 days: two players complete (3 and 2 matches), one is in progress.
+      asIfLive: {
+        live: { inProgress: 1, completed: 2 },
+        draft: { inProgress: 1, completed: 2 },
+        payout: { live: { coins: 200 }, draft: { coins: 20_000 } },
+        payoutAtClaimRate: { live: { coins: 133 }, draft: { coins: 13_333 } },
+      },
+      claimRate: { ...rate, basis: 'app' },
+      payoutAtClaimRate: { live: {}, draft: {} },
+    });
+    expect(byId['first-match']).toEqual({
+      missionId: 'first-match',
+      change: 'changed',
+      live: { inProgress: 0, completed: 3 },
+      draft: { inProgress: 0, completed: 3 },
+      payout: { live: { coins: 30 }, draft: { coins: 60 } },
+      notLive: { live: null, draft: null },
+      asIfLive: null,
+      claimRate: { ...rate, basis: 'mission' },
+      payoutAtClaimRate: { live: { coins: 20 }, draft: { coins: 40 } },
+    });
+    expect(byId['play-3']).toEqual({
+      missionId: 'play-3',
+      change: 'added',
+      live: { inProgress: 0, completed: 0 },
+      draft: { inProgress: 2, completed: 1 },
+      payout: { live: {}, draft: { coins: 30 } },
+      notLive: { live: null, draft: 'new_mission' },
+      asIfLive: { live: { inProgress: 0, completed: 0 }, draft: { inProgress: 2, completed: 1 }, payout: { live: {}, draft: { coins: 30 } }, payoutAtClaimRate: { live: {}, draft: { coins: 20 } } },
+      claimRate: { ...rate, basis: 'app' },
+      payoutAtClaimRate: { live: {}, draft: { coins: 20 } },
+    });
   });
 
   it('refuses days outside 1 to 90 and unknown fields with validation_error', async () => {

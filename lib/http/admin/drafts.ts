@@ -1,6 +1,7 @@
 // Drafts and releases of an app's catalog (docs/api.md "Drafts and releases"):
 // GET|PUT|DELETE /api/admin/apps/:appId/draft – the draft with its changes against live (?allowMissing=true: 204 without one); write it whole; discard it
 // POST|DELETE /api/admin/apps/:appId/draft/publish – publish it now ({} → 200) or at a time ({at} → 202); cancel the schedule
+// POST /api/admin/apps/:appId/draft/approve|reject|withdraw – the two-person rule: approve another's publish, reject it with a reason, or the requester takes it back
 // POST /api/admin/apps/:appId/draft/preview – what GET /v1/missions would answer a user from the draft at a time
 // POST /api/admin/apps/:appId/draft/impact – what the draft would have done over the last days of stored events
 // GET /api/admin/apps/:appId/releases – the releases, newest first, and the scheduled publish
@@ -14,9 +15,12 @@ import { deleteDraft } from '@/lib/services/drafts/delete-draft';
 import { getDraft } from '@/lib/services/drafts/get-draft';
 import { putDraft } from '@/lib/services/drafts/put-draft';
 import { cancelScheduledPublish, publishDraft } from '@/lib/services/drafts/publish-draft';
+import { approveDraft } from '@/lib/services/drafts/approve-draft';
+import { rejectDraft } from '@/lib/services/drafts/reject-draft';
+import { withdrawApproval } from '@/lib/services/drafts/withdraw-approval';
 import { listReleases } from '@/lib/services/releases/list-releases';
 import { restoreRelease } from '@/lib/services/releases/restore-release';
-import { draftQuerySchema, duplicateCampaignInputSchema, previewInputSchema, impactInputSchema, publishInputSchema, releaseParamSchema, type DraftCollection } from '@/lib/contract/release';
+import { approveInputSchema, rejectInputSchema, draftQuerySchema, duplicateCampaignInputSchema, previewInputSchema, impactInputSchema, publishInputSchema, releaseParamSchema, type DraftCollection } from '@/lib/contract/release';
 import { campaignFormSchema } from '@/lib/contract/campaign';
 import { missionSchema } from '@/lib/contract/mission';
 import { themePresetSchema } from '@/lib/contract/theme';
@@ -68,6 +72,26 @@ export const postPublishHandler = adminRoute('catalog.write', async (req) => {
 export const deletePublishHandler = adminRoute('catalog.write', async (req) => {
   const ctx = await adminServiceContext(req, req.params.appId);
   return json(await cancelScheduledPublish({ ctx }));
+});
+
+export const postApproveHandler = adminRoute('catalog.write', async (req) => {
+  const { raw, value } = await readJsonBody(req.req);
+  const input = parseWith(approveInputSchema, raw.trim() === '' ? {} : value);
+  const ctx = await adminServiceContext(req, req.params.appId);
+  const outcome = await approveDraft({ ctx, input });
+  return json(outcome.body, { status: outcome.status });
+});
+
+export const postRejectHandler = adminRoute('catalog.write', async (req) => {
+  const { value } = await readJsonBody(req.req);
+  const input = parseWith(rejectInputSchema, value);
+  const ctx = await adminServiceContext(req, req.params.appId);
+  return json(await rejectDraft({ ctx, input }));
+});
+
+export const postWithdrawHandler = adminRoute('catalog.write', async (req) => {
+  const ctx = await adminServiceContext(req, req.params.appId);
+  return json(await withdrawApproval({ ctx }));
 });
 
 export const getReleasesHandler = adminRoute('catalog.read', async (req) => {

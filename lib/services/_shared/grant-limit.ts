@@ -38,9 +38,8 @@ async function checkGrantLimit(db: Tx, ctx: ServiceContext, currency: string, si
   let remaining: number | null = null;
   if (perStaffPerDay !== null) {
     await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`grant-limit:${ctx.appId}:${actor}:${currency}`}, 0))`);
+    // Only today's rows count; older ones are deleted by the retention job (lib/retention/retention.ts).
     const dayStart = now - (now % DAY_MS);
-    // Rows before yesterday count toward no day any more.
-    await db.execute(sql`delete from staff_grant_usage where app_id = ${ctx.appId} and actor = ${actor} and currency = ${currency} and at < ${dayStart - DAY_MS}`);
     const result = await db.execute(sql`select coalesce(sum(amount), 0)::text as used from staff_grant_usage
       where app_id = ${ctx.appId} and actor = ${actor} and currency = ${currency} and at >= ${dayStart}`);
     const used = Number((result as unknown as { rows: Array<{ used: string }> }).rows[0].used);

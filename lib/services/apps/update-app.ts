@@ -1,4 +1,4 @@
-// Changing an app's settings (its name, its signed webhook's limit, its grant limits): one
+// Changing an app's settings (its name, its signed webhook's limit, its grant limits, the two-person rule): one
 // transaction that locks the app's row, writes the change and its audit row
 // (before and after, never a secret). Input already parsed with updateAppSchema.
 import { eq } from 'drizzle-orm';
@@ -10,7 +10,7 @@ import { AppError } from '@/lib/errors';
 import { actorLabel, withTransaction, type ServiceContext } from '../context';
 
 /** The settings of an app the audit log compares: only what this verb can change. */
-const settingsOf = (app: PublicApp) => ({ name: app.name, webhookEventsPerMinute: app.webhookEventsPerMinute, grantLimits: app.grantLimits });
+const settingsOf = (app: PublicApp) => ({ name: app.name, webhookEventsPerMinute: app.webhookEventsPerMinute, grantLimits: app.grantLimits, requireApproval: app.requireApproval });
 
 export async function updateApp({ ctx, input }: { ctx: ServiceContext; input: UpdateAppInput }): Promise<PublicApp> {
   const { appId } = ctx;

@@ -16,10 +16,11 @@
 // correction, which lowers it, never does).
 import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
-import { balances, catalogEconomy, ledger } from '@/db/schema';
+import { balances, ledger } from '@/db/schema';
 import type { GrantInput, GrantResult } from '@/lib/contract/desk';
 import { AppError } from '@/lib/errors';
 import { checkGrantCurrency } from '@/lib/catalog/economy';
+import { readEconomySections } from '@/lib/catalog/economy-sections';
 import { balanceLimit } from '@/lib/balances/balance-limit';
 import type { Outcome } from '@/lib/idempotency/run-idempotent';
 import { actorLabel, type ServiceContext } from '../context';
@@ -41,7 +42,7 @@ export async function grant({ ctx, input }: { ctx: ServiceContext; input: GrantC
   const currencies = ctx.catalog
     ? ctx.catalog.economy.currencies
     : ctx.uow
-      ? (await ctx.uow.tx.select({ currencies: catalogEconomy.currencies }).from(catalogEconomy).where(eq(catalogEconomy.appId, appId)))[0]?.currencies
+      ? (await readEconomySections(ctx.uow.tx, appId)).currencies
       : (await ctx.deps.catalog(appId)).economy.currencies;
   checkGrantCurrency(currencies ?? null, currency);
   const maxBalance = currencies?.find((c) => c.id === currency)?.maxBalance;

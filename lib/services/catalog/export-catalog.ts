@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { campaignFromRow, missionFromRow, themeFromRow } from '@/lib/catalog/convert';
 import type { CatalogDocument } from '@/lib/contract/catalog';
-import { readEconomy } from '@/lib/catalog/catalog-document';
+import { readEconomySections } from '@/lib/catalog/economy-sections';
 import type { ServiceContext } from '../context';
 
 export async function exportCatalog({ ctx }: { ctx: ServiceContext }): Promise<CatalogDocument> {
@@ -24,7 +24,7 @@ export async function exportCatalog({ ctx }: { ctx: ServiceContext }): Promise<C
   // Only when the app has presets: a catalog without them keeps its historical shape.
   if (themeRows.length > 0) doc.themes = themeRows.map(themeFromRow);
   // Likewise the currencies and items sections: only those the app defines.
-  const economy = await readEconomy(db, appId);
+  const economy = await readEconomySections(db, appId);
   if (economy.currencies) doc.currencies = economy.currencies;
   if (economy.items) doc.items = economy.items;
   return doc;

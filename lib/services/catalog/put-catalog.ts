@@ -6,7 +6,8 @@
 import { eq, sql } from 'drizzle-orm';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
-import { catalogEnvelopeSchema, findCycle, invalid, parseEconomySections, parseItems, readEconomy } from '@/lib/catalog/catalog-document';
+import { catalogEnvelopeSchema, findCycle, invalid, parseEconomySections, parseItems } from '@/lib/catalog/catalog-document';
+import { readEconomySections } from '@/lib/catalog/economy-sections';
 import type { EconomySections } from '@/lib/contract/economy';
 import { checkEconomyReferences } from '@/lib/catalog/economy';
 import { storeEconomy } from '@/lib/catalog/economy-store';
@@ -125,7 +126,7 @@ export async function putCatalog({ ctx, input }: { ctx: ServiceContext; input: C
     // A section given is merged by id into the app's (absent: kept); either way completed with what the catalog names.
     const finalCampaigns = new Map(existingCampaigns.map((c) => [c.id, c as { budget?: CampaignIn['budget'] }]));
     campaigns.forEach((c) => finalCampaigns.set(c.id, c));
-    const stored = await readEconomy(db, appId);
+    const stored = await readEconomySections(db, appId);
     const merge = <T extends { id: string }>(have: T[] | undefined, given: T[] | undefined) =>
       given ? [...new Map([...(have ?? []), ...given].map((d) => [d.id, d])).values()] : undefined;
     await storeEconomy(db, {

@@ -8,6 +8,7 @@ import { AppError } from '@/lib/errors';
 import { diffCatalogs, readLiveCatalog } from '@/lib/catalog/catalog-document';
 import { latestRelease } from '@/lib/catalog/record-release';
 import { changeDetailsOf, draftWarnings } from './review-draft';
+import { approvalAnswer } from './approval';
 
 export async function findDraft(db: DbOrTx, appId: string, forUpdate = false): Promise<CatalogDraftRow | null> {
   const query = db.select().from(catalogDrafts).where(eq(catalogDrafts.appId, appId));
@@ -37,7 +38,7 @@ export async function scheduleAnswer(db: DbOrTx, row: CatalogDraftRow, live: Cat
   };
 }
 
-/** The draft as the API answers it: its catalog, base release, changes against the live catalog, who and when, its schedule. */
+/** The draft as the API answers it: its catalog, base release, changes against the live catalog, who and when, its schedule, its pending approval. */
 export async function draftAnswer(db: DbOrTx, row: CatalogDraftRow): Promise<Draft> {
   const live = await readLiveCatalog(db, row.appId);
   const changes = diffCatalogs(live, row.catalog);
@@ -51,5 +52,7 @@ export async function draftAnswer(db: DbOrTx, row: CatalogDraftRow): Promise<Dra
     schedule: await scheduleAnswer(db, row, live),
     changeDetails: changeDetailsOf(live, row.catalog, changes),
     warnings: await draftWarnings(db, row.appId, live, row.catalog, changes),
+    approval: await approvalAnswer(db, row, live),
+    rejection: row.approvalRejection ?? null,
   };
 }

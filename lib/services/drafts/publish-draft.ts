@@ -7,6 +7,8 @@
 // the snapshot is live, they stay as the next draft. Scheduling again takes a
 // new snapshot. DELETE …/draft/publish cancels a schedule: the snapshot is
 // dropped and the draft, which holds its changes and any made since, stays.
+// An app with requireApproval: the publish (now or scheduled) becomes a pending
+// approval holding the same snapshot (approval.ts; approve-draft.ts publishes it).
 import { eq } from 'drizzle-orm';
 import { catalogDrafts, type CatalogDraftRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
@@ -16,8 +18,12 @@ import { actorLabel, withTransaction, type ServiceContext, type TxContext } from
 import { publishCatalog } from '../releases/publish-catalog';
 import { findDraft, noDraft, scheduledCatalogOf } from './draft-row';
 import { draftWarnings, needsAcknowledgement } from './review-draft';
+import { approvalPending, isPending, requestApproval } from './approval';
+import { approvalRequired } from '../_shared/approval-rule';
+import type { PendingApproval } from '@/lib/contract/release';
 
 export type PublishOutcome = { status: 200; body: { release: number; publishedAt: number } } | { status: 202; body: { scheduledAt: number } };
+export type PublishRequestOutcome = PublishOutcome | { status: 202; body: { approval: PendingApproval } };
 
 /**
  * The draft `row` (locked by the caller) published, in the caller's transaction.
@@ -61,16 +67,19 @@ export async function publishDraftRow(
  * (review-draft.ts) answers 409 needs_acknowledgement, nothing written,
  * unless `acknowledgeWarnings`; the acknowledged warnings are audited.
  */
-export async function publishDraft({ ctx, input }: { ctx: ServiceContext; input: { at?: number; acknowledgeWarnings?: boolean } }): Promise<PublishOutcome> {
+export async function publishDraft({ ctx, input }: { ctx: ServiceContext; input: { at?: number; acknowledgeWarnings?: boolean } }): Promise<PublishRequestOutcome> {
   const now = ctx.now();
   if (input.at !== undefined && input.at <= now) throw new AppError('validation_error', `at: must be in the future (the service's time is ${now}); send {} to publish now`);
-  return withTransaction(ctx, async (tx): Promise<PublishOutcome> => {
+  return withTransaction(ctx, async (tx): Promise<PublishRequestOutcome> => {
     const row = await findDraft(tx.uow.tx, ctx.appId, true);
     if (!row) throw noDraft(ctx.appId);
+    if (isPending(row)) throw approvalPending(row);
     const actor = actorLabel(ctx.actor);
-    const warnings = await draftWarnings(tx.uow.tx, ctx.appId, await readLiveCatalog(tx.uow.tx, ctx.appId), row.catalog);
+    const live = await readLiveCatalog(tx.uow.tx, ctx.appId);
+    const warnings = await draftWarnings(tx.uow.tx, ctx.appId, live, row.catalog);
     if (warnings.length > 0 && input.acknowledgeWarnings !== true) throw needsAcknowledgement(warnings, input.at !== undefined);
     const acknowledged = warnings.length > 0 ? { acknowledgedWarnings: warnings } : {};
+    if (await approvalRequired(tx.uow.tx, ctx.appId)) return { status: 202, body: { approval: await requestApproval(tx, row, { publishAt: input.at ?? null, live, acknowledged }) } };
     if (input.at === undefined) return { status: 200, body: await publishDraftRow(tx, row, actor, false, acknowledged) };
     await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: input.at, scheduledBy: actor, scheduledCatalog: row.catalog }).where(eq(catalogDrafts.appId, ctx.appId));
     await recordAudit(tx.uow.tx, { actor, action: 'draft.schedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: input.at, ...acknowledged } }, now);

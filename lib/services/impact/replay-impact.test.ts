@@ -4,7 +4,7 @@
 // from those events.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Db } from '@/db/client';
-import { events as eventsTable } from '@/db/schema';
+import { analyticsRollups, events as eventsTable } from '@/db/schema';
 import { buildCatalog, type Catalog } from '@/lib/catalog/catalog';
 import { campaignSchema, type CampaignInput } from '@/lib/contract/campaign';
 import { missionSchema, type MissionInput } from '@/lib/contract/mission';
@@ -55,6 +55,10 @@ async function store(appId: string, rows: Array<[userId: string, name: string, a
 
 const gems = (amount: number) => ({ kind: 'currency' as const, currency: 'gems', amount });
 const coins = (amount: number) => ({ kind: 'currency' as const, currency: 'coins', amount });
+/** No claim was observed in these apps (no rollup): no rate. */
+const NO_RATE = { rate: null, basis: 'none', claims: 0, completions: 0 };
+/** What a mission live on both sides adds, with no claim observed. */
+const PLAIN = { notLive: { live: null, draft: null }, asIfLive: null, claimRate: NO_RATE, payoutAtClaimRate: null };
 
 describe('replayImpact({ ctx, input })', () => {
   const liveMissions: MissionDef[] = [
@@ -123,6 +127,7 @@ describe('replayImpact({ ctx, input })', () => {
         live: { inProgress: 1, completed: 2 },
         draft: { inProgress: 2, completed: 1 },
         payout: { live: { gems: 100 }, draft: { gems: 50 } },
+        ...PLAIN,
       },
       {
         missionId: 'daily',
@@ -130,6 +135,7 @@ describe('replayImpact({ ctx, input })', () => {
         live: { inProgress: 0, completed: 1 },
         draft: { inProgress: 0, completed: 1 },
         payout: { live: { coins: 9 }, draft: { coins: 12 } },
+        ...PLAIN,
       },
       {
         missionId: 'new',
@@ -137,6 +143,10 @@ describe('replayImpact({ ctx, input })', () => {
         live: { inProgress: 0, completed: 0 },
         draft: { inProgress: 0, completed: 1 },
         payout: { live: {}, draft: { coins: 7 } },
+        ...PLAIN,
+        // Not live yet: its figures as if live are its draft ones (it has no campaign to open).
+        notLive: { live: null, draft: 'new_mission' },
+        asIfLive: { live: { inProgress: 0, completed: 0 }, draft: { inProgress: 0, completed: 1 }, payout: { live: {}, draft: { coins: 7 } }, payoutAtClaimRate: null },
       },
       {
         missionId: 'old',
@@ -144,6 +154,7 @@ describe('replayImpact({ ctx, input })', () => {
         live: { inProgress: 0, completed: 1 },
         draft: { inProgress: 0, completed: 0 },
         payout: { live: { gems: 5 }, draft: {} },
+        ...PLAIN,
       },
       {
         missionId: 'play',
@@ -151,6 +162,7 @@ describe('replayImpact({ ctx, input })', () => {
         live: { inProgress: 1, completed: 1 },
         draft: { inProgress: 0, completed: 2 },
         payout: { live: { coins: 10 }, draft: { coins: 20 } },
+        ...PLAIN,
       },
     ]);
 
@@ -203,6 +215,7 @@ describe('replayImpact({ ctx, input })', () => {
         live: { inProgress: 0, completed: 1 },
         draft: { inProgress: 0, completed: 2 },
         payout: { live: { coins: 30 }, draft: { coins: 60 } },
+        ...PLAIN,
       },
       {
         missionId: 'second',
@@ -210,6 +223,7 @@ describe('replayImpact({ ctx, input })', () => {
         live: { inProgress: 1, completed: 1 },
         draft: { inProgress: 0, completed: 2 },
         payout: { live: { gems: 10 }, draft: { gems: 20 } },
+        ...PLAIN,
       },
     ]);
   });
@@ -229,9 +243,123 @@ describe('replayImpact({ ctx, input })', () => {
       const report = await replayImpact({ ctx: { ...base, appId }, input: { live, draft, pageSize } });
       expect(report.events).toBe(2);
       expect(report.missions).toEqual([
-        { missionId: 'second', change: 'changed', live: { inProgress: 0, completed: 1 }, draft: { inProgress: 0, completed: 1 }, payout: { live: { gems: 10 }, draft: { gems: 20 } } },
+        { missionId: 'second', change: 'changed', live: { inProgress: 0, completed: 1 }, draft: { inProgress: 0, completed: 1 }, payout: { live: { gems: 10 }, draft: { gems: 20 } }, ...PLAIN },
       ]);
     }
+  });
+
+  it('evaluates a campaign that has not started and a new mission as if live over the period; the payout at the observed claim rate', async () => {
+    const appId = uniqueId('app');
+    const at = (daysAgo: number, minute = 0) => NOW - daysAgo * DAY + minute * 60_000;
+    // The campaign starts in 5 days on both sides: live, its mission counted nothing.
+    const winter = { id: 'winter', startAt: NOW + 5 * DAY, endAt: NOW + 20 * DAY };
+    const play = { id: 'play-2', criteria: { eventName: 'match_played', count: 2 }, reward: coins(100), campaignId: 'winter' };
+    const login = { id: 'login', criteria: { eventName: 'login', count: 1 }, reward: gems(5) };
+    const live = catalogOf(appId, [play, login], [winter]);
+    const draft = catalogOf(
+      appId,
+      [
+        { ...play, reward: coins(10_000) }, // the reward raised 100×
+        { ...login, reward: gems(6) },
+        { id: 'shop', criteria: { eventName: 'shop_visit', count: 1 }, reward: coins(7) }, // a new mission
+        { id: 'winter-bonus', criteria: { eventName: 'match_played', count: 1 }, reward: coins(40), campaignId: 'winter' }, // new, in the campaign
+      ],
+      [winter],
+    );
+    await store(appId, [
+      // u1: three matches (play-2 once: lifetime), a login, a shop visit; u2: two matches, a login; u3: one match, a login.
+      ['u1', 'match_played', at(3, 1)],
+      ['u1', 'match_played', at(3, 2)],
+      ['u1', 'match_played', at(3, 3)],
+      ['u1', 'login', at(3, 4)],
+      ['u1', 'shop_visit', at(3, 5)],
+      ['u2', 'match_played', at(2, 1)],
+      ['u2', 'match_played', at(2, 2)],
+      ['u2', 'login', at(2, 3)],
+      ['u3', 'match_played', at(1, 1)],
+      ['u3', 'login', at(1, 2)],
+    ]);
+    // The dashboard's counters: login 3 completions and 2 claims in the period, 'steady' 1 and 1;
+    // a claim of login 40 days ago (outside) and another app's counters are not counted.
+    const rollup = (app: string, daysAgo: number, kind: 'completion' | 'claim', key: string, count: number) => ({ appId: app, bucketStart: at(daysAgo) - (at(daysAgo) % 60_000), kind, key, shard: 0, count, amount: 0 });
+    await db.insert(analyticsRollups).values([
+      rollup(appId, 3, 'completion', 'login', 2),
+      rollup(appId, 1, 'completion', 'login', 1),
+      rollup(appId, 2, 'claim', 'login', 2),
+      rollup(appId, 40, 'claim', 'login', 5),
+      rollup(appId, 2, 'completion', 'steady', 1),
+      rollup(appId, 2, 'claim', 'steady', 1),
+      rollup(uniqueId('app'), 2, 'completion', 'login', 9),
+    ]);
+    const appRate = { rate: 0.75, basis: 'app', claims: 3, completions: 4 };
+    const report = await replayImpact({ ctx: { ...base, appId }, input: { live, draft } });
+    expect(report.events).toBe(10);
+    expect(report.missions).toEqual([
+      {
+        missionId: 'login',
+        change: 'changed',
+        live: { inProgress: 0, completed: 3 },
+        draft: { inProgress: 0, completed: 3 },
+        payout: { live: { gems: 15 }, draft: { gems: 18 } },
+        notLive: { live: null, draft: null },
+        asIfLive: null,
+        claimRate: { rate: 2 / 3, basis: 'mission', claims: 2, completions: 3 },
+        payoutAtClaimRate: { live: { gems: 10 }, draft: { gems: 12 } },
+      },
+      {
+        missionId: 'play-2',
+        change: 'changed',
+        // Judged as it was: the campaign had not started, nothing counted ("no change").
+        live: { inProgress: 0, completed: 0 },
+        draft: { inProgress: 0, completed: 0 },
+        payout: { live: {}, draft: {} },
+        notLive: { live: 'campaign_not_started', draft: 'campaign_not_started' },
+        // As if live over the 30 days: u1 and u2 complete, u3 is in progress.
+        asIfLive: {
+          live: { inProgress: 1, completed: 2 },
+          draft: { inProgress: 1, completed: 2 },
+          payout: { live: { coins: 200 }, draft: { coins: 20_000 } },
+          payoutAtClaimRate: { live: { coins: 150 }, draft: { coins: 15_000 } },
+        },
+        claimRate: appRate,
+        payoutAtClaimRate: { live: {}, draft: {} },
+      },
+      {
+        missionId: 'shop',
+        change: 'added',
+        live: { inProgress: 0, completed: 0 },
+        draft: { inProgress: 0, completed: 1 },
+        payout: { live: {}, draft: { coins: 7 } },
+        notLive: { live: null, draft: 'new_mission' },
+        asIfLive: { live: { inProgress: 0, completed: 0 }, draft: { inProgress: 0, completed: 1 }, payout: { live: {}, draft: { coins: 7 } }, payoutAtClaimRate: { live: {}, draft: { coins: 5 } } },
+        claimRate: appRate,
+        payoutAtClaimRate: { live: {}, draft: { coins: 5 } },
+      },
+      {
+        missionId: 'winter-bonus',
+        change: 'added',
+        live: { inProgress: 0, completed: 0 },
+        draft: { inProgress: 0, completed: 0 },
+        payout: { live: {}, draft: {} },
+        notLive: { live: null, draft: 'campaign_not_started' },
+        asIfLive: { live: { inProgress: 0, completed: 0 }, draft: { inProgress: 0, completed: 3 }, payout: { live: {}, draft: { coins: 120 } }, payoutAtClaimRate: { live: {}, draft: { coins: 90 } } },
+        claimRate: appRate,
+        payoutAtClaimRate: { live: {}, draft: {} },
+      },
+    ]);
+    // Pages of 2 rows answer the same; over 2 days only u2 and u3 count (u2 completes play-2).
+    expect(await replayImpact({ ctx: { ...base, appId }, input: { live, draft, pageSize: 2 } })).toEqual(report);
+    const twoDays = await replayImpact({ ctx: { ...base, appId }, input: { live, draft, days: 2 } });
+    expect(twoDays.missions.find((m) => m.missionId === 'play-2')?.asIfLive).toMatchObject({ live: { inProgress: 1, completed: 1 }, payout: { draft: { coins: 10_000 } } });
+    // The draft moves the campaign's start into the past: the draft side is live (judged as it is), the live side as if live.
+    const started = catalogOf(appId, [{ ...play, reward: coins(10_000) }, login], [{ ...winter, startAt: at(2, 3) }]);
+    const moved = (await replayImpact({ ctx: { ...base, appId }, input: { live, draft: started } })).missions.find((m) => m.missionId === 'play-2');
+    expect(moved).toMatchObject({
+      notLive: { live: 'campaign_not_started', draft: null },
+      // Only u3's match is after the draft's start; as if live, u1 and u2 complete the live one.
+      draft: { inProgress: 1, completed: 0 },
+      asIfLive: { live: { inProgress: 1, completed: 2 }, draft: { inProgress: 1, completed: 0 }, payout: { live: { coins: 200 }, draft: {} } },
+    });
   });
 
   it('nothing changed: no mission, no event read; days outside 1..90 are refused', async () => {

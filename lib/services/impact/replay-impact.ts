@@ -19,9 +19,20 @@
 // - the missions replayed are the changed ones and (transitively) their
 //   prerequisites, so locks come out as the engine would decide them; events
 //   whose name none of those missions counts are not read at all.
+// - a mission not live yet at `to` (issue 39 §5: a new mission, or one whose
+//   campaign starts after `to`) is also evaluated as if it had been live over
+//   the whole period: its side is replayed a second time with every campaign
+//   that has not started taken as started at `from` (`asIfLive`); only when
+//   such a mission is reported, so the usual replay pays nothing for it;
+// - the payout is also given at the observed claim rate: claims ÷ completions
+//   of the mission in the period from the dashboard's per-minute counters
+//   (lib/analytics/rollups.ts), or of the whole app when the mission has none.
+import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { claimedMissionIds, evaluateEvent, missionLock } from '@/lib/missions/engine';
 import type { Catalog } from '@/lib/catalog/catalog';
 import type { Campaign, EngineEvent, Mission, ProgressRecord } from '@/lib/missions/schema';
+import { analyticsRollups } from '@/db/schema';
+import { bucketOf } from '@/lib/analytics/rollups';
 import { runPrepared, textArray, type Prepared } from '@/db/prepared';
 import { AppError } from '@/lib/errors';
 import type { ServiceContext } from '../context';
@@ -40,13 +51,31 @@ interface ImpactCounts {
   completed: number;
 }
 
+type Payout = Record<string, number>;
+/** Why a side's mission was not live at `to`; null: it was (or it is absent from that side). */
+type NotLive = 'new_mission' | 'campaign_not_started' | null;
+
+interface ClaimRate {
+  /** claims ÷ completions, at most 1; null when basis is none. */
+  rate: number | null;
+  basis: 'mission' | 'app' | 'none';
+  claims: number;
+  completions: number;
+}
+
 interface MissionImpact {
   missionId: string;
   change: MissionChange;
   live: ImpactCounts;
   draft: ImpactCounts;
   /** Currency the completions would grant if claimed (every cycle of a recurring mission), per currency. */
-  payout: { live: Record<string, number>; draft: Record<string, number> };
+  payout: { live: Payout; draft: Payout };
+  notLive: { live: NotLive; draft: NotLive };
+  /** The figures as if the sides not live had been live over the whole period; null when both are live. */
+  asIfLive: { live: ImpactCounts; draft: ImpactCounts; payout: { live: Payout; draft: Payout }; payoutAtClaimRate: { live: Payout; draft: Payout } | null } | null;
+  claimRate: ClaimRate;
+  /** `payout` × the claim rate, rounded; null when no rate was observed. */
+  payoutAtClaimRate: { live: Payout; draft: Payout } | null;
 }
 
 export interface ImpactReport {
@@ -109,6 +138,19 @@ function missionChanges(live: Catalog, draft: Catalog): Array<{ missionId: strin
     }
   }
   return changes;
+}
+
+/** Whether the mission's campaign (in that catalog) has not started at `at`. */
+function campaignNotStarted(catalog: Catalog, mission: Mission, at: number): boolean {
+  const campaign = mission.campaignId ? catalog.campaigns.get(mission.campaignId) : undefined;
+  return campaign !== undefined && !campaign.archived && campaign.startAt > at;
+}
+
+/** The catalog with every campaign that has not started at `to` taken as started at `from` (its end is after `to` already). */
+function startedAt(catalog: Catalog, from: number, to: number): Catalog {
+  const campaigns = new Map<string, Campaign>();
+  for (const [id, campaign] of catalog.campaigns) campaigns.set(id, !campaign.archived && campaign.startAt > to ? { ...campaign, startAt: from } : campaign);
+  return { ...catalog, campaigns };
 }
 
 /** One catalog's side of the replay: the missions replayed by event name, and the tallies. */
@@ -185,9 +227,11 @@ function judge(side: Side, event: EngineEvent): void {
       records.set(mission.id, { ...record, status: 'claimed' });
       if (side.reported.has(mission.id)) {
         side.completed.add(mission.id);
-        // Every currency reward of the mission's bundle pays out.
-        const payout = side.payout.get(mission.id)!;
-        for (const reward of rewardsOf(mission)) if (reward.kind === 'currency') payout[reward.currency] = (payout[reward.currency] ?? 0) + reward.amount;
+        for (const reward of rewardsOf(mission)) {
+          if (reward.kind !== 'currency') continue;
+          const payout = side.payout.get(mission.id)!;
+          payout[reward.currency] = (payout[reward.currency] ?? 0) + reward.amount;
+        }
       }
     } else records.set(mission.id, record);
   }
@@ -243,6 +287,48 @@ function inTimeThenIdOrder(rows: Row[], i: number, j: number): Row[] {
   return mine;
 }
 
+/**
+ * The observed claim rate of each mission over [from, to): claims ÷
+ * completions counted by the dashboard's per-minute rollups (a claim of the
+ * period may be of a completion before it, so the ratio is capped at 1); a
+ * mission with no completion in the period (a new one, one whose campaign has
+ * not started) gets the rate of every mission of the app; with none in the
+ * app either, no rate.
+ */
+async function claimRates(ctx: ServiceContext, missionIds: string[], from: number, to: number): Promise<Map<string, ClaimRate>> {
+  const t = analyticsRollups;
+  const rows = await ctx.deps.db
+    .select({ kind: t.kind, key: t.key, n: sql<string>`sum(${t.count})` })
+    .from(t)
+    .where(and(eq(t.appId, ctx.appId), gte(t.bucketStart, bucketOf(from)), lt(t.bucketStart, to), inArray(t.kind, ['completion', 'claim'])))
+    .groupBy(t.kind, t.key);
+  const perMission = new Map<string, { claims: number; completions: number }>();
+  const app = { claims: 0, completions: 0 };
+  for (const row of rows) {
+    const n = Number(row.n);
+    const entry = perMission.get(row.key) ?? perMission.set(row.key, { claims: 0, completions: 0 }).get(row.key)!;
+    if (row.kind === 'completion') {
+      entry.completions += n;
+      app.completions += n;
+    } else {
+      entry.claims += n;
+      app.claims += n;
+    }
+  }
+  const rateOf = (c: { claims: number; completions: number }) => Math.min(1, c.claims / c.completions);
+  const appRate: ClaimRate = app.completions > 0 ? { rate: rateOf(app), basis: 'app', ...app } : { rate: null, basis: 'none', ...app };
+  return new Map(
+    missionIds.map((id) => {
+      const mine = perMission.get(id);
+      return [id, mine && mine.completions > 0 ? { rate: rateOf(mine), basis: 'mission', ...mine } : appRate];
+    }),
+  );
+}
+
+/** Each amount × rate, rounded to a whole number. */
+const rated = (payout: Payout, rate: number): Payout => Object.fromEntries(Object.entries(payout).map(([currency, amount]) => [currency, Math.round(amount * rate)]));
+const ratedBoth = (payout: { live: Payout; draft: Payout }, rate: number | null) => (rate === null ? null : { live: rated(payout.live, rate), draft: rated(payout.draft, rate) });
+
 function payloadOf(value: unknown): Record<string, unknown> {
   const parsed = typeof value === 'string' ? (JSON.parse(value) as unknown) : value;
   return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
@@ -256,7 +342,27 @@ export async function replayImpact({ ctx, input }: { ctx: ServiceContext; input:
   const from = to - days * DAY_MS;
   const changes = missionChanges(input.live, input.draft);
   const ids = changes.map((c) => c.missionId);
-  const sides = [sideOf(input.live, ids), sideOf(input.draft, ids)] as const;
+  // Not live at `to`: added by the draft, or in a campaign that has not started then.
+  const notLive = new Map(
+    changes.map(({ missionId, change }) => {
+      const on = (catalog: Catalog): NotLive => {
+        const mission = catalog.missions.get(missionId);
+        if (!mission || mission.archived) return null;
+        if (campaignNotStarted(catalog, mission, to)) return 'campaign_not_started';
+        return catalog === input.draft && change === 'added' ? 'new_mission' : null;
+      };
+      return [missionId, { live: on(input.live), draft: on(input.draft) }];
+    }),
+  );
+  // The as-if-live sides replay only the missions whose campaign has not started (a new mission's figures are its draft ones).
+  const unstarted = (side: 'live' | 'draft') => ids.filter((id) => notLive.get(id)![side] === 'campaign_not_started');
+  const asIfIds = { live: unstarted('live'), draft: unstarted('draft') };
+  const sides = [
+    sideOf(input.live, ids),
+    sideOf(input.draft, ids),
+    ...(asIfIds.live.length > 0 ? [sideOf(startedAt(input.live, from, to), asIfIds.live)] : []),
+    ...(asIfIds.draft.length > 0 ? [sideOf(startedAt(input.draft, from, to), asIfIds.draft)] : []),
+  ];
   const names = [...new Set(sides.flatMap((s) => [...s.byEvent.keys()]))];
 
   let events = 0;
@@ -265,8 +371,7 @@ export async function replayImpact({ ctx, input }: { ctx: ServiceContext; input:
     const replay = (rows: Row[]) => {
       for (const row of rows) {
         const event: EngineEvent = { userId: row.user_id as string, name: row.name as string, payload: payloadOf(row.payload), timestamp: Number(row.timestamp) };
-        judge(sides[0], event);
-        judge(sides[1], event);
+        for (const side of sides) judge(side, event);
       }
       events += rows.length;
     };
@@ -317,16 +422,36 @@ export async function replayImpact({ ctx, input }: { ctx: ServiceContext; input:
   }
 
   const [live, draft] = sides;
+  const liveAsIf = asIfIds.live.length > 0 ? sides[2] : live;
+  const draftAsIf = asIfIds.draft.length > 0 ? sides[sides.length - 1] : draft;
+  const rates = await claimRates(ctx, ids, from, to);
   return {
     from,
     to,
     events,
-    missions: changes.map(({ missionId, change }) => ({
-      missionId,
-      change,
-      live: live.counts.get(missionId)!,
-      draft: draft.counts.get(missionId)!,
-      payout: { live: live.payout.get(missionId)!, draft: draft.payout.get(missionId)! },
-    })),
+    missions: changes.map(({ missionId, change }) => {
+      const payout = { live: live.payout.get(missionId)!, draft: draft.payout.get(missionId)! };
+      const claimRate = rates.get(missionId)!;
+      const why = notLive.get(missionId)!;
+      let asIfLive: MissionImpact['asIfLive'] = null;
+      if (why.live !== null || why.draft !== null) {
+        // A side whose mission is live (or a new mission with no campaign to open) keeps its figures.
+        const l = why.live === 'campaign_not_started' ? liveAsIf : live;
+        const d = why.draft === 'campaign_not_started' ? draftAsIf : draft;
+        const asIfPayout = { live: l.payout.get(missionId)!, draft: d.payout.get(missionId)! };
+        asIfLive = { live: l.counts.get(missionId)!, draft: d.counts.get(missionId)!, payout: asIfPayout, payoutAtClaimRate: ratedBoth(asIfPayout, claimRate.rate) };
+      }
+      return {
+        missionId,
+        change,
+        live: live.counts.get(missionId)!,
+        draft: draft.counts.get(missionId)!,
+        payout,
+        notLive: why,
+        asIfLive,
+        claimRate,
+        payoutAtClaimRate: ratedBoth(payout, claimRate.rate),
+      };
+    }),
   };
 }

@@ -2,7 +2,7 @@
 
 import * as React from 'react';
 import type { ColumnDef } from '@tanstack/react-table';
-import { AppWindowIcon, GaugeIcon, KeyRoundIcon, WebhookIcon } from 'lucide-react';
+import { AppWindowIcon, GaugeIcon, KeyRoundIcon, ShieldCheckIcon, WebhookIcon } from 'lucide-react';
 import { Badge } from '@/components/ui/badge';
 import { DataTable, nameColumn } from '@/components/ui/data-table';
 import { EmptyState } from '@/components/ui/empty-state';
@@ -16,9 +16,10 @@ import type { PublicApp } from '@/lib/contract/app';
 import { CreateAppDialog } from './create-app-dialog';
 import { EndpointsSection } from './endpoints-section';
 import { WebhookLimitDialog, webhookLimitLabel } from './webhook-limit-dialog';
+import { ApprovalRuleDialog, approvalRuleLabel } from './approval-rule-dialog';
 import { APP_SECRET_HINT, RotateAppSecretDialog, RotateWebhookSecretDialog, WEBHOOK_SECRET_HINT, type Shown } from './rotate-dialogs';
 
-type Rotation = { kind: 'app' | 'webhook' | 'limit'; app: PublicApp } | null;
+type Rotation = { kind: 'app' | 'webhook' | 'limit' | 'approval'; app: PublicApp } | null;
 
 function columns(onRotate: (rotation: Rotation) => void): ColumnDef<PublicApp, unknown>[] {
   return [
@@ -60,12 +61,19 @@ function columns(onRotate: (rotation: Rotation) => void): ColumnDef<PublicApp, u
         <span className={row.original.webhookEventsPerMinute === null ? 'tabular-nums text-muted-foreground' : 'tabular-nums'}>{webhookLimitLabel(row.original)}</span>
       ),
     },
+    {
+      id: 'publishing',
+      header: 'Publishing',
+      enableSorting: false,
+      cell: ({ row }) => (row.original.requireApproval ? <Badge variant="secondary">{approvalRuleLabel(row.original)}</Badge> : <span className="text-muted-foreground">{approvalRuleLabel(row.original)}</span>),
+    },
     actionsColumn(
       (a) => `Actions for ${a.name} (${a.id})`,
       (a) => [
         { label: 'Rotate app secret', icon: KeyRoundIcon, onSelect: () => onRotate({ kind: 'app', app: a }) },
         { label: 'Rotate webhook secret', icon: WebhookIcon, onSelect: () => onRotate({ kind: 'webhook', app: a }) },
         { label: 'Set webhook limit', icon: GaugeIcon, onSelect: () => onRotate({ kind: 'limit', app: a }) },
+        { label: a.requireApproval ? 'Publish without approval' : 'Require approval to publish', icon: ShieldCheckIcon, onSelect: () => onRotate({ kind: 'approval', app: a }) },
       ],
     ),
   ];
@@ -119,6 +127,7 @@ export function AppsScreen() {
       <RotateAppSecretDialog app={rotation?.kind === 'app' ? rotation.app : null} onClose={close} onRotated={setShown} />
       <RotateWebhookSecretDialog app={rotation?.kind === 'webhook' ? rotation.app : null} onClose={close} onRotated={setShown} />
       <WebhookLimitDialog app={rotation?.kind === 'limit' ? rotation.app : null} onClose={close} />
+      <ApprovalRuleDialog app={rotation?.kind === 'approval' ? rotation.app : null} onClose={close} />
       <SecretDialog title={shown?.title ?? ''} description={shown?.description ?? ''} secrets={shown?.secrets ?? null} onClose={() => setShown(null)} />
     </>
   );

@@ -25,6 +25,7 @@ import type { DraftWarning } from '@/lib/contract/release';
 import { fromLocalInput } from '@/lib/console/local-time';
 import { ImpactCard } from './impact-card';
 import { PreviewPlayerCard } from './preview-card';
+import { ApprovalCard, RejectionNote } from './approval-card';
 
 export const draftKey = (appId: string) => draftQuery(appId).queryKey;
 export const releasesKey = (appId: string) => ['admin', 'apps', appId, 'releases'] as const;
@@ -50,6 +51,8 @@ export function DraftScreen() {
   const atMs = fromLocalInput(at);
   const [confirm, setConfirm] = React.useState<'publish' | 'schedule' | 'discard' | null>(null);
   const warnings = draft?.warnings ?? [];
+  // The two-person rule (the app's requireApproval): a publish asks another editor or admin to approve it.
+  const approvalRule = app?.requireApproval === true;
   // Publishing a draft with warnings asks first, and then says the warnings were read (acknowledgeWarnings).
   const acknowledge = warnings.length > 0 ? { acknowledgeWarnings: true } : {};
 
@@ -78,8 +81,8 @@ export function DraftScreen() {
       const messages = {
         start: 'Draft started from the live catalog',
         save: 'Draft saved: players see nothing of it until it is published',
-        publish: `Published as release ${(answer as { release?: number } | undefined)?.release ?? ''}`,
-        schedule: `Scheduled for ${action.at ? formatDateTime(action.at) : ''}`,
+        publish: approvalRule ? 'Asked for approval: another editor or admin approves it' : `Published as release ${(answer as { release?: number } | undefined)?.release ?? ''}`,
+        schedule: approvalRule ? `Asked for approval to publish at ${action.at ? formatDateTime(action.at) : ''}` : `Scheduled for ${action.at ? formatDateTime(action.at) : ''}`,
         unschedule: 'Schedule cancelled; its changes stay in the draft',
         discard: 'Draft discarded',
       };
@@ -163,6 +166,9 @@ export function DraftScreen() {
               <CatalogChanges changes={draft.changes} details={draft.changeDetails} label="Changes against live" />
             </CardContent>
           </Card>
+          {draft.approval ? (
+            <ApprovalCard appId={appId} approval={draft.approval} onDone={refresh} />
+          ) : (
           <Card>
             <CardHeader>
               <CardTitle>Publish</CardTitle>
@@ -174,8 +180,14 @@ export function DraftScreen() {
                 ) : (
                   'Nothing scheduled.'
                 )}
+                {approvalRule && ' This app requires approval: publishing or scheduling asks another editor or admin to approve the draft as it is now.'}
               </CardDescription>
             </CardHeader>
+            {draft.rejection && (
+              <CardContent>
+                <RejectionNote rejection={draft.rejection} />
+              </CardContent>
+            )}
             {draft.schedule && (
               <CardContent>
                 <ScheduledReleaseSummary schedule={draft.schedule} />
@@ -185,7 +197,7 @@ export function DraftScreen() {
               <CardContent className="grid gap-4">
                 <div className="flex flex-wrap gap-2">
                   <Button onClick={() => setConfirm('publish')} disabled={act.isPending}>
-                    Publish now
+                    {approvalRule ? 'Ask for approval' : 'Publish now'}
                   </Button>
                   {draft.scheduledAt !== null && (
                     <Button variant="outline" onClick={() => act.mutate({ kind: 'unschedule' })} disabled={act.isPending}>
@@ -205,7 +217,7 @@ export function DraftScreen() {
                       disabled={act.isPending || atMs === null || !Number.isFinite(atMs)}
                       onClick={() => atMs !== null && (warnings.length > 0 ? setConfirm('schedule') : act.mutate({ kind: 'schedule', at: atMs }))}
                     >
-                      Schedule
+                      {approvalRule ? 'Ask to schedule' : 'Schedule'}
                     </Button>
                   </div>
                   <p id="publish-at-zone" className="text-xs text-muted-foreground">
@@ -216,6 +228,7 @@ export function DraftScreen() {
               </CardContent>
             </IfCan>
           </Card>
+          )}
           <ImpactCard appId={appId} titles={new Map(draft.catalog.missions.map((m) => [m.id, m.title]))} />
           <PreviewPlayerCard appId={appId} draft={draft.catalog} />
           <Card className="lg:col-span-2">
@@ -241,9 +254,13 @@ export function DraftScreen() {
         open={confirm === 'publish'}
         onClose={() => setConfirm(null)}
         destructive={false}
-        title="Publish the draft now?"
-        description={`Players see ${draft?.changes.length ?? 0} change${draft?.changes.length === 1 ? '' : 's'} at once. It becomes a new release you can restore later.`}
-        confirmLabel={warnings.length > 0 ? 'Publish anyway' : 'Publish now'}
+        title={approvalRule ? 'Ask another editor to approve the draft?' : 'Publish the draft now?'}
+        description={
+          approvalRule
+            ? `The draft as it is now (${draft?.changes.length ?? 0} change${draft?.changes.length === 1 ? '' : 's'}) waits for another editor or admin; players see nothing until it is approved. Edits you make meanwhile stay in the draft.`
+            : `Players see ${draft?.changes.length ?? 0} change${draft?.changes.length === 1 ? '' : 's'} at once. It becomes a new release you can restore later.`
+        }
+        confirmLabel={approvalRule ? (warnings.length > 0 ? 'Ask anyway' : 'Ask for approval') : warnings.length > 0 ? 'Publish anyway' : 'Publish now'}
         onConfirm={() => act.mutate({ kind: 'publish' })}
       >
         <WarningList warnings={warnings} />

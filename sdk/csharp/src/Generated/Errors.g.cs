@@ -21,6 +21,10 @@ namespace Questline
         UserMismatch,
         /// <summary>403 &lt;c&gt;forbidden&lt;/c&gt;: The caller may not do this</summary>
         Forbidden,
+        /// <summary>403 &lt;c&gt;self_approval&lt;/c&gt;: The staff member (or the admin API key) who asked to publish cannot approve it: another editor or admin must</summary>
+        SelfApproval,
+        /// <summary>403 &lt;c&gt;not_requester&lt;/c&gt;: Only the staff member who asked for an approval can withdraw it; others reject it with a reason</summary>
+        NotRequester,
         /// <summary>403 &lt;c&gt;grant_limit_exceeded&lt;/c&gt;: A support grant or correction over the app’s grant limit of the currency (per grant, or per staff member per UTC day); nothing changed, the message and limit, remaining say what is left</summary>
         GrantLimitExceeded,
         /// <summary>404 &lt;c&gt;not_found&lt;/c&gt;: No such route</summary>
@@ -53,6 +57,14 @@ namespace Questline
         BudgetExhausted,
         /// <summary>409 &lt;c&gt;needs_acknowledgement&lt;/c&gt;: The draft (or the scheduled snapshot) has payout warnings: nothing was published or scheduled; `warnings` lists them, send acknowledgeWarnings: true to go ahead</summary>
         NeedsAcknowledgement,
+        /// <summary>409 &lt;c&gt;approval_pending&lt;/c&gt;: The app has a publish waiting for approval: approve, reject or withdraw it first (nothing changed)</summary>
+        ApprovalPending,
+        /// <summary>409 &lt;c&gt;no_pending_approval&lt;/c&gt;: The app has no publish waiting for approval (it may have just been approved, rejected or withdrawn)</summary>
+        NoPendingApproval,
+        /// <summary>409 &lt;c&gt;approval_required&lt;/c&gt;: The app requires approval: the live catalog changes only through a publish of the draft that another editor approves; a direct write (PUT …/catalog, the per-entity routes) is refused, nothing written</summary>
+        ApprovalRequired,
+        /// <summary>409 &lt;c&gt;release_scheduled&lt;/c&gt;: With requireApproval, a publish is asked for while an approved release is scheduled: cancel the schedule first (nothing changed)</summary>
+        ReleaseScheduled,
         /// <summary>409 &lt;c&gt;balance_limit&lt;/c&gt;: A grant or claim would take the balance past its currency’s maxBalance (nothing changed; the message names the currency and the limit)</summary>
         BalanceLimit,
         /// <summary>409 &lt;c&gt;insufficient_balance&lt;/c&gt;: A spend, or a staff correction, would take the balance below zero (nothing changed)</summary>
@@ -86,6 +98,8 @@ namespace Questline
                 case "invalid_signature": return ErrorCode.InvalidSignature;
                 case "user_mismatch": return ErrorCode.UserMismatch;
                 case "forbidden": return ErrorCode.Forbidden;
+                case "self_approval": return ErrorCode.SelfApproval;
+                case "not_requester": return ErrorCode.NotRequester;
                 case "grant_limit_exceeded": return ErrorCode.GrantLimitExceeded;
                 case "not_found": return ErrorCode.NotFound;
                 case "mission_not_found": return ErrorCode.MissionNotFound;
@@ -102,6 +116,10 @@ namespace Questline
                 case "claim_not_ready": return ErrorCode.ClaimNotReady;
                 case "budget_exhausted": return ErrorCode.BudgetExhausted;
                 case "needs_acknowledgement": return ErrorCode.NeedsAcknowledgement;
+                case "approval_pending": return ErrorCode.ApprovalPending;
+                case "no_pending_approval": return ErrorCode.NoPendingApproval;
+                case "approval_required": return ErrorCode.ApprovalRequired;
+                case "release_scheduled": return ErrorCode.ReleaseScheduled;
                 case "balance_limit": return ErrorCode.BalanceLimit;
                 case "insufficient_balance": return ErrorCode.InsufficientBalance;
                 case "payload_too_large": return ErrorCode.PayloadTooLarge;
@@ -126,6 +144,8 @@ namespace Questline
                 case ErrorCode.InvalidSignature: return "invalid_signature";
                 case ErrorCode.UserMismatch: return "user_mismatch";
                 case ErrorCode.Forbidden: return "forbidden";
+                case ErrorCode.SelfApproval: return "self_approval";
+                case ErrorCode.NotRequester: return "not_requester";
                 case ErrorCode.GrantLimitExceeded: return "grant_limit_exceeded";
                 case ErrorCode.NotFound: return "not_found";
                 case ErrorCode.MissionNotFound: return "mission_not_found";
@@ -142,6 +162,10 @@ namespace Questline
                 case ErrorCode.ClaimNotReady: return "claim_not_ready";
                 case ErrorCode.BudgetExhausted: return "budget_exhausted";
                 case ErrorCode.NeedsAcknowledgement: return "needs_acknowledgement";
+                case ErrorCode.ApprovalPending: return "approval_pending";
+                case ErrorCode.NoPendingApproval: return "no_pending_approval";
+                case ErrorCode.ApprovalRequired: return "approval_required";
+                case ErrorCode.ReleaseScheduled: return "release_scheduled";
                 case ErrorCode.BalanceLimit: return "balance_limit";
                 case ErrorCode.InsufficientBalance: return "insufficient_balance";
                 case ErrorCode.PayloadTooLarge: return "payload_too_large";
@@ -166,6 +190,8 @@ namespace Questline
                 case ErrorCode.InvalidSignature: return 401;
                 case ErrorCode.UserMismatch: return 403;
                 case ErrorCode.Forbidden: return 403;
+                case ErrorCode.SelfApproval: return 403;
+                case ErrorCode.NotRequester: return 403;
                 case ErrorCode.GrantLimitExceeded: return 403;
                 case ErrorCode.NotFound: return 404;
                 case ErrorCode.MissionNotFound: return 404;
@@ -182,6 +208,10 @@ namespace Questline
                 case ErrorCode.ClaimNotReady: return 409;
                 case ErrorCode.BudgetExhausted: return 409;
                 case ErrorCode.NeedsAcknowledgement: return 409;
+                case ErrorCode.ApprovalPending: return 409;
+                case ErrorCode.NoPendingApproval: return 409;
+                case ErrorCode.ApprovalRequired: return 409;
+                case ErrorCode.ReleaseScheduled: return 409;
                 case ErrorCode.BalanceLimit: return 409;
                 case ErrorCode.InsufficientBalance: return 409;
                 case ErrorCode.PayloadTooLarge: return 413;
@@ -206,6 +236,8 @@ namespace Questline
                 case ErrorCode.InvalidSignature: return new InvalidSignatureException(status, code, message, requestId);
                 case ErrorCode.UserMismatch: return new UserMismatchException(status, code, message, requestId);
                 case ErrorCode.Forbidden: return new ForbiddenException(status, code, message, requestId);
+                case ErrorCode.SelfApproval: return new SelfApprovalException(status, code, message, requestId);
+                case ErrorCode.NotRequester: return new NotRequesterException(status, code, message, requestId);
                 case ErrorCode.GrantLimitExceeded: return new GrantLimitExceededException(status, code, message, requestId);
                 case ErrorCode.NotFound: return new NotFoundException(status, code, message, requestId);
                 case ErrorCode.MissionNotFound: return new MissionNotFoundException(status, code, message, requestId);
@@ -222,6 +254,10 @@ namespace Questline
                 case ErrorCode.ClaimNotReady: return new ClaimNotReadyException(status, code, message, requestId);
                 case ErrorCode.BudgetExhausted: return new BudgetExhaustedException(status, code, message, requestId);
                 case ErrorCode.NeedsAcknowledgement: return new NeedsAcknowledgementException(status, code, message, requestId);
+                case ErrorCode.ApprovalPending: return new ApprovalPendingException(status, code, message, requestId);
+                case ErrorCode.NoPendingApproval: return new NoPendingApprovalException(status, code, message, requestId);
+                case ErrorCode.ApprovalRequired: return new ApprovalRequiredException(status, code, message, requestId);
+                case ErrorCode.ReleaseScheduled: return new ReleaseScheduledException(status, code, message, requestId);
                 case ErrorCode.BalanceLimit: return new BalanceLimitException(status, code, message, requestId);
                 case ErrorCode.InsufficientBalance: return new InsufficientBalanceException(status, code, message, requestId);
                 case ErrorCode.PayloadTooLarge: return new PayloadTooLargeException(status, code, message, requestId);
@@ -287,6 +323,18 @@ namespace Questline
     public class ForbiddenException : QuestlineException
     {
         public ForbiddenException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>403 &lt;c&gt;self_approval&lt;/c&gt;: The staff member (or the admin API key) who asked to publish cannot approve it: another editor or admin must</summary>
+    public class SelfApprovalException : ForbiddenException
+    {
+        public SelfApprovalException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>403 &lt;c&gt;not_requester&lt;/c&gt;: Only the staff member who asked for an approval can withdraw it; others reject it with a reason</summary>
+    public class NotRequesterException : ForbiddenException
+    {
+        public NotRequesterException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
     }
 
     /// <summary>403 &lt;c&gt;grant_limit_exceeded&lt;/c&gt;: A support grant or correction over the app’s grant limit of the currency (per grant, or per staff member per UTC day); nothing changed, the message and limit, remaining say what is left</summary>
@@ -383,6 +431,30 @@ namespace Questline
     public class NeedsAcknowledgementException : ConflictException
     {
         public NeedsAcknowledgementException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>409 &lt;c&gt;approval_pending&lt;/c&gt;: The app has a publish waiting for approval: approve, reject or withdraw it first (nothing changed)</summary>
+    public class ApprovalPendingException : ConflictException
+    {
+        public ApprovalPendingException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>409 &lt;c&gt;no_pending_approval&lt;/c&gt;: The app has no publish waiting for approval (it may have just been approved, rejected or withdrawn)</summary>
+    public class NoPendingApprovalException : ConflictException
+    {
+        public NoPendingApprovalException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>409 &lt;c&gt;approval_required&lt;/c&gt;: The app requires approval: the live catalog changes only through a publish of the draft that another editor approves; a direct write (PUT …/catalog, the per-entity routes) is refused, nothing written</summary>
+    public class ApprovalRequiredException : ConflictException
+    {
+        public ApprovalRequiredException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
+    }
+
+    /// <summary>409 &lt;c&gt;release_scheduled&lt;/c&gt;: With requireApproval, a publish is asked for while an approved release is scheduled: cancel the schedule first (nothing changed)</summary>
+    public class ReleaseScheduledException : ConflictException
+    {
+        public ReleaseScheduledException(int status, string code, string message, string requestId) : base(status, code, message, requestId) { }
     }
 
     /// <summary>409 &lt;c&gt;balance_limit&lt;/c&gt;: A grant or claim would take the balance past its currency’s maxBalance (nothing changed; the message names the currency and the limit)</summary>
