@@ -5,21 +5,21 @@
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import type { DbOrTx } from '@/db/client';
-import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
+import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable, type CampaignRow } from '@/db/schema';
 import { campaignFormSchema, type Campaign } from '@/lib/contract/campaign';
 import { CATALOG_LIMITS, type CatalogDocument } from '@/lib/contract/catalog';
 import { currencyDefinitionSchema, ECONOMY_LIMITS, itemDefinitionSchema, type EconomySections } from '@/lib/contract/economy';
 import { describeIssues } from '@/lib/contract/describe-issues';
 import { missionSchema, type Mission } from '@/lib/contract/mission';
 import type { CatalogChange } from '@/lib/contract/release';
-import { themePresetSchema } from '@/lib/contract/theme';
+import { themePresetSchema, type ThemePreset } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
 import { campaignFromRow, canonicalJson, missionFromRow, themeFromRow } from './convert';
 import { checkEconomyReferences, checkSectionIds } from './economy';
 import { readEconomySections } from './economy-sections';
 
 /** The envelope only: each item is parsed on its own, so an error names the item. */
-export const catalogEnvelopeSchema = z.object({
+const catalogEnvelopeSchema = z.object({
   missions: z.array(z.unknown()).max(CATALOG_LIMITS.missions).default([]),
   campaigns: z.array(z.unknown()).max(CATALOG_LIMITS.campaigns).default([]),
   themes: z.array(z.unknown()).max(CATALOG_LIMITS.themes).default([]),
@@ -46,7 +46,7 @@ export function invalid(where: string, message: string): never {
   throw new AppError('validation_error', `${where}: ${message}`);
 }
 
-export function parseItems<S extends z.ZodType>(schema: S, items: unknown[], kind: string): z.infer<S>[] {
+function parseItems<S extends z.ZodType>(schema: S, items: unknown[], kind: string): z.infer<S>[] {
   const seen = new Set<string>();
   return items.map((item, i) => {
     const id = typeof item === 'object' && item && 'id' in item ? String((item as { id: unknown }).id) : '?';
@@ -80,6 +80,60 @@ export function findCycle(missions: Map<string, Pick<Mission, 'id' | 'prerequisi
   return null;
 }
 
+/** A catalog body parsed item by item: each item by its schema (400 validation_error naming the item), ids unique per kind. */
+export interface ParsedCatalog {
+  missions: Mission[];
+  campaigns: Array<z.output<typeof campaignFormSchema>>;
+  themes: ThemePreset[];
+  /** The currencies and items sections, when the body carries them. */
+  economy: EconomySections;
+}
+
+/** The envelope, then each item by its schema: the same schemas as the console's forms (fields, filters, campaign bounds). */
+export function parseCatalogItems(body: unknown): ParsedCatalog {
+  const envelope = catalogEnvelopeSchema.safeParse(body);
+  if (!envelope.success) invalid('body', describeIssues(envelope.error));
+  return {
+    missions: parseItems(missionSchema, envelope.data.missions, 'missions'),
+    campaigns: parseItems(campaignFormSchema, envelope.data.campaigns, 'campaigns'),
+    themes: parseItems(themePresetSchema, envelope.data.themes, 'themes'),
+    economy: parseEconomySections(envelope.data),
+  };
+}
+
+/**
+ * The one check of a catalog's references, for a whole document (a draft:
+ * `of` "catalog", everything against the document) and for an import merged
+ * into an app's catalog (`of` "app", the given items against the catalog as
+ * it will be after the write): the economy sections cover every reward and
+ * budget line given; campaignId, prerequisites (no cycle), themeId and
+ * missionIds name items of the final catalog.
+ */
+export function checkCatalogReferences(
+  given: Pick<ParsedCatalog, 'missions' | 'campaigns' | 'economy'>,
+  final: { missions: Map<string, Pick<Mission, 'id' | 'prerequisites' | 'campaignId'>>; campaignIds: Set<string>; themeIds: Set<string> },
+  of: 'app' | 'catalog',
+): void {
+  checkEconomyReferences(given.economy, given.missions, given.campaigns);
+  given.missions.forEach((m, i) => {
+    const where = `missions[${i}] (id "${m.id}")`;
+    if (m.campaignId && !final.campaignIds.has(m.campaignId)) invalid(where, `campaignId "${m.campaignId}" is not a campaign of this ${of}`);
+    for (const pre of m.prerequisites) {
+      if (pre === m.id) invalid(where, 'a mission cannot be its own prerequisite');
+      if (!final.missions.has(pre)) invalid(where, `prerequisite "${pre}" is not a mission of this ${of}`);
+    }
+  });
+  const cycle = findCycle(final.missions);
+  if (cycle) invalid(`missions (id "${cycle}")`, 'prerequisites form a cycle');
+  given.campaigns.forEach((c, i) => {
+    const where = `campaigns[${i}] (id "${c.id}")`;
+    if (c.themeId !== undefined && !final.themeIds.has(c.themeId)) invalid(where, `themeId "${c.themeId}" is not a theme of this ${of}`);
+    for (const id of c.missionIds ?? []) {
+      if (final.missions.get(id)?.campaignId !== c.id) invalid(where, `missionIds lists "${id}", whose campaignId is not "${c.id}"`);
+    }
+  });
+}
+
 /**
  * A whole catalog document (a draft): every item by its schema, ids unique,
  * and every reference (campaignId, prerequisites, themeId, missionIds) to an
@@ -88,33 +142,9 @@ export function findCycle(missions: Map<string, Pick<Mission, 'id' | 'prerequisi
  * `themes` present only when there are any (the shape of GET …/catalog).
  */
 export function parseCatalogDocument(input: unknown): CatalogDocument {
-  const body = catalogEnvelopeSchema.safeParse(input ?? {});
-  if (!body.success) invalid('body', describeIssues(body.error));
-  const missions = parseItems(missionSchema, body.data.missions, 'missions');
-  const campaigns = parseItems(campaignFormSchema, body.data.campaigns, 'campaigns');
-  const themes = parseItems(themePresetSchema, body.data.themes, 'themes');
-  const economy = parseEconomySections(body.data);
-  checkEconomyReferences(economy, missions, campaigns);
+  const { missions, campaigns, themes, economy } = parseCatalogItems(input ?? {});
   const missionById = new Map(missions.map((m) => [m.id, m]));
-  const campaignIds = new Set(campaigns.map((c) => c.id));
-  const themeIds = new Set(themes.map((t) => t.id));
-  missions.forEach((m, i) => {
-    const where = `missions[${i}] (id "${m.id}")`;
-    if (m.campaignId && !campaignIds.has(m.campaignId)) invalid(where, `campaignId "${m.campaignId}" is not a campaign of this catalog`);
-    for (const pre of m.prerequisites) {
-      if (pre === m.id) invalid(where, 'a mission cannot be its own prerequisite');
-      if (!missionById.has(pre)) invalid(where, `prerequisite "${pre}" is not a mission of this catalog`);
-    }
-  });
-  const cycle = findCycle(missionById);
-  if (cycle) invalid(`missions (id "${cycle}")`, 'prerequisites form a cycle');
-  campaigns.forEach((c, i) => {
-    const where = `campaigns[${i}] (id "${c.id}")`;
-    if (c.themeId !== undefined && !themeIds.has(c.themeId)) invalid(where, `themeId "${c.themeId}" is not a theme of this catalog`);
-    for (const id of c.missionIds ?? []) {
-      if (missionById.get(id)?.campaignId !== c.id) invalid(where, `missionIds lists "${id}", whose campaignId is not "${c.id}"`);
-    }
-  });
+  checkCatalogReferences({ missions, campaigns, economy }, { missions: missionById, campaignIds: new Set(campaigns.map((c) => c.id)), themeIds: new Set(themes.map((t) => t.id)) }, 'catalog');
   return normalise(missions, campaigns, themes, economy);
 }
 
@@ -140,13 +170,19 @@ function normalise(
 
 /** The live catalog of an app, read with `db` (the open transaction, so a write sees its own rows). */
 export async function readLiveCatalog(db: DbOrTx, appId: string): Promise<CatalogDocument> {
+  return (await readLiveCatalogRows(db, appId)).catalog;
+}
+
+/** The live catalog, and the campaign rows it was made of (the audit rows of PUT …/catalog name a campaign as stored). */
+export async function readLiveCatalogRows(db: DbOrTx, appId: string): Promise<{ catalog: CatalogDocument; campaignRows: CampaignRow[] }> {
   // One after the other: on a transaction's one connection, concurrent queries
   // only queue inside node-postgres (deprecated there, refused by pg 9).
   const missionRows = await db.select().from(missionsTable).where(eq(missionsTable.appId, appId));
   const campaignRows = await db.select().from(campaignsTable).where(eq(campaignsTable.appId, appId));
   const themeRows = await db.select().from(themesTable).where(eq(themesTable.appId, appId));
   const economy = await readEconomySections(db, appId);
-  return normalise(missionRows.map(missionFromRow), campaignRows.map((row) => campaignFromRow(row, [])), themeRows.map(themeFromRow), economy);
+  const catalog = normalise(missionRows.map(missionFromRow), campaignRows.map((row) => campaignFromRow(row, [])), themeRows.map(themeFromRow), economy);
+  return { catalog, campaignRows };
 }
 
 /** Equal content, whatever the key order (jsonb does not keep it); a campaign's missionIds are derived, so not compared. */

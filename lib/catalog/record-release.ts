@@ -1,20 +1,33 @@
 // The one place a publish of an app's catalog becomes a release: every path
 // that changes the live catalog (a draft's publish, scheduled or not, PUT
 // …/catalog, the per-entity admin routes of missions, campaigns and themes)
-// calls recordRelease inside its own transaction, after its writes, so the
-// release and the change commit together or not at all.
+// goes through writeCatalog (lib/services/_shared/catalog-write.ts), which
+// takes lockCatalog first and calls recordRelease after the writes, in one
+// transaction, so the release and the change commit together or not at all.
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Tx } from '@/db/client';
-import { catalogReleases } from '@/db/schema';
+import { catalogReleases, type CampaignRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { CatalogChange } from '@/lib/contract/release';
-import { diffCatalogs, readLiveCatalog } from './catalog-document';
+import { diffCatalogs, readLiveCatalog, readLiveCatalogRows } from './catalog-document';
+
+/**
+ * The app's catalog lock, held to the transaction's end: made only by
+ * lockCatalog, so recordRelease can rely on the app's row being held (it
+ * does not lock it again), and carrying the live catalog as it was then, the
+ * `before` of the release (read once per write).
+ */
+export interface CatalogLock {
+  readonly appId: string;
+  /** The live catalog when the lock was taken (read with the same transaction, before its writes). */
+  readonly before: CatalogDocument;
+  /** The campaign rows `before` was made of. */
+  readonly campaignRows: readonly CampaignRow[];
+}
 
 export interface ReleaseInput {
-  appId: string;
-  /** The live catalog as it was when the transaction began (read with the same transaction, before its writes). */
-  before: CatalogDocument;
+  lock: CatalogLock;
   /** The audit label of who publishes (staff:<email>, admin-api-key, system). */
   actor: string;
   now: number;
@@ -35,38 +48,34 @@ export interface RecordedRelease {
  * The first step of every write of an app's live catalog: takes the app's row
  * lock (held to commit: one catalog writer per app at a time, always locked
  * first, so writers of different entities never deadlock and two releases
- * never take the same number) and answers the live catalog as it is, the
+ * never take the same number) and reads the live catalog as it is, the
  * `before` of the release.
  */
-export async function beginCatalogWrite(tx: Tx, appId: string): Promise<CatalogDocument> {
+export async function lockCatalog(tx: Tx, appId: string): Promise<CatalogLock> {
   await tx.execute(sql`select 1 from apps where id = ${appId} for update`);
-  return readLiveCatalog(tx, appId);
+  const { catalog, campaignRows } = await readLiveCatalogRows(tx, appId);
+  return { appId, before: catalog, campaignRows };
 }
 
-/** The app's release number after the latest (1 for the first); the app's row is locked by beginCatalogWrite. */
+/** The app's release number after the latest (1 for the first); the app's row is held by lockCatalog, so no other writer takes it. */
 async function nextReleaseNumber(tx: Tx, appId: string): Promise<number> {
-  await tx.execute(sql`select 1 from apps where id = ${appId} for update`);
-  const [last] = await tx
-    .select({ release: catalogReleases.release })
-    .from(catalogReleases)
-    .where(eq(catalogReleases.appId, appId))
-    .orderBy(desc(catalogReleases.release))
-    .limit(1);
-  return (last?.release ?? 0) + 1;
+  return (await latestRelease(tx, appId)) + 1;
 }
 
 /**
  * Records the live catalog as it now is (after the transaction's writes) as
- * the app's next release, with what changed against `before`; audited as
- * `catalog.release`. Answers null when nothing changed and `always` is not set.
+ * the app's next release, with what changed against the lock's `before`;
+ * audited as `catalog.release`. Answers null when nothing changed and
+ * `always` is not set.
  */
 export async function recordRelease(tx: Tx, input: ReleaseInput): Promise<RecordedRelease | null> {
-  const catalog = await readLiveCatalog(tx, input.appId);
-  const changes = input.changes ?? diffCatalogs(input.before, catalog);
+  const { appId, before } = input.lock;
+  const catalog = await readLiveCatalog(tx, appId);
+  const changes = input.changes ?? diffCatalogs(before, catalog);
   if (changes.length === 0 && !input.always) return null;
-  const release = await nextReleaseNumber(tx, input.appId);
-  await tx.insert(catalogReleases).values({ appId: input.appId, release, catalog, changes, publishedAt: input.now, publishedBy: input.actor });
-  await recordAudit(tx, { actor: input.actor, action: 'catalog.release', appId: input.appId, target: `release:${release}`, before: null, after: { release, changes } }, input.now);
+  const release = await nextReleaseNumber(tx, appId);
+  await tx.insert(catalogReleases).values({ appId, release, catalog, changes, publishedAt: input.now, publishedBy: input.actor });
+  await recordAudit(tx, { actor: input.actor, action: 'catalog.release', appId, target: `release:${release}`, before: null, after: { release, changes } }, input.now);
   return { release, publishedAt: input.now, changes, catalog };
 }
 

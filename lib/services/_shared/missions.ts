@@ -9,15 +9,14 @@ import { campaigns as campaignsTable, missions as missionsTable, type MissionRow
 import { recordAudit } from '@/lib/audit';
 import { findCycle } from '@/lib/catalog/catalog-document';
 import { missionColumns, missionFromRow, sameColumns } from '@/lib/catalog/convert';
-import { beginCatalogWrite } from '@/lib/catalog/record-release';
 import { CATALOG_LIMITS } from '@/lib/contract/catalog';
 import { describeIssues } from '@/lib/contract/describe-issues';
 import { missionSchema, type Mission } from '@/lib/contract/mission';
 import type { MissionRecord } from '@/lib/contract/mission-admin';
 import { AppError } from '@/lib/errors';
 import { streamedChanges } from '@/lib/updates/resync';
-import { actorLabel, withTransaction, type ServiceContext } from '../context';
-import { recordCatalogWrite } from './catalog-write';
+import type { ServiceContext } from '../context';
+import { writeCatalog } from './catalog-write';
 
 export function missionRecordFromRow(row: MissionRow): MissionRecord {
   return { ...missionFromRow(row), version: row.version, createdAt: row.createdAt, updatedAt: row.updatedAt };
@@ -87,32 +86,33 @@ export async function replaceMission(
   const { appId } = ctx;
   const { id, version, action, change } = input;
   const now = ctx.now();
-  return withTransaction(ctx, async (tx) => {
-    const db = tx.uow.tx;
-    const releaseBefore = await beginCatalogWrite(db, appId);
-    // FOR UPDATE: a concurrent writer waits, then sees the bumped version.
-    const [current] = await db
-      .select()
-      .from(missionsTable)
-      .where(and(eq(missionsTable.appId, appId), eq(missionsTable.id, id)))
-      .for('update');
-    if (!current) throw new AppError('mission_not_found', `No mission "${id}" in app "${appId}"`);
-    if (version !== undefined && version !== current.version) throw staleVersion(id, version, current.version);
-    const before = missionFromRow(current);
-    const next = change(before);
-    if (next.id !== id) throw new AppError('validation_error', `id: "${next.id}" differs from the mission in the path ("${id}"); ids never change`);
-    // Nothing changes: the mission as it is, same version, no audit row.
-    if (sameColumns(missionColumns(next), missionColumns(before))) return missionRecordFromRow(current);
-    await checkReferences(db, appId, next);
-    const [row] = await db
-      .update(missionsTable)
-      .set({ ...missionColumns(next), updatedAt: now, version: current.version + 1 })
-      .where(and(eq(missionsTable.appId, appId), eq(missionsTable.id, id), eq(missionsTable.version, current.version)))
-      .returning();
-    if (!row) throw staleVersion(id, current.version, current.version + 1);
-    await recordAudit(db, { actor: actorLabel(tx.actor), action, appId, target: `mission:${id}`, before, after: next }, now);
-    // The holders' streams get the mission's new reading (lib/updates/resync.ts).
-    await recordCatalogWrite(tx, { before: releaseBefore, now, streamed: streamedChanges(new Map([[id, before]]), [next]) });
-    return missionRecordFromRow(row);
+  const { value } = await writeCatalog(ctx, {
+    now,
+    write: async ({ db, actor }) => {
+      // FOR UPDATE: a concurrent writer waits, then sees the bumped version.
+      const [current] = await db
+        .select()
+        .from(missionsTable)
+        .where(and(eq(missionsTable.appId, appId), eq(missionsTable.id, id)))
+        .for('update');
+      if (!current) throw new AppError('mission_not_found', `No mission "${id}" in app "${appId}"`);
+      if (version !== undefined && version !== current.version) throw staleVersion(id, version, current.version);
+      const before = missionFromRow(current);
+      const next = change(before);
+      if (next.id !== id) throw new AppError('validation_error', `id: "${next.id}" differs from the mission in the path ("${id}"); ids never change`);
+      // Nothing changes: the mission as it is, same version, no audit row.
+      if (sameColumns(missionColumns(next), missionColumns(before))) return { value: missionRecordFromRow(current), unchanged: true };
+      await checkReferences(db, appId, next);
+      const [row] = await db
+        .update(missionsTable)
+        .set({ ...missionColumns(next), updatedAt: now, version: current.version + 1 })
+        .where(and(eq(missionsTable.appId, appId), eq(missionsTable.id, id), eq(missionsTable.version, current.version)))
+        .returning();
+      if (!row) throw staleVersion(id, current.version, current.version + 1);
+      await recordAudit(db, { actor, action, appId, target: `mission:${id}`, before, after: next }, now);
+      // The holders' streams get the mission's new reading (lib/updates/resync.ts).
+      return { value: missionRecordFromRow(row), streamed: streamedChanges(new Map([[id, before]]), [next]) };
+    },
   });
+  return value;
 }

@@ -38,9 +38,9 @@ export async function scheduleAnswer(db: DbOrTx, row: CatalogDraftRow, live: Cat
   };
 }
 
-/** The draft as the API answers it: its catalog, base release, changes against the live catalog, who and when, its schedule, its pending approval. */
-export async function draftAnswer(db: DbOrTx, row: CatalogDraftRow): Promise<Draft> {
-  const live = await readLiveCatalog(db, row.appId);
+/** The draft as the API answers it: its catalog, base release, changes against the live catalog (`live`: read here when not given), who and when, its schedule, its pending approval. */
+export async function draftAnswer(db: DbOrTx, row: CatalogDraftRow, live?: CatalogDocument): Promise<Draft> {
+  live ??= await readLiveCatalog(db, row.appId);
   const changes = diffCatalogs(live, row.catalog);
   return {
     catalog: row.catalog,

@@ -8,7 +8,7 @@ import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { DraftCollection, Draft } from '@/lib/contract/release';
 import { withTransaction, type ServiceContext, type TxContext } from '../context';
 import { parseCatalogDocument, readLiveCatalog } from '@/lib/catalog/catalog-document';
-import { findDraft } from './draft-row';
+import { findDraft, noDraft } from './draft-row';
 import { storeDraft } from './put-draft';
 
 export type DraftItem = { id: string } & Record<string, unknown>;
@@ -34,6 +34,8 @@ export async function editDraft<T = Draft>({
   ctx: ServiceContext;
   input: {
     action: string;
+    /** Refuse (404 draft_not_found) when the app has no draft, instead of starting one from the live catalog. */
+    requireDraft?: boolean;
     change: (current: CatalogDocument, live: CatalogDocument, tx: TxContext) => DraftItems;
     answer?: (draft: Draft) => T;
   };
@@ -41,10 +43,12 @@ export async function editDraft<T = Draft>({
   const { action, change, answer = (draft: Draft) => draft as T } = input;
   return withTransaction(ctx, async (tx) => {
     const db = tx.uow.tx;
+    // The draft row under its lock and the live catalog, each read once for the whole save.
     const row = await findDraft(db, ctx.appId, true);
+    if (!row && input.requireDraft) throw noDraft(ctx.appId);
     const live = await readLiveCatalog(db, ctx.appId);
     const next = parseCatalogDocument(change(row ? row.catalog : live, live, tx));
-    return answer(await storeDraft(tx, next, action));
+    return answer(await storeDraft(tx, next, action, { read: { row, live } }));
   });
 }
 

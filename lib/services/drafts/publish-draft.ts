@@ -13,6 +13,7 @@ import { eq } from 'drizzle-orm';
 import { catalogDrafts, type CatalogDraftRow } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import { diffCatalogs, readLiveCatalog } from '@/lib/catalog/catalog-document';
+import { lockCatalog, type CatalogLock } from '@/lib/catalog/record-release';
 import { AppError } from '@/lib/errors';
 import { actorLabel, withTransaction, type ServiceContext, type TxContext } from '../context';
 import { publishCatalog } from '../releases/publish-catalog';
@@ -30,6 +31,7 @@ export type PublishRequestOutcome = PublishOutcome | { status: 202; body: { appr
  * Now: the whole draft, and the draft is deleted. Scheduled: the snapshot taken
  * when it was scheduled; the draft stays, unscheduled and based on the new
  * release, when it was edited since (its edits are the next draft), else it is deleted.
+ * `lock`: the app's catalog lock when the caller took it in this transaction.
  */
 export async function publishDraftRow(
   tx: TxContext,
@@ -37,9 +39,10 @@ export async function publishDraftRow(
   publishedBy: string,
   scheduled: boolean,
   audited: Record<string, unknown> = {},
+  lock?: CatalogLock,
 ): Promise<{ release: number; publishedAt: number }> {
   const catalog = scheduled ? scheduledCatalogOf(row) : row.catalog;
-  const published = await publishCatalog({ ctx: tx, input: { catalog, publishedBy } });
+  const published = await publishCatalog({ ctx: tx, input: { catalog, publishedBy, lock } });
   const left = scheduled ? diffCatalogs(catalog, row.catalog) : [];
   if (left.length === 0) await tx.uow.tx.delete(catalogDrafts).where(eq(catalogDrafts.appId, row.appId));
   else
@@ -75,15 +78,21 @@ export async function publishDraft({ ctx, input }: { ctx: ServiceContext; input:
     if (!row) throw noDraft(ctx.appId);
     if (isPending(row)) throw approvalPending(row);
     const actor = actorLabel(ctx.actor);
-    const live = await readLiveCatalog(tx.uow.tx, ctx.appId);
+    // The two-person rule read first: an app that requires approval writes no live row here (the publish becomes a pending approval).
+    const approval = await approvalRequired(tx.uow.tx, ctx.appId);
+    // Publishing now: the app's catalog lock taken here, so the live catalog the warnings are checked against is the one
+    // the publish replaces, read once. Scheduling (or asking approval) writes no live row: the live catalog is read without it.
+    const { at } = input;
+    const lock = at === undefined && !approval ? await lockCatalog(tx.uow.tx, ctx.appId) : undefined;
+    const live = lock ? lock.before : await readLiveCatalog(tx.uow.tx, ctx.appId);
     const warnings = await draftWarnings(tx.uow.tx, ctx.appId, live, row.catalog);
-    if (warnings.length > 0 && input.acknowledgeWarnings !== true) throw needsAcknowledgement(warnings, input.at !== undefined);
+    if (warnings.length > 0 && input.acknowledgeWarnings !== true) throw needsAcknowledgement(warnings, at !== undefined);
     const acknowledged = warnings.length > 0 ? { acknowledgedWarnings: warnings } : {};
-    if (await approvalRequired(tx.uow.tx, ctx.appId)) return { status: 202, body: { approval: await requestApproval(tx, row, { publishAt: input.at ?? null, live, acknowledged }) } };
-    if (input.at === undefined) return { status: 200, body: await publishDraftRow(tx, row, actor, false, acknowledged) };
-    await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: input.at, scheduledBy: actor, scheduledCatalog: row.catalog }).where(eq(catalogDrafts.appId, ctx.appId));
-    await recordAudit(tx.uow.tx, { actor, action: 'draft.schedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: input.at, ...acknowledged } }, now);
-    return { status: 202, body: { scheduledAt: input.at } };
+    if (approval) return { status: 202, body: { approval: await requestApproval(tx, row, { publishAt: at ?? null, live, acknowledged }) } };
+    if (at === undefined) return { status: 200, body: await publishDraftRow(tx, row, actor, false, acknowledged, lock) };
+    await tx.uow.tx.update(catalogDrafts).set({ scheduledAt: at, scheduledBy: actor, scheduledCatalog: row.catalog }).where(eq(catalogDrafts.appId, ctx.appId));
+    await recordAudit(tx.uow.tx, { actor, action: 'draft.schedule', appId: ctx.appId, target: 'draft', before: { scheduledAt: row.scheduledAt }, after: { scheduledAt: at, ...acknowledged } }, now);
+    return { status: 202, body: { scheduledAt: at } };
   });
 }
 

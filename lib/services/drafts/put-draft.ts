@@ -6,26 +6,36 @@
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { Draft } from '@/lib/contract/release';
 import { recordAudit } from '@/lib/audit';
-import { catalogDrafts } from '@/db/schema';
+import { catalogDrafts, type CatalogDraftRow } from '@/db/schema';
 import { actorLabel, withTransaction, type ServiceContext, type TxContext } from '../context';
 import { parseCatalogDocument } from '@/lib/catalog/catalog-document';
 import { latestRelease } from '@/lib/catalog/record-release';
 import { draftAnswer, findDraft } from './draft-row';
 
-/** Stores `catalog` (already normalised) as the draft, inside the caller's transaction; audited as `action`. */
-export async function storeDraft(tx: TxContext, catalog: CatalogDocument, action: string, baseRelease?: number): Promise<Draft> {
+/**
+ * Stores `catalog` (already normalised) as the draft, inside the caller's
+ * transaction; audited as `action`. `read`: the draft row (null: none) and the
+ * live catalog when the caller read them in this transaction, the row under
+ * its lock (editDraft), so neither is read again.
+ */
+export async function storeDraft(
+  tx: TxContext,
+  catalog: CatalogDocument,
+  action: string,
+  opts: { baseRelease?: number; read?: { row: CatalogDraftRow | null; live: CatalogDocument } } = {},
+): Promise<Draft> {
   const db = tx.uow.tx;
   const now = tx.now();
   const actor = actorLabel(tx.actor);
-  const current = await findDraft(db, tx.appId, true);
-  const base = baseRelease ?? current?.baseRelease ?? (await latestRelease(db, tx.appId));
+  const current = opts.read ? opts.read.row : await findDraft(db, tx.appId, true);
+  const base = opts.baseRelease ?? current?.baseRelease ?? (await latestRelease(db, tx.appId));
   const values = { catalog, baseRelease: base, updatedAt: now, updatedBy: actor };
   const [row] = await db
     .insert(catalogDrafts)
     .values({ appId: tx.appId, ...values })
     .onConflictDoUpdate({ target: catalogDrafts.appId, set: values })
     .returning();
-  const answer = await draftAnswer(db, row);
+  const answer = await draftAnswer(db, row, opts.read?.live);
   await recordAudit(db, { actor, action, appId: tx.appId, target: 'draft', before: null, after: { baseRelease: base, changes: answer.changes } }, now);
   return answer;
 }

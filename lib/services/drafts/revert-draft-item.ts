@@ -5,8 +5,7 @@
 // 404 draft_not_found when the app has no draft.
 import type { Draft, DraftCollection } from '@/lib/contract/release';
 import { DRAFT_COLLECTIONS } from '@/lib/contract/release';
-import { withTransaction, type ServiceContext } from '../context';
-import { findDraft, noDraft } from './draft-row';
+import type { ServiceContext } from '../context';
 import { editDraft, itemsOf, withItem } from './edit-draft';
 
 export async function revertDraftItem({
@@ -17,20 +16,18 @@ export async function revertDraftItem({
   input: { collection: DraftCollection; id: string };
 }): Promise<{ draft: Draft; restored: 'live' | 'removed' }> {
   const { collection, id } = input;
-  return withTransaction(ctx, async (tx) => {
-    if (!(await findDraft(tx.uow.tx, ctx.appId, true))) throw noDraft(ctx.appId);
-    let restored: 'live' | 'removed' = 'removed';
-    const draft = await editDraft({
-      ctx: tx,
-      input: {
-        action: `draft.${DRAFT_COLLECTIONS[collection]}.revert`,
-        change: (current, live) => {
-          const liveItem = itemsOf(live, collection).find((item) => item.id === id) ?? null;
-          if (liveItem) restored = 'live';
-          return withItem(current, collection, id, liveItem);
-        },
+  let restored: 'live' | 'removed' = 'removed';
+  const draft = await editDraft({
+    ctx,
+    input: {
+      action: `draft.${DRAFT_COLLECTIONS[collection]}.revert`,
+      requireDraft: true,
+      change: (current, live) => {
+        const liveItem = itemsOf(live, collection).find((item) => item.id === id) ?? null;
+        if (liveItem) restored = 'live';
+        return withItem(current, collection, id, liveItem);
       },
-    });
-    return { draft, restored };
+    },
   });
+  return { draft, restored };
 }

@@ -3,22 +3,22 @@
 // transaction (409 conflict when the id is taken).
 import type { Mission } from '@/lib/contract/mission';
 import type { MissionRecord } from '@/lib/contract/mission-admin';
-import { actorLabel, withTransaction, type ServiceContext } from '../context';
-import { beginCatalogWrite } from '@/lib/catalog/record-release';
+import type { ServiceContext } from '../context';
 import { recordAudit } from '@/lib/audit';
-import { recordCatalogWrite } from '../_shared/catalog-write';
+import { writeCatalog } from '../_shared/catalog-write';
 import { insertMission, missionRecordFromRow } from '../_shared/missions';
 
 /** `input`: the mission as missionSchema parsed it. */
 export async function createMission({ ctx, input: m }: { ctx: ServiceContext; input: Mission }): Promise<MissionRecord> {
   const { appId } = ctx;
   const now = ctx.now();
-  return withTransaction(ctx, async (tx) => {
-    const db = tx.uow.tx;
-    const releaseBefore = await beginCatalogWrite(db, appId);
-    const row = await insertMission(db, appId, m, now);
-    await recordAudit(db, { actor: actorLabel(tx.actor), action: 'mission.create', appId, target: `mission:${m.id}`, before: null, after: m }, now);
-    await recordCatalogWrite(tx, { before: releaseBefore, now });
-    return missionRecordFromRow(row);
+  const { value } = await writeCatalog(ctx, {
+    now,
+    write: async ({ db, actor }) => {
+      const row = await insertMission(db, appId, m, now);
+      await recordAudit(db, { actor, action: 'mission.create', appId, target: `mission:${m.id}`, before: null, after: m }, now);
+      return { value: missionRecordFromRow(row) };
+    },
   });
+  return value;
 }

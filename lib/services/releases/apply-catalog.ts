@@ -9,71 +9,49 @@
 // it does not carry is kept; each completed with what the catalog still names.
 // Nothing a player holds (progress, balances, ledger) is written.
 import { and, eq, sql } from 'drizzle-orm';
-import type { TxContext } from '../context';
 import { campaigns as campaignsTable, missions as missionsTable, themes as themesTable } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import { campaignColumns, sameColumns, themeColumns, missionColumns } from '@/lib/catalog/convert';
 import type { CatalogDocument } from '@/lib/contract/catalog';
 import type { Mission } from '@/lib/contract/mission';
-import { beginCatalogWrite } from '@/lib/catalog/record-release';
 import { storeEconomy } from '@/lib/catalog/economy-store';
+import { streamedChanges } from '@/lib/updates/resync';
+import { upsertCampaign, upsertMission, upsertTheme, type CatalogWriteScope } from '../_shared/catalog-write';
 
-export interface Applied {
-  /** The live catalog before the writes. */
-  before: CatalogDocument;
-  /** Missions whose count, window or archived flag changed: their holders' streams get the new reading. */
-  streamed: string[];
-}
-
-const streamedDefinition = (m: Pick<Mission, 'criteria' | 'archived'>) => JSON.stringify([m.criteria.count, m.criteria.window ?? 'lifetime', m.archived]);
-
-/** In the context's transaction; `actor` and `now` are the release's (the audit rows name them). */
-export async function applyCatalog({ ctx, input }: { ctx: TxContext; input: { catalog: CatalogDocument; actor: string; now: number } }): Promise<Applied> {
-  const { catalog, actor, now } = input;
-  const { appId } = ctx;
-  const tx = ctx.uow.tx;
-  const before = await beginCatalogWrite(tx, appId);
+/**
+ * Inside writeCatalog (publishCatalog): the live tables made to hold `catalog`.
+ * Answers the missions whose count, window or archived flag changed: their
+ * holders' streams get the new reading.
+ */
+export async function applyCatalog(w: CatalogWriteScope, catalog: CatalogDocument): Promise<string[]> {
+  const { appId, before, actor, now } = w;
+  const tx = w.db;
   const audit = (action: string, target: string, from: unknown, to: unknown) => recordAudit(tx, { actor, action, appId, target, before: from, after: to }, now);
 
   const liveThemes = new Map((before.themes ?? []).map((t) => [t.id, t]));
   for (const t of catalog.themes ?? []) {
     const current = liveThemes.get(t.id);
     if (current && sameColumns(themeColumns(current), themeColumns(t))) continue;
-    const values = { ...themeColumns(t), updatedAt: now };
-    await tx
-      .insert(themesTable)
-      .values({ appId, id: t.id, ...values, createdAt: now })
-      .onConflictDoUpdate({ target: [themesTable.appId, themesTable.id], set: { ...values, version: sql`${themesTable.version} + 1` } });
-    await audit(current ? 'theme.update' : 'theme.create', `theme:${t.id}`, current ?? null, t);
+    await upsertTheme(w, t, current);
   }
 
   const liveCampaigns = new Map(before.campaigns.map((c) => [c.id, c]));
   for (const c of catalog.campaigns) {
     const current = liveCampaigns.get(c.id);
     if (current && sameColumns(campaignColumns(current), campaignColumns(c))) continue;
-    const values = { ...campaignColumns(c), updatedAt: now };
-    await tx
-      .insert(campaignsTable)
-      .values({ appId, id: c.id, ...values, createdAt: now })
-      .onConflictDoUpdate({ target: [campaignsTable.appId, campaignsTable.id], set: { ...values, version: sql`${campaignsTable.version} + 1` } });
-    await audit(current ? 'campaign.update' : 'campaign.create', `campaign:${c.id}`, current ?? null, c);
+    await upsertCampaign(w, c, current);
   }
 
   const liveMissions = new Map(before.missions.map((m) => [m.id, m]));
   const inDocument = new Set(catalog.missions.map((m) => m.id));
-  const streamed: string[] = [];
   const finalMissions: Mission[] = [];
+  const written: Mission[] = [];
   for (const m of catalog.missions) {
     finalMissions.push(m);
     const current = liveMissions.get(m.id);
     if (current && sameColumns(missionColumns(current), missionColumns(m))) continue;
-    const values = { ...missionColumns(m), updatedAt: now };
-    await tx
-      .insert(missionsTable)
-      .values({ appId, id: m.id, ...values, createdAt: now })
-      .onConflictDoUpdate({ target: [missionsTable.appId, missionsTable.id], set: { ...values, version: sql`${missionsTable.version} + 1` } });
-    await audit(current ? 'mission.update' : 'mission.create', `mission:${m.id}`, current ?? null, m);
-    if (current && streamedDefinition(current) !== streamedDefinition(m)) streamed.push(m.id);
+    await upsertMission(w, m, current);
+    written.push(m);
   }
   for (const m of before.missions) {
     if (inDocument.has(m.id)) continue;
@@ -84,7 +62,7 @@ export async function applyCatalog({ ctx, input }: { ctx: TxContext; input: { ca
       .set({ archived: true, updatedAt: now, version: sql`${missionsTable.version} + 1` })
       .where(and(eq(missionsTable.appId, appId), eq(missionsTable.id, m.id)));
     await audit('mission.archive', `mission:${m.id}`, m, { ...m, archived: true });
-    streamed.push(m.id);
+    written.push({ ...m, archived: true });
   }
 
   const namedCampaigns = new Set(finalMissions.map((m) => m.campaignId).filter((id): id is string => !!id));
@@ -123,5 +101,6 @@ export async function applyCatalog({ ctx, input }: { ctx: TxContext; input: { ca
     actor,
     now,
   });
-  return { before, streamed };
+  // Of the missions written (archived ones included), those whose count, window or archived flag changed.
+  return streamedChanges(liveMissions, written);
 }

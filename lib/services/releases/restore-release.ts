@@ -12,6 +12,6 @@ export async function restoreRelease({ ctx, input }: { ctx: ServiceContext; inpu
   return withTransaction(ctx, async (tx) => {
     const catalog = await releaseCatalog(tx.uow.tx, ctx.appId, input.release);
     if (!catalog) throw new AppError('release_not_found', `App "${ctx.appId}" has no release ${input.release}`);
-    return storeDraft(tx, catalog, 'release.restore', await latestRelease(tx.uow.tx, ctx.appId));
+    return storeDraft(tx, catalog, 'release.restore', { baseRelease: await latestRelease(tx.uow.tx, ctx.appId) });
   });
 }

@@ -4,29 +4,30 @@
 import { themes as themesTable } from '@/db/schema';
 import { recordAudit } from '@/lib/audit';
 import { themeColumns } from '@/lib/catalog/convert';
-import { beginCatalogWrite } from '@/lib/catalog/record-release';
 import type { ThemeRecord } from '@/lib/contract/catalog-admin';
 import type { ThemePreset } from '@/lib/contract/theme';
 import { AppError } from '@/lib/errors';
-import { actorLabel, withTransaction, type ServiceContext } from '../context';
-import { recordCatalogWrite } from '../_shared/catalog-write';
+import type { ServiceContext } from '../context';
+import { writeCatalog } from '../_shared/catalog-write';
 import { themeRecord } from '../_shared/themes';
 
 export async function createTheme({ ctx, input }: { ctx: ServiceContext; input: { theme: ThemePreset } }): Promise<ThemeRecord> {
   const { appId } = ctx;
   const { theme } = input;
   const now = ctx.now();
-  return withTransaction(ctx, async (tx) => {
-    const releaseBefore = await beginCatalogWrite(tx.uow.tx, appId);
-    const [row] = await tx.uow.tx
-      .insert(themesTable)
-      .values({ appId, id: theme.id, ...themeColumns(theme), version: 1, createdAt: now, updatedAt: now })
-      .onConflictDoNothing()
-      .returning();
-    if (!row) throw new AppError('conflict', `A theme "${theme.id}" exists already in app "${appId}"`);
-    const created = themeRecord(row, []);
-    await recordAudit(tx.uow.tx, { actor: actorLabel(tx.actor), action: 'theme.create', appId, target: `theme:${theme.id}`, before: null, after: created }, now);
-    await recordCatalogWrite(tx, { before: releaseBefore, now });
-    return created;
+  const { value } = await writeCatalog(ctx, {
+    now,
+    write: async ({ db, actor }) => {
+      const [row] = await db
+        .insert(themesTable)
+        .values({ appId, id: theme.id, ...themeColumns(theme), version: 1, createdAt: now, updatedAt: now })
+        .onConflictDoNothing()
+        .returning();
+      if (!row) throw new AppError('conflict', `A theme "${theme.id}" exists already in app "${appId}"`);
+      const created = themeRecord(row, []);
+      await recordAudit(db, { actor, action: 'theme.create', appId, target: `theme:${theme.id}`, before: null, after: created }, now);
+      return { value: created };
+    },
   });
+  return value;
 }
