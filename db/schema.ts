@@ -64,6 +64,8 @@ const missionFields = {
   description: text('description').notNull().default(''),
   criteria: jsonb('criteria').$type<Mission['criteria']>().notNull(),
   reward: jsonb('reward').$type<Mission['reward']>().notNull(),
+  /** The bundle (issue 39 §2), `reward` its first; NULL on a row written before bundles (its bundle is `reward` alone). */
+  rewards: jsonb('rewards').$type<NonNullable<Mission['rewards']>>(),
   campaignId: text('campaign_id'),
   expiresAt: ms('expires_at'),
   iconUrl: text('icon_url'),

@@ -18,6 +18,8 @@ export interface PreviewMission {
   title: string;
   criteria: DescribableMission['criteria'];
   reward: { kind: 'currency'; currency: string; amount: number } | { kind: 'item'; itemId: string; quantity: number } | { kind: 'badge'; badgeId: string };
+  /** A bundle's rewards (reward is the first); absent for a mission of one. */
+  rewards?: Array<PreviewMission['reward']>;
 }
 
 function rewardText(reward: PreviewMission['reward']): string {
@@ -150,7 +152,7 @@ export function CampaignCardPreview({
               </ul>
               {missions.length > CARD_MISSIONS && <p className="text-xs opacity-80">and {missions.length - CARD_MISSIONS} more</p>}
               <div className="rounded-lg px-3 py-2 text-center text-sm font-semibold" style={{ backgroundColor: primary, color: readableOn(primary) }}>
-                Claim {rewardText(missions[0].reward)}
+                Claim {(missions[0].rewards ?? [missions[0].reward]).map(rewardText).join(' + ')}
               </div>
             </>
           )}

@@ -32,10 +32,10 @@ export function eventRollups(eventName: string, completedMissionIds: readonly st
   ];
 }
 
-/** What one claim counts: the claim of the mission and, for a currency reward, the amount granted. */
-export function claimRollups(missionId: string, reward: Reward): RollupDelta[] {
+/** What one claim counts: the claim of the mission and, for each currency reward of its bundle, the amount granted. */
+export function claimRollups(missionId: string, rewards: readonly Reward[]): RollupDelta[] {
   const deltas: RollupDelta[] = [{ kind: 'claim', key: missionId, count: 1, amount: 0 }];
-  if (reward.kind === 'currency') deltas.push({ kind: 'currency', key: reward.currency, count: 1, amount: reward.amount });
+  for (const reward of rewards) if (reward.kind === 'currency') deltas.push({ kind: 'currency', key: reward.currency, count: 1, amount: reward.amount });
   return deltas;
 }
 

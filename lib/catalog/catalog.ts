@@ -18,7 +18,7 @@ import { outageLog } from '@/lib/log-outage';
 import { processWide } from '@/lib/process-wide';
 import type { Campaign } from '@/lib/contract/campaign';
 import type { EconomySections } from '@/lib/contract/economy';
-import type { Mission, ShownReward } from '@/lib/contract/mission';
+import { rewardsOf, type Mission, type Reward, type ShownReward } from '@/lib/contract/mission';
 import { themeOfPreset, type ThemePreset } from '@/lib/contract/theme';
 import { campaignFromRow, missionFromRow, themeFromRow } from './convert';
 import { readEconomySections } from './economy-sections';
@@ -53,14 +53,19 @@ export interface Catalog {
  * left as authored, so an app that defines nothing answers as before).
  */
 function withRewardDisplay(m: Mission, economy: EconomySections): Mission {
-  const r = m.reward;
+  const rewards = rewardsOf(m);
+  const shown = rewards.map((r) => shownReward(r, economy));
+  if (shown.every((r, i) => r === rewards[i])) return m;
+  return { ...m, reward: shown[0], rewards: shown };
+}
+
+function shownReward(r: Reward, economy: EconomySections): ShownReward | Reward {
   const def =
     r.kind === 'currency'
       ? economy.currencies?.find((c) => c.id === r.currency)
       : economy.items?.find((d) => d.kind === r.kind && d.id === (r.kind === 'item' ? r.itemId : r.badgeId));
-  if (!def) return m;
-  const shown: ShownReward = { ...r, name: def.name, ...(def.iconUrl ? { iconUrl: def.iconUrl } : {}) };
-  return { ...m, reward: shown };
+  if (!def) return r;
+  return { ...r, name: def.name, ...(def.iconUrl ? { iconUrl: def.iconUrl } : {}) };
 }
 
 const CATALOG_CHANNEL = 'catalog:changed';

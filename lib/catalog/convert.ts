@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import type { CampaignRow, MissionRow, ThemeRow } from '@/db/schema';
 import { campaignSchema, publicCampaignSchema, type Campaign, type PublicCampaign } from '@/lib/contract/campaign';
-import { missionSchema, publicMissionSchema, type Mission, type PublicMission } from '@/lib/contract/mission';
+import { missionSchema, publicMissionSchema, rewardsOf, type Mission, type PublicMission } from '@/lib/contract/mission';
 import { themePresetSchema, type ThemePreset } from '@/lib/contract/theme';
 
 /** True for a field declared `.optional()` (absent rather than null). */
@@ -43,7 +43,7 @@ type StoredCampaign = Omit<Campaign, 'missionIds'>;
 const rowTypesMatch: [
   Same<Pick<MissionRow, keyof Mission>, Stored<Mission>>,
   Same<Pick<CampaignRow, keyof StoredCampaign>, Stored<StoredCampaign>>,
-  Same<Omit<PublicMission, 'locked'>, Omit<Mission, 'archived' | 'audience'>>,
+  Same<Omit<PublicMission, 'locked' | 'rewards'>, Omit<Mission, 'archived' | 'audience' | 'rewards'>>,
   Same<Omit<PublicCampaign, 'missionIds'>, Omit<StoredCampaign, 'archived' | 'themeId' | 'audience' | 'budget'>>,
   Same<Pick<ThemeRow, keyof ThemePreset>, Stored<ThemePreset>>,
 ] = [true, true, true, true, true];
@@ -94,7 +94,7 @@ export function sameColumns(a: object, b: object): boolean {
 
 /** The /v1 form of a mission for one user (`archived` is internal). */
 export function publicMission(m: Mission, locked: boolean): PublicMission {
-  return project(publicMissionSchema, m, { locked });
+  return project(publicMissionSchema, m, { locked, rewards: rewardsOf(m) });
 }
 
 export function publicCampaign(c: Campaign): PublicCampaign {

@@ -5,10 +5,14 @@
 // Pure; the storage is the catalog_economy row (lib/services/economy).
 import type { Campaign } from '@/lib/contract/campaign';
 import type { CurrencyDefinition, EconomySections, ItemDefinition } from '@/lib/contract/economy';
-import type { Reward } from '@/lib/contract/mission';
+import { rewardsOf, type Reward } from '@/lib/contract/mission';
 import { AppError } from '@/lib/errors';
 
-type RewardHolder = { reward: Reward };
+type RewardHolder = { reward: Reward; rewards?: Reward[] };
+
+/** Each reward of a mission with its path: `reward` for a mission of one, `rewards[j]` for each of a bundle. */
+const rewardsWithPath = (m: RewardHolder, i: number): Array<[Reward, string]> =>
+  m.rewards && m.rewards.length > 1 ? m.rewards.map((r, j) => [r, `missions[${i}].rewards[${j}]`]) : [[m.reward, `missions[${i}].reward`]];
 type BudgetHolder = Pick<Campaign, 'budget'>;
 
 /** The id `seen` was most likely meant to be: one differing only in case first, else the nearest slip; null when none is near. */
@@ -75,7 +79,7 @@ export function checkEconomyReferences(sections: EconomySections, missions: read
     const ids = sections.currencies.map((c) => c.id);
     const known = new Set(ids);
     missions.forEach((m, i) => {
-      if (m.reward.kind === 'currency' && !known.has(m.reward.currency)) throw undefinedId(`missions[${i}].reward.currency`, m.reward.currency, 'a currency', ids);
+      for (const [r, path] of rewardsWithPath(m, i)) if (r.kind === 'currency' && !known.has(r.currency)) throw undefinedId(`${path}.currency`, r.currency, 'a currency', ids);
     });
     campaigns.forEach((c, i) =>
       (c.budget ?? []).forEach((line, j) => {
@@ -87,8 +91,10 @@ export function checkEconomyReferences(sections: EconomySections, missions: read
     const items = sections.items.filter((d) => d.kind === 'item').map((d) => d.id);
     const badges = sections.items.filter((d) => d.kind === 'badge').map((d) => d.id);
     missions.forEach((m, i) => {
-      if (m.reward.kind === 'item' && !items.includes(m.reward.itemId)) throw undefinedId(`missions[${i}].reward.itemId`, m.reward.itemId, 'an item', items);
-      if (m.reward.kind === 'badge' && !badges.includes(m.reward.badgeId)) throw undefinedId(`missions[${i}].reward.badgeId`, m.reward.badgeId, 'a badge', badges);
+      for (const [r, path] of rewardsWithPath(m, i)) {
+        if (r.kind === 'item' && !items.includes(r.itemId)) throw undefinedId(`${path}.itemId`, r.itemId, 'an item', items);
+        if (r.kind === 'badge' && !badges.includes(r.badgeId)) throw undefinedId(`${path}.badgeId`, r.badgeId, 'a badge', badges);
+      }
     });
   }
 }
@@ -103,10 +109,10 @@ export function checkGrantCurrency(currencies: readonly CurrencyDefinition[] | n
 export function namedIds(missions: readonly RewardHolder[], campaigns: readonly BudgetHolder[]): { currencies: string[]; items: Array<{ id: string; kind: 'item' | 'badge' }> } {
   const currencies = new Set<string>();
   const items = new Map<string, 'item' | 'badge'>();
-  for (const m of missions) {
-    if (m.reward.kind === 'currency') currencies.add(m.reward.currency);
-    if (m.reward.kind === 'item' && !items.has(m.reward.itemId)) items.set(m.reward.itemId, 'item');
-    if (m.reward.kind === 'badge' && !items.has(m.reward.badgeId)) items.set(m.reward.badgeId, 'badge');
+  for (const r of missions.flatMap(rewardsOf)) {
+    if (r.kind === 'currency') currencies.add(r.currency);
+    if (r.kind === 'item' && !items.has(r.itemId)) items.set(r.itemId, 'item');
+    if (r.kind === 'badge' && !items.has(r.badgeId)) items.set(r.badgeId, 'badge');
   }
   for (const c of campaigns) for (const line of c.budget ?? []) currencies.add(line.currency);
   return { currencies: [...currencies], items: [...items].map(([id, kind]) => ({ id, kind })) };

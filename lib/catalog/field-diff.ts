@@ -5,7 +5,7 @@
 // are compared whole (a reward, a filter, an audience, a campaign's own
 // theme, any other array); a campaign's budget is compared per currency
 // (`budget.gems`: the cap's amount, null when there is none). Derived fields
-// (a campaign's missionIds) are left out. `null` stands for "not set".
+// (a campaign's missionIds, a mission's `reward` beside its bundle) are left out. `null` stands for "not set".
 import { canonicalJson } from './convert';
 
 export interface FieldChange {
@@ -62,9 +62,16 @@ function walk(before: unknown, after: unknown, path: string, out: FieldChange[])
  */
 export function fieldDiffs(before: object | null, after: object | null): FieldChange[] {
   const out: FieldChange[] = [];
+  // A bundle's `reward` is the first of its `rewards`: when either side is a bundle, the rewards are
+  // compared as one list (`rewards`, a single reward as a list of one); else `reward` alone, as before bundles.
+  const bundles = [before, after].some((item) => Array.isArray((item as Record<string, unknown> | null)?.rewards));
   const strip = (item: object | null) => {
     if (!item) return null;
     const { id: _id, ...rest } = item as Record<string, unknown>;
+    if (bundles && rest.reward !== undefined) {
+      rest.rewards ??= [rest.reward];
+      delete rest.reward;
+    }
     return rest;
   };
   walk(strip(before), strip(after), '', out);

@@ -30,7 +30,9 @@ import type { DbOrTx } from '@/db/client';
 import { runPrepared, type Prepared } from '@/db/prepared';
 import { rollupParam, rollupRows, claimRollups } from '@/lib/analytics/rollups';
 import type { Catalog } from '@/lib/catalog/catalog';
-import type { Reward } from '@/lib/contract/mission';
+import { rewardsOf, type Reward } from '@/lib/contract/mission';
+import { and, eq, inArray } from 'drizzle-orm';
+import { balances, campaignBudgetSpent } from '@/db/schema';
 import type { claimResponseSchema } from '@/lib/contract/v1';
 import type { SdkUpdate } from '@/lib/contract/updates';
 import { BUDGET_ALERT_THRESHOLDS, BUDGET_ALERT_TYPE } from '@/lib/contract/campaign';
@@ -52,22 +54,29 @@ const afterClaimCommit = () => kickOutbound();
 export type ClaimResult = z.output<typeof claimResponseSchema>;
 
 /**
- * $1 app, $2 user, $3 mission, $4 now, $5 reward kind, $6 currency, $7 amount,
- * $8 item, $9 quantity, $10 badge, $11 stored key (null: none), $12 request
- * hash, $13 rollups (JSON), $14 the reward as the answer shows it (JSON),
- * $15 the mission's campaign (null: none), $16 that campaign's budget of the
- * reward's currency (null: none), $17 the outbox rows (JSON; null in
- * the statement without an outbox part), $18 the progress's streak (JSON;
- * null: not a streak mission, no key), $19 the endpoint ids receiving
- * budget.alert (JSON array; null in the statement without an outbox part),
- * $20 the maxBalance of the reward's currency (null: none; issue 39 §1).
+ * $1 app, $2 user, $3 mission, $4 now, $5 the bundle (JSON array: one record
+ * per reward, `i` its place, `cap` the campaign's budget of a currency
+ * reward's currency (null: none), `max_balance` that currency's maxBalance
+ * (null: none; issue 39 §1)), $6 stored key (null: none), $7 request hash,
+ * $8 rollups (JSON), $9 the rewards as the answer shows them (JSON array),
+ * $10 the mission's campaign (null: none), $11 the outbox rows (JSON; null in
+ * the statement without an outbox part), $12 the progress's streak (JSON;
+ * null: not a streak mission, no key), $13 the endpoint ids receiving
+ * budget.alert (JSON array; null in the statement without an outbox part).
  * The answer is built by the statement (its values come from the rows it
  * wrote) and stored as text in the key row, so a replay is byte for byte.
+ *
+ * A bundle (issue 39 §2) is all or nothing because it is one statement: a
+ * ledger row per reward (the first keeps the single reward's grant key, the
+ * others add `:reward:<i>`), a balance per currency (a bundle names each
+ * currency once, lib/contract/mission.ts), a spent row per currency of a
+ * campaign's mission; one failing check (budget, maxBalance) fails it all.
  *
  * The statement is assembled from its parts (claimStatement): the same CTEs
  * in both variants, the outbox variant adding its two delivery inserts.
  */
 const CLAIM_PARTS = {
+  rw: `rw as (select * from json_to_recordset($5::json) as x(i int, kind text, currency text, amount bigint, item_id text, quantity integer, badge_id text, cap bigint, max_balance bigint))`,
   s: `s as (insert into user_sequences (app_id, user_id, seq, changed_at)
         select $1::text, $2::text, 1, $4::bigint
         where exists (select 1 from progress where app_id = $1 and user_id = $2 and mission_id = $3::text and status = 'completed')
@@ -77,68 +86,74 @@ const CLAIM_PARTS = {
         where progress.app_id = $1 and progress.user_id = $2 and progress.mission_id = $3 and progress.status = 'completed'
         returning progress.cycle, progress.target_count, s.seq)`,
   b: `b as (insert into balances (app_id, user_id, currency, amount, updated_at)
-        select $1, $2, $6::text, $7::bigint, $4 from c where $6::text is not null and ($20::bigint is null or $7::bigint <= $20::bigint)
+        select $1, $2, rw.currency, rw.amount, $4 from c, rw where rw.currency is not null and (rw.max_balance is null or rw.amount <= rw.max_balance)
         on conflict (app_id, user_id, currency) do update set amount = balances.amount + excluded.amount, updated_at = excluded.updated_at
-          where $20::bigint is null or balances.amount + excluded.amount <= $20::bigint
-        returning amount, updated_at)`,
-  // The currency's maxBalance ($20): a claimed record whose reward the balance could not take fails the whole statement (division by zero, 22012), so nothing is written.
-  m: `m as (select 1 / (case when $20::bigint is not null and $6::text is not null and exists (select 1 from c) and not exists (select 1 from b) then 0 else 1 end) as one)`,
+          where not exists (select 1 from rw where rw.currency = excluded.currency and rw.max_balance is not null and balances.amount + excluded.amount > rw.max_balance)
+        returning currency, amount, updated_at)`,
+  // The currencies' maxBalance: a claimed record with a reward its balance could not take fails the whole statement (division by zero, 22012), so nothing is written.
+  m: `m as (select 1 / (case when exists (select 1 from c)
+          and exists (select 1 from rw where rw.currency is not null and rw.max_balance is not null and not exists (select 1 from b where b.currency = rw.currency))
+          then 0 else 1 end) as one)`,
   l: `l as (insert into ledger (app_id, user_id, grant_key, kind, currency, amount, item_id, quantity, badge_id, mission_id, balance_after, created_at)
-        select $1, $2, 'mission:' || $3 || ':cycle:' || c.cycle, $5::text, $6, $7, $8::text, $9::integer, $10::text, $3, (select amount from b), $4
-        from c returning 1 as one)`,
+        select $1, $2, 'mission:' || $3 || ':cycle:' || c.cycle || case when rw.i = 0 then '' else ':reward:' || rw.i end,
+          rw.kind, rw.currency, rw.amount, rw.item_id, rw.quantity, rw.badge_id, $3, (select amount from b where b.currency = rw.currency), $4
+        from c, rw returning 1 as one)`,
   g: `g as (insert into campaign_budget_spent (app_id, campaign_id, currency, spent, cap, updated_at)
-        select $1, $15::text, $6::text, $7::bigint, $16::bigint, $4 from c where $15::text is not null and $6::text is not null
+        select $1, $10::text, rw.currency, rw.amount, rw.cap, $4 from c, rw where $10::text is not null and rw.currency is not null
         on conflict (app_id, campaign_id, currency) do update
           set spent = campaign_budget_spent.spent + excluded.spent, cap = excluded.cap, updated_at = excluded.updated_at
-        returning spent, cap)`,
+        returning currency, spent, cap)`,
   a: `a as (insert into campaign_budget_alerts (app_id, campaign_id, currency, threshold, spent, budget, mission_id, at)
-        select $1, $15::text, $6::text, t.threshold, g.spent, g.cap, $3, $4
+        select $1, $10::text, g.currency, t.threshold, g.spent, g.cap, $3, $4
         from g, (values ${BUDGET_ALERT_THRESHOLDS.map((t) => `(${t}::smallint)`).join(', ')}) as t(threshold)
         where g.cap is not null and g.spent * 100 >= g.cap * t.threshold
         on conflict do nothing
-        returning threshold, spent, budget)`,
+        returning currency, threshold, spent, budget)`,
   au: `au as (insert into audit_log (at, actor, action, app_id, target, before, after)
-        select $4, 'system', '${BUDGET_ALERT_TYPE}', $1, 'campaign:' || $15::text, null,
-          jsonb_build_object('campaignId', $15::text, 'currency', $6::text, 'threshold', a.threshold, 'spent', a.spent, 'budget', a.budget, 'missionId', $3::text)
+        select $4, 'system', '${BUDGET_ALERT_TYPE}', $1, 'campaign:' || $10::text, null,
+          jsonb_build_object('campaignId', $10::text, 'currency', a.currency, 'threshold', a.threshold, 'spent', a.spent, 'budget', a.budget, 'missionId', $3::text)
         from a returning 1 as one)`,
   r: `r as (insert into analytics_rollups (app_id, bucket_start, kind, key, shard, count, amount)
         select $1, x.bucket_start, x.kind, x.key, x.shard, x.count, x.amount
-        from c, json_to_recordset($13::json) as x(bucket_start bigint, kind text, key text, shard smallint, count bigint, amount bigint)
+        from c, json_to_recordset($8::json) as x(bucket_start bigint, kind text, key text, shard smallint, count bigint, amount bigint)
         on conflict (app_id, bucket_start, kind, key, shard) do update set count = analytics_rollups.count + excluded.count, amount = analytics_rollups.amount + excluded.amount
         returning 1 as one)`,
+  bb: `bb as (select rw.i, json_build_object('userId', $2, 'currency', b.currency, 'amount', b.amount, 'updatedAt', b.updated_at) as balance from b join rw on rw.currency = b.currency)`,
   body: `body as (select json_build_object(
-          'progress', case when $18::json is null
+          'progress', case when $12::json is null
             then json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
                                    'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4)
             else json_build_object('userId', $2, 'missionId', $3, 'status', 'claimed', 'progress', 1,
-                                   'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4, 'streak', $18::json) end,
-          'balance', (select json_build_object('userId', $2, 'currency', $6, 'amount', b.amount, 'updatedAt', b.updated_at) from b),
-          'reward', $14::json)::text as text
+                                   'currentCount', c.target_count, 'targetCount', c.target_count, 'updatedAt', $4, 'streak', $12::json) end,
+          'balance', (select balance from bb order by i limit 1),
+          'reward', $9::json -> 0,
+          'rewards', $9::json,
+          'balances', coalesce((select json_agg(balance order by i) from bb), '[]'::json))::text as text
         from c)`,
-  // Outbox: the claim's notices ($17: a null data is the balance the statement credited, written only when it credited one)…
+  // Outbox: the claim's notices ($11: a null data is the balance of the row's currency the statement credited, written only when it credited one)…
   o: `o as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
         select x.id, $1, x.endpoint_id, $2, x.type,
-          coalesce(x.data::jsonb, (select jsonb_build_object('userId', $2::text, 'currency', $6::text, 'amount', b.amount, 'updatedAt', b.updated_at) from b)),
+          coalesce(x.data::jsonb, (select jsonb_build_object('userId', $2::text, 'currency', b.currency, 'amount', b.amount, 'updatedAt', b.updated_at) from b where b.currency = x.currency)),
           'pending', 0, $4, $4, $4
-        from c, json_to_recordset($17::json) as x(id text, endpoint_id text, type text, data json)
-        where x.data is not null or exists (select 1 from b)
+        from c, json_to_recordset($11::json) as x(id text, endpoint_id text, type text, data json, currency text)
+        where x.data is not null or exists (select 1 from b where b.currency = x.currency)
         returning 1 as one)`,
-  // …and one budget.alert per threshold this claim reached and endpoint receiving it ($19), the same rows as the alerts.
+  // …and one budget.alert per threshold this claim reached and endpoint receiving it ($13), the same rows as the alerts.
   oa: `oa as (insert into webhook_deliveries (id, app_id, endpoint_id, user_id, type, data, status, attempts, next_attempt_at, created_at, retrying_since)
         select 'wh_' || replace(gen_random_uuid()::text, '-', ''), $1, e.endpoint_id, $2, 'budget.alert',
-          jsonb_build_object('campaignId', $15::text, 'currency', $6::text, 'threshold', a.threshold, 'spent', a.spent, 'budget', a.budget, 'missionId', $3::text, 'at', $4::bigint),
+          jsonb_build_object('campaignId', $10::text, 'currency', a.currency, 'threshold', a.threshold, 'spent', a.spent, 'budget', a.budget, 'missionId', $3::text, 'at', $4::bigint),
           'pending', 0, $4, $4, $4
-        from a, json_array_elements_text($19::json) as e(endpoint_id)
+        from a, json_array_elements_text($13::json) as e(endpoint_id)
         returning 1 as one)`,
   k: `k as (insert into idempotency_keys (app_id, user_id, key, request_hash, status, response, created_at)
-        select $1, $2, $11::text, $12::text, 200, to_jsonb(body.text), $4 from body where $11::text is not null
+        select $1, $2, $6::text, $7::text, 200, to_jsonb(body.text), $4 from body where $6::text is not null
         returning 1 as one)`,
 };
 
 /** The claim statement, with or without its outbox part (the base one refuses outbox parameters: it answers no row). */
 function claimStatement(outbox: boolean): Prepared {
   const p = CLAIM_PARTS;
-  const ctes = [p.s, p.c, p.b, p.m, p.l, p.g, p.a, p.au, p.r, p.body, ...(outbox ? [p.o, p.oa] : []), p.k];
+  const ctes = [p.rw, p.s, p.c, p.b, p.m, p.l, p.g, p.a, p.au, p.r, p.bb, p.body, ...(outbox ? [p.o, p.oa] : []), p.k];
   const answers = [
     '(select seq::text from s) as seq',
     '(select text from body) as body',
@@ -146,14 +161,14 @@ function claimStatement(outbox: boolean): Prepared {
     '(select count(*) from r)::int as rollups',
     '(select count(*) from k)::int as keyed',
     ...(outbox ? ['((select count(*) from o) + (select count(*) from oa))::int as notified'] : []),
-    `(select json_agg(json_build_object('threshold', threshold, 'spent', spent, 'budget', budget))::text from a) as alerts`,
+    `(select json_agg(json_build_object('currency', currency, 'threshold', threshold, 'spent', spent, 'budget', budget))::text from a) as alerts`,
     '(select count(*) from au)::int as audited',
     '(select one from m) as within_limit',
   ];
   return {
-    name: outbox ? 'ql_claim_outbox_v4' : 'ql_claim_v5',
+    name: outbox ? 'ql_claim_outbox_v5' : 'ql_claim_v6',
     pipelined: true,
-    text: `with\n  ${ctes.join(',\n  ')}\n  select ${answers.join(',\n    ')}${outbox ? '' : '\n  where $17::json is null and $19::json is null'}`,
+    text: `with\n  ${ctes.join(',\n  ')}\n  select ${answers.join(',\n    ')}${outbox ? '' : '\n  where $11::json is null and $13::json is null'}`,
   };
 }
 
@@ -197,6 +212,7 @@ const isBudgetExceeded = (err: unknown): boolean => {
 const isPastMaxBalance = (err: unknown): boolean => (err as { code?: unknown })?.code === '22012';
 
 interface BudgetAlertRow {
+  currency: string;
   threshold: number;
   spent: number;
   budget: number;
@@ -207,30 +223,72 @@ function budgetExhausted(title: string, campaignId: string, currency: string, am
   return new AppError('budget_exhausted', `Campaign "${title}" (${campaignId}) has not enough of its ${currency} budget${budget} left to grant ${amount} ${currency}`);
 }
 
+/** A currency reward of the bundle as the statement and its refusals see it. */
+interface CurrencyLine {
+  currency: string;
+  amount: number;
+  /** The campaign's budget of the currency (null: none, or not a campaign's mission). */
+  cap: number | null;
+  maxBalance: number | null;
+}
+
+/**
+ * Which line of a refused bundle did not fit (read after the failed
+ * statement; what was spent or held only grows, so the line that failed still
+ * does): the first whose `used` (spent, or balance) plus its amount passes its
+ * limit; the first limited line when none reads so (a concurrent change).
+ */
+function overLine(lines: CurrencyLine[], limit: (l: CurrencyLine) => number | null, used: ReadonlyMap<string, number>): CurrencyLine {
+  const limited = lines.filter((l) => limit(l) !== null);
+  return limited.find((l) => (used.get(l.currency) ?? 0) + l.amount > limit(l)!) ?? limited[0];
+}
+
 /** The claim's one statement. Throws mission_not_found for a mission the catalog does not have. */
 export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceNow()): Promise<ClaimOutcome> {
   const { appId, userId, missionId } = input;
   const mission = input.catalog.missions.get(missionId);
   if (!mission) throw new AppError('mission_not_found', `No mission "${missionId}"`);
-  const reward: Reward = mission.reward;
-  const rollups = rollupRows({ appId, userId, at: now, deltas: claimRollups(missionId, reward) }).map(rollupParam);
-  // Outbound webhooks: only an app with an endpoint for these types runs the statement with the outbox part.
-  const outbox = wantsAny(input.catalog.endpoints, CLAIM_NOTICES)
-    ? outboxRows(input.catalog.endpoints, [
-        { type: 'reward.granted', data: { userId, missionId, reward, idempotencyKey: input.key === null ? null : input.key.replace(/^claim:/, '') } },
-        ...(reward.kind === 'currency' ? [{ type: 'balance.changed' as const, data: null }] : []),
-      ])
-    : [];
+  const rewards: Reward[] = rewardsOf(mission);
+  const rollups = rollupRows({ appId, userId, at: now, deltas: claimRollups(missionId, rewards) }).map(rollupParam);
   const campaign = mission.campaignId === null ? undefined : input.catalog.campaigns.get(mission.campaignId);
   // Only currency rewards of a campaign's missions count against (and are counted in) its budget.
-  const budget =
-    mission.campaignId !== null && reward.kind === 'currency'
-      ? { campaignId: mission.campaignId, currency: reward.currency, amount: reward.amount, cap: campaign?.budget?.find((b) => b.currency === reward.currency)?.amount ?? null }
-      : null;
+  const lines: CurrencyLine[] = rewards.flatMap((r) =>
+    r.kind === 'currency'
+      ? [
+          {
+            currency: r.currency,
+            amount: r.amount,
+            cap: mission.campaignId === null ? null : (campaign?.budget?.find((b) => b.currency === r.currency)?.amount ?? null),
+            maxBalance: input.catalog.economy.currencies?.find((c) => c.id === r.currency)?.maxBalance ?? null,
+          },
+        ]
+      : [],
+  );
+  const lineOf = new Map(lines.map((l) => [l.currency, l]));
+  const idempotencyKey = input.key === null ? null : input.key.replace(/^claim:/, '');
+  // Outbound webhooks: only an app with an endpoint for these types runs the statement with the outbox part.
+  // One reward.granted per reward (the same claim key), one balance.changed per currency credited.
+  const outbox = wantsAny(input.catalog.endpoints, CLAIM_NOTICES)
+    ? outboxRows(input.catalog.endpoints, [
+        ...rewards.map((reward) => ({ type: 'reward.granted' as const, data: { userId, missionId, reward, idempotencyKey } })),
+        ...lines.map((l) => ({ type: 'balance.changed' as const, data: null, currency: l.currency })),
+      ])
+    : [];
+  const budgeted = mission.campaignId !== null && lines.some((l) => l.cap !== null);
   // budget.alert goes out only for a grant that counts against a budget (the alert rows are the statement's).
-  const alertEndpoints = budget?.cap != null ? (input.catalog.endpoints.get('budget.alert') ?? []) : [];
+  const alertEndpoints = budgeted ? (input.catalog.endpoints.get('budget.alert') ?? []) : [];
   const withOutbox = outbox.length > 0 || alertEndpoints.length > 0;
-  const maxBalance = reward.kind === 'currency' ? (input.catalog.economy.currencies?.find((c) => c.id === reward.currency)?.maxBalance ?? null) : null;
+  const bundle = rewards.map((r, i) => ({
+    i,
+    kind: r.kind,
+    currency: r.kind === 'currency' ? r.currency : null,
+    amount: r.kind === 'currency' ? r.amount : null,
+    item_id: r.kind === 'item' ? r.itemId : null,
+    quantity: r.kind === 'item' ? r.quantity : null,
+    badge_id: r.kind === 'badge' ? r.badgeId : null,
+    cap: r.kind === 'currency' ? (lineOf.get(r.currency)?.cap ?? null) : null,
+    max_balance: r.kind === 'currency' ? (lineOf.get(r.currency)?.maxBalance ?? null) : null,
+  }));
   let row: Record<string, unknown>;
   try {
     [row] = await runPrepared(db, withOutbox ? CLAIM_OUTBOX : CLAIM, [
@@ -238,46 +296,70 @@ export async function claimMission(db: DbOrTx, input: ClaimWrite, now = serviceN
       userId,
       missionId,
       now,
-      reward.kind,
-      reward.kind === 'currency' ? reward.currency : null,
-      reward.kind === 'currency' ? reward.amount : null,
-      reward.kind === 'item' ? reward.itemId : null,
-      reward.kind === 'item' ? reward.quantity : null,
-      reward.kind === 'badge' ? reward.badgeId : null,
+      JSON.stringify(bundle),
       input.key,
       input.requestHash,
       JSON.stringify(rollups),
-      JSON.stringify(reward),
-      budget?.campaignId ?? null,
-      budget?.cap ?? null,
+      JSON.stringify(rewards),
+      mission.campaignId,
       withOutbox ? JSON.stringify(outbox) : null,
       // A claimed streak is complete: its streak reads current = length (MissionProgress.streak).
       mission.criteria.streak ? JSON.stringify({ current: mission.criteria.streak.length, length: mission.criteria.streak.length }) : null,
       withOutbox ? JSON.stringify(alertEndpoints) : null,
-      maxBalance,
     ]);
   } catch (err) {
     if (input.key !== null && isKeyTaken(err)) return { kind: 'key-taken' };
-    if (maxBalance !== null && reward.kind === 'currency' && isPastMaxBalance(err)) throw balanceLimit(reward.currency, maxBalance, null, reward.amount);
-    if (budget && isBudgetExceeded(err)) {
+    if (lines.some((l) => l.maxBalance !== null) && isPastMaxBalance(err)) {
+      const held = await readAmounts(db, 'balances', { appId, userId }, lines);
+      const line = overLine(lines, (l) => l.maxBalance, held);
+      throw balanceLimit(line.currency, line.maxBalance!, held.get(line.currency) ?? null, line.amount);
+    }
+    if (budgeted && isBudgetExceeded(err)) {
+      const campaignId = mission.campaignId!;
+      const spent = await readAmounts(db, 'spent', { appId, campaignId }, lines);
+      const line = overLine(lines, (l) => l.cap, spent);
       // Counted in a statement of its own (the failed one wrote nothing); the 409 is answered after it.
-      await countRefusal(db, { appId, userId, missionId, campaignId: budget.campaignId, currency: budget.currency, amount: budget.amount, budget: budget.cap, key: input.key, at: now });
-      throw budgetExhausted(campaign?.title ?? budget.campaignId, budget.campaignId, budget.currency, budget.amount, budget.cap);
+      await countRefusal(db, { appId, userId, missionId, campaignId, currency: line.currency, amount: line.amount, budget: line.cap, key: input.key, at: now });
+      throw budgetExhausted(campaign?.title ?? campaignId, campaignId, line.currency, line.amount, line.cap);
     }
     throw err;
   }
-  if (typeof row?.alerts === 'string' && budget) {
+  if (typeof row?.alerts === 'string' && mission.campaignId !== null) {
     for (const alert of JSON.parse(row.alerts) as BudgetAlertRow[]) {
-      metrics().budgetAlerts.inc({ app: appId, campaign: budget.campaignId, currency: budget.currency, threshold: String(alert.threshold) });
+      metrics().budgetAlerts.inc({ app: appId, campaign: mission.campaignId, currency: alert.currency, threshold: String(alert.threshold) });
     }
   }
   const seq = row?.seq === null || row?.seq === undefined ? null : Number(row.seq);
   if (typeof row?.body !== 'string' || seq === null) return { kind: 'not-claimed', seq };
   if (Number(row.notified ?? 0) > 0) afterClaimCommit();
   const result = JSON.parse(row.body) as ClaimResult;
-  const updates: SdkUpdate[] = [{ type: 'reward.granted', data: { userId, missionId, reward: result.reward } }];
-  if (result.balance) updates.push({ type: 'balance.changed', data: result.balance });
+  // One stream update (one sequence number): a reward.granted per reward, a balance.changed per currency.
+  const updates: SdkUpdate[] = [
+    ...result.rewards.map((reward): SdkUpdate => ({ type: 'reward.granted', data: { userId, missionId, reward } })),
+    ...result.balances.map((balance): SdkUpdate => ({ type: 'balance.changed', data: balance })),
+  ];
   return { kind: 'claimed', result, updates, seq };
+}
+
+/** The amounts a refused bundle's currencies hold: the user's balances, or the campaign's spent rows. */
+async function readAmounts(
+  db: DbOrTx,
+  table: 'balances' | 'spent',
+  where: { appId: string; userId?: string; campaignId?: string },
+  lines: CurrencyLine[],
+): Promise<Map<string, number>> {
+  const currencies = lines.map((l) => l.currency);
+  const rows =
+    table === 'balances'
+      ? await db
+          .select({ currency: balances.currency, amount: balances.amount })
+          .from(balances)
+          .where(and(eq(balances.appId, where.appId), eq(balances.userId, where.userId!), inArray(balances.currency, currencies)))
+      : await db
+          .select({ currency: campaignBudgetSpent.currency, amount: campaignBudgetSpent.spent })
+          .from(campaignBudgetSpent)
+          .where(and(eq(campaignBudgetSpent.appId, where.appId), eq(campaignBudgetSpent.campaignId, where.campaignId!), inArray(campaignBudgetSpent.currency, currencies)));
+  return new Map(rows.map((r) => [r.currency, Number(r.amount)]));
 }
 
 /** Why a mission could not be claimed (read after the statement changed nothing): not found, already claimed or not completed. */

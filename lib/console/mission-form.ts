@@ -4,7 +4,7 @@
 // then validates with the contract's own missionSchema. Field names mirror the
 // mission's paths, so a schema error lands beside the field it names.
 import { FILTER_OPERATORS, isFilterLiteral, isPlainObject, type FilterOperator } from '@/lib/contract/filter';
-import type { Mission, MissionInput, MissionWindow, RewardKind } from '@/lib/contract/mission';
+import { rewardsOf, type Mission, type MissionInput, type MissionWindow, type Reward, type RewardKind } from '@/lib/contract/mission';
 import { fromLocalInput, toLocalInput } from '@/lib/console/local-time';
 import { aggregateToForm, emptyAggregateForm, formToAggregate, type AggregateFormValues } from '@/lib/console/mission-aggregate-form';
 import type { DescribableMission } from '@/lib/missions/describe-mission';
@@ -21,7 +21,10 @@ export interface MissionFormValues {
   title: string;
   description: string;
   criteria: { eventName: string; count: string; window: MissionWindow; filterRows: FilterRow[]; aggregate: AggregateFormValues };
-  reward: { kind: RewardKind; currency: string; amount: string; itemId: string; quantity: string; badgeId: string };
+  /** The first reward (the whole reward of a mission of one). */
+  reward: RewardFormValues;
+  /** The bundle's other rewards, in order (issue 39 §2): empty for a mission of one reward. */
+  extraRewards: RewardFormValues[];
   campaignId: string;
   /** A datetime-local value in the reader's time zone; empty: never expires. */
   expiresAt: string;
@@ -32,7 +35,38 @@ export interface MissionFormValues {
   audience?: Record<string, unknown>;
 }
 
+/** One reward's fields as typed (every kind's, so switching kind keeps what was typed). */
+export interface RewardFormValues {
+  kind: RewardKind;
+  currency: string;
+  amount: string;
+  itemId: string;
+  quantity: string;
+  badgeId: string;
+}
+
 export const NO_CAMPAIGN = '__none';
+
+/** A reward row added to the bundle: a badge to pick (the kind most bundles add to a currency). */
+export const emptyReward = (): RewardFormValues => ({ kind: 'badge', currency: '', amount: '10', itemId: '', quantity: '1', badgeId: '' });
+
+function rewardToForm(r: Reward): RewardFormValues {
+  return {
+    ...emptyReward(),
+    kind: r.kind,
+    ...(r.kind === 'currency' ? { currency: r.currency, amount: String(r.amount) } : {}),
+    ...(r.kind === 'item' ? { itemId: r.itemId, quantity: String(r.quantity) } : {}),
+    ...(r.kind === 'badge' ? { badgeId: r.badgeId } : {}),
+  };
+}
+
+function formToReward(r: RewardFormValues) {
+  return r.kind === 'currency'
+    ? { kind: 'currency' as const, currency: r.currency.trim(), amount: numberOf(r.amount) }
+    : r.kind === 'item'
+      ? { kind: 'item' as const, itemId: r.itemId.trim(), quantity: numberOf(r.quantity) }
+      : { kind: 'badge' as const, badgeId: r.badgeId.trim() };
+}
 
 export const OPERATOR_LABELS: Record<FilterOperator, string> = {
   eq: 'equals',
@@ -134,6 +168,7 @@ export function emptyMissionForm(): MissionFormValues {
     description: '',
     criteria: { eventName: '', count: '1', window: 'lifetime', filterRows: [], aggregate: emptyAggregateForm() },
     reward: { kind: 'currency', currency: '', amount: '10', itemId: '', quantity: '1', badgeId: '' },
+    extraRewards: [],
     campaignId: NO_CAMPAIGN,
     expiresAt: '',
     iconUrl: '',
@@ -143,8 +178,7 @@ export function emptyMissionForm(): MissionFormValues {
 }
 
 export function toFormValues(m: Mission): MissionFormValues {
-  const empty = emptyMissionForm();
-  const r = m.reward;
+  const [first, ...others] = rewardsOf(m);
   return {
     id: m.id,
     title: m.title,
@@ -156,13 +190,8 @@ export function toFormValues(m: Mission): MissionFormValues {
       filterRows: filterToRows(m.criteria.filter),
       aggregate: aggregateToForm(m.criteria),
     },
-    reward: {
-      ...empty.reward,
-      kind: r.kind,
-      ...(r.kind === 'currency' ? { currency: r.currency, amount: String(r.amount) } : {}),
-      ...(r.kind === 'item' ? { itemId: r.itemId, quantity: String(r.quantity) } : {}),
-      ...(r.kind === 'badge' ? { badgeId: r.badgeId } : {}),
-    },
+    reward: rewardToForm(first),
+    extraRewards: others.map(rewardToForm),
     campaignId: m.campaignId ?? NO_CAMPAIGN,
     expiresAt: toLocalInput(m.expiresAt),
     iconUrl: m.iconUrl ?? '',
@@ -174,13 +203,8 @@ export function toFormValues(m: Mission): MissionFormValues {
 
 /** What the form stands for, before validation (the schema names any field at fault). */
 export function toMissionInput(v: MissionFormValues): MissionInput {
-  const r = v.reward;
-  const reward =
-    r.kind === 'currency'
-      ? { kind: 'currency' as const, currency: r.currency.trim(), amount: numberOf(r.amount) }
-      : r.kind === 'item'
-        ? { kind: 'item' as const, itemId: r.itemId.trim(), quantity: numberOf(r.quantity) }
-        : { kind: 'badge' as const, badgeId: r.badgeId.trim() };
+  const reward = formToReward(v.reward);
+  const extras = (v.extraRewards ?? []).map(formToReward);
   const filter = rowsToFilter(v.criteria.filterRows);
   return {
     id: v.id.trim(),
@@ -194,6 +218,8 @@ export function toMissionInput(v: MissionFormValues): MissionInput {
       ...formToAggregate(v.criteria.aggregate ?? emptyAggregateForm()),
     },
     reward,
+    // A bundle: `rewards` holds them all, `reward` its first (the schema's errors on rewards.N land on extraRewards.N-1).
+    ...(extras.length > 0 ? { rewards: [reward, ...extras] } : {}),
     campaignId: v.campaignId === NO_CAMPAIGN ? null : v.campaignId,
     expiresAt: fromLocalInput(v.expiresAt),
     iconUrl: v.iconUrl.trim() === '' ? null : v.iconUrl.trim(),

@@ -14,6 +14,11 @@ export const exampleMissionBase = {
   description: 'Any ranked mode counts.',
   criteria: { eventName: 'match_won', count: 3, window: 'daily', filter: { mode: 'ranked' } },
   reward: { kind: 'currency', currency: 'gems', amount: 50 },
+  // A bundle (issue 39 §2): `reward` is its first.
+  rewards: [
+    { kind: 'currency', currency: 'gems', amount: 50 },
+    { kind: 'badge', badgeId: 'winter-champion' },
+  ],
   campaignId: 'winter-festival',
   expiresAt: null,
   iconUrl: null,
@@ -64,6 +69,11 @@ export const v1Examples = {
     progress: { ...progress, status: 'claimed' },
     balance,
     reward: { kind: 'currency', currency: 'gems', amount: 50 },
+    rewards: [
+      { kind: 'currency', currency: 'gems', amount: 50 },
+      { kind: 'badge', badgeId: 'winter-champion' },
+    ],
+    balances: [balance],
   },
   balanceList: { balances: [balance] },
   spendRequest: { userId: USER, currency: 'gems', amount: 30, reason: 'shop: skin-ember', idempotencyKey: 'order-5521' },

@@ -4,7 +4,7 @@
 // always validated by missionSchema, the one the catalog PUT uses.
 import { z } from 'zod';
 import { idSchema, timestampSchema } from './common';
-import { missionSchema, windowSchema } from './mission';
+import { missionFields, missionSchema, windowSchema } from './mission';
 
 /** A stored mission as the admin API answers it. */
 export const missionRecordSchema = missionSchema
@@ -35,7 +35,8 @@ export type MissionListQuery = z.output<typeof missionListQuerySchema>;
 const versionField = z.number().int().positive().describe('The version the change is based on');
 
 /** PUT /api/admin/apps/:appId/missions/:missionId: the whole mission plus the version it was read at. */
-export const missionUpdateSchema = missionSchema
+// Documentation: the body is parsed by missionSchema (the bundle rules) once the version is taken off.
+export const missionUpdateSchema = missionFields
   .extend({ id: idSchema.optional().describe('When given, must be the id in the path (ids never change)'), version: versionField })
   .meta({ id: 'MissionUpdate' });
 

@@ -73,8 +73,10 @@ export const missionDetailSchema = z.object({
 });
 export const claimResponseSchema = z.object({
   progress: missionProgressSchema,
-  balance: balanceSchema.nullable().describe('null when the reward is not currency'),
-  reward: shownRewardSchema,
+  balance: balanceSchema.nullable().describe('The balance of the first currency the claim granted; null when it granted none'),
+  reward: shownRewardSchema.describe('The first reward granted (the first of `rewards`)'),
+  rewards: z.array(shownRewardSchema).describe('Every reward the claim granted, in the mission’s order'),
+  balances: z.array(balanceSchema).describe('The balance of each currency the claim granted, in the order of `rewards` (empty when it granted none)'),
 });
 
 // GET /v1/balance

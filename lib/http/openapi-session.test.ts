@@ -319,7 +319,7 @@ describe('a real session conforms to the OpenAPI documents', () => {
     const url = new URL(`${server.url}/v1/missions/win/claim`);
     const json = (extra: Record<string, string> = {}) => new Headers({ 'content-type': 'application/json', 'x-request-id': 'r1', ...extra });
     const progress = { userId, missionId: 'win', status: 'claimed', progress: 1, currentCount: 1, targetCount: 1, updatedAt: 1 };
-    const ok = JSON.stringify({ progress, balance: null, reward: { kind: 'badge', badgeId: 'b' } });
+    const ok = JSON.stringify({ progress, balance: null, reward: { kind: 'badge', badgeId: 'b' }, rewards: [{ kind: 'badge', badgeId: 'b' }], balances: [] });
     expect(() => v1.checkResponse('POST', url, 200, json(), ok)).not.toThrow();
     expect(() => v1.checkResponse('POST', url, 200, json(), ok.replace('"claimed"', '"done"'))).toThrow(/body/);
     expect(() => v1.checkResponse('POST', url, 201, json(), ok)).toThrow(/status not documented/);

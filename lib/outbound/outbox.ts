@@ -12,6 +12,8 @@ import type { NotificationType } from '@/lib/contract/outbound';
 export interface Notice {
   type: NotificationType;
   data: unknown;
+  /** With a null data: the currency whose balance the statement fills in (a claim of a bundle credits several). */
+  currency?: string;
 }
 
 /** One delivery row to write: a fresh id (the Questline-Webhook-Id), the endpoint, the type and its data. */
@@ -20,6 +22,7 @@ export interface OutboxRow {
   endpoint_id: string;
   type: NotificationType;
   data: unknown;
+  currency?: string;
 }
 
 const newDeliveryId = () => `wh_${randomUUID().replaceAll('-', '')}`;
@@ -36,7 +39,7 @@ export function wantsAny(endpoints: EndpointsByType, types: readonly Notificatio
 export function outboxRows(endpoints: EndpointsByType, notices: readonly Notice[]): OutboxRow[] {
   const rows: OutboxRow[] = [];
   for (const notice of notices) {
-    for (const endpointId of endpoints.get(notice.type) ?? []) rows.push({ id: newDeliveryId(), endpoint_id: endpointId, type: notice.type, data: notice.data });
+    for (const endpointId of endpoints.get(notice.type) ?? []) rows.push({ id: newDeliveryId(), endpoint_id: endpointId, type: notice.type, data: notice.data, ...(notice.currency ? { currency: notice.currency } : {}) });
   }
   return rows;
 }

@@ -30,6 +30,7 @@ export function buildPrompt(candidates: Candidate[], limit: number, now: number)
       ...(c.mission.criteria.filter ? { filter: c.mission.criteria.filter } : {}),
     },
     reward: c.mission.reward,
+    ...(c.mission.rewards && c.mission.rewards.length > 1 ? { rewards: c.mission.rewards } : {}),
     status: c.status === 'completed' ? 'ready to claim' : 'in progress',
     currentCount: c.currentCount,
     targetCount: c.targetCount,

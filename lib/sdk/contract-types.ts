@@ -101,7 +101,10 @@ export type Mission = {
       repeat?: boolean;
     };
   };
+  /** The first of `rewards` */
   reward: Reward;
+  /** Every reward the claim grants (one or more); `reward` is the first */
+  rewards: Reward[];
   campaignId: string | null;
   /** Events at or after this time do not count; null: never expires */
   expiresAt: number | null;
@@ -278,9 +281,14 @@ export type MissionDetail = {
 
 export type ClaimResponse = {
   progress: MissionProgress;
-  /** null when the reward is not currency */
+  /** The balance of the first currency the claim granted; null when it granted none */
   balance: Balance | null;
+  /** The first reward granted (the first of `rewards`) */
   reward: Reward;
+  /** Every reward the claim granted, in the mission’s order */
+  rewards: Reward[];
+  /** The balance of each currency the claim granted, in the order of `rewards` (empty when it granted none) */
+  balances: Balance[];
 };
 
 export type BalanceList = {

@@ -120,15 +120,15 @@ export class DeliveredState {
   /** The updates that turn what was told (or the baseline) into `now`. */
   diff(now: Snapshot): SdkUpdate[] {
     const out: SdkUpdate[] = [];
-    const rewards = new Map(now.missions.map((m) => [m.id, m.reward]));
-    for (const m of this.baseline?.missions ?? []) if (!rewards.has(m.id)) rewards.set(m.id, m.reward);
+    // A mission's whole bundle (a server before bundles sends `reward` alone): one reward.granted per reward, as the claim's stream does.
+    const rewards = new Map(now.missions.map((m) => [m.id, m.rewards ?? [m.reward]]));
+    for (const m of this.baseline?.missions ?? []) if (!rewards.has(m.id)) rewards.set(m.id, m.rewards ?? [m.reward]);
     for (const cur of Object.values(now.progress)) {
       const base = this.baselineProgress(cur.missionId);
       if (!base || cur.updatedAt < base.updatedAt) continue;
       if (cur.status === base.status && cur.currentCount === base.currentCount) continue;
       if (cur.status === 'claimed') {
-        const reward = rewards.get(cur.missionId);
-        if (base.status !== 'claimed' && reward) out.push({ type: 'reward.granted', data: { userId: cur.userId, missionId: cur.missionId, reward } });
+        if (base.status !== 'claimed') for (const reward of rewards.get(cur.missionId) ?? []) out.push({ type: 'reward.granted', data: { userId: cur.userId, missionId: cur.missionId, reward } });
       } else if (cur.status === 'completed') {
         if (base.status !== 'completed') out.push({ type: 'mission.completed', data: cur });
       } else if (cur.status === 'active') {

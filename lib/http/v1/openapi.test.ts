@@ -209,8 +209,8 @@ describe('real responses conform to the documented schemas', () => {
 
   it('a schema rejects a body that breaks it (the validation is not vacuous)', () => {
     const validate = responseValidator('/v1/missions/{id}/claim', 'post', '200');
-    expect(validate({ progress: { userId: 'u', missionId: 'm', status: 'claimed', progress: 1, currentCount: 1, targetCount: 1, updatedAt: 1 }, balance: null, reward: { kind: 'badge', badgeId: 'b' } })).toBe(true);
-    expect(validate({ progress: { userId: 'u', missionId: 'm', status: 'done', progress: 1, currentCount: 1, targetCount: 1, updatedAt: 1 }, balance: null, reward: { kind: 'badge', badgeId: 'b' } })).toBe(false);
+    expect(validate({ progress: { userId: 'u', missionId: 'm', status: 'claimed', progress: 1, currentCount: 1, targetCount: 1, updatedAt: 1 }, balance: null, reward: { kind: 'badge', badgeId: 'b' }, rewards: [{ kind: 'badge', badgeId: 'b' }], balances: [] })).toBe(true);
+    expect(validate({ progress: { userId: 'u', missionId: 'm', status: 'done', progress: 1, currentCount: 1, targetCount: 1, updatedAt: 1 }, balance: null, reward: { kind: 'badge', badgeId: 'b' }, rewards: [{ kind: 'badge', badgeId: 'b' }], balances: [] })).toBe(false);
     expect(validate({ progress: { userId: 'u', missionId: 'm', status: 'claimed', progress: 1, currentCount: 1, targetCount: 1, updatedAt: 1 }, reward: { kind: 'gold' } })).toBe(false);
   });
 });

@@ -23,6 +23,7 @@ import { hashRequest, runIdempotent, type Outcome } from '@/lib/idempotency/run-
 import { nearestEventName } from '@/lib/missions/did-you-mean';
 import { withTransaction, type ServiceContext } from '../context';
 import { announceBalance } from '../_shared/balance-changed';
+import { rewardsOf } from '@/lib/contract/mission';
 
 export type SpendResult = z.output<typeof spendResponseSchema>;
 
@@ -41,7 +42,7 @@ const SPEND_ACTOR = 'backend';
 async function catalogCurrencies(ctx: ServiceContext): Promise<string[]> {
   const catalog = await ctx.deps.catalog(ctx.appId);
   const names = new Set<string>();
-  for (const mission of catalog.ordered) if (mission.reward.kind === 'currency') names.add(mission.reward.currency);
+  for (const mission of catalog.ordered) for (const reward of rewardsOf(mission)) if (reward.kind === 'currency') names.add(reward.currency);
   for (const campaign of catalog.campaigns.values()) for (const line of campaign.budget ?? []) names.add(line.currency);
   return [...names];
 }

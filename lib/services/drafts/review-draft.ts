@@ -30,11 +30,12 @@ export function changeDetailsOf(current: CatalogDocument, next: CatalogDocument,
 
 type RewardLike = { kind: string; currency?: string; amount?: number; itemId?: string; quantity?: number; badgeId?: string };
 
-/** A mission's rewards as "what" → how many: currency:gems → 100, item:sword → 2, badge:winter → 1 (a bundle's `rewards` when there is one). */
+const rewardsOfItem = (mission: Item) => (Array.isArray(mission.rewards) ? mission.rewards : mission.reward ? [mission.reward] : []) as RewardLike[];
+
+/** A mission's rewards as "what" → how many: currency:gems → 100, item:sword → 2, badge:winter → 1 (every reward of a bundle). */
 function rewardAmounts(mission: Item): Map<string, number> {
-  const rewards = (Array.isArray(mission.rewards) ? mission.rewards : mission.reward ? [mission.reward] : []) as RewardLike[];
   const out = new Map<string, number>();
-  for (const r of rewards) {
+  for (const r of rewardsOfItem(mission)) {
     const key = r.kind === 'currency' ? `${r.currency}` : r.kind === 'item' ? `item ${r.itemId}` : `badge ${r.badgeId}`;
     const n = r.kind === 'currency' ? (r.amount ?? 0) : r.kind === 'item' ? (r.quantity ?? 1) : 1;
     out.set(key, (out.get(key) ?? 0) + n);
@@ -42,9 +43,16 @@ function rewardAmounts(mission: Item): Map<string, number> {
   return out;
 }
 
+/** The path of the reward granting `what` in a mission: `reward` for a mission of one reward, `rewards[i]` in a bundle of several. */
+function rewardPath(mission: Item, what: string): string {
+  const rewards = rewardsOfItem(mission);
+  if (rewards.length <= 1) return 'reward';
+  const i = rewards.findIndex((r) => (r.kind === 'currency' ? `${r.currency}` : r.kind === 'item' ? `item ${r.itemId}` : `badge ${r.badgeId}`) === what);
+  return i < 0 ? 'rewards' : `rewards[${i}]`;
+}
+
 const num = (n: number) => n.toLocaleString('en-US');
 const MULTIPLIED = 10;
-const rewardPath = (m: Item) => (Array.isArray(m.rewards) ? 'rewards' : 'reward');
 
 /** The payout warnings of `next` against `current` (the live catalog), read with `db` (players' completions, budgets spent). */
 export async function draftWarnings(db: DbOrTx, appId: string, current: CatalogDocument, next: CatalogDocument, changes: CatalogChange[] = diffCatalogs(current, next)): Promise<DraftWarning[]> {
@@ -56,17 +64,16 @@ export async function draftWarnings(db: DbOrTx, appId: string, current: CatalogD
     const after = itemOf(next, 'mission', c.id)!;
     const a = rewardAmounts(before);
     const b = rewardAmounts(after);
-    const path = rewardPath(after);
     const newOnes: string[] = [];
     for (const [what, amount] of b) {
       const was = a.get(what);
       if (was === undefined) newOnes.push(what);
       else if (amount >= was * MULTIPLIED) {
         const factor = amount / was;
-        out.push({ code: 'reward_multiplied', kind: 'mission', id: c.id, path, message: `Mission "${c.id}": reward ${num(was)} ${what} → ${num(amount)} ${what} (×${num(factor)})`, factor, before: was, after: amount });
+        out.push({ code: 'reward_multiplied', kind: 'mission', id: c.id, path: rewardPath(after, what), message: `Mission "${c.id}": reward ${num(was)} ${what} → ${num(amount)} ${what} (×${num(factor)})`, factor, before: was, after: amount });
       }
     }
-    if (newOnes.length > 0) added.push({ id: c.id, path, what: newOnes });
+    if (newOnes.length > 0) added.push({ id: c.id, path: newOnes.length === 1 ? rewardPath(after, newOnes[0]) : rewardPath(after, ''), what: newOnes });
   }
   if (added.length > 0) {
     const rows = await db

@@ -31,12 +31,12 @@ import { and, eq, gte, inArray, lt, sql } from 'drizzle-orm';
 import { claimedMissionIds, evaluateEvent, missionLock } from '@/lib/missions/engine';
 import type { Catalog } from '@/lib/catalog/catalog';
 import type { Campaign, EngineEvent, Mission, ProgressRecord } from '@/lib/missions/schema';
-import type { Reward } from '@/lib/contract/mission';
 import { analyticsRollups } from '@/db/schema';
 import { bucketOf } from '@/lib/analytics/rollups';
 import { runPrepared, textArray, type Prepared } from '@/db/prepared';
 import { AppError } from '@/lib/errors';
 import type { ServiceContext } from '../context';
+import { rewardsOf } from '@/lib/contract/mission';
 
 const DAY_MS = 86_400_000;
 /** Rows per page: small enough that one page never holds the embedded database's single connection for long. */
@@ -138,12 +138,6 @@ function missionChanges(live: Catalog, draft: Catalog): Array<{ missionId: strin
     }
   }
   return changes;
-}
-
-/** A mission's rewards: the bundle when it has one (issue 39 §2), else its one reward. */
-function rewardsOf(mission: Mission): readonly Reward[] {
-  const bundle = (mission as Mission & { rewards?: readonly Reward[] }).rewards;
-  return bundle && bundle.length > 0 ? bundle : [mission.reward];
 }
 
 /** Whether the mission's campaign (in that catalog) has not started at `at`. */

@@ -2,14 +2,14 @@
 // mission from the catalog (read before the transaction), the player's record
 // under their lock, the new record written with the player's next change
 // number, the audit row, and the stream update published after commit.
-// A completion makes the mission's reward claimable, so a currency reward is
+// A completion makes the mission's rewards claimable, so each currency reward is
 // given by the staff member as a grant is: it counts against the support
 // role's grant limits of its currency (403 grant_limit_exceeded past one,
 // nothing written) and the audit row's `after.charged` holds it (admins: no
 // limit, `overLimit: true` past one).
 import { progress } from '@/db/schema';
 import type { MissionActionResult } from '@/lib/contract/desk';
-import type { Mission } from '@/lib/contract/mission';
+import { rewardsOf, type Mission } from '@/lib/contract/mission';
 import { AppError } from '@/lib/errors';
 import type { Outcome } from '@/lib/idempotency/run-idempotent';
 import { toMissionProgress } from '@/lib/missions/engine';
@@ -54,9 +54,11 @@ export async function missionAction({
     // The player's own calendar (their timezone attribute) decides the window, as for their events.
     const zone = zoneOf(await readAttributes(db, appId, userId));
     const updated = next(mission, record, now, zone);
-    const { reward } = mission;
-    const charged = updated.status === 'completed' && reward.kind === 'currency' ? { currency: reward.currency, amount: reward.amount } : null;
-    const overLimit = charged !== null && (await chargeGrantLimit(db, ctx, charged.currency, charged.amount, now));
+    // Every currency reward of the mission's bundle is charged (the audit's `charged` is the first, `alsoCharged` the others).
+    const lines = updated.status === 'completed' ? rewardsOf(mission).flatMap((r) => (r.kind === 'currency' ? [{ currency: r.currency, amount: r.amount }] : [])) : [];
+    const [charged = null, ...alsoCharged] = lines;
+    let overLimit = false;
+    for (const line of lines) if (await chargeGrantLimit(db, ctx, line.currency, line.amount, now)) overLimit = true;
     const { userId: _u, missionId: _m, state, ...rest } = updated;
     // A reset or forced completion drops a sum's, distinct's or streak's running state (null), unless the verb keeps one.
     const fields = { ...rest, state: state ?? null };
@@ -71,6 +73,6 @@ export async function missionAction({
     // Outbound webhooks: a staff completion is a completion (same transaction; nothing for an app without such an endpoint).
     if (type === 'mission.completed') await notify(tx, { appId, userId }, [{ type, data: view }], now);
     const shown = (r: ProgressRecord | null) => r && { status: r.status, currentCount: r.currentCount, cycle: r.cycle, windowStart: r.windowStart };
-    return { body: { progress: view }, audit: { before: { missionId, record: shown(record) }, after: { missionId, record: shown(updated), reason, ...(charged ? { charged } : {}), ...(overLimit ? { overLimit: true } : {}) } } };
+    return { body: { progress: view }, audit: { before: { missionId, record: shown(record) }, after: { missionId, record: shown(updated), reason, ...(charged ? { charged } : {}), ...(alsoCharged.length > 0 ? { alsoCharged } : {}), ...(overLimit ? { overLimit: true } : {}) } } };
   });
 }

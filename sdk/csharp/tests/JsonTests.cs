@@ -141,7 +141,7 @@ namespace Questline.Tests
         public void GeneratedModelsReadAndWriteTheWireShape()
         {
             var text = "{\"id\":\"m1\",\"title\":\"T\",\"description\":\"D\",\"criteria\":{\"eventName\":\"match\",\"count\":3,\"window\":\"daily\"," +
-                "\"filter\":{\"mode\":\"ranked\"},\"aggregate\":{\"op\":\"sum\",\"field\":\"gold\"},\"streak\":{\"length\":3}},\"reward\":{\"kind\":\"item\",\"itemId\":\"sword\",\"quantity\":1}," +
+                "\"filter\":{\"mode\":\"ranked\"},\"aggregate\":{\"op\":\"sum\",\"field\":\"gold\"},\"streak\":{\"length\":3}},\"reward\":{\"kind\":\"item\",\"itemId\":\"sword\",\"quantity\":1},\"rewards\":[{\"kind\":\"item\",\"itemId\":\"sword\",\"quantity\":1}]," +
                 "\"campaignId\":null,\"expiresAt\":null,\"iconUrl\":null,\"prerequisites\":[\"a\"],\"locked\":false}";
             var m = Mission.FromJson(Json.Parse(text));
             Assert.AreEqual("m1", m.Id);
@@ -153,6 +153,9 @@ namespace Questline.Tests
             Assert.AreEqual(Reward.KindItem, m.Reward.Kind);
             Assert.AreEqual(1, m.Reward.Quantity);
             Assert.IsNull(m.Reward.Amount);
+            // Reward bundles (issue 39 §2): every reward of the mission, Reward its first.
+            Assert.AreEqual(1, m.Rewards.Count);
+            Assert.AreEqual("sword", m.Rewards[0].ItemId);
             Assert.IsNull(m.ExpiresAt);
             // Required nullable fields are written as null; absent optional ones are left out.
             Assert.AreEqual(text, Json.Write(m.ToJson()));

@@ -23,6 +23,7 @@ import { useSelectedApp } from '@/components/console/use-selected-app';
 import type { CurrencyDefinition, Economy, ItemDefinition } from '@/lib/contract/economy';
 import type { Draft } from '@/lib/contract/release';
 import { DefinitionDialog, type DefinitionKind } from './definition-dialog';
+import { rewardsOf } from '@/lib/contract/mission';
 import { GrantLimitsSection } from './grant-limits';
 
 type Row<T> = T & { implied: boolean };
@@ -36,8 +37,7 @@ function sectionsOf(economy: Economy | undefined, draft: Draft | null | undefine
   const items = new Map<string, ItemDefinition>();
   for (const c of economy.currencies) named.set(c.id, strip(c));
   for (const d of economy.items) items.set(d.id, strip(d));
-  for (const m of draft?.catalog.missions ?? []) {
-    const r = m.reward;
+  for (const r of (draft?.catalog.missions ?? []).flatMap(rewardsOf)) {
     if (r.kind === 'currency' && !named.has(r.currency)) named.set(r.currency, { id: r.currency, name: r.currency });
     if (r.kind === 'item' && !items.has(r.itemId)) items.set(r.itemId, { id: r.itemId, name: r.itemId, kind: 'item' });
     if (r.kind === 'badge' && !items.has(r.badgeId)) items.set(r.badgeId, { id: r.badgeId, name: r.badgeId, kind: 'badge' });

@@ -49,6 +49,7 @@ import { AttributesCard } from './attributes-card';
 import { DataRequestCard, GrantCard, MissionFixCard, NeverSeenNotice, NotesCard, PlayerSuggestions, RecentPlayers } from './desk';
 import { describeLock, describeNameMismatches, describeProgress, describeVerdict, summarizeEvent, type Titles } from './explain';
 import { isFiltered, NO_FILTER, useEventPages, type EventFilter } from './use-event-pages';
+import { rewardsOf } from '@/lib/contract/mission';
 
 type Target = { appId: string; userId: string };
 
@@ -778,7 +779,7 @@ function Inspected({ target }: { target: Target }) {
           <div className="order-5 empty:hidden">
             <GrantCard
               target={target}
-              currencies={[...new Set([...data.balances.map((b) => b.currency), ...data.missions.flatMap((m) => (m.mission.reward.kind === 'currency' ? [m.mission.reward.currency] : []))])]}
+              currencies={[...new Set([...data.balances.map((b) => b.currency), ...data.missions.flatMap((m) => rewardsOf(m.mission).flatMap((r) => (r.kind === 'currency' ? [r.currency] : [])))])]}
               onDone={refresh}
             />
           </div>

@@ -11,7 +11,7 @@
 import * as React from 'react';
 import Link from 'next/link';
 import { useRouter } from 'next/navigation';
-import { useFieldArray, useForm, type FieldErrors, type Resolver } from 'react-hook-form';
+import { useFieldArray, useForm, type FieldErrors, type Resolver, type UseFormReturn } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useMutation, useQuery } from '@tanstack/react-query';
 import { PlusIcon, Trash2Icon, UsersIcon } from 'lucide-react';
@@ -27,10 +27,11 @@ import { Skeleton } from '@/components/ui/skeleton';
 import { adminFetch, ApiError, appPath, errorMessage } from '@/components/console/api';
 import { useDraft, useDraftItems } from '@/components/console/draft';
 import { useSelectedApp } from '@/components/console/use-selected-app';
-import { missionSchema, type Mission } from '@/lib/contract/mission';
+import { MAX_REWARDS, missionSchema, type Mission } from '@/lib/contract/mission';
 import type { MissionProgressCounts } from '@/lib/contract/release';
 import {
   duplicateRows,
+  emptyReward,
   emptyMissionForm,
   FILTER_OPERATORS,
   NO_CAMPAIGN,
@@ -44,6 +45,7 @@ import { describeMission, targetLabel } from '@/lib/missions/describe-mission';
 import { AudienceField } from '@/components/console/audience-field';
 import { AggregateStreakFields } from './aggregate-streak-fields';
 import { MissionPreview } from './mission-preview';
+import { useRewardNames } from './use-reward-names';
 import { WINDOW_LABELS } from './labels';
 import { useCampaigns, useEventNames, useMission, useMissions, usePayloadFields } from './use-missions';
 import { useIdFollowsName } from '@/lib/console/use-id-follows-name';
@@ -76,8 +78,22 @@ const missionResolver: Resolver<MissionFormValues, unknown, Mission> = async (va
     rows[i] = { path: { type: 'required', message: 'Enter the payload path to compare' } };
   });
   for (const i of duplicateRows(values.criteria.filterRows)) rows[i] = { ...rows[i], op: { type: 'duplicate', message: 'This path already has this operator' } };
-  if (!blank && rows.length === 0) return result as Awaited<ReturnType<Resolver<MissionFormValues, unknown, Mission>>>;
+  const bundleErrors = (result.errors as Record<string, unknown> | undefined)?.rewards;
+  if (!blank && rows.length === 0 && !bundleErrors) return result as Awaited<ReturnType<Resolver<MissionFormValues, unknown, Mission>>>;
   const errors = { ...(result.errors as FieldErrors<MissionFormValues>) };
+  if (bundleErrors) {
+    // The bundle's errors (rewards.N) belong to the rows of the other rewards (extraRewards.N-1); rewards.0 is `reward`, which has its own.
+    const extra: unknown[] = [];
+    const list = bundleErrors as Record<string, unknown> & { message?: string; type?: string; ref?: unknown };
+    for (const [key, value] of Object.entries(list)) {
+      const i = Number(key);
+      if (Number.isInteger(i) && i > 0) extra[i - 1] = (value as { kind?: unknown; message?: string }).message && !(value as { kind?: unknown }).kind ? { kind: value } : value;
+    }
+    delete (errors as Record<string, unknown>).rewards;
+    if (extra.length > 0) (errors as Record<string, unknown>).extraRewards = extra;
+    else if (list.message) (errors as Record<string, unknown>).extraRewards = { root: { type: list.type ?? 'custom', message: list.message } };
+    if (!blank && rows.length === 0) return { values: {}, errors } as Awaited<ReturnType<Resolver<MissionFormValues, unknown, Mission>>>;
+  }
   const criteria: Record<string, unknown> = { ...errors.criteria, filterRows: rows };
   // The schema's message about the same blank key would only repeat it.
   if (blank) delete criteria.filter;
@@ -147,6 +163,38 @@ function Section({ title, description, children }: { title: string; description?
   );
 }
 
+/** One reward's fields: its kind, then the picker and number of that kind. `prefix` is `reward` or `extraRewards.<i>`. */
+function RewardFields({ form, prefix, index, kind }: { form: UseFormReturn<MissionFormValues, unknown, Mission>; prefix: 'reward' | `extraRewards.${number}`; index: number; kind: string | undefined }) {
+  const { control } = form;
+  // The first reward keeps its plain labels (Currency, Amount…); the others say which reward they belong to.
+  const label = (text: string) => (index === 0 ? text : `${text} (reward ${index + 1})`);
+  // A pick re-checks its field at once: an added row's error (set when the picker opened empty) goes as soon as an id is picked.
+  const picked = (onChange: (v: string) => void, name: `${typeof prefix}.${'currency' | 'itemId' | 'badgeId'}`) => (v: string) => {
+    onChange(v);
+    if (index > 0) void form.trigger(name);
+  };
+  return (
+    <div className="grid gap-5 sm:grid-cols-[12rem_minmax(0,1fr)_10rem]">
+      <SelectFormField control={control} name={`${prefix}.kind`} label={label('Reward kind')} options={REWARD_KINDS} />
+      {kind === 'currency' && (
+        <>
+          <ControlledFormField control={control} name={`${prefix}.currency`} label={label('Currency')} render={(field) => <EconomyPicker kind="currency" value={(field.value as string) ?? ''} onChange={picked(field.onChange, `${prefix}.currency`)} onBlur={field.onBlur} />} />
+          <NumberFormField control={control} name={`${prefix}.amount`} label={label('Amount')} />
+        </>
+      )}
+      {kind === 'item' && (
+        <>
+          <ControlledFormField control={control} name={`${prefix}.itemId`} label={label('Item')} render={(field) => <EconomyPicker kind="item" value={(field.value as string) ?? ''} onChange={picked(field.onChange, `${prefix}.itemId`)} onBlur={field.onBlur} />} />
+          <NumberFormField control={control} name={`${prefix}.quantity`} label={label('Quantity')} />
+        </>
+      )}
+      {kind === 'badge' && (
+        <ControlledFormField control={control} name={`${prefix}.badgeId`} label={label('Badge')} render={(field) => <EconomyPicker kind="badge" value={(field.value as string) ?? ''} onChange={picked(field.onChange, `${prefix}.badgeId`)} onBlur={field.onBlur} />} />
+      )}
+    </div>
+  );
+}
+
 export function MissionEditor({ missionId }: { missionId?: string }) {
   const editing = missionId !== undefined;
   const { app, withApp } = useSelectedApp();
@@ -170,6 +218,8 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
 
   const form = useForm<MissionFormValues, unknown, Mission>({ resolver: plainMissionResolver, defaultValues: emptyMissionForm(), mode: 'onTouched' });
   const rows = useFieldArray({ control: form.control, name: 'criteria.filterRows' });
+  const extraRewards = useFieldArray({ control: form.control, name: 'extraRewards' });
+  const rewardNames = useRewardNames(appId);
   // Every value, on every change: the preview and the reward's fields follow the form.
   const values = form.watch();
   const { nameProps, idProps } = useIdFollowsName(form, editing);
@@ -416,25 +466,30 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
                 <FormField control={form.control} name="audience" render={({ field, fieldState }) => <AudienceField subject="mission" value={field.value} onChange={field.onChange} error={fieldState.error?.message} />} />
               </Section>
 
-              <Section title="Reward" description="Granted once per completion, when the player claims it.">
-                <div className="grid gap-5 sm:grid-cols-[12rem_minmax(0,1fr)_10rem]">
-                  <SelectFormField control={form.control} name="reward.kind" label="Reward kind" options={REWARD_KINDS} />
-                  {values.reward?.kind === 'currency' && (
-                    <>
-                      <ControlledFormField control={form.control} name="reward.currency" label="Currency" render={(field) => <EconomyPicker kind="currency" value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} />} />
-                      <NumberFormField control={form.control} name="reward.amount" label="Amount" />
-                    </>
+              <Section title="Rewards" description="Granted together once per completion, when the player claims it (up to 10).">
+                <fieldset className="grid gap-4" aria-label="Rewards">
+                  <RewardFields form={form} prefix="reward" index={0} kind={values.reward?.kind} />
+                  {extraRewards.fields.map((field, i) => (
+                    <div key={field.id} className="grid gap-2 border-t pt-4 sm:grid-cols-[minmax(0,1fr)_auto]">
+                      <RewardFields form={form} prefix={`extraRewards.${i}`} index={i + 1} kind={values.extraRewards?.[i]?.kind} />
+                      <Button type="button" variant="ghost" size="icon" className="sm:mt-6" aria-label={`Remove reward ${i + 2}`} onClick={() => extraRewards.remove(i)}>
+                        <Trash2Icon aria-hidden />
+                      </Button>
+                    </div>
+                  ))}
+                  {form.formState.errors.extraRewards?.root?.message && (
+                    <p role="alert" className="text-[13px] font-medium text-destructive">
+                      {form.formState.errors.extraRewards.root.message}
+                    </p>
                   )}
-                  {values.reward?.kind === 'item' && (
-                    <>
-                      <ControlledFormField control={form.control} name="reward.itemId" label="Item" render={(field) => <EconomyPicker kind="item" value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} />} />
-                      <NumberFormField control={form.control} name="reward.quantity" label="Quantity" />
-                    </>
-                  )}
-                  {values.reward?.kind === 'badge' && (
-                    <ControlledFormField control={form.control} name="reward.badgeId" label="Badge" render={(field) => <EconomyPicker kind="badge" value={field.value ?? ''} onChange={field.onChange} onBlur={field.onBlur} />} />
-                  )}
-                </div>
+                  <div className="flex items-center gap-3">
+                    <Button type="button" variant="outline" size="sm" disabled={extraRewards.fields.length >= MAX_REWARDS - 1} onClick={() => extraRewards.append(emptyReward(), { shouldFocus: false })}>
+                      <PlusIcon aria-hidden />
+                      Add reward
+                    </Button>
+                    {extraRewards.fields.length > 0 && <span className="text-sm text-muted-foreground">A claim grants all of them, or none.</span>}
+                  </div>
+                </fieldset>
               </Section>
 
               <Section title="Availability" description="Which campaign it belongs to, what must come first, and when it stops counting.">
@@ -509,7 +564,7 @@ export function MissionEditor({ missionId }: { missionId?: string }) {
               </div>
             </div>
             <div className="lg:sticky lg:top-6">
-              <MissionPreview values={values} campaigns={campaignList} missionTitles={missionTitles} />
+              <MissionPreview values={values} campaigns={campaignList} missionTitles={missionTitles} names={rewardNames} />
             </div>
           </form>
         </Form>

@@ -17,7 +17,7 @@ import type { Reward } from '@/lib/contract/mission';
 import { fromLocalInput } from '@/lib/console/local-time';
 import { NO_CAMPAIGN, describableMission, type MissionFormValues } from '@/lib/console/mission-form';
 import { describeMission, sentence } from '@/lib/missions/describe-mission';
-import { rewardLabel } from './labels';
+import { rewardsLabel, type RewardNames } from './labels';
 
 function previewReward(r: MissionFormValues['reward']): Reward | null {
   if (r.kind === 'currency') return r.currency && Number(r.amount) > 0 ? { kind: 'currency', currency: r.currency, amount: Number(r.amount) } : null;
@@ -34,9 +34,10 @@ function safeImageUrl(url: string): string | null {
   }
 }
 
-export function MissionPreview({ values, campaigns, missionTitles }: { values: MissionFormValues; campaigns: Campaign[]; missionTitles: Map<string, string> }) {
+export function MissionPreview({ values, campaigns, missionTitles, names }: { values: MissionFormValues; campaigns: Campaign[]; missionTitles: Map<string, string>; names?: RewardNames }) {
   const described = describeMission(describableMission(values), { titles: missionTitles });
-  const reward = previewReward(values.reward);
+  // Every reward of the bundle that is filled in enough to show.
+  const rewards = [values.reward, ...(values.extraRewards ?? [])].map(previewReward).filter((r): r is Reward => r !== null);
   const campaign = values.campaignId === NO_CAMPAIGN ? null : (campaigns.find((c) => c.id === values.campaignId) ?? null);
   const expiresAt = fromLocalInput(values.expiresAt);
   const now = useNow();
@@ -93,7 +94,7 @@ export function MissionPreview({ values, campaigns, missionTitles }: { values: M
           <ul className="mt-4 space-y-1.5 text-sm">
             <li className="flex items-center gap-2">
               <GiftIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />
-              {reward ? rewardLabel(reward) : <span className="text-muted-foreground">No reward yet</span>}
+              {rewards.length > 0 ? rewardsLabel(rewards, names) : <span className="text-muted-foreground">No reward yet</span>}
             </li>
             <li className="flex items-center gap-2">
               <RotateCcwIcon className="size-4 shrink-0 text-muted-foreground" aria-hidden />

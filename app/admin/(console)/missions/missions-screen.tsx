@@ -24,7 +24,9 @@ import type { Mission } from '@/lib/contract/mission';
 import type { MissionRecord } from '@/lib/contract/mission-admin';
 import type { Draft } from '@/lib/contract/release';
 import { describeMission, sentence } from '@/lib/missions/describe-mission';
-import { WINDOW_LABELS, rewardLabel } from './labels';
+import { WINDOW_LABELS, rewardsLabel, type RewardNames } from './labels';
+import { useRewardNames } from './use-reward-names';
+import { rewardsOf } from '@/lib/contract/mission';
 import { ANY, useCampaigns, useEventNames, useMissions, type MissionFilters } from './use-missions';
 
 /**
@@ -105,17 +107,19 @@ function draftView(
  * (or the mission is only in the draft), marked Draft with the live reward
  * beside it; otherwise the reward players get now.
  */
-function RewardCell({ row }: { row: MissionRow }) {
+function RewardCell({ row, names }: { row: MissionRow; names: RewardNames }) {
   const draftOnly = row.draftChange === 'added' || (row.draftChange === 'changed' && !row.live);
-  const changed = row.draftChange === 'changed' && row.live !== null && !sameReward(row.reward, row.live.reward);
-  if (!draftOnly && !changed) return <span className="whitespace-nowrap">{rewardLabel(row.reward)}</span>;
+  const mine = rewardsOf(row);
+  const live = row.live ? rewardsOf(row.live) : null;
+  const changed = row.draftChange === 'changed' && live !== null && (live.length !== mine.length || mine.some((r, i) => !sameReward(r, live[i])));
+  if (!draftOnly && !changed) return <span className="whitespace-nowrap">{rewardsLabel(mine, names)}</span>;
   return (
     <div className="flex flex-col gap-1" data-testid="draft-reward">
       <span className="flex items-center gap-1.5 whitespace-nowrap">
-        {rewardLabel(row.reward)}
+        {rewardsLabel(mine, names)}
         <Badge variant="warning">Draft</Badge>
       </span>
-      <span className="whitespace-nowrap text-xs text-muted-foreground">Live: {row.live ? rewardLabel(row.live.reward) : 'none'}</span>
+      <span className="whitespace-nowrap text-xs text-muted-foreground">Live: {live ? rewardsLabel(live, names) : 'none'}</span>
     </div>
   );
 }
@@ -137,7 +141,7 @@ function copyId(id: string, taken: Set<string>): string {
   for (let n = 2; ; n++) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
-function columns(opts: { canWrite: boolean; editHref(id: string): string; onAction(action: Action): void; titleOf(id: string): string }): ColumnDef<MissionRow, unknown>[] {
+function columns(opts: { canWrite: boolean; editHref(id: string): string; onAction(action: Action): void; titleOf(id: string): string; names: RewardNames }): ColumnDef<MissionRow, unknown>[] {
   const cols: ColumnDef<MissionRow, unknown>[] = [
     {
       id: 'mission',
@@ -196,7 +200,7 @@ function columns(opts: { canWrite: boolean; editHref(id: string): string; onActi
         );
       },
     },
-    { id: 'reward', accessorFn: (m) => rewardLabel(m.reward), header: 'Reward', cell: ({ row }) => <RewardCell row={row.original} /> },
+    { id: 'reward', accessorFn: (m) => rewardsLabel(rewardsOf(m), opts.names), header: 'Reward', cell: ({ row }) => <RewardCell row={row.original} names={opts.names} /> },
     {
       id: 'campaign',
       accessorFn: (m) => m.campaignTitle,
@@ -333,7 +337,8 @@ export function MissionsScreen() {
     const titles = new Map((all ?? []).map((m) => [m.id, m.title]));
     return (id: string) => titles.get(id) ?? id;
   }, [all]);
-  const cols = React.useMemo(() => columns({ canWrite, editHref, onAction: (a) => act.mutate(a), titleOf }), [canWrite, editHref, act, titleOf]);
+  const names = useRewardNames(appId);
+  const cols = React.useMemo(() => columns({ canWrite, editHref, onAction: (a) => act.mutate(a), titleOf, names }), [canWrite, editHref, act, titleOf, names]);
   const set = (patch: Partial<MissionFilters>) => setFilters((f) => ({ ...f, ...patch }));
   const filtered = JSON.stringify(filters) !== JSON.stringify(INITIAL_FILTERS);
 

@@ -162,7 +162,10 @@ namespace Questline
         public string Title { get; set; }
         public string Description { get; set; }
         public MissionCriteria Criteria { get; set; }
+        /// <summary>The first of `rewards`</summary>
         public Reward Reward { get; set; }
+        /// <summary>Every reward the claim grants (one or more); `reward` is the first</summary>
+        public List<Reward> Rewards { get; set; }
         public string CampaignId { get; set; }
         /// <summary>Events at or after this time do not count; null: never expires</summary>
         public long? ExpiresAt { get; set; }
@@ -183,6 +186,7 @@ namespace Questline
             r.Description = Json.ToStr(Json.Get(o, "description"));
             r.Criteria = MissionCriteria.FromJson(Json.Get(o, "criteria"));
             r.Reward = Reward.FromJson(Json.Get(o, "reward"));
+            r.Rewards = Json.ToList(Json.Get(o, "rewards"), v => Reward.FromJson(v));
             r.CampaignId = Json.ToStr(Json.Get(o, "campaignId"));
             r.ExpiresAt = Json.ToNullableLong(Json.Get(o, "expiresAt"));
             r.IconUrl = Json.ToStr(Json.Get(o, "iconUrl"));
@@ -200,6 +204,7 @@ namespace Questline
             o["description"] = Description;
             o["criteria"] = (Criteria == null ? null : Criteria.ToJson());
             o["reward"] = (Reward == null ? null : Reward.ToJson());
+            o["rewards"] = Json.FromList(Rewards, v => (v == null ? null : v.ToJson()));
             o["campaignId"] = CampaignId;
             o["expiresAt"] = (object)ExpiresAt;
             o["iconUrl"] = IconUrl;
@@ -851,9 +856,14 @@ namespace Questline
     public sealed partial class ClaimResponse
     {
         public MissionProgress Progress { get; set; }
-        /// <summary>null when the reward is not currency</summary>
+        /// <summary>The balance of the first currency the claim granted; null when it granted none</summary>
         public Balance Balance { get; set; }
+        /// <summary>The first reward granted (the first of `rewards`)</summary>
         public Reward Reward { get; set; }
+        /// <summary>Every reward the claim granted, in the mission’s order</summary>
+        public List<Reward> Rewards { get; set; }
+        /// <summary>The balance of each currency the claim granted, in the order of `rewards` (empty when it granted none)</summary>
+        public List<Balance> Balances { get; set; }
 
         /// <summary>Reads a value of the JSON reader (null gives null).</summary>
         public static ClaimResponse FromJson(object json)
@@ -864,6 +874,8 @@ namespace Questline
             r.Progress = MissionProgress.FromJson(Json.Get(o, "progress"));
             r.Balance = Balance.FromJson(Json.Get(o, "balance"));
             r.Reward = Reward.FromJson(Json.Get(o, "reward"));
+            r.Rewards = Json.ToList(Json.Get(o, "rewards"), v => Reward.FromJson(v));
+            r.Balances = Json.ToList(Json.Get(o, "balances"), v => Balance.FromJson(v));
             return r;
         }
 
@@ -874,6 +886,8 @@ namespace Questline
             o["progress"] = (Progress == null ? null : Progress.ToJson());
             o["balance"] = (Balance == null ? null : Balance.ToJson());
             o["reward"] = (Reward == null ? null : Reward.ToJson());
+            o["rewards"] = Json.FromList(Rewards, v => (v == null ? null : v.ToJson()));
+            o["balances"] = Json.FromList(Balances, v => (v == null ? null : v.ToJson()));
             return o;
         }
     }
