@@ -25,8 +25,14 @@
 //   three (player, mission) pairs (when that hour is over before the seed's
 //   end): progress `claimed`, one ledger row (grant key
 //   mission:<id>:cycle:1) with the balance after it, the balance.
-// Events go in through the parent table `events` (whatever its partitioning).
+// Events go in through the parent table `events`; on the partitioned table
+// (db/event-partitions.ts) the seed first creates one day partition per
+// seeded day (ensureEventPartitions), so its events land in day partitions,
+// not in events_default, and the retention job drops a seeded day whole.
 // Idempotency rows, notes, webhook deliveries and audit rows are not seeded.
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import { ensureEventPartitions } from '../../db/event-partitions';
 import { missionSchema } from '../../lib/contract/mission';
 
 /** What the seed needs of a SQL client: one session (it uses a temporary table); pg.Client and PGlite both answer it. */
@@ -55,9 +61,36 @@ export interface SeedResult {
   /** Seconds spent inserting the events themselves (with their rollups). */
   eventSeconds: number;
   rows: Record<string, number>;
+  /** The day partitions of `events` the seed created (none when the table is not partitioned, or they existed). */
+  partitions: string[];
 }
 
 const DAY = 86_400_000;
+
+type PartitionDb = Parameters<typeof ensureEventPartitions>[0];
+
+/** The seed's one session as db/event-partitions.ts wants a database: SQL run as text, a transaction as BEGIN … COMMIT. */
+function partitionDb(db: SeedSql): PartitionDb {
+  const dialect = new PgDialect();
+  const self: PartitionDb = {
+    execute: async (query: SQL) => {
+      const q = dialect.sqlToQuery(query);
+      return db.query(q.sql, q.params);
+    },
+    transaction: async <T>(run: (tx: PartitionDb) => Promise<T>): Promise<T> => {
+      await db.query('begin');
+      try {
+        const result = await run(self);
+        await db.query('commit');
+        return result;
+      } catch (err) {
+        await db.query('rollback');
+        throw err;
+      }
+    },
+  };
+  return self;
+}
 const HOUR = 3_600_000;
 const NAMES = ['login', 'match_played', 'match_won', 'item_bought'] as const;
 /** Of the players, the share that are regulars; of the events, the share the regulars send on top of the even spread. */
@@ -232,6 +265,9 @@ export async function seed(db: SeedSql, options: SeedOptions): Promise<SeedResul
   const outcome = `case k % 4 ${NAMES.map(
     (_, j) => `when ${j} then jsonb_build_array(${SEED_MISSIONS.filter((m) => m.name === j).map((m) => verdictSql(m, M)).join(', ')})`,
   ).join(' ')} end`;
+  // One partition per seeded day (from the first day's to the last day's), before the first insert.
+  const partitions = await ensureEventPartitions(partitionDb(db), start, (Math.floor((end - 1) / DAY) - Math.floor(start / DAY)));
+  if (partitions.length > 0) log(`event partitions created: ${partitions.length} (${partitions[0]} … ${partitions.at(-1)})`);
   const span = end - start;
   const eventStarted = performance.now();
   let inserted = 0;
@@ -368,7 +404,7 @@ export async function seed(db: SeedSql, options: SeedOptions): Promise<SeedResul
   for (const table of ['events', 'progress', 'ledger', 'balances', 'user_sequences', 'app_users', 'analytics_rollups']) {
     rows[table] = Number((await db.query(`select count(*)::bigint as n from ${table} where app_id = $1`, [appId])).rows.map((r) => (r as { n: string }).n)[0]);
   }
-  return { appId, players: P, events: inserted, start, end, seconds: seconds(), eventSeconds, rows };
+  return { appId, players: P, events: inserted, start, end, seconds: seconds(), eventSeconds, rows, partitions };
 }
 
 /** One check of checkSeed: its name and how many rows disagree (0: consistent). */

@@ -6,6 +6,7 @@
 // one process, slower): 2,000 players and 20,000 events.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DAY_MS, dayStart, listEventPartitions, partitionName } from '@/db/event-partitions';
 import { rollupRows } from '@/lib/analytics/rollups';
 import { buildCatalog } from '@/lib/catalog/catalog';
 import { missionSchema } from '@/lib/contract/mission';
@@ -46,6 +47,17 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (client) for (const table of TABLES) await client.query(`delete from ${table} where ${table === 'apps' ? 'id' : 'app_id'} = $1`, [appId]);
+  // The day partitions the seed made go again when nothing else landed in them (the next run makes them anew, so its check means something).
+  if (client && seeded) {
+    for (const name of seeded.partitions) {
+      await client.query('begin');
+      await client.query(`lock table ${name} in access exclusive mode`);
+      const empty = (await client.query(`select 1 from ${name} limit 1`)).rows.length === 0;
+      if (empty) await client.query(`alter table events detach partition ${name}`);
+      await client.query('commit');
+      if (empty) await client.query(`drop table ${name}`);
+    }
+  }
   await closeClient();
 });
 
@@ -79,6 +91,25 @@ describe(`the at-scale seed, small (${PLAYERS} players, ${EVENTS} events, 30 day
     expect(seeded.rows.balances).toBeGreaterThan(0);
     expect(seeded.rows.user_sequences).toBe(PLAYERS);
     expect(seeded.rows.app_users).toBe(PLAYERS);
+  });
+
+  it('puts each seeded day in a day partition of its own (events_default holds none of its events)', async () => {
+    const parts = await listEventPartitions(async (text) => (await client.query(text)).rows as Array<Record<string, unknown>>);
+    const days: number[] = [];
+    for (let day = dayStart(seeded.start); day < seeded.end; day += DAY_MS) days.push(day);
+    expect(days).toHaveLength(31);
+    // The partition for each day exists with that day's bounds (the seed made those that were missing).
+    for (const day of days) expect(parts.find((p) => p.name === partitionName(day))).toEqual({ name: partitionName(day), from: day, to: day + DAY_MS });
+    for (const name of seeded.partitions) expect(days.map(partitionName)).toContain(name);
+    const [inDefault] = await rowsOf<{ n: number }>('select count(*)::int as n from events_default where app_id = $1');
+    expect(inDefault.n).toBe(0);
+    // Every event is in its own day's partition.
+    const perPartition = await rowsOf<{ part: string; day: string; n: number }>(
+      `select tableoid::regclass::text as part, (received_at / ${DAY_MS})::bigint::text as day, count(*)::int as n from events where app_id = $1 group by 1, 2 order by 2`,
+    );
+    expect(perPartition.map((r) => r.part)).toEqual(perPartition.map((r) => partitionName(Number(r.day) * DAY_MS)));
+    expect(perPartition.map((r) => Number(r.day) * DAY_MS)).toEqual(days);
+    expect(perPartition.reduce((sum, r) => sum + r.n, 0)).toBe(EVENTS);
   });
 
   it('passes its consistency check: progress, verdicts, counters, ledger, balances, player rows and rollups agree', async () => {
