@@ -14,6 +14,7 @@ import type { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { Card, CardContent, CardDescription, CardHeader, CardTitle } from '@/components/ui/card';
 import { Input, inputClass } from '@/components/ui/input';
+import { cn } from '@/lib/cn';
 import { Label } from '@/components/ui/label';
 import { Table, TableBody, TableCell, TableHead, TableHeader, TableRow } from '@/components/ui/table';
 import { adminFetch, appPath, errorMessage } from '@/components/console/api';
@@ -206,7 +207,7 @@ export function PreviewPlayerCard({ appId, draft }: { appId: string; draft: Cata
                           value={progress[m.id]?.count ?? ''}
                           onChange={(e) => setEntry(m.id, { count: e.target.value })}
                         />
-                        <select className={`${inputClass} w-auto pr-8`} aria-label={`Status of ${m.title}`} value={progress[m.id]?.status ?? ''} onChange={(e) => setEntry(m.id, { status: e.target.value as ProgressEntry['status'] })}>
+                        <select className={cn(inputClass, 'w-auto pr-8')} aria-label={`Status of ${m.title}`} value={progress[m.id]?.status ?? ''} onChange={(e) => setEntry(m.id, { status: e.target.value as ProgressEntry['status'] })}>
                           <option value="">Status from the count</option>
                           <option value="active">In progress</option>
                           <option value="completed">Completed</option>
