@@ -205,7 +205,7 @@ export const adminExamples = {
     defined: { currencies: true, items: true },
   },
   impactInput: { days: 30 },
-  previewInput: { userId: 'player-42', at: 1767225600000 },
+  previewInput: { attributes: { platform: 'ios', level: 12, timezone: 'Asia/Tokyo' }, progress: { 'win-3-matches': { count: 2 } }, at: 1767225600000 },
   impact: {
     from: AT - 30 * DAY,
     to: AT,

@@ -55,5 +55,23 @@ export const attributesUpdateSchema = z
   );
 export type AttributesUpdate = z.output<typeof attributesUpdateSchema>;
 
+/**
+ * A whole set of attributes, as a player would have them stored (no null: a
+ * hypothetical player of the draft preview): the same keys, values, limits
+ * and `timezone` check as an update.
+ */
+export const playerAttributesSchema = z
+  .record(z.string().min(1).max(MAX_ATTRIBUTE_KEY_LENGTH), z.union([z.string().max(MAX_ATTRIBUTE_STRING_LENGTH), z.number().refine(Number.isFinite, 'must be a finite number'), z.boolean()]))
+  .superRefine((attrs, ctx) => {
+    if (Object.keys(attrs).length > MAX_ATTRIBUTES) ctx.addIssue({ code: 'custom', message: `at most ${MAX_ATTRIBUTES} keys` });
+    const zone = attrs[TIMEZONE_ATTRIBUTE];
+    if (zone !== undefined && (typeof zone !== 'string' || canonicalTimeZone(zone) === null)) {
+      ctx.addIssue({ code: 'custom', path: [TIMEZONE_ATTRIBUTE], message: 'must be an IANA time zone name (e.g. "Asia/Tokyo")' });
+    }
+  })
+  .describe(
+    `A player's attributes: key (1–${MAX_ATTRIBUTE_KEY_LENGTH} characters) → string (≤ ${MAX_ATTRIBUTE_STRING_LENGTH} characters), number or boolean, at most ${MAX_ATTRIBUTES} keys. \`timezone\` (an IANA zone name) is the calendar of daily, weekly and monthly windows; UTC when absent.`,
+  );
+
 /** The stored attributes of a user (the inspector shows them). */
 export const userAttributesSchema = z.record(z.string(), z.union([z.string(), z.number(), z.boolean()]));

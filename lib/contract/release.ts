@@ -3,6 +3,7 @@
 // live; every publish, whatever its path, makes a numbered release that keeps
 // the whole catalog it published, who, when and what changed.
 import { z } from 'zod';
+import { playerAttributesSchema } from './attributes';
 import { catalogSchema } from './catalog';
 import { idSchema } from './common';
 
@@ -185,14 +186,34 @@ export type ReleaseList = z.output<typeof releaseListSchema>;
 
 export const releaseParamSchema = z.coerce.number().int().positive();
 
-/** POST …/draft/preview: whose view of the draft, and when (Unix ms; the service clock when absent). */
+/** The hypothetical player's record of one mission (POST …/draft/preview): `count` and `status`, each defaulting from the other. */
+const previewProgressSchema = z
+  .object({
+    count: z.number().int().min(0).optional().describe('Progress toward the target (0 to the mission’s `criteria.count`); default 0, or the target when `status` is completed or claimed'),
+    status: z.enum(['active', 'completed', 'claimed']).optional().describe('Default: completed when `count` reaches the target, else active'),
+  })
+  .strict();
+
+/** POST …/draft/preview: whose view of the draft (a stored user, or a hypothetical player's attributes and progress), and when. */
 export const previewInputSchema = z
   .object({
-    userId: z.string().min(1).max(200).describe('The player whose stored progress and attributes are read'),
+    userId: z.string().min(1).max(200).optional().describe('A stored player whose progress and attributes are read; exactly one of `userId` and `attributes`'),
+    attributes: playerAttributesSchema.optional().describe('A hypothetical player’s attributes (audiences; `timezone` for windows): nothing is read or written for them; exactly one of `userId` and `attributes`'),
+    progress: z
+      .record(idSchema, previewProgressSchema)
+      .refine((p) => Object.keys(p).length <= 1000, 'at most 1000 missions')
+      .optional()
+      .describe('With `attributes` only: the hypothetical player’s records, mission id → `{count?, status?}` in the window containing `at`; a mission absent has no record (a new player)'),
     at: z.number().int().positive().optional().describe('Unix ms the preview reads at (campaign start/end, windows); now when absent'),
   })
   .strict()
+  .superRefine((input, ctx) => {
+    if (input.userId !== undefined && input.attributes !== undefined) ctx.addIssue({ code: 'custom', path: ['attributes'], message: 'give either `userId` (a stored player) or `attributes` (a hypothetical one), not both' });
+    else if (input.userId === undefined && input.attributes === undefined) ctx.addIssue({ code: 'custom', path: ['userId'], message: 'required, or `attributes` for a hypothetical player' });
+    if (input.progress !== undefined && input.attributes === undefined) ctx.addIssue({ code: 'custom', path: ['progress'], message: 'only with `attributes` (a stored player’s progress is read)' });
+  })
   .meta({ id: 'PreviewInput' });
+export type PreviewInput = z.output<typeof previewInputSchema>;
 
 /** POST …/draft/impact: how many days of stored events to replay. */
 export const impactInputSchema = z

@@ -2,7 +2,7 @@
 // validation as a whole, 404 draft_not_found, roles, audit), publishing it
 // (now and scheduled), the releases list, restore, and what publishing does
 // to players (nothing earned changes; /v1 follows the live catalog only).
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { getDb } from '@/db/client';
 import { auditLog } from '@/db/schema';
@@ -504,5 +504,87 @@ describe('POST …/draft/preview', () => {
     expect(edited.body.missions.find((m) => m.id === 'c')?.locked).toBe(true);
     const bad = await call('POST', route, { at: 5 }, support);
     expect(bad.status).toBe(400);
+  });
+});
+
+describe('POST …/draft/preview with a hypothetical player (attributes, progress)', () => {
+  type Listing = { missions: Array<{ id: string; locked?: boolean }>; progress: Record<string, { currentCount: number; targetCount: number; status: string }> };
+  /** Rows of the app in every table a player's read or write could touch. */
+  async function rowCounts(appId: string): Promise<Record<string, number>> {
+    const db = await getDb();
+    const counts: Record<string, number> = {};
+    for (const table of ['progress', 'app_users', 'user_sequences', 'events', 'idempotency_keys', 'audit_log', 'ledger']) {
+      const result = await db.execute(sql.raw(`select count(*)::int as n from ${table} where app_id = '${appId}'`));
+      counts[table] = Number((result as unknown as { rows: Array<{ n: number }> }).rows[0].n);
+    }
+    return counts;
+  }
+
+  it('shows an audience-restricted mission for matching attributes only, applies progress, writes nothing; userId with attributes: 400', async () => {
+    const doc = { missions: [mission('a'), mission('b', { prerequisites: ['a'] })], campaigns: [] };
+    const app = await createTestApp(server, doc);
+    const user = await newUser(server, app);
+    expect((await user.event('play')).status).toBe(200);
+    const draft = {
+      ...doc,
+      missions: [
+        ...doc.missions,
+        mission('ios-only', { audience: { platform: 'ios', level: { gte: 10 } } }),
+        mission('daily', { criteria: { eventName: 'play', count: 3, window: 'daily' } }),
+      ],
+    };
+    expect((await call('PUT', draftOf(app.appId), draft, editor)).status).toBe(200);
+    const route = `${draftOf(app.appId)}/preview`;
+    const before = await rowCounts(app.appId);
+    const at = Date.UTC(2026, 0, 1, 2);
+
+    const ios = await call<Listing>('POST', route, { attributes: { platform: 'ios', level: 12, timezone: 'Asia/Tokyo' }, at }, support);
+    expect(ios.status).toBe(200);
+    expect(ios.body.missions.map((m) => m.id)).toEqual(['a', 'b', 'daily', 'ios-only']);
+    expect(ios.body.progress).toEqual({});
+    expect(ios.body.missions.find((m) => m.id === 'b')?.locked).toBe(true);
+    const low = await call<Listing>('POST', route, { attributes: { platform: 'ios', level: 9 }, at }, support);
+    expect(low.body.missions.map((m) => m.id)).toEqual(['a', 'b', 'daily']);
+    const android = await call<Listing>('POST', route, { attributes: { platform: 'android', level: 12 }, at }, support);
+    expect(android.body.missions.map((m) => m.id)).toEqual(['a', 'b', 'daily']);
+
+    // Progress: a claimed prerequisite unlocks b; a daily count is the one of the window containing `at`.
+    const progressed = await call<Listing>(
+      'POST',
+      route,
+      { attributes: { platform: 'ios', level: 12, timezone: 'Asia/Tokyo' }, progress: { a: { status: 'claimed' }, daily: { count: 2 } }, at },
+      support,
+    );
+    expect(progressed.status).toBe(200);
+    expect(progressed.body.progress.a).toMatchObject({ status: 'claimed', currentCount: 1, targetCount: 1 });
+    expect(progressed.body.progress.daily).toMatchObject({ status: 'active', currentCount: 2, targetCount: 3 });
+    expect(progressed.body.missions.find((m) => m.id === 'b')?.locked).toBe(false);
+    const done = await call<Listing>('POST', route, { attributes: {}, progress: { daily: { count: 3 } }, at }, support);
+    expect(done.body.progress.daily).toMatchObject({ status: 'completed', currentCount: 3 });
+
+    // The stored player still previews from their own records.
+    const stored = await call<Listing>('POST', route, { userId: user.userId, at }, support);
+    expect(stored.body.progress.a).toMatchObject({ status: 'completed' });
+    expect(stored.body.missions.map((m) => m.id)).toEqual(['a', 'b', 'daily']);
+
+    // Refusals, each naming its path.
+    const refusals: Array<[unknown, string]> = [
+      [{ userId: user.userId, attributes: { platform: 'ios' } }, 'attributes: give either'],
+      [{ at }, 'userId: required'],
+      [{ userId: user.userId, progress: { a: { count: 1 } } }, 'progress: only with `attributes`'],
+      [{ attributes: { timezone: 'Mars/Olympus' } }, 'attributes.timezone'],
+      [{ attributes: {}, progress: { nope: { count: 1 } } }, 'progress.nope: the draft has no mission'],
+      [{ attributes: {}, progress: { daily: { count: 4 } } }, 'progress.daily.count'],
+      [{ attributes: {}, progress: { daily: { count: 3, status: 'active' } } }, 'progress.daily.status'],
+      [{ attributes: {}, progress: { daily: { count: 1, when: 2 } } }, 'progress.daily'],
+    ];
+    for (const [body, message] of refusals) {
+      const refused = await call('POST', route, body, support);
+      expect(refused.status, JSON.stringify(body)).toBe(400);
+      expect(refused.body.error).toBe('validation_error');
+      expect(String(refused.body.message)).toContain(message);
+    }
+    expect(await rowCounts(app.appId)).toEqual(before);
+    expect(before.progress).toBeGreaterThan(0);
   });
 });
