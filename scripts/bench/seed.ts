@@ -13,6 +13,7 @@ import { performance } from 'node:perf_hooks';
 import { loadavg } from 'node:os';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
+import { upgradeEventsTable } from '../../db/event-partitions';
 import pg from 'pg';
 import * as schema from '../../db/schema';
 import { checkSeed, seed } from './seed-sql';
@@ -36,6 +37,15 @@ const log = (line: string) => console.log(`[${new Date().toISOString().slice(11,
 async function main(): Promise<void> {
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: 1 });
   await migrate(drizzle({ client: pool, schema }), { migrationsFolder: path.join(process.cwd(), 'db', 'migrations') });
+  // As the service's start does after migrating (db/client.ts): `events` partitioned by day. Without it a
+  // new database's events table is still the plain one the migrations made, the seeded days all land in it,
+  // and the service's next start attaches it whole as `events_legacy` (retention then deletes rows).
+  const conn = await pool.connect();
+  try {
+    await upgradeEventsTable(async (text) => (await conn.query<Record<string, unknown>>(text)).rows);
+  } finally {
+    conn.release();
+  }
   await pool.end();
   const client = new pg.Client({ connectionString: DATABASE_URL });
   await client.connect();
